@@ -1,0 +1,1 @@
+// Implementation lands with the foundation issue.

@@ -1,0 +1,45 @@
+// Measured hardware figures that replace datasheet defaults for one instance type.
+// Filled by the calibration code from probe JSON or nccl-tests output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cp::sim {
+
+// t(S) = alpha_s + S / beta_bytes_per_s within [min_bytes, max_bytes).
+struct AlphaBetaSegment {
+    double min_bytes = 0;
+    double max_bytes = 0;
+    double alpha_s = 0;
+    double beta_bytes_per_s = 0;
+};
+
+// A collective's fitted cost on one network tier, in nccl-tests "algbw" terms of the
+// message size S handed to the collective.
+struct CollectiveFit {
+    std::string collective;  // "all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"
+    int ranks = 0;
+    std::vector<AlphaBetaSegment> segments;
+};
+
+struct GemmPoint {
+    double flops = 0;        // FLOPs of one GEMM
+    double tflops = 0;       // achieved
+};
+
+struct CalibrationProfile {
+    std::string name;
+    std::string source;      // "datasheet", "probe", "nccl-tests"
+    std::string host;
+    std::string instance_type;
+    std::string accelerator;
+    std::string measured_at; // ISO date
+    // Achieved GEMM throughput by size, per precision name ("bf16" ...); empty = datasheet curve.
+    std::vector<std::pair<std::string, std::vector<GemmPoint>>> gemm;
+    double hbm_gbytes_per_s = 0;            // 0 = datasheet
+    std::vector<CollectiveFit> intra_node;  // fitted over NVLink/PCIe within a node
+    std::vector<CollectiveFit> inter_node;
+};
+
+} // namespace cp::sim

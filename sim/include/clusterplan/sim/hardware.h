@@ -1,0 +1,51 @@
+// Hardware description used by the step model: one accelerator type, one node type and the
+// networks between accelerators. Built from a catalog instance or from a scenario's
+// cluster.custom block; values are datasheet defaults unless a calibration replaces them.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace cp::sim {
+
+inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+inline bool is_known(double v) { return !std::isnan(v); }
+
+enum class Precision { fp32, tf32, fp16, bf16, fp8 };
+inline constexpr int kPrecisionCount = 5;
+
+enum class IntraNodeLink { none, nvswitch, nvlink, pcie, neuronlink, rocem };
+
+struct AcceleratorSpec {
+    std::string id;                     // canonical id, e.g. "A100-80GB"
+    std::string vendor;                 // "NVIDIA", "AWS", "Habana Labs (Intel)"
+    bool is_gpu = true;                 // Neuron and Gaudi are accelerators, not GPUs
+    bool can_train = true;              // false for Inferentia (inference-only)
+    // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
+    std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
+                                                   kUnknown};
+    double memory_gib = kUnknown;
+    double hbm_gbytes_per_s = kUnknown;
+    double link_gbytes_per_s = kUnknown; // per device, unidirectional, intra-node fabric
+
+    double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
+};
+
+struct NodeSpec {
+    std::string instance_type;          // "p4d.24xlarge", or "custom"
+    AcceleratorSpec accelerator;
+    int accelerators_per_node = 1;
+    IntraNodeLink intra_link = IntraNodeLink::none;
+    double intra_node_gbytes_per_s = kUnknown; // per accelerator, unidirectional
+    double inter_node_gbps = kUnknown;         // node total (all NICs)
+    double inter_node_latency_us = 5.0;
+    bool efa = false;
+    double usd_per_node_hour_on_demand = kUnknown;
+    double usd_per_node_hour_spot = kUnknown;
+    int spot_interruption_bucket = -1;  // Spot Advisor bucket 0..4, -1 unknown
+    std::string price_as_of;            // date of the on-demand price, for provenance
+};
+
+} // namespace cp::sim

@@ -1,0 +1,34 @@
+// A parallel layout and training options: everything about *how* a workload runs on a cluster.
+#pragma once
+
+#include "clusterplan/sim/hardware.h"
+
+namespace cp::sim {
+
+enum class Recompute { none, selective, full };
+enum class Schedule { gpipe, one_f_one_b, interleaved };
+enum class DpComm { ring, tree, hierarchical, parameter_server };
+enum class PsSync { sync, async };
+
+struct Layout {
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int micro_batch = 1;
+    int global_batch = 1;       // samples per optimizer step
+    int virtual_stages = 1;     // interleaved schedule chunks per device
+    Schedule schedule = Schedule::one_f_one_b;
+    bool sequence_parallel = false;
+    int zero = 0;               // ZeRO stage 0..3
+    Recompute recompute = Recompute::none;
+    DpComm dp_comm = DpComm::ring;
+    int parameter_servers = 0;  // server shards when dp_comm == parameter_server
+    PsSync ps_sync = PsSync::sync;
+    bool overlap_dp = true;
+    double grad_compression = 1.0; // bytes sent / bytes of gradients (1 = none)
+
+    int devices() const { return tp * pp * dp; }
+    int micro_batches() const { return global_batch / (micro_batch * dp); }
+};
+
+} // namespace cp::sim

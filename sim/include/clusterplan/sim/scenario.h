@@ -1,0 +1,101 @@
+// The scenario file (`clusterplan.scenario/1`, DESIGN.md): parsed, validated, and resolved
+// against hardware. Parsing errors name the field ("parallel.tp: must divide model.heads (96)").
+#pragma once
+
+#include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/workload.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cp::sim {
+
+// Thrown for any bad scenario input; what() is one sentence naming the field and the reason.
+class ScenarioError : public std::runtime_error {
+public:
+    ScenarioError(std::string field, const std::string& reason)
+        : std::runtime_error(field + ": " + reason), field_(std::move(field)) {}
+    const std::string& field() const { return field_; }
+
+private:
+    std::string field_;
+};
+
+enum class Objective { cost, time, cost_under_deadline, time_under_budget };
+enum class Pricing { on_demand, spot };
+
+// Custom hardware (cluster.custom): NaN/empty = not given, take from the catalog instance.
+struct CustomHardware {
+    std::string accelerator;
+    int accelerators_per_node = 0;
+    double intra_node_gbytes_per_s = kUnknown;
+    double inter_node_gbps = kUnknown;
+    double inter_node_latency_us = kUnknown;
+    double usd_per_node_hour = kUnknown;
+};
+
+// Parallel settings as written: std::nullopt means "search this".
+struct ParallelSpec {
+    std::optional<int> tp, pp, dp, micro_batch;
+    int global_batch = 0;            // 0 = preset/default
+    std::optional<int> virtual_stages;
+    Schedule schedule = Schedule::one_f_one_b;
+    bool sequence_parallel = false;
+    std::optional<int> zero;
+    std::optional<Recompute> recompute;
+    DpComm dp_comm = DpComm::ring;
+    int parameter_servers = 0;
+    PsSync ps_sync = PsSync::sync;
+    bool overlap_dp = true;
+    double grad_compression = 1.0;
+};
+
+struct TrainingSpec {
+    double tokens = 0;               // one of tokens / samples / epochs*dataset_samples
+    double samples = 0;
+    double epochs = 0;
+    double dataset_samples = 0;
+    int trials = 1;                  // hyper-parameter tuning: number of training jobs
+    int max_parallel_trials = 1;
+};
+
+struct SpotSpec {
+    double checkpoint_write_s = 120;
+    double restart_s = 600;
+};
+
+struct Constraints {
+    int max_nodes = 512;
+    double deadline_hours = kUnknown;
+    double budget_usd = kUnknown;
+    std::vector<std::string> instances;  // empty = all that can train
+    bool allow_spot = true;
+    Objective objective = Objective::cost;
+};
+
+struct Scenario {
+    std::string name;
+    std::string preset;               // model preset id, empty for custom shapes
+    Workload workload;
+    std::string instance;             // empty = search (sweep/recommend only)
+    std::optional<int> nodes;         // empty = search (sweep/recommend only)
+    std::string region = "us-east-1";
+    Pricing pricing = Pricing::on_demand;
+    std::string calibration = "datasheet";
+    std::optional<CustomHardware> custom;
+    ParallelSpec parallel;
+    Precision precision = Precision::bf16;
+    TrainingSpec training;
+    SpotSpec spot;
+    Constraints constraints;
+};
+
+// Parses and validates a scenario document (JSON text). `origin` names the file in errors.
+Scenario parse_scenario(const std::string& json_text, const std::string& origin);
+// Serialises back to `clusterplan.scenario/1` JSON (round-trips through parse_scenario).
+std::string scenario_to_json(const Scenario& scenario);
+
+} // namespace cp::sim

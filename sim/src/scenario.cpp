@@ -1,0 +1,2 @@
+#include "clusterplan/sim/scenario.h"
+// Implementation lands with the simulator engine issue.
