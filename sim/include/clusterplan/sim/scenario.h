@@ -18,6 +18,10 @@ class ScenarioError : public std::runtime_error {
 public:
     ScenarioError(std::string field, const std::string& reason)
         : std::runtime_error(field + ": " + reason), field_(std::move(field)) {}
+    // "scenario.json: parallel.tp: must divide model.heads (96)"
+    ScenarioError(const std::string& origin, std::string field, const std::string& reason)
+        : std::runtime_error((origin.empty() ? "" : origin + ": ") + field + ": " + reason),
+          field_(std::move(field)) {}
     const std::string& field() const { return field_; }
 
 private:
@@ -59,12 +63,15 @@ struct TrainingSpec {
     double epochs = 0;
     double dataset_samples = 0;
     int trials = 1;                  // hyper-parameter tuning: number of training jobs
-    int max_parallel_trials = 1;
+    int max_parallel_trials = 1;     // SageMaker max_parallel_jobs (1 = trials run one by one)
 };
 
 struct SpotSpec {
     double checkpoint_write_s = 120;
     double restart_s = 600;
+    // true: the job writes a checkpoint inside AWS's 2-minute notice (needs checkpoint_write_s
+    // <= 120), so an interruption loses no work; false: only periodic (Young/Daly) checkpoints.
+    bool checkpoint_on_notice = false;
 };
 
 struct Constraints {
@@ -91,11 +98,24 @@ struct Scenario {
     TrainingSpec training;
     SpotSpec spot;
     Constraints constraints;
+    // Added by parsing: where the scenario came from (for errors) and the defaults it filled in
+    // that a reader should know about (stated as assumptions in every plan report).
+    std::string origin;
+    std::vector<std::string> notes;
 };
 
 // Parses and validates a scenario document (JSON text). `origin` names the file in errors.
 Scenario parse_scenario(const std::string& json_text, const std::string& origin);
 // Serialises back to `clusterplan.scenario/1` JSON (round-trips through parse_scenario).
 std::string scenario_to_json(const Scenario& scenario);
+
+// Names used in the file format, shared by the plan report and the GUI.
+const char* enum_name(Precision p);
+const char* enum_name(Recompute r);
+const char* enum_name(Schedule s);
+const char* enum_name(DpComm d);
+const char* enum_name(PsSync s);
+const char* enum_name(Pricing p);
+const char* enum_name(Objective o);
 
 } // namespace cp::sim

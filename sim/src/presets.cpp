@@ -1,0 +1,83 @@
+#include "clusterplan/sim/presets.h"
+
+#include "sim_embedded.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace cp::sim {
+namespace {
+
+using nlohmann::json;
+
+double number_or(const json& obj, const char* key, double fallback) {
+    auto it = obj.find(key);
+    return it != obj.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+std::vector<ModelPreset> parse_presets(std::string_view text) {
+    const json doc = json::parse(text.begin(), text.end());
+    if (doc.value("schema", "") != "clusterplan.presets/1")
+        throw std::runtime_error("models.json: schema: expected clusterplan.presets/1");
+    std::vector<ModelPreset> out;
+    for (const auto& [id, p] : doc.at("presets").items()) {
+        ModelPreset preset;
+        preset.id = id;
+        preset.title = p.value("title", id);
+        preset.workload.name = id;
+        if (p.value("kind", "transformer") == "generic") {
+            preset.workload.kind = WorkloadKind::generic;
+            preset.workload.params = p.at("params").get<double>();
+            preset.workload.flops_per_sample = p.at("flops_per_sample").get<double>();
+        } else {
+            TransformerShape& s = preset.workload.shape;
+            s.layers = p.at("layers").get<int>();
+            s.hidden = p.at("hidden").get<int>();
+            s.heads = p.at("heads").get<int>();
+            s.kv_heads = p.value("kv_heads", s.heads);
+            s.ffn_hidden = p.value("ffn_hidden", 4 * s.hidden);
+            s.gated_mlp = p.value("gated_mlp", false);
+            s.seq_len = p.at("seq_len").get<int>();
+            s.vocab = p.at("vocab").get<int>();
+            s.learned_positions = p.value("learned_positions", false);
+        }
+        preset.params_published = number_or(p, "params_published", preset.workload.params);
+        preset.global_batch = p.value("global_batch", 0);
+        if (auto t = p.find("training"); t != p.end()) {
+            preset.training_tokens = number_or(*t, "tokens", 0);
+            preset.training_samples = number_or(*t, "samples", 0);
+            preset.training_epochs = number_or(*t, "epochs", 0);
+            preset.training_dataset_samples = number_or(*t, "dataset_samples", 0);
+        }
+        preset.note = p.value("note", "");
+        preset.source = p.at("source").get<std::string>();
+        out.push_back(std::move(preset));
+    }
+    return out;
+}
+
+} // namespace
+
+const std::vector<ModelPreset>& model_presets() {
+    // nlohmann's object keeps keys sorted; that order is stable and is what the GUI lists.
+    static const std::vector<ModelPreset> presets = parse_presets(embedded::model_presets_json);
+    return presets;
+}
+
+const ModelPreset* find_model_preset(std::string_view id) {
+    for (const auto& p : model_presets())
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+std::string model_preset_ids() {
+    std::string out;
+    for (const auto& p : model_presets()) {
+        if (!out.empty()) out += ", ";
+        out += p.id;
+    }
+    return out;
+}
+
+} // namespace cp::sim
