@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cp::sim {
@@ -15,12 +16,21 @@ struct AlphaBetaSegment {
     double beta_bytes_per_s = 0;
 };
 
+// One measured row kept next to the fit (the raw table), ascending bytes.
+struct CollectiveRawPoint {
+    double bytes = 0;
+    double time_s = 0;
+    double busbw_gbytes_per_s = 0;
+};
+
 // A collective's fitted cost on one network tier, in nccl-tests "algbw" terms of the
 // message size S handed to the collective.
 struct CollectiveFit {
     std::string collective;  // "all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"
     int ranks = 0;
     std::vector<AlphaBetaSegment> segments;
+    int nodes = 1;                         // hosts taking part (1 = intra-node)
+    std::vector<CollectiveRawPoint> raw;   // measured table; interpolated inside its range
 };
 
 struct GemmPoint {
@@ -40,6 +50,11 @@ struct CalibrationProfile {
     double hbm_gbytes_per_s = 0;            // 0 = datasheet
     std::vector<CollectiveFit> intra_node;  // fitted over NVLink/PCIe within a node
     std::vector<CollectiveFit> inter_node;
+    // Further measured figures (0 = not measured) and provenance.
+    double pcie_h2d_gbytes_per_s = 0;
+    double pcie_d2h_gbytes_per_s = 0;
+    double p2p_gbytes_per_s = 0;           // best unidirectional GPU-to-GPU copy
+    std::vector<std::pair<std::string, std::string>> tool_versions; // e.g. {"nccl", "2.27.3"}
 };
 
 } // namespace cp::sim

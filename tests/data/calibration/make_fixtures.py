@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Re-renders measured rows of tests/data/validation/nccl_allreduce/a100_8gpu.csv (vTrain,
+see ../validation/README.md) in nccl-tests' text and -J JSON layouts (column widths and
+number formatting as nccl-tests src/util.cu prints them), so the importers are tested on the
+real formats with known values. Run from this directory; the outputs are committed."""
+import csv, json
+
+ROWS = []
+with open('../validation/nccl_allreduce/a100_8gpu.csv') as f:
+    rd = csv.reader(f); next(rd)
+    for r in rd:
+        size = int(r[0])
+        if size & (size - 1) == 0:  # powers of two: 1 MiB .. 1 GiB
+            ROWS.append((size, int(r[1]), r[2], float(r[3]) / 1000, float(r[4]), float(r[5]) / 1000, float(r[6])))
+
+def fstr(value, width):
+    power, val = 0, 1
+    while value >= val:
+        power += 1; val *= 10
+    if power < width - 2: return '%*.2f' % (width, value)
+    if power < width - 1: return '%*.1f' % (width, value)
+    if power < width + 1: return '%*.0f' % (width, value)
+    return '%*.1e' % (width, value)
+
+def algbw(size, t_us): return size / (t_us * 1e3)
+
+def rank_lines(new):
+    out = []
+    for r in range(8):
+        bus = [0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd][r]
+        if new:
+            out.append('#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s' % (r, 0, 41230, 'dgx-a100-01', r, 0, bus, 0, 'NVIDIA A100-SXM4-80GB'))
+        else:
+            out.append('#  Rank %2d Pid %6d on %10s device %2d [0x%02x] %s' % (r, 41230, 'dgx-a100-01', r, bus, 'NVIDIA A100-SXM4-80GB'))
+    return out
+
+def text_new():
+    L = ['# nccl-tests version 2.17.1 nccl-headers=22703 nccl-library=22703',
+         '# Collective test starting: all_reduce_perf',
+         '# nThread 1 nGpus 8 minBytes 1048576 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0 unalign: 0',
+         '#', '# Using devices'] + rank_lines(True)
+    L.append('dgx-a100-01:41230:41230 [0] NCCL INFO NCCL_ALGO set by environment to Ring')
+    L.append('#')
+    L.append('# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          ' % ('', '', '', '', ''))
+    L.append('# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s ' % ('size', 'count', 'type', 'redop', 'root', 'time', 'algbw', 'busbw', '#wrong', 'time', 'algbw', 'busbw', '#wrong'))
+    L.append('# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s ' % ('(B)', '(elements)', '', '', '', '(us)', '(GB/s)', '(GB/s)', '', '(us)', '(GB/s)', '(GB/s)', ''))
+    bws = []
+    for size, count, typ, t0, b0, t1, b1 in ROWS:
+        line = '%12li  %12li  %8s  %6s  %6s' % (size, count, typ, 'sum', '%6i' % -1)
+        line += '  %7s  %6s  %6s  %6g' % (fstr(t0, 7), fstr(algbw(size, t0), 6), fstr(b0, 6), 0)
+        line += '  %7s  %6s  %6s  %6g' % (fstr(t1, 7), fstr(algbw(size, t1), 6), fstr(b1, 6), 0)
+        L.append(line); bws += [b0, b1]
+    L.append('# %-20s : %d %s' % ('Out of bounds values', 0, 'OK'))
+    L.append('# %-20s : %g %s' % ('Avg bus bandwidth', sum(bws) / len(bws), ''))
+    L.append('#'); L.append('# Collective test concluded: all_reduce_perf'); L.append('#')
+    return '\n'.join(L) + '\n'
+
+def text_old():
+    # nccl-tests 2.10-era layout: no root column, no test-name line.
+    L = ['# nThread 1 nGpus 8 minBytes 1048576 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0',
+         '#', '# Using devices'] + rank_lines(False)
+    L.append('#')
+    L.append('#                                                              out-of-place                       in-place          ')
+    L.append('#       size         count      type   redop     time   algbw   busbw #wrong     time   algbw   busbw #wrong')
+    L.append('#        (B)    (elements)                       (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ')
+    for size, count, typ, t0, b0, t1, b1 in ROWS:
+        L.append('%12i  %12i  %8s  %6s  %7.2f  %6.2f  %6.2f  %6i  %7.2f  %6.2f  %6.2f  %6i' % (size, count, typ, 'sum', t0, algbw(size, t0), b0, 0, t1, algbw(size, t1), b1, 0))
+    L.append('# Out of bounds values : 0 OK')
+    L.append('# Avg bus bandwidth    : 150.123 ')
+    L.append('#')
+    return '\n'.join(L) + '\n'
+
+def json_doc():
+    res = []
+    for size, count, typ, t0, b0, t1, b1 in ROWS:
+        res.append({'size': size, 'count': count, 'type': typ, 'redop': 'sum', 'root': '    -1',
+                    'out_of_place': {'time': t0, 'alg_bw': round(algbw(size, t0), 6), 'bus_bw': b0, 'nwrong': 0.0},
+                    'in_place': {'time': t1, 'alg_bw': round(algbw(size, t1), 6), 'bus_bw': b1, 'nwrong': 0.0},
+                    'actual_iterations': 20, 'experiment_name': ''})
+    return {'version': 2, 'start_time': '2025-06-01 10:00:00', 'args': ['./build/all_reduce_perf', '-b', '1M', '-e', '1G', '-f', '2', '-g', '8', '-J', 'ar.json'],
+            'env': ['NCCL_ALGO=Ring'], 'nccl_version': 22703,
+            'config': {'nthreads': 1, 'ngpus': 8, 'minimum_bytes': 1048576, 'maximum_bytes': 1073741824, 'step_factor': 2,
+                       'warmup_iters': 5, 'iterations': 20, 'aggregated_iterations': 1, 'validation': 1, 'graph': 0,
+                       'blocking_collectives': 'false', 'per_iter_timing': 'false', 'parallel_init': 'false',
+                       'devices': [{'rank': 0, 'group': 0, 'pid': 41230, 'hostname': 'dgx-a100-01', 'device': 0,
+                                    'device_hex': '0000:07:00', 'device_info': 'NVIDIA A100-SXM4-80GB'}]},
+            'results': res, 'out_of_bounds': {'count': 0, 'okay': 'true'},
+            'average_bus_bandwidth': {'bandwidth': 150.123, 'okay': 'unchecked'}, 'errors': [], 'end_time': '2025-06-01 10:01:00'}
+
+open('nccl_tests_allreduce_a100x8.txt', 'w').write(text_new())
+open('nccl_tests_allreduce_a100x8_old.txt', 'w').write(text_old())
+open('nccl_tests_allreduce_a100x8.json', 'w').write(json.dumps(json_doc(), separators=(',', ':')))

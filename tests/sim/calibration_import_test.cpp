@@ -1,0 +1,145 @@
+#include "calibration_test_util.h"
+#include "clusterplan/sim/calibration_import.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace cp::sim;
+using cp::test::calibration_fixture;
+using cp::test::read_text;
+
+namespace {
+// Expected rows, exactly as printed in the fixture (tests/data/calibration/make_fixtures.py).
+struct Row { double bytes, time_us, algbw, busbw, ip_time_us, ip_busbw; };
+const Row kRows[] = {
+    {1048576, 92.79, 11.30, 19.78, 92.15, 19.91},
+    {2097152, 93.25, 22.49, 39.36, 92.97, 39.47},
+    {4194304, 95.80, 43.78, 76.62, 94.03, 78.06},
+    {8388608, 134.30, 62.46, 109.30, 129.80, 113.07},
+    {16777216, 232.40, 72.19, 126.33, 231.00, 127.08},
+    {33554432, 358.10, 93.70, 163.97, 355.70, 165.10},
+    {67108864, 579.90, 115.72, 202.52, 579.60, 202.61},
+    {134217728, 1162.00, 115.51, 202.13, 1166.00, 201.44},
+    {268435456, 2162.30, 124.14, 217.25, 2158.00, 217.68},
+    {536870912, 4191.50, 128.09, 224.15, 4187.60, 224.36},
+    {1073741824, 8193.00, 131.06, 229.35, 8196.40, 229.25},
+};
+
+void check_rows(const CollectiveTable& t, bool exact_algbw) {
+    REQUIRE(t.samples.size() == std::size(kRows));
+    for (std::size_t i = 0; i < std::size(kRows); ++i) {
+        const auto& s = t.samples[i];
+        INFO("row " << i);
+        CHECK(s.bytes == kRows[i].bytes);
+        CHECK(s.count == kRows[i].bytes / 4);
+        CHECK(s.type == "float");
+        CHECK(s.time_us == kRows[i].time_us);
+        CHECK(s.busbw_gbytes_per_s == kRows[i].busbw);
+        CHECK(s.in_place_time_us == kRows[i].ip_time_us);
+        CHECK(s.in_place_busbw_gbytes_per_s == kRows[i].ip_busbw);
+        if (exact_algbw) CHECK(s.algbw_gbytes_per_s == kRows[i].algbw);
+        else CHECK_REL(s.algbw_gbytes_per_s, kRows[i].algbw, 0.001);
+        CHECK(s.wrong <= 0);
+    }
+}
+} // namespace
+
+TEST_CASE("nccl-tests text output (current layout) imports exactly", "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
+    const std::string text = read_text(path);
+    REQUIRE(detect_collective_format(text) == CollectiveFormat::nccl_tests_text);
+    const CollectiveTable t = parse_nccl_tests_text(text, path);
+    CHECK(t.collective == "all_reduce");
+    CHECK(t.ranks == 8);
+    CHECK(t.nodes == 1);
+    CHECK(t.hosts == std::vector<std::string>{"dgx-a100-01"});
+    CHECK(t.device == "NVIDIA A100-SXM4-80GB");
+    CHECK(t.nccl_version == "2.27.3");
+    CHECK(t.avg_busbw_gbytes_per_s == 146.763);
+    check_rows(t, true);
+}
+
+TEST_CASE("nccl-tests text output (2.10 layout, no root column) imports exactly", "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8_old.txt");
+    // The old layout does not name its test: the hint supplies it.
+    REQUIRE_THROWS_AS(parse_nccl_tests_text(read_text(path), path), CalibrationInputError);
+    const CollectiveTable t = parse_nccl_tests_text(read_text(path), path, "all_reduce_perf");
+    CHECK(t.collective == "all_reduce");
+    CHECK(t.ranks == 8);
+    check_rows(t, true);
+}
+
+TEST_CASE("nccl-tests -J JSON imports exactly", "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.json");
+    const std::string text = read_text(path);
+    REQUIRE(detect_collective_format(text) == CollectiveFormat::nccl_tests_json);
+    const CollectiveTable t = parse_nccl_tests_json(text, path);
+    CHECK(t.collective == "all_reduce");
+    CHECK(t.ranks == 8);
+    CHECK(t.nccl_version == "2.27.3");
+    CHECK(t.avg_busbw_gbytes_per_s == 150.123);
+    check_rows(t, false);
+}
+
+TEST_CASE("validation CSV tables import with ranks from busbw/algbw", "[calibration][import]") {
+    for (int n = 2; n <= 8; ++n) {
+        for (const char* gpu : {"a100", "v100"}) {
+            const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" + gpu + "_" +
+                                     std::to_string(n) + "gpu.csv";
+            const std::string text = read_text(path);
+            REQUIRE(detect_collective_format(text) == CollectiveFormat::csv);
+            const CollectiveTable t = parse_nccl_csv(text, path);
+            INFO(path);
+            CHECK(t.ranks == n);
+            CHECK(t.samples.size() == 1024);
+            CHECK(t.samples.front().bytes == 1048576);
+            CHECK(t.samples.back().bytes == 1073741824);
+            // busbw as printed, algbw recomputed from size and time.
+            const auto& s = t.samples.front();
+            CHECK_REL(s.algbw_gbytes_per_s * busbw_factor("all_reduce", n), s.busbw_gbytes_per_s, 0.01);
+        }
+    }
+}
+
+TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field", "[calibration][import]") {
+    struct Case { const char* file; const char* expect; };
+    const Case cases[] = {
+        {"malformed_truncated_row.txt", "line 26: expected 13 columns"},
+        {"malformed_bad_number.txt", "line 27: field 'time'"},
+        {"malformed_wrong_elements.txt", "17 wrong elements"},
+        {"malformed_no_header.txt", "line 18: data row before"},
+        {"unnamed_collective.txt", "--collective"},
+    };
+    for (const auto& c : cases) {
+        const std::string path = calibration_fixture(c.file);
+        INFO(c.file);
+        try {
+            parse_nccl_tests_text(read_text(path), path);
+            FAIL("no error for " << c.file);
+        } catch (const CalibrationInputError& e) {
+            const std::string msg = e.what();
+            CHECK(msg.find(path) != std::string::npos);
+            CHECK_THAT(msg, Catch::Matchers::Contains(c.expect));
+        }
+    }
+    const std::string bad_field = calibration_fixture("malformed_json_field.json");
+    CHECK_THROWS_WITH(parse_nccl_tests_json(read_text(bad_field), bad_field),
+                      Catch::Matchers::Contains("results[3].out_of_place.time is not a number"));
+    const std::string truncated = calibration_fixture("malformed_json_truncated.json");
+    CHECK_THROWS_WITH(parse_nccl_tests_json(read_text(truncated), truncated), Catch::Matchers::Contains("invalid JSON"));
+    CHECK_THROWS_AS(parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1024,256,float,abc,1.0\n", "x.csv"),
+                    CalibrationInputError);
+}
+
+TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]") {
+    CHECK(canonical_collective("./build/all_reduce_perf") == "all_reduce");
+    CHECK(canonical_collective("AllGather") == "all_gather");
+    CHECK(canonical_collective("reduce_scatter_perf") == "reduce_scatter");
+    CHECK(canonical_collective("sendrecv") == "sendrecv");
+    CHECK(canonical_collective("bogus").empty());
+    CHECK(busbw_factor("all_reduce", 8) == 1.75);
+    CHECK(busbw_factor("all_gather", 4) == 0.75);
+    CHECK(busbw_factor("broadcast", 8) == 1.0);
+}
