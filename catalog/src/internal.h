@@ -1,0 +1,15 @@
+// Declarations shared between the catalog's translation units (not installed).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <filesystem>
+
+namespace cp::catalog::detail {
+
+// Brings the schema to current_schema_version(), creating and seeding an empty file.
+void migrate(sqlite3* db, const std::filesystem::path& path);
+// Loads the embedded CSV snapshot (accelerators, instance types, us-east-1 prices).
+void load_snapshot(sqlite3* db);
+
+} // namespace cp::catalog::detail
