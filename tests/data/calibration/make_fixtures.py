@@ -90,3 +90,74 @@ def json_doc():
 open('nccl_tests_allreduce_a100x8.txt', 'w').write(text_new())
 open('nccl_tests_allreduce_a100x8_old.txt', 'w').write(text_old())
 open('nccl_tests_allreduce_a100x8.json', 'w').write(json.dumps(json_doc(), separators=(',', ':')))
+
+def probe_doc():
+    """A clusterplan.probe/1 document for parser tests. NCCL rows are the measured a100_8gpu rows
+    above; GEMM, membw, PCIe and P2P figures are ILLUSTRATIVE (plausible A100 values, not a
+    measurement) because no GPU was available when the fixture was written."""
+    gemm = []
+    for prec, peak in (('fp32', 19.5), ('tf32', 156.0), ('fp16', 312.0), ('bf16', 312.0)):
+        for (m, n, k), eff in (((1024, 1024, 1024), 0.45), ((4096, 4096, 4096), 0.80), ((8192, 8192, 8192), 0.87),
+                               ((2048, 12288, 4096), 0.83)):
+            flops = 2.0 * m * n * k
+            tflops = round(peak * eff, 3)
+            gemm.append({'precision': prec, 'm': m, 'n': n, 'k': k, 'flops': flops, 'time_s': flops / (tflops * 1e12),
+                         'tflops': tflops, 'algorithms_tried': 8, 'iterations': 20})
+    nccl = []
+    for size, count, typ, t0, b0, t1, b1 in ROWS:
+        nccl.append({'collective': 'all_reduce', 'bytes': size, 'count': count, 'type': typ, 'time_us': t0,
+                     'algbw_gbytes_per_s': round(algbw(size, t0), 4), 'busbw_gbytes_per_s': b0, 'correct': True})
+    gpus = [{'index': i, 'name': 'NVIDIA A100-SXM4-80GB', 'uuid': 'GPU-0000000%d' % i, 'compute_capability': '8.0',
+             'sm_count': 108, 'sm_clock_mhz': 1410, 'memory_clock_mhz': 1593, 'memory_bus_bits': 5120,
+             'memory_bytes': 85899345920, 'pci_bus_id': '0000:%02x:00.0' % b, 'numa_node': i // 4}
+            for i, b in enumerate([0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd])]
+    return {'schema': 'clusterplan.probe/1',
+            'tool': {'name': 'clusterplan-probe', 'version': '0.1.0'},
+            'command': 'all', 'started_at': '2026-11-20T10:00:00Z', 'finished_at': '2026-11-20T10:04:12Z',
+            'host': {'hostname': 'dgx-a100-01', 'kernel': '6.1.0-27-amd64', 'glibc': '2.36'},
+            'versions': {'driver': '580.65.06', 'cuda_driver': '13.0', 'cuda_runtime': '13.0', 'nccl': '2.27.3', 'cublaslt': '130000'},
+            'launch': {'rank': 0, 'world_size': 1, 'local_rank': 0, 'launcher': 'single'},
+            'gpus': gpus, 'p2p_access': [[i != j for j in range(8)] for i in range(8)], 'nics': [],
+            'gemm': {'unit': 'TFLOP/s', 'flops_convention': '2*m*n*k', 'results': gemm, 'skipped': [{'precision': 'fp8', 'reason': 'compute capability 8.0 has no FP8 tensor cores'}]},
+            'membw': {'unit': 'GB/s', 'byte_convention': 'bytes read + bytes written', 'results': [
+                {'device': 0, 'kernel': 'copy', 'bytes': 2 * 2**30, 'time_s': 2 * 2**30 / 1.62e12, 'gbytes_per_s': 1620.0},
+                {'device': 0, 'kernel': 'triad', 'bytes': 3 * 2**30, 'time_s': 3 * 2**30 / 1.65e12, 'gbytes_per_s': 1650.0}]},
+            'pcie': {'unit': 'GB/s', 'results': [
+                {'device': 0, 'direction': 'h2d', 'bytes': 2**30, 'time_s': 2**30 / 24.5e9, 'gbytes_per_s': 24.5},
+                {'device': 0, 'direction': 'd2h', 'bytes': 2**30, 'time_s': 2**30 / 25.1e9, 'gbytes_per_s': 25.1}]},
+            'p2p': {'unit': 'GB/s', 'results': [
+                {'src': 0, 'dst': 1, 'mode': 'unidirectional', 'bytes': 2**30, 'time_s': 2**30 / 260e9, 'gbytes_per_s': 260.0},
+                {'src': 0, 'dst': 1, 'mode': 'bidirectional', 'bytes': 2**31, 'time_s': 2**31 / 480e9, 'gbytes_per_s': 480.0}]},
+            'nccl': {'ranks': 8, 'nodes': 1, 'hosts': ['dgx-a100-01'], 'algo': '', 'proto': '', 'type': 'float',
+                     'convention': 'nccl-tests: algbw = bytes/time, busbw = algbw * factor', 'results': nccl},
+            'errors': []}
+
+doc = probe_doc()
+open('probe_a100x8_example.json', 'w').write(json.dumps(doc, indent=1) + '\n')
+bad = probe_doc(); bad['nccl']['results'][2]['time_us'] = -5
+open('malformed_probe_negative_time.json', 'w').write(json.dumps(bad, indent=1) + '\n')
+bad = probe_doc(); bad['schema'] = 'clusterplan.probe/9'
+open('malformed_probe_schema.json', 'w').write(json.dumps(bad, indent=1) + '\n')
+
+# Broken variants of the text log, one defect each.
+good = text_new()
+lines = good.split('\n')
+def variant(name, fn):
+    open(name, 'w').write('\n'.join(fn(list(lines))))
+def truncate_row(L):
+    i = next(i for i, l in enumerate(L) if l.lstrip().startswith('134217728'))
+    L[i] = L[i][:L[i].index('115.51') + 6]; return L
+def bad_number(L):
+    i = next(i for i, l in enumerate(L) if l.lstrip().startswith('268435456'))
+    L[i] = L[i].replace('  2162.30 ', ' 2162.3x ', 1); return L
+def wrong_elements(L):
+    i = next(i for i, l in enumerate(L) if l.lstrip().startswith('536870912'))
+    L[i] = L[i].replace('224.15       0', '224.15      17', 1); return L
+variant('malformed_truncated_row.txt', truncate_row)
+variant('malformed_bad_number.txt', bad_number)
+variant('malformed_wrong_elements.txt', wrong_elements)
+variant('malformed_no_header.txt', lambda L: [l for l in L if not l.startswith('#       size')])
+variant('unnamed_collective.txt', lambda L: [l for l in L if 'Collective test' not in l])
+d = json_doc(); d['results'][3]['out_of_place']['time'] = 'fast'
+open('malformed_json_field.json', 'w').write(json.dumps(d))
+open('malformed_json_truncated.json', 'w').write(json.dumps(json_doc(), separators=(',', ':'))[:500])

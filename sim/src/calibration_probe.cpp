@@ -1,0 +1,239 @@
+#include "clusterplan/sim/calibration_probe.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace cp::sim {
+namespace {
+
+using nlohmann::json;
+
+struct Reader {
+    std::string source;
+
+    [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
+        throw CalibrationInputError(source + ": field '" + field + "' " + reason);
+    }
+    const json& object(const json& parent, const std::string& key, const std::string& path) const {
+        if (!parent.contains(key)) fail(path, "is missing");
+        if (!parent[key].is_object()) fail(path, "is not an object");
+        return parent[key];
+    }
+    double number(const json& obj, const std::string& key, const std::string& path, bool required = true) const {
+        if (!obj.contains(key) || obj[key].is_null()) {
+            if (required) fail(path + "." + key, "is missing");
+            return std::nan("");
+        }
+        if (!obj[key].is_number()) fail(path + "." + key, "is not a number");
+        const double v = obj[key].get<double>();
+        if (!std::isfinite(v) || v < 0) fail(path + "." + key, "must be a finite non-negative number");
+        return v;
+    }
+    std::string string(const json& obj, const std::string& key, const std::string& path, bool required = false) const {
+        if (!obj.contains(key) || obj[key].is_null()) {
+            if (required) fail(path + "." + key, "is missing");
+            return "";
+        }
+        if (!obj[key].is_string()) fail(path + "." + key, "is not a string");
+        return obj[key].get<std::string>();
+    }
+    // A section's "results" list (the section itself may be absent: that probe did not run).
+    const json* results(const json& doc, const std::string& section) const {
+        if (!doc.contains(section) || doc[section].is_null()) return nullptr;
+        const json& sec = object(doc, section, section);
+        if (!sec.contains("results")) return nullptr;
+        if (!sec["results"].is_array()) fail(section + ".results", "is not a list");
+        return &sec["results"];
+    }
+};
+
+std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc, const std::string& section,
+                                            const char* what_key) {
+    std::vector<ProbeBandwidth> out;
+    const json* list = r.results(doc, section);
+    if (!list) return out;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string path = section + ".results[" + std::to_string(i) + "]";
+        const json& e = (*list)[i];
+        if (!e.is_object()) r.fail(path, "is not an object");
+        ProbeBandwidth b;
+        b.what = r.string(e, what_key, path, true);
+        b.bytes = r.number(e, "bytes", path);
+        b.time_s = r.number(e, "time_s", path);
+        b.gbytes_per_s = r.number(e, "gbytes_per_s", path);
+        out.push_back(b);
+    }
+    return out;
+}
+
+} // namespace
+
+ProbeDocument parse_probe_json(std::string_view text, const std::string& source) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
+    }
+    const Reader r{source};
+    if (!doc.is_object()) r.fail("(document)", "is not a JSON object");
+    const std::string schema = r.string(doc, "schema", "", true);
+    if (schema != kProbeSchema) r.fail("schema", "is '" + schema + "', expected '" + kProbeSchema + "'");
+    ProbeDocument out;
+    out.started_at = r.string(doc, "started_at", "");
+    const json& host = r.object(doc, "host", "host");
+    out.hostname = r.string(host, "hostname", "host", true);
+    if (doc.contains("versions")) {
+        const json& v = r.object(doc, "versions", "versions");
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            if (it.value().is_string()) out.versions.emplace_back(it.key(), it.value().get<std::string>());
+            else if (it.value().is_number()) out.versions.emplace_back(it.key(), it.value().dump());
+        }
+    }
+    if (doc.contains("launch")) {
+        const json& l = r.object(doc, "launch", "launch");
+        const double rank = r.number(l, "rank", "launch", false);
+        const double world = r.number(l, "world_size", "launch", false);
+        out.rank = std::isnan(rank) ? 0 : static_cast<int>(rank);
+        out.world_size = std::isnan(world) ? 1 : static_cast<int>(world);
+    }
+    if (doc.contains("gpus")) {
+        if (!doc["gpus"].is_array()) r.fail("gpus", "is not a list");
+        for (std::size_t i = 0; i < doc["gpus"].size(); ++i) {
+            const std::string path = "gpus[" + std::to_string(i) + "]";
+            const json& g = doc["gpus"][i];
+            if (!g.is_object()) r.fail(path, "is not an object");
+            ProbeGpu gpu;
+            gpu.index = static_cast<int>(r.number(g, "index", path));
+            gpu.name = r.string(g, "name", path, true);
+            gpu.compute_capability = r.string(g, "compute_capability", path);
+            gpu.memory_bytes = r.number(g, "memory_bytes", path, false);
+            gpu.pci_bus_id = r.string(g, "pci_bus_id", path);
+            out.gpus.push_back(gpu);
+        }
+    }
+    if (const json* list = r.results(doc, "gemm")) {
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string path = "gemm.results[" + std::to_string(i) + "]";
+            const json& e = (*list)[i];
+            if (!e.is_object()) r.fail(path, "is not an object");
+            ProbeGemmResult g;
+            g.precision = r.string(e, "precision", path, true);
+            g.m = static_cast<int>(r.number(e, "m", path));
+            g.n = static_cast<int>(r.number(e, "n", path));
+            g.k = static_cast<int>(r.number(e, "k", path));
+            g.flops = r.number(e, "flops", path);
+            g.time_s = r.number(e, "time_s", path);
+            g.tflops = r.number(e, "tflops", path);
+            if (!(g.time_s > 0) || !(g.flops > 0)) r.fail(path, "needs positive flops and time_s");
+            out.gemm.push_back(g);
+        }
+    }
+    out.membw = read_bandwidths(r, doc, "membw", "kernel");
+    out.pcie = read_bandwidths(r, doc, "pcie", "direction");
+    out.p2p = read_bandwidths(r, doc, "p2p", "mode");
+    if (const json* list = r.results(doc, "nccl")) {
+        const json& sec = doc["nccl"];
+        const int ranks = static_cast<int>(r.number(sec, "ranks", "nccl"));
+        const int nodes = sec.contains("nodes") ? static_cast<int>(r.number(sec, "nodes", "nccl")) : 1;
+        std::vector<std::string> hosts;
+        if (sec.contains("hosts") && sec["hosts"].is_array()) {
+            for (const auto& h : sec["hosts"])
+                if (h.is_string()) hosts.push_back(h.get<std::string>());
+        }
+        std::map<std::string, CollectiveTable> by_collective;
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string path = "nccl.results[" + std::to_string(i) + "]";
+            const json& e = (*list)[i];
+            if (!e.is_object()) r.fail(path, "is not an object");
+            const std::string name = canonical_collective(r.string(e, "collective", path, true));
+            if (name.empty()) r.fail(path + ".collective", "is not a known collective");
+            if (e.contains("correct") && e["correct"].is_boolean() && !e["correct"].get<bool>())
+                r.fail(path + ".correct", "is false: the probe's correctness check failed, results cannot calibrate");
+            CollectiveSample s;
+            s.bytes = r.number(e, "bytes", path);
+            s.count = r.number(e, "count", path, false);
+            s.type = r.string(e, "type", path);
+            s.time_us = r.number(e, "time_us", path);
+            if (!(s.time_us > 0)) r.fail(path + ".time_us", "must be positive");
+            s.algbw_gbytes_per_s = r.number(e, "algbw_gbytes_per_s", path);
+            s.busbw_gbytes_per_s = r.number(e, "busbw_gbytes_per_s", path);
+            s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s = std::nan("");
+            s.wrong = 0;
+            CollectiveTable& t = by_collective[name];
+            t.collective = name;
+            t.ranks = ranks;
+            t.nodes = nodes;
+            t.hosts = hosts;
+            t.source_format = "probe";
+            t.samples.push_back(s);
+        }
+        for (auto& [name, t] : by_collective) {
+            std::sort(t.samples.begin(), t.samples.end(),
+                      [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
+            if (!out.gpus.empty()) t.device = out.gpus.front().name;
+            out.collectives.push_back(std::move(t));
+        }
+    }
+    if (doc.contains("errors") && doc["errors"].is_array()) {
+        for (const auto& e : doc["errors"])
+            if (e.is_string()) out.errors.push_back(e.get<std::string>());
+    }
+    return out;
+}
+
+CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables, ProfileMeta meta,
+                                       const FitOptions& options) {
+    CalibrationProfile p;
+    p.name = meta.name;
+    p.source = meta.source.empty() ? "nccl-tests" : meta.source;
+    p.host = meta.host;
+    p.instance_type = meta.instance_type;
+    p.accelerator = meta.accelerator;
+    p.measured_at = meta.measured_at;
+    for (const auto& t : tables) {
+        if (p.host.empty() && !t.hosts.empty()) p.host = t.hosts.front();
+        if (p.accelerator.empty()) p.accelerator = t.device;
+        if (!t.nccl_version.empty()) {
+            bool have = false;
+            for (const auto& [k, v] : p.tool_versions) have = have || k == "nccl";
+            if (!have) p.tool_versions.emplace_back("nccl", t.nccl_version);
+        }
+        CollectiveFit fit = fit_collective(t, options);
+        (t.nodes > 1 ? p.inter_node : p.intra_node).push_back(std::move(fit));
+    }
+    return p;
+}
+
+CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta, const FitOptions& options) {
+    if (meta.host.empty()) meta.host = doc.hostname;
+    if (meta.accelerator.empty() && !doc.gpus.empty()) meta.accelerator = doc.gpus.front().name;
+    if (meta.measured_at.empty()) meta.measured_at = doc.started_at;
+    meta.source = "probe";
+    CalibrationProfile p = profile_from_tables(doc.collectives, meta, options);
+    p.tool_versions = doc.versions;
+    // GEMM: the best time per shape and precision, as an efficiency curve ordered by size.
+    std::map<std::string, std::map<double, double>> best;  // precision -> flops -> tflops
+    for (const auto& g : doc.gemm) {
+        double& v = best[g.precision][g.flops];
+        v = std::max(v, g.tflops);
+    }
+    for (const auto& [precision, curve] : best) {
+        std::vector<GemmPoint> pts;
+        for (const auto& [flops, tflops] : curve) pts.push_back({flops, tflops});
+        p.gemm.emplace_back(precision, std::move(pts));
+    }
+    for (const auto& b : doc.membw) p.hbm_gbytes_per_s = std::max(p.hbm_gbytes_per_s, b.gbytes_per_s);
+    for (const auto& b : doc.pcie) {
+        double& slot = b.what == "h2d" ? p.pcie_h2d_gbytes_per_s : p.pcie_d2h_gbytes_per_s;
+        slot = std::max(slot, b.gbytes_per_s);
+    }
+    for (const auto& b : doc.p2p)
+        if (b.what == "unidirectional") p.p2p_gbytes_per_s = std::max(p.p2p_gbytes_per_s, b.gbytes_per_s);
+    return p;
+}
+
+} // namespace cp::sim
