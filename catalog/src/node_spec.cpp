@@ -104,8 +104,10 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
         n.intra_node_gbytes_per_s = unidirectional(n.intra_link, published);
     }
     }
-    // A training run outlasts any burst credit, so "up to" types count at their baseline.
-    n.inter_node_gbps = or_nan(in.network_is_up_to ? in.network_baseline_gbps : in.network_gbps);
+    // A training run outlasts any burst credit, so "up to" types count at their baseline; the
+    // baseline also stands in when no headline figure is known.
+    n.inter_node_gbps = or_nan(in.network_is_up_to || !in.network_gbps ? in.network_baseline_gbps
+                                                                       : in.network_gbps);
     n.efa = in.efa.value_or(false);
     n.usd_per_node_hour_on_demand = or_nan(in.on_demand_usd_per_hour);
     n.usd_per_node_hour_spot = or_nan(in.spot_usd_per_hour_min);
