@@ -5,7 +5,7 @@
 #include "chart_render.h"
 #include "renderers.h"
 
-#include <QFile>
+#include <QIODevice>
 #include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPainter>
@@ -318,13 +318,8 @@ void paint_page_frame(QPainter& p, const QRectF& page, const QRectF& body, const
 
 } // namespace
 
-bool render_pdf(const Document& doc, const QString& path, QString* error) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QPdfWriter writer(&file);
+bool render_pdf(const Document& doc, QIODevice& out, QString* error) {
+    QPdfWriter writer(&out);
     writer.setResolution(kDpi);
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Millimeter));
@@ -344,7 +339,7 @@ bool render_pdf(const Document& doc, const QString& path, QString* error) {
 
     QPainter painter;
     if (!painter.begin(&writer)) {
-        if (error) *error = QStringLiteral("cannot write %1: the PDF writer did not start").arg(path);
+        if (error) *error = QStringLiteral("the PDF writer did not start");
         return false;
     }
     painter.setRenderHint(QPainter::Antialiasing);
@@ -360,10 +355,8 @@ bool render_pdf(const Document& doc, const QString& path, QString* error) {
         }
         item.draw(painter, item.rect);
     }
-    painter.end();
-    file.close();
-    if (file.error() != QFileDevice::NoError) {
-        if (error) *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    if (!painter.end()) {
+        if (error) *error = QStringLiteral("the PDF writer failed: %1").arg(out.errorString());
         return false;
     }
     return true;

@@ -6,6 +6,7 @@
 #include "report_document.h"
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QString>
 
 #include <utility>
@@ -27,7 +28,8 @@ struct MarkdownOutput {
 MarkdownOutput render_markdown(const Document& doc, const QString& image_dir);
 
 // A4, paginated PDF with page numbers; tables never split inside a row and repeat their
-// header on a new page; figures are kept with their caption. False + *error on failure.
-bool render_pdf(const Document& doc, const QString& path, QString* error);
+// header on a new page; figures are kept with their caption. Writes to `out` (open for
+// writing); false + *error on failure.
+bool render_pdf(const Document& doc, QIODevice& out, QString* error);
 
 } // namespace cp::report

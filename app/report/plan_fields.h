@@ -1,0 +1,23 @@
+// Reading one plan's `simulate --json` document: the few fields the report needs beyond
+// plain numbers (identity, layout text, explanation). Kept in one place so a change of the
+// JSON layout touches one file.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QStringList>
+
+namespace cp::report {
+
+QString plan_instance(const nlohmann::json& plan);   // "p4d.24xlarge" or "custom"
+int plan_nodes(const nlohmann::json& plan);
+int plan_devices(const nlohmann::json& plan);
+QString plan_accelerator(const nlohmann::json& plan);
+QString plan_layout_text(const nlohmann::json& plan);  // "TP 8 · PP 2 · DP 8 · mb 1 · ZeRO-1"
+QString plan_short_label(const nlohmann::json& plan, int rank);  // "#1 p4d.24xlarge ×16"
+// The planner's reasons for and against this plan, in words.
+QStringList plan_explanation(const nlohmann::json& plan);
+QString plan_limits(const nlohmann::json& plan);  // what bounds it: memory, bubble, network...
+
+} // namespace cp::report

@@ -1,0 +1,69 @@
+// What a recommendation report shows, gathered once from the planner and the catalog.
+// Every per-plan number lives in `plans[i]`, which is exactly the document `clusterplan
+// simulate --json` prints for that plan (same planner, same serialiser), so the report can
+// never disagree with the CLI. build_document() turns this into a format-independent
+// Document; the renderers draw that.
+#pragma once
+
+#include "report_document.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cp::report {
+
+struct PriceSource {
+    std::string instance_type;
+    std::string region;
+    std::string kind;          // "on_demand" | "spot"
+    double usd_per_hour = 0;   // NaN = unknown
+    std::string as_of;         // ISO 8601
+    double age_days = 0;       // NaN = unknown
+    std::string source;
+    std::string note;
+};
+
+// Best plan found for one parallel strategy at one device count (scaling charts).
+struct ScalingPoint {
+    std::string strategy;      // "Data parallel", "Model parallel (TP/PP)", "3D (best)"
+    int devices = 0;
+    double throughput = 0;     // tokens/s (samples/s for generic models)
+    double efficiency = 0;     // scaling efficiency 0..1, DESIGN.md definition
+};
+
+struct CostTimePoint {
+    double time_to_train_h = 0;
+    double cost_usd = 0;
+    bool on_front = false;     // on the time-vs-cost Pareto front
+};
+
+struct ReportData {
+    std::string title;                  // usually the scenario name
+    std::string generated_at_utc;       // ISO 8601, e.g. "2026-11-22T03:10:00Z"
+    nlohmann::json scenario;            // the resolved scenario (clusterplan.scenario/1)
+    std::vector<nlohmann::json> plans;  // ranked best first; each a `simulate --json` document
+    std::vector<CostTimePoint> cost_time;  // evaluated plans (possibly thinned) for the Pareto chart
+    std::vector<ScalingPoint> scaling;
+    std::string throughput_unit = "tokens/s";
+    std::vector<PriceSource> prices;    // prices of the instance types in `plans`
+    std::vector<std::pair<std::string, std::string>> calibration;  // provenance rows
+    std::vector<std::string> assumptions;
+    std::vector<std::string> caveats;
+    std::uint64_t evaluated = 0;        // plans the search evaluated
+    double search_s = 0;                // its wall time
+};
+
+// Lays out the report: summary, scenario, runners-up, ranked table, charts, prices,
+// calibration provenance, assumptions and caveats.
+Document build_document(const ReportData& data);
+
+// The ranked plans as CSV (one row per plan, header first, RFC 4180 quoting) and as JSON
+// ({"schema": "clusterplan.report/1", "scenario": ..., "plans": [simulate --json ...]}).
+std::string plans_csv(const ReportData& data);
+nlohmann::json plans_json(const ReportData& data);
+
+} // namespace cp::report

@@ -1,0 +1,108 @@
+// The ranked plans as data: CSV (spreadsheets) and JSON (scripts). Values are copied from
+// each plan's simulate --json document, never recomputed.
+#include "plan_fields.h"
+#include "report_data.h"
+
+#include <cmath>
+#include <string_view>
+
+namespace cp::report {
+namespace {
+
+// RFC 4180: quote when the cell holds a comma, quote or line break; double inner quotes.
+std::string csv_cell(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char ch : text) {
+        if (ch == '"') out += '"';
+        out += ch;
+    }
+    return out + '"';
+}
+
+const nlohmann::json* at_path(const nlohmann::json& doc, std::string_view path) {
+    const nlohmann::json* node = &doc;
+    while (!path.empty()) {
+        const size_t dot = path.find('.');
+        if (!node->is_object()) return nullptr;
+        auto it = node->find(std::string(path.substr(0, dot)));
+        if (it == node->end()) return nullptr;
+        node = &*it;
+        path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    }
+    return node;
+}
+
+// A JSON scalar as it appears in the JSON output (shortest round-trip number), empty when
+// missing or null: CSV readers then get exactly the simulate --json value.
+std::string scalar(const nlohmann::json& plan, std::string_view path) {
+    const nlohmann::json* v = at_path(plan, path);
+    if (v == nullptr || v->is_null() || v->is_structured()) return {};
+    if (v->is_string()) return v->get<std::string>();
+    return v->dump();
+}
+
+constexpr std::string_view kColumns[] = {
+    "step_time_s",         "tokens_per_s",          "samples_per_s",
+    "mfu",                 "model_tflops_per_device", "hardware_tflops_per_device",
+    "scaling_efficiency",  "time_to_train_h",       "cost_usd",
+    "cost_spot_usd",       "spot_expected_interruptions", "memory_gib.total",
+    "memory_gib.capacity", "fits_in_memory",        "layout.tp",
+    "layout.pp",           "layout.dp",             "layout.micro_batch",
+    "layout.zero",         "layout.recompute",      "layout.virtual_stages",
+};
+
+} // namespace
+
+std::string plans_csv(const ReportData& data) {
+    std::string out = "rank,instance,nodes,devices";
+    for (auto column : kColumns) {
+        out += ',';
+        out += column;
+    }
+    out += "\r\n";
+    for (size_t i = 0; i < data.plans.size(); ++i) {
+        const auto& plan = data.plans[i];
+        out += std::to_string(i + 1) + ',' + csv_cell(plan_instance(plan).toStdString()) + ',' +
+               std::to_string(plan_nodes(plan)) + ',' + std::to_string(plan_devices(plan));
+        for (auto column : kColumns) {
+            out += ',';
+            out += csv_cell(scalar(plan, column));
+        }
+        out += "\r\n";
+    }
+    return out;
+}
+
+nlohmann::json plans_json(const ReportData& data) {
+    nlohmann::json out;
+    out["schema"] = "clusterplan.report/1";
+    out["title"] = data.title;
+    out["generated_at"] = data.generated_at_utc;
+    out["scenario"] = data.scenario;
+    out["evaluated"] = data.evaluated;
+    out["plans"] = nlohmann::json::array();
+    for (size_t i = 0; i < data.plans.size(); ++i) {
+        nlohmann::json plan = data.plans[i];
+        plan["rank"] = i + 1;
+        out["plans"].push_back(std::move(plan));
+    }
+    nlohmann::json prices = nlohmann::json::array();
+    for (const auto& p : data.prices) {
+        prices.push_back({{"instance", p.instance_type},
+                          {"region", p.region},
+                          {"kind", p.kind},
+                          {"usd_per_hour", std::isfinite(p.usd_per_hour) ? nlohmann::json(p.usd_per_hour) : nlohmann::json()},
+                          {"as_of", p.as_of},
+                          {"source", p.source}});
+    }
+    out["prices"] = prices;
+    nlohmann::json calibration = nlohmann::json::object();
+    for (const auto& [k, v] : data.calibration) calibration[k] = v;
+    out["calibration"] = calibration;
+    out["assumptions"] = data.assumptions;
+    out["caveats"] = data.caveats;
+    return out;
+}
+
+} // namespace cp::report

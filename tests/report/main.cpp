@@ -1,0 +1,10 @@
+// Catch2 main for the report tests; Qt uses the offscreen platform (no display needed).
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QtGlobal>
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    return Catch::Session().run(argc, argv);
+}
