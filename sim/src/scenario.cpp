@@ -153,7 +153,7 @@ private:
 
 // Parameter count from the shape, for the Chinchilla default and messages (the step model does
 // its own accounting). Attention: Q and O are h×h, K and V shrink with grouped-query attention.
-double transformer_params(const TransformerShape& s) {
+double approx_transformer_params(const TransformerShape& s) {
     const double h = s.hidden;
     const double kv_dim = h * s.kv_heads / s.heads;
     const double attention = 2 * h * h + 2 * h * kv_dim;
@@ -356,7 +356,7 @@ void default_training(Scenario& sc, const std::string& origin) {
     }
     if (sc.workload.kind == WorkloadKind::transformer) {
         const double params = sc.workload.params > 0 ? sc.workload.params
-                                                     : transformer_params(sc.workload.shape);
+                                                     : approx_transformer_params(sc.workload.shape);
         t.tokens = 20.0 * params;
         sc.notes.push_back("training.tokens not given: 20 tokens per parameter assumed "
                            "(Chinchilla, Hoffmann et al. 2022)");

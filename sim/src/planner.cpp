@@ -1,0 +1,345 @@
+#include "clusterplan/sim/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace cp::sim {
+namespace {
+
+std::string format_gib(double gib) {
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(1);
+    s << gib << " GiB";
+    return s.str();
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+    return out;
+}
+
+// Keeps the best plan seen: fastest that fits, else the one closest to fitting.
+struct BestPlan {
+    bool any = false;
+    bool fits = false;
+    Layout layout;
+    PlanResult result;
+    std::uint64_t invalid = 0;
+    PlanResult first_problem;   // first invalid/unknown result, for the error message
+    bool has_problem = false;
+
+    void offer(const Layout& layout_in, const PlanResult& r) {
+        if (r.limit == Limit::none) {
+            if (!fits || r.step_time_s < result.step_time_s) take(layout_in, r, true);
+        } else if (r.limit == Limit::out_of_memory) {
+            if (!fits && (!any || r.memory_gib.total < result.memory_gib.total)) take(layout_in, r, false);
+        } else {
+            ++invalid;
+            if (!has_problem) {
+                first_problem = r;
+                has_problem = true;
+            }
+        }
+    }
+    void take(const Layout& l, const PlanResult& r, bool f) {
+        any = true;
+        fits = f;
+        layout = l;
+        result = r;
+    }
+};
+
+} // namespace
+
+NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custom,
+                               const AcceleratorSpec* accelerator, const std::string& origin) {
+    NodeSpec node;
+    if (base) {
+        node = *base;
+    } else {
+        node.instance_type = "custom";
+        if (!accelerator)
+            throw ScenarioError(origin, "cluster.custom.accelerator",
+                                "required for custom hardware (an accelerator id from the catalog)");
+        if (custom.accelerators_per_node <= 0)
+            throw ScenarioError(origin, "cluster.custom.accelerators_per_node", "required for custom hardware");
+        if (!is_known(custom.inter_node_gbps))
+            throw ScenarioError(origin, "cluster.custom.inter_node_gbps", "required for custom hardware");
+    }
+    if (accelerator) node.accelerator = *accelerator;
+    if (custom.accelerators_per_node > 0) node.accelerators_per_node = custom.accelerators_per_node;
+    if (!base) {
+        // Without an instance to copy from: a fabric if the accelerator has one, else PCIe.
+        node.intra_link = node.accelerators_per_node == 1 ? IntraNodeLink::none
+                          : is_known(node.accelerator.link_gbytes_per_s) ? IntraNodeLink::nvswitch
+                                                                          : IntraNodeLink::pcie;
+        node.intra_node_gbytes_per_s = node.accelerator.link_gbytes_per_s;
+        node.efa = true;
+    }
+    if (is_known(custom.intra_node_gbytes_per_s)) node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
+    if (is_known(custom.inter_node_gbps)) node.inter_node_gbps = custom.inter_node_gbps;
+    if (is_known(custom.inter_node_latency_us)) node.inter_node_latency_us = custom.inter_node_latency_us;
+    if (is_known(custom.usd_per_node_hour)) {
+        node.usd_per_node_hour_on_demand = custom.usd_per_node_hour;
+        node.price_as_of = "scenario";
+    }
+    if (node.intra_link != IntraNodeLink::none && node.accelerators_per_node > 1 &&
+        !is_known(node.intra_node_gbytes_per_s))
+        throw ScenarioError(origin, "cluster.custom.intra_node_gbytes_per_s",
+                            "required: the intra-node bandwidth of " + node.accelerator.id + " is unknown");
+    return node;
+}
+
+std::string training_refusal(const NodeSpec& node) {
+    if (node.accelerator.can_train) return {};
+    return node.instance_type + " carries " + node.accelerator.id +
+           " accelerators, which are built for inference, not training; choose a GPU, Trainium "
+           "(trn1/trn2) or Gaudi (dl1) instance";
+}
+
+Layout base_layout(const Scenario& sc) {
+    const ParallelSpec& p = sc.parallel;
+    Layout l;
+    l.tp = p.tp.value_or(1);
+    l.pp = p.pp.value_or(1);
+    l.dp = p.dp.value_or(1);
+    l.micro_batch = p.micro_batch.value_or(1);
+    l.global_batch = p.global_batch;
+    l.virtual_stages = p.virtual_stages.value_or(1);
+    l.schedule = p.schedule;
+    l.sequence_parallel = p.sequence_parallel;
+    l.zero = p.zero.value_or(0);
+    l.recompute = p.recompute.value_or(Recompute::none);
+    l.dp_comm = p.dp_comm;
+    l.parameter_servers = p.parameter_servers;
+    l.ps_sync = p.ps_sync;
+    l.overlap_dp = p.overlap_dp;
+    l.grad_compression = p.grad_compression;
+    return l;
+}
+
+void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpace& space) {
+    space.bases.clear();
+    space.recomputes.clear();
+    const ParallelSpec& p = sc.parallel;
+    const bool generic = sc.workload.kind == WorkloadKind::generic;
+    const TransformerShape& shape = sc.workload.shape;
+    const Layout base = base_layout(sc);
+    space.micro_batch_fixed = p.micro_batch.has_value();
+
+    if (p.recompute) {
+        space.recomputes.push_back(*p.recompute);
+    } else if (generic) {
+        space.recomputes.push_back(Recompute::none);  // no layer structure to recompute
+    } else {
+        space.recomputes = {Recompute::none, Recompute::selective, Recompute::full};
+    }
+
+    auto try_tp = [&](int tp) {
+        if (devices % tp != 0) return;
+        const int rest = devices / tp;
+        const int pp_max = generic ? 1 : std::min(rest, shape.layers);
+        for (int pp = p.pp.value_or(1); pp <= (p.pp ? *p.pp : pp_max); ++pp) {
+            if (rest % pp != 0) continue;
+            const int dp = rest / pp;
+            if (p.dp && *p.dp != dp) continue;
+            if (p.global_batch % dp != 0) continue;
+            const int per_replica = p.global_batch / dp;
+            if (p.micro_batch && per_replica % *p.micro_batch != 0) continue;
+            Layout l = base;
+            l.tp = tp;
+            l.pp = pp;
+            l.dp = dp;
+            // Interleaving needs chunks of whole layers; without it there is one chunk per stage.
+            int v_lo = 1, v_hi = 1;
+            if (p.virtual_stages) {
+                v_lo = v_hi = *p.virtual_stages;
+            } else if (p.schedule == Schedule::interleaved && pp > 1) {
+                v_lo = 2;
+                v_hi = 8;
+            }
+            for (int v = v_lo; v <= v_hi; ++v) {
+                if (!p.virtual_stages && v > 1 && shape.layers % (pp * v) != 0) continue;
+                l.virtual_stages = v;
+                const int z_hi = p.zero ? *p.zero : (dp > 1 ? 3 : 0);
+                for (int z = p.zero.value_or(0); z <= z_hi; ++z) {
+                    l.zero = z;
+                    space.bases.push_back(l);
+                }
+            }
+        }
+    };
+    if (p.tp) {
+        try_tp(*p.tp);
+    } else if (generic) {
+        try_tp(1);
+    } else {
+        // Tensor parallelism stays inside a node (its all-reduces are on the critical path).
+        for (int tp = 1; tp <= per_node; ++tp)
+            if (per_node % tp == 0 && shape.heads % tp == 0) try_tp(tp);
+    }
+}
+
+std::vector<std::string> searched_fields(const Scenario& sc) {
+    const ParallelSpec& p = sc.parallel;
+    std::vector<std::string> out;
+    const bool generic = sc.workload.kind == WorkloadKind::generic;
+    if (!p.tp && !generic) out.push_back("tp");
+    if (!p.pp && !generic) out.push_back("pp");
+    if (!p.dp) out.push_back("dp");
+    if (!p.micro_batch) out.push_back("micro_batch");
+    if (!p.virtual_stages && p.schedule == Schedule::interleaved) out.push_back("virtual_stages");
+    if (!p.zero) out.push_back("zero");
+    if (!p.recompute && !generic) out.push_back("recompute");
+    return out;
+}
+
+std::string describe_limit(const PlanResult& r) {
+    switch (r.limit) {
+    case Limit::none: return {};
+    case Limit::invalid_layout:
+        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch divisibility)";
+    case Limit::out_of_memory:
+        return "does not fit in memory: " + format_gib(r.memory_gib.total) + " needed per device, " +
+               format_gib(r.memory_gib.capacity) + " available";
+    case Limit::cannot_train:
+        return "the accelerator cannot train at this precision";
+    case Limit::unknown_hardware:
+        return "a figure the model needs (peak FLOP/s at this precision, memory or bandwidth) is unknown "
+               "for this accelerator";
+    }
+    return "not valid";
+}
+
+ScalingBaseline scaling_baseline(const Scenario& sc, const NodeSpec& node, const CalibrationProfile* cal) {
+    ScalingBaseline b;
+    LayoutSpace space;
+    auto best_at = [&](const NodeSpec& n, int nodes) {
+        Cluster cluster{n, nodes};
+        build_layout_space(sc, cluster.devices(), n.accelerators_per_node, space);
+        double best = 0;
+        evaluate_layouts(sc, cluster, space, cal, [&](const Layout&, const PlanResult& r) {
+            if (r.limit == Limit::none) best = std::max(best, r.samples_per_s);
+        });
+        return best;
+    };
+    // Within one node: 1, 2, 4 ... devices (a node with fewer accelerators, same links).
+    const int per_node = node.accelerators_per_node;
+    for (int d = 1; d <= per_node; ++d) {
+        if (per_node % d != 0) continue;
+        NodeSpec partial = node;
+        partial.accelerators_per_node = d;
+        if (const double thr = best_at(partial, 1); thr > 0) return {d, thr};
+    }
+    // Whole nodes, doubling, up to the scenario's node limit.
+    for (int nodes = 2; nodes <= sc.constraints.max_nodes; nodes *= 2)
+        if (const double thr = best_at(node, nodes); thr > 0) return {nodes * per_node, thr};
+    return b;
+}
+
+PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes, const Layout& layout,
+                            const CalibrationProfile* cal, const ScalingBaseline* baseline) {
+    PlanReport rep;
+    rep.scenario_name = sc.name;
+    rep.instance = node.instance_type;
+    rep.accelerator = node.accelerator.id;
+    rep.nodes = nodes;
+    rep.devices = nodes * node.accelerators_per_node;
+    rep.layout = layout;
+    rep.precision = sc.precision;
+    rep.usd_per_node_hour = node.usd_per_node_hour_on_demand;
+    rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
+    rep.price_as_of = node.price_as_of;
+    const Cluster cluster{node, nodes};
+    rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
+    rep.limit_reason = describe_limit(rep.result);
+    if (rep.result.valid()) {
+        rep.job = job_economics(sc, node, nodes, rep.result.step_time_s);
+        rep.hpo = hpo_estimate(sc.training, nodes, rep.job);
+        const ScalingBaseline b = baseline ? *baseline : scaling_baseline(sc, node, cal);
+        if (b.devices > 0 && b.samples_per_s > 0) {
+            rep.scaling_reference_devices = b.devices;
+            rep.scaling_efficiency =
+                (rep.result.samples_per_s / rep.devices) / (b.samples_per_s / b.devices);
+        }
+    } else {
+        // Not valid or not fitting: not priced (DESIGN.md), time unknown.
+        rep.job.samples_total = training_samples(sc);
+        rep.job.time_to_train_h = kUnknown;
+        rep.hpo.trials = sc.training.trials;
+        rep.hpo.wall_time_h = kUnknown;
+    }
+    if (cal) {
+        rep.calibration_source = cal->source + (cal->name.empty() ? "" : " (" + cal->name + ")");
+        rep.calibration_date = cal->measured_at;
+    }
+    rep.assumptions = sc.notes;
+    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) +
+                              " with mixed-precision Adam (weights 2, gradients 2, optimizer 12 bytes per "
+                              "parameter before sharding)");
+    if (cal)
+        rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" +
+                                  cal->source + ", " + cal->measured_at + ") where measured, datasheet elsewhere");
+    else
+        rep.assumptions.push_back("hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
+    if (rep.scaling_reference_devices > 1)
+        rep.assumptions.push_back("scaling efficiency is relative to " + std::to_string(rep.scaling_reference_devices) +
+                                  " devices, the smallest configuration of " + node.accelerator.id +
+                                  " that fits the model (powers of two searched)");
+    for (auto& a : cost_assumptions(sc, node)) rep.assumptions.push_back(std::move(a));
+    if (!is_known(node.usd_per_node_hour_on_demand))
+        rep.assumptions.push_back("no on-demand price known for " + node.instance_type + ": cost not computed");
+    return rep;
+}
+
+PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const CalibrationProfile* cal) {
+    const std::string& origin = sc.origin;
+    if (!sc.nodes)
+        throw ScenarioError(origin, "cluster.nodes",
+                            "required by simulate (sweep and recommend search node counts)");
+    if (const std::string why = training_refusal(node); !why.empty())
+        throw ScenarioError(origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
+    const int nodes = *sc.nodes;
+    const int per_node = node.accelerators_per_node;
+    const int devices = nodes * per_node;
+    const ParallelSpec& p = sc.parallel;
+    const std::string cluster_text = std::to_string(devices) + " devices (" + std::to_string(nodes) +
+                                     " nodes × " + std::to_string(per_node) + ")";
+    if (p.tp && p.pp && p.dp && *p.tp * *p.pp * *p.dp != devices)
+        throw ScenarioError(origin, "parallel.dp",
+                            "tp × pp × dp = " + std::to_string(*p.tp * *p.pp * *p.dp) +
+                                " does not equal the cluster's " + cluster_text);
+    for (auto [name, value] : {std::pair{"parallel.tp", p.tp}, {"parallel.pp", p.pp}, {"parallel.dp", p.dp}})
+        if (value && devices % *value != 0)
+            throw ScenarioError(origin, name, "must divide the cluster's " + cluster_text + ", got " +
+                                                  std::to_string(*value));
+
+    LayoutSpace space;
+    build_layout_space(sc, devices, per_node, space);
+    if (space.bases.empty())
+        throw ScenarioError(origin, "parallel.global_batch",
+                            "no layout of the cluster's " + cluster_text + " splits the global batch of " +
+                                std::to_string(p.global_batch) + " into whole micro-batches per replica");
+    BestPlan best;
+    const Cluster cluster{node, nodes};
+    const std::uint64_t evaluated = evaluate_layouts(
+        sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
+    if (!best.any) {
+        const std::string reason = best.has_problem ? describe_limit(best.first_problem) : "no layout evaluated";
+        throw ScenarioError(origin, "parallel", "no valid layout on " + node.instance_type + ": " + reason);
+    }
+    PlanReport rep = make_plan_report(sc, node, nodes, best.layout, cal);
+    rep.spot = sc.pricing == Pricing::spot;
+    rep.searched = searched_fields(sc);
+    if (!rep.searched.empty()) {
+        rep.note = "searched " + join(rep.searched) + ": " +
+                   (best.fits ? "the fastest" : "no layout fits in memory; shown is the one closest to fitting") +
+                   " of " + std::to_string(evaluated) + " layouts evaluated";
+    }
+    return rep;
+}
+
+} // namespace cp::sim

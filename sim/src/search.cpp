@@ -1,0 +1,154 @@
+#include "clusterplan/sim/search.h"
+
+#include "clusterplan/sim/planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <thread>
+
+namespace cp::sim {
+namespace {
+
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMinBytesPerParam = 12.0;  // fp32 Adam moments alone are 8, master weights 4
+
+struct WorkItem {
+    int candidate;
+    int nodes;
+};
+
+struct ItemOutcome {
+    std::optional<ConfigBest> best;
+    std::uint64_t evaluated = 0;
+    std::uint64_t valid = 0;
+    std::uint64_t out_of_memory = 0;
+    bool pruned = false;
+};
+
+ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const CalibrationProfile* cal,
+                     double min_params, LayoutSpace& space) {
+    ItemOutcome out;
+    const Cluster cluster{node, nodes};
+    const int devices = cluster.devices();
+    // No layout fits when even fully sharded weights + optimizer state exceed all memory.
+    if (is_known(node.accelerator.memory_gib) &&
+        kMinBytesPerParam * min_params / devices > node.accelerator.memory_gib * kBytesPerGib) {
+        out.pruned = true;
+        return out;
+    }
+    build_layout_space(sc, devices, node.accelerators_per_node, space);
+    Layout best_layout;
+    PlanResult best;
+    bool found = false;
+    out.evaluated = evaluate_layouts(sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) {
+        if (r.limit == Limit::none) {
+            ++out.valid;
+            // Strictly faster only: the first of equal plans (enumeration order) wins.
+            if (!found || r.step_time_s < best.step_time_s) {
+                found = true;
+                best = r;
+                best_layout = l;
+            }
+        } else if (r.limit == Limit::out_of_memory) {
+            ++out.out_of_memory;
+        }
+    });
+    if (!found) return out;
+    ConfigBest c;
+    c.nodes = nodes;
+    c.layout = best_layout;
+    c.step_time_s = best.step_time_s;
+    c.samples_per_s = best.samples_per_s;
+    c.tokens_per_s = best.tokens_per_s;
+    c.mfu = best.mfu;
+    c.memory_gib = best.memory_gib.total;
+    c.memory_capacity_gib = best.memory_gib.capacity;
+    c.job = job_economics(sc, node, nodes, best.step_time_s);
+    out.best = c;
+    return out;
+}
+
+} // namespace
+
+double min_parameter_count(const Workload& w) {
+    if (w.kind == WorkloadKind::generic) return w.params;
+    const TransformerShape& s = w.shape;
+    const double h = s.hidden;
+    const double kv_dim = s.heads > 0 ? h * s.kv_heads / s.heads : h;
+    const double per_layer = 2 * h * h + 2 * h * kv_dim + (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
+    const double shape_params = s.layers * per_layer;
+    return w.params > 0 ? std::min(w.params, shape_params) : shape_params;
+}
+
+SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const CalibrationProfile* cal,
+                  const SweepOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    SweepResult result;
+    result.candidates = std::move(candidates);
+    result.summaries.resize(result.candidates.size());
+
+    std::vector<WorkItem> items;
+    for (std::size_t i = 0; i < result.candidates.size(); ++i) {
+        const NodeSpec& node = result.candidates[i];
+        CandidateSummary& summary = result.summaries[i];
+        summary.instance = node.instance_type;
+        summary.skipped = training_refusal(node);
+        if (!summary.skipped.empty()) continue;
+        if (sc.nodes) {
+            items.push_back({static_cast<int>(i), *sc.nodes});
+        } else {
+            for (int n = 1; n <= sc.constraints.max_nodes; ++n) items.push_back({static_cast<int>(i), n});
+        }
+    }
+
+    const double min_params = min_parameter_count(sc.workload);
+    std::vector<ItemOutcome> outcomes(items.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> stopped{false};
+    auto worker = [&] {
+        LayoutSpace space;  // per thread, storage reused across items
+        for (;;) {
+            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                return;
+            }
+            const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+            if (k >= items.size()) return;
+            const WorkItem& item = items[k];
+            outcomes[k] = run_item(sc, result.candidates[item.candidate], item.nodes, cal, min_params, space);
+            if (outcomes[k].best) outcomes[k].best->candidate = item.candidate;
+            const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (options.progress) options.progress(options.progress_user, d, items.size());
+        }
+    };
+    const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(std::max<std::size_t>(items.size(), 1))));
+    result.threads = std::max(1, options.threads);
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+    result.cancelled = stopped.load();
+
+    // Merge in item order: identical for any thread count.
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const ItemOutcome& o = outcomes[k];
+        CandidateSummary& summary = result.summaries[items[k].candidate];
+        result.evaluated += o.evaluated;
+        result.valid += o.valid;
+        result.out_of_memory += o.out_of_memory;
+        result.node_counts_pruned += o.pruned ? 1 : 0;
+        summary.evaluated += o.evaluated;
+        if (o.best) {
+            ++summary.configs_fitting;
+            if (summary.min_nodes_fitting == 0) summary.min_nodes_fitting = items[k].nodes;
+            result.configs.push_back(*o.best);
+        }
+    }
+    result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+} // namespace cp::sim
