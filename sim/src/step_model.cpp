@@ -1,2 +1,277 @@
+// The analytical step model: per-GEMM compute, memory-bound kernels, TP/PP/DP communication,
+// pipeline bubble and optimizer step for one training iteration (DESIGN.md "The simulator model").
 #include "clusterplan/sim/step_model.h"
-// Implementation lands with the simulator engine issue.
+
+#include "clusterplan/sim/collectives.h"
+#include "clusterplan/sim/compute_rates.h"
+#include "clusterplan/sim/layout_check.h"
+#include "clusterplan/sim/memory_model.h"
+#include "clusterplan/sim/model_constants.h"
+#include "clusterplan/sim/transformer_work.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+
+namespace {
+
+constexpr double kTera = 1e12;
+
+// Gradient synchronisation over the data-parallel group, before overlap.
+struct DpSync {
+    double time_s = 0;
+    double bytes_sent = 0;  // per device
+};
+
+DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes) {
+    DpSync out;
+    const int n = layout.dp;
+    if (n <= 1 || grad_bytes <= 0) return out;
+    // ZeRO-1/2 replace the all-reduce by reduce-scatter + all-gather (same bytes); ZeRO-3 adds
+    // a parameter all-gather in forward and backward (~1.5x the traffic).
+    const double zero_factor = layout.zero >= 3 ? 1.5 : 1.0;
+    const double nd = n;
+    switch (layout.dp_comm) {
+    case DpComm::ring: {
+        out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::tree: {
+        out.time_s = tree_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        out.bytes_sent = 2.0 * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::hierarchical: {
+        const int nodes_spanned = (n + dp_local - 1) / dp_local;
+        if (dp_local <= 1 || nodes_spanned <= 1) {
+            out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes);
+        } else {
+            // Intra-node reduce-scatter, inter-node all-reduce of S/g over every NIC in parallel,
+            // intra-node all-gather.
+            const double shard = grad_bytes / dp_local;
+            out.time_s = 2.0 * reduce_scatter_s(net.intra, dp_local, grad_bytes) +
+                         ring_all_reduce_s(group_tier(net, nodes_spanned, 1), nodes_spanned, shard);
+        }
+        out.time_s *= zero_factor;
+        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::parameter_server: {
+        // Push gradients, pull weights: the worker's NIC share moves 2S, the k server shards
+        // (one node's NICs each) move 2nS/k; the slower side sets the time.
+        const double worker_bw = net.inter.bus_bytes_per_s / net.devices_per_node;
+        const double server_bw = net.inter.bus_bytes_per_s;
+        const double k = std::max(1, layout.parameter_servers);
+        const double worker_s = 2.0 * grad_bytes / worker_bw;
+        const double server_s = 2.0 * nd * grad_bytes / (k * server_bw);
+        out.time_s = net.inter.launch_s + std::max(worker_s, server_s) * zero_factor;
+        out.bytes_sent = grad_bytes * zero_factor;
+        break;
+    }
+    }
+    return out;
+}
+
+void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& cluster,
+                       const Layout& layout, double peak_flops) {
+    const double devices = cluster.devices();
+    r.samples_per_s = layout.global_batch / r.step_time_s;
+    r.tokens_per_s = r.samples_per_s * workload.tokens_per_sample();
+    r.model_tflops_per_device = r.model_flops_per_step / r.step_time_s / devices / kTera;
+    r.hardware_tflops_per_device = r.hardware_flops_per_step / r.step_time_s / devices / kTera;
+    r.mfu = r.model_tflops_per_device * kTera / peak_flops;
+    r.fits_in_memory = r.memory_gib.total <= r.memory_gib.capacity;
+    if (!r.fits_in_memory) r.limit = Limit::out_of_memory;
+}
+
+PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                            Precision precision, const Network& net, const ComputeRates& rates) {
+    PlanResult r;
+    const double m = layout.micro_batches();
+    r.micro_batches = layout.micro_batches();
+    const double per_mb_s = workload.flops_per_sample * layout.micro_batch /
+                            (rates.peak_flops * model::kGenericComputeFraction);
+    r.breakdown_s.compute_s = m * per_mb_s;
+    const int g = net.devices_per_node;
+    const int dp_local = std::min(layout.dp, g);
+    const DpSync sync = dp_sync(net, layout, dp_local,
+                                workload.params * weight_bytes_per_param(precision) * layout.grad_compression);
+    r.dp_comm_total_s = sync.time_s;
+    r.dp_bytes_per_device = sync.bytes_sent;
+    const double window = layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async
+                              ? r.breakdown_s.compute_s
+                              : (2.0 / 3.0) * per_mb_s; // backward of the last micro-batch
+    r.breakdown_s.dp_comm_exposed_s =
+        layout.overlap_dp || layout.ps_sync == PsSync::async ? std::max(0.0, sync.time_s - window) : sync.time_s;
+    const double opt_params = workload.params / (layout.zero >= 1 ? layout.dp : 1);
+    r.breakdown_s.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    r.step_time_s = r.breakdown_s.compute_s + r.breakdown_s.dp_comm_exposed_s + r.breakdown_s.optimizer_s;
+    r.model_flops_per_step = workload.flops_per_sample * layout.global_batch;
+    r.hardware_flops_per_step = r.model_flops_per_step;
+    r.memory_gib = generic_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
+    finish_throughput(r, workload, cluster, layout, rates.peak_flops);
+    return r;
+}
+
+// Per-micro-batch times of one pipeline stage.
+struct StageTimes {
+    double compute_s = 0;    // forward + backward, GEMMs and memory-bound kernels
+    double recompute_s = 0;
+    double tp_comm_s = 0;
+    double backward_s = 0;   // the part that can hide the data-parallel sync
+};
+
+StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
+                             const ComputeRates& rates, double e) {
+    StageTimes st;
+    const LayerWork lw = transformer_layer_work(shape, layout.micro_batch, layout.tp,
+                                                layout.sequence_parallel, e);
+    double gemm_fwd = 0;
+    for (int i = 0; i < lw.gemm_count; ++i) gemm_fwd += gemm_time_s(rates, lw.gemms[static_cast<std::size_t>(i)], e);
+    const std::size_t core = static_cast<std::size_t>(lw.attention_core_begin);
+    const double core_gemm = gemm_time_s(rates, lw.gemms[core], e) + gemm_time_s(rates, lw.gemms[core + 1], e);
+    const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
+    const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
+                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem;
+    const double layer_fwd = gemm_fwd + mem_fwd;
+    const double layer_bwd = 2.0 * layer_fwd; // dgrad + wgrad GEMMs, grads of each kernel
+    double layer_rec = 0;
+    if (layout.recompute == Recompute::full) layer_rec = layer_fwd;
+    if (layout.recompute == Recompute::selective) layer_rec = core_gemm + core_mem;
+
+    // Tensor-parallel collectives on b*s*h activations, not overlapped with compute.
+    double tp_fwd = 0;
+    const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
+    const int tp = layout.tp;
+    if (tp > 1) {
+        const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
+        tp_fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
+                                          : 2.0 * ring_all_reduce_s(tier, tp, msg);
+    }
+    const double tp_rec = layout.recompute == Recompute::full ? tp_fwd : 0.0;
+
+    const double layers = double(shape.layers) / layout.pp;
+    // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
+    const HeadWork head = transformer_head_work(shape, layout.micro_batch, tp);
+    const double head_s = 3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
+    double embed_s = memory_time_s(rates, 3.0 * 2.0 * msg, 3);
+    if (tp > 1) {
+        const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
+        embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, tp, msg) : ring_all_reduce_s(tier, tp, msg);
+    }
+    const double ends = layout.pp == 1 ? head_s + embed_s : std::max(head_s, embed_s);
+
+    st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
+    st.recompute_s = layers * (layer_rec + tp_rec);
+    st.tp_comm_s = layers * 2.0 * tp_fwd + layers * tp_rec; // backward mirrors forward
+    st.recompute_s -= layers * tp_rec;                      // recompute TP comm counted as TP comm
+    st.backward_s = layers * (layer_bwd + layer_rec);
+    return st;
+}
+
+// Point-to-point time per micro-batch on the critical path (forward activation + backward grad,
+// v times with interleaving).
+double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net, double e) {
+    if (layout.pp <= 1) return 0;
+    const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
+    const int g = net.devices_per_node;
+    const int stride = layout.tp * layout.dp;           // rank distance between adjacent stages
+    const bool crosses_nodes = stride * layout.pp > g;
+    double one = 0;
+    if (!crosses_nodes) {
+        one = p2p_s(net.intra, msg);
+    } else {
+        // Each of the boundary's devices sends through the node NICs at the same time. With tp > 1
+        // Megatron sends 1/tp of the tensor per rank and all-gathers it inside the node.
+        const int senders = std::min(g, stride);
+        LinkTier tier = net.inter;
+        tier.bus_bytes_per_s = net.inter.bus_bytes_per_s / senders;
+        const bool scatter_gather = layout.tp > 1 && layout.tp <= g;
+        one = scatter_gather ? p2p_s(tier, msg / layout.tp) + reduce_scatter_s(net.intra, layout.tp, msg)
+                             : p2p_s(tier, msg);
+    }
+    return 2.0 * std::max(1, layout.virtual_stages) * one;
+}
+
+PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                                Precision precision, const Network& net, const ComputeRates& rates) {
+    PlanResult r;
+    const TransformerShape& shape = workload.shape;
+    const double e = weight_bytes_per_param(precision);
+    const StageTimes st = transformer_stage(shape, layout, net, rates, e);
+    const double p2p = pipeline_p2p_s(shape, layout, net, e);
+    const double m = layout.micro_batches();
+    const double v = std::max(1, layout.virtual_stages);
+    r.micro_batches = layout.micro_batches();
+
+    StepBreakdown& b = r.breakdown_s;
+    b.compute_s = m * st.compute_s;
+    b.recompute_s = m * st.recompute_s;
+    b.tp_comm_s = m * st.tp_comm_s;
+    b.pp_comm_s = m * p2p;
+    const double per_mb = st.compute_s + st.recompute_s + st.tp_comm_s + p2p;
+    b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
+    const double pipeline_s = b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_comm_s + b.pp_bubble_s;
+
+    const double params_device = transformer_params_per_device(shape, layout);
+    const int g = net.devices_per_node;
+    const int dp_local = layout.tp >= g ? 1 : std::min(layout.dp, g / layout.tp);
+    const DpSync sync = dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
+    r.dp_comm_total_s = sync.time_s;
+    r.dp_bytes_per_device = sync.bytes_sent;
+    if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async) {
+        b.dp_comm_exposed_s = std::max(0.0, sync.time_s - pipeline_s); // overlaps the next step
+    } else if (layout.overlap_dp) {
+        b.dp_comm_exposed_s = std::max(0.0, sync.time_s - st.backward_s);
+    } else {
+        b.dp_comm_exposed_s = sync.time_s;
+    }
+    const double opt_params = params_device / (layout.zero >= 1 ? layout.dp : 1);
+    b.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+
+    r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s;
+    r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
+    r.model_flops_per_step = layout.global_batch * transformer_flops_per_sample(shape, Recompute::none);
+    r.hardware_flops_per_step = layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
+    r.memory_gib = transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
+    finish_throughput(r, workload, cluster, layout, rates.peak_flops);
+    return r;
+}
+
+} // namespace
+
+PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                    Precision precision, const CalibrationProfile* calibration) {
+    PlanResult r;
+    const AcceleratorSpec& acc = cluster.node.accelerator;
+    const int p = static_cast<int>(precision);
+    if (!acc.can_train || acc.precision_unsupported[static_cast<std::size_t>(p)]) {
+        r.limit = Limit::cannot_train;
+        return r;
+    }
+    r.limit = check_layout(workload, cluster, layout);
+    if (r.limit != Limit::none) return r;
+    const double peak = acc.peak(precision);
+    if (!is_known(peak) || peak <= 0 || !is_known(acc.hbm_gbytes_per_s) || acc.hbm_gbytes_per_s <= 0 ||
+        !is_known(acc.memory_gib)) {
+        r.limit = Limit::unknown_hardware;
+        return r;
+    }
+    Network net;
+    if (!make_network(cluster.node, cluster.nodes, calibration, net)) {
+        r.limit = Limit::unknown_hardware;
+        return r;
+    }
+    const ComputeRates rates = make_compute_rates(acc, precision, calibration);
+    r = workload.kind == WorkloadKind::generic
+            ? evaluate_generic(workload, cluster, layout, precision, net, rates)
+            : evaluate_transformer(workload, cluster, layout, precision, net, rates);
+    r.calibration_used.gemm = rates.measured_gemm != nullptr;
+    r.calibration_used.hbm = rates.measured_hbm;
+    r.calibration_used.intra_node = net.intra_calibrated;
+    r.calibration_used.inter_node = net.inter_calibrated && cluster.nodes > 1;
+    return r;
+}
+
+} // namespace cp::sim

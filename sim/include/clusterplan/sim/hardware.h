@@ -29,6 +29,9 @@ struct AcceleratorSpec {
     double memory_gib = kUnknown;
     double hbm_gbytes_per_s = kUnknown;
     double link_gbytes_per_s = kUnknown; // per device, unidirectional, intra-node fabric
+    // True where the part has no such math (T4 bf16): the plan gets Limit::cannot_train rather
+    // than Limit::unknown_hardware, which a NaN peak alone means.
+    std::array<bool, kPrecisionCount> precision_unsupported{};
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
 };

@@ -32,6 +32,15 @@ struct MemoryGib {
     double capacity = 0;
 };
 
+// Which measured figures replaced datasheet defaults in an evaluation (for `calibration`).
+struct CalibrationUse {
+    bool gemm = false;
+    bool hbm = false;
+    bool intra_node = false;
+    bool inter_node = false;
+    bool any() const { return gemm || hbm || intra_node || inter_node; }
+};
+
 struct PlanResult {
     Limit limit = Limit::none;
     double step_time_s = 0;
@@ -47,6 +56,9 @@ struct PlanResult {
     double mfu = 0;
     MemoryGib memory_gib;
     bool fits_in_memory = false;
+    int micro_batches = 0;               // m = global_batch / (micro_batch * dp)
+    double pp_bubble_fraction = 0;       // bubble time / step time
+    CalibrationUse calibration_used;
 
     bool valid() const { return limit == Limit::none; }
 };

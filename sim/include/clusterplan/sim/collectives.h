@@ -1,0 +1,40 @@
+// Collective communication cost by alpha-beta per network tier (Thakur, Rabenseifner & Gropp
+// 2005; nccl-tests doc/PERFORMANCE.md), with group placement over nodes and calibrated fits.
+#pragma once
+
+#include "clusterplan/sim/calibration_profile.h"
+#include "clusterplan/sim/hardware.h"
+
+namespace cp::sim {
+
+// One tier as seen by one collective group: t = launch + steps * step + wire_bytes / bus.
+struct LinkTier {
+    double launch_s = 0;          // fixed cost per collective call
+    double step_s = 0;            // latency of one ring/tree step
+    double bus_bytes_per_s = 0;   // large-message bus bandwidth per rank ("busbw")
+    const CollectiveFit* fit = nullptr; // calibrated all-reduce fit replacing the above
+};
+
+// The network a plan runs on: the intra-node fabric and each device's share of the node NICs.
+struct Network {
+    LinkTier intra;               // within a node, per device
+    LinkTier inter;               // between nodes, the whole node's NICs (divide by sharing)
+    int devices_per_node = 1;
+    bool intra_calibrated = false;
+    bool inter_calibrated = false;
+};
+
+// Returns false when a figure the plan needs is unknown (NaN).
+bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* calibration,
+                  Network& out);
+
+// Tier for a group of `ranks` devices with `local` of them on each node (the rest of the node's
+// devices run other groups of the same kind at the same time and share its NICs).
+LinkTier group_tier(const Network& net, int ranks, int local);
+
+double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes);
+double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes); // == all-gather
+double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes);
+double p2p_s(const LinkTier& tier, double bytes);
+
+} // namespace cp::sim

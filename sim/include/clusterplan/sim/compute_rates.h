@@ -1,0 +1,39 @@
+// How fast one accelerator runs matrix and memory-bound work: datasheet peaks with size-dependent
+// efficiency curves, or measured curves from a calibration profile.
+#pragma once
+
+#include "clusterplan/sim/calibration_profile.h"
+#include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/transformer_work.h"
+
+#include <vector>
+
+namespace cp::sim {
+
+struct ComputeRates {
+    double peak_flops = 0;          // datasheet dense peak for the precision, FLOP/s
+    double best_gemm_fraction = 0;  // best sustained fraction of peak (model_constants.h)
+    double hbm_bytes_per_s = 0;
+    const std::vector<GemmPoint>* measured_gemm = nullptr; // calibration, ascending FLOPs
+    bool measured_hbm = false;
+};
+
+// Precision name as used in calibration profiles ("fp32", "tf32", "fp16", "bf16", "fp8").
+const char* precision_name(Precision precision);
+
+// Builds the rates; calibration may be null. Reads no strings on the per-GEMM path.
+ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
+                                const CalibrationProfile* calibration);
+
+// Achieved FLOP/s of one GEMM call of `flops` FLOPs (compute side of the roofline).
+double gemm_flops_per_s(const ComputeRates& rates, double flops);
+// Time of one (batched) GEMM: the slower of its compute and its HBM traffic.
+double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element);
+// Time of memory-bound work split over `kernels` kernels moving `bytes` in total.
+double memory_time_s(const ComputeRates& rates, double bytes, double kernels);
+
+// log10-linear interpolation in a (x, y) table, clamped at both ends.
+template <std::size_t N>
+double interpolate_log(const std::array<std::array<double, 2>, N>& table, double x);
+
+} // namespace cp::sim

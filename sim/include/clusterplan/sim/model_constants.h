@@ -1,0 +1,85 @@
+// Global constants of the step model, each with the physical reason for its value. These are
+// the only knobs tuned against the validation data (never a per-row correction).
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace cp::sim::model {
+
+// --- Matrix work -------------------------------------------------------------------------------
+// Best dense GEMM throughput as a fraction of the datasheet peak, measured by others on
+// cuBLAS/cuBLASLt (A100 SXM bf16 ~87 %, H100 SXM ~80 %, H100 fp8 ~71 %). Unknown parts: 0.80.
+inline constexpr double kBestGemmFractionA100 = 0.87;
+inline constexpr double kBestGemmFractionHopper = 0.80;
+inline constexpr double kBestGemmFractionHopperFp8 = 0.71;
+inline constexpr double kBestGemmFractionDefault = 0.80;
+// Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
+// real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
+// (PyTorch/Megatron). Tuned on the published runs.
+inline constexpr double kFrameworkGemmFactor = 0.85;
+
+// Size dependence of GEMM efficiency relative to the best rate, log-interpolated in FLOPs per
+// GEMM call (Calculon, Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1, 0.1 below).
+inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{{
+    {1e7, 0.10}, {1e9, 0.63}, {1.6e10, 0.95}, {1.28e11, 1.0}}};
+
+// HBM efficiency of memory-bound kernels by bytes moved per kernel (Calculon: 0.9 for >= 100 MB
+// down to ~0.3 for tiny kernels; small kernels are dominated by launch latency).
+inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{{
+    {1e5, 0.30}, {1e6, 0.55}, {1e7, 0.75}, {1e8, 0.90}}};
+
+// Generic (non-transformer, e.g. CNN) models: fraction of the tensor peak reached over a whole
+// training step (MLPerf ResNet-50 on A100 ~2,700 img/s x 24.6 GFLOP = 66 TFLOP/s = 21 % of 312;
+// V100 ~1,400 img/s = 28 % of 125) and activation bytes per forward FLOP (ResNet-50 keeps
+// ~100 MB per sample in fp16 at 8.2 GFLOP forward).
+inline constexpr double kGenericComputeFraction = 0.25;
+inline constexpr double kGenericActivationBytesPerForwardFlop = 1.0 / 80.0;
+
+// --- Collectives (alpha-beta per tier; fitted to nccl-tests all-reduce on DGX A100/V100) -------
+// Fixed cost of one NCCL call (launch + synchronisation) and latency of one ring step.
+inline constexpr double kCollectiveLaunchS = 30e-6;
+inline constexpr double kNvlinkStepS = 4e-6;
+inline constexpr double kPcieStepS = 8e-6;
+// Large-message bus bandwidth as a fraction of the link's unidirectional rate per device:
+// 8xA100 NVSwitch ~230 GB/s of 300; 8xH100 ~370 of 450; PCIe ~80 %; InfiniBand/EFA NICs
+// ~12 / 24 / 46-48 GB/s per 100 / 200 / 400 Gb port (~0.95).
+inline constexpr double kNvswitchBusEfficiency = 0.77;
+inline constexpr double kNvlinkBusEfficiency = 0.90;
+inline constexpr double kPcieBusEfficiency = 0.80;
+inline constexpr double kNetworkBusEfficiency = 0.95;
+
+// --- Memory ------------------------------------------------------------------------------------
+// Bytes per parameter: mixed-precision Adam keeps fp32 master weights and two moments (12 B);
+// fp32 training keeps just the two moments (8 B). ZeRO (Rajbhandari et al.) shards them.
+inline constexpr double kOptimizerBytesMixed = 12.0;
+inline constexpr double kOptimizerBytesFp32 = 8.0;
+// Optimizer step HBM traffic per parameter: read grads, master, m, v; write master, m, v and the
+// low-precision copy, plus the grad-norm/unscale pass.
+inline constexpr double kOptimizerTrafficBytesPerParam = 32.0;
+// CUDA context, NCCL buffers, cuBLAS workspaces and allocator slack per device.
+inline constexpr double kFrameworkReserveGib = 1.5;
+
+// Human-readable statement of the above, for the CLI's `assumptions` list.
+inline constexpr std::array<std::string_view, 10> kAssumptions{{
+    "GEMM rate = datasheet peak x best measured GEMM fraction (A100 0.87, Hopper 0.80, fp8 0.71) x "
+    "framework factor 0.85 x size curve (Calculon: 1.0 >=128 GFLOP .. 0.1 at 10 MFLOP); roofline "
+    "against HBM for thin GEMMs",
+    "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.3-0.9 "
+    "by kernel size",
+    "collectives: alpha-beta per tier; 30 us per call + 4 us per ring step on NVLink/NVSwitch; "
+    "bus efficiency NVSwitch 0.77, NVLink 0.90, PCIe 0.80, network 0.95",
+    "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
+    "TP: 4 all-reduces of b*s*h per layer per micro-batch (+2 with full recompute); RS+AG pairs "
+    "with sequence parallel; not overlapped with compute",
+    "PP: bubble (p-1)/(v*m) of a micro-batch's time; p2p of b*s*h per boundary, split over tp "
+    "ranks across nodes (Megatron scatter/gather); slowest of first/last stage sets the pace",
+    "DP: gradient all-reduce of the largest stage; with overlap only the last micro-batch's "
+    "backward hides it; ZeRO-3 moves 1.5x the bytes",
+    "memory: weights 2P, grads 2P, Adam 12P (mixed precision) sharded by ZeRO; activations per "
+    "Korthikanti et al. 2022; 1F1B first stage holds p micro-batches; 1.5 GiB framework reserve",
+    "generic (CNN) models: 25 % of tensor peak over a whole step, data parallel only",
+    "asynchronous parameter servers: communication overlaps the next step (stale gradients)",
+}};
+
+} // namespace cp::sim::model

@@ -1,0 +1,136 @@
+#include "clusterplan/sim/collectives.h"
+
+#include "clusterplan/sim/model_constants.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::sim {
+
+namespace {
+
+// The all-reduce fit whose rank count is closest to `ranks` (largest on ties).
+const CollectiveFit* best_all_reduce_fit(const std::vector<CollectiveFit>& fits, int ranks) {
+    const CollectiveFit* best = nullptr;
+    for (const auto& fit : fits) {
+        if (fit.collective != "all_reduce" || fit.ranks < 2 || fit.segments.empty()) continue;
+        if (!best || std::abs(fit.ranks - ranks) < std::abs(best->ranks - ranks) ||
+            (std::abs(fit.ranks - ranks) == std::abs(best->ranks - ranks) && fit.ranks > best->ranks))
+            best = &fit;
+    }
+    return best;
+}
+
+const AlphaBetaSegment& segment_for(const CollectiveFit& fit, double bytes) {
+    for (const auto& seg : fit.segments)
+        if (bytes >= seg.min_bytes && bytes < seg.max_bytes) return seg;
+    return bytes < fit.segments.front().min_bytes ? fit.segments.front() : fit.segments.back();
+}
+
+// Fitted all-reduce time at `bytes` for `ranks`, rescaled from the fit's own rank count through
+// the bus-bandwidth convention (busbw = algbw * 2(n-1)/n).
+double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double traffic_factor) {
+    const AlphaBetaSegment& seg = segment_for(fit, bytes);
+    const double nf = fit.ranks;
+    const double bus = seg.beta_bytes_per_s * 2.0 * (nf - 1.0) / nf;
+    const double n = ranks;
+    return seg.alpha_s + traffic_factor * (n - 1.0) / n * bytes / bus;
+}
+
+LinkTier datasheet_intra(const NodeSpec& node) {
+    LinkTier t;
+    t.launch_s = model::kCollectiveLaunchS;
+    const double link = node.intra_node_gbytes_per_s * 1e9;
+    switch (node.intra_link) {
+    case IntraNodeLink::nvswitch:
+        t.step_s = model::kNvlinkStepS;
+        t.bus_bytes_per_s = link * model::kNvswitchBusEfficiency;
+        break;
+    case IntraNodeLink::nvlink:
+    case IntraNodeLink::neuronlink:
+        t.step_s = model::kNvlinkStepS;
+        t.bus_bytes_per_s = link * model::kNvlinkBusEfficiency;
+        break;
+    case IntraNodeLink::pcie:
+    case IntraNodeLink::rocem:
+    case IntraNodeLink::none:
+        t.step_s = model::kPcieStepS;
+        t.bus_bytes_per_s = link * model::kPcieBusEfficiency;
+        break;
+    }
+    return t;
+}
+
+} // namespace
+
+bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* calibration,
+                  Network& out) {
+    out = Network{};
+    out.devices_per_node = std::max(1, node.accelerators_per_node);
+    out.intra = datasheet_intra(node);
+    out.inter.launch_s = model::kCollectiveLaunchS;
+    out.inter.step_s = node.inter_node_latency_us * 1e-6;
+    out.inter.bus_bytes_per_s = node.inter_node_gbps / 8.0 * 1e9 * model::kNetworkBusEfficiency;
+    if (calibration) {
+        if (const CollectiveFit* fit = best_all_reduce_fit(calibration->intra_node, out.devices_per_node)) {
+            out.intra.fit = fit;
+            const AlphaBetaSegment& big = fit->segments.back();
+            out.intra.bus_bytes_per_s = big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
+            out.intra_calibrated = true;
+        }
+        if (const CollectiveFit* fit = best_all_reduce_fit(calibration->inter_node, 1 << 20)) {
+            // Measured across hosts with every device of each host taking part: its large-message
+            // busbw is what the node's NICs deliver to one node-spanning group.
+            const AlphaBetaSegment& big = fit->segments.back();
+            out.inter.bus_bytes_per_s = big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
+            out.inter.launch_s = fit->segments.front().alpha_s;
+            out.inter.step_s = 0;
+            out.inter_calibrated = true;
+        }
+    }
+    const bool need_intra = out.devices_per_node > 1;
+    if (need_intra && !(is_known(out.intra.bus_bytes_per_s) && out.intra.bus_bytes_per_s > 0)) return false;
+    if (nodes > 1 && !(is_known(out.inter.bus_bytes_per_s) && out.inter.bus_bytes_per_s > 0)) return false;
+    if (nodes > 1 && !is_known(out.inter.step_s)) return false;
+    return true;
+}
+
+LinkTier group_tier(const Network& net, int ranks, int local) {
+    if (ranks <= local) return net.intra;
+    // Spanning nodes: the group's share of the node NICs, limited by the intra-node fabric for
+    // the hops inside a node; per-step latency is the slower hop's.
+    LinkTier t;
+    t.launch_s = std::max(net.intra.launch_s, net.inter.launch_s);
+    t.step_s = std::max(local > 1 ? net.intra.step_s : 0.0, net.inter.step_s);
+    const double nic_share = net.inter.bus_bytes_per_s * double(local) / double(net.devices_per_node);
+    t.bus_bytes_per_s = local > 1 ? std::min(net.intra.bus_bytes_per_s, nic_share) : nic_share;
+    return t;
+}
+
+double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 2.0);
+    const double n = ranks;
+    return tier.launch_s + 2.0 * (n - 1.0) * tier.step_s + 2.0 * (n - 1.0) / n * bytes / tier.bus_bytes_per_s;
+}
+
+double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes) {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 1.0);
+    const double n = ranks;
+    return tier.launch_s + (n - 1.0) * tier.step_s + (n - 1.0) / n * bytes / tier.bus_bytes_per_s;
+}
+
+double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    // NCCL double binary tree: logarithmic latency, each rank moves ~2S at the link rate.
+    const double n = ranks;
+    return tier.launch_s + 2.0 * std::log2(n) * tier.step_s + 2.0 * bytes / tier.bus_bytes_per_s;
+}
+
+double p2p_s(const LinkTier& tier, double bytes) {
+    if (bytes <= 0) return 0;
+    return tier.launch_s + tier.step_s + bytes / tier.bus_bytes_per_s;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,105 @@
+#include "clusterplan/sim/compute_rates.h"
+
+#include "clusterplan/sim/model_constants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+namespace cp::sim {
+
+template <std::size_t N>
+double interpolate_log(const std::array<std::array<double, 2>, N>& table, double x) {
+    if (x <= table[0][0]) return table[0][1];
+    if (x >= table[N - 1][0]) return table[N - 1][1];
+    for (std::size_t i = 1; i < N; ++i) {
+        if (x < table[i][0]) {
+            const double t = std::log(x / table[i - 1][0]) / std::log(table[i][0] / table[i - 1][0]);
+            return table[i - 1][1] + t * (table[i][1] - table[i - 1][1]);
+        }
+    }
+    return table[N - 1][1];
+}
+template double interpolate_log(const std::array<std::array<double, 2>, 4>&, double);
+
+const char* precision_name(Precision precision) {
+    switch (precision) {
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::fp16: return "fp16";
+    case Precision::bf16: return "bf16";
+    case Precision::fp8: return "fp8";
+    }
+    return "bf16";
+}
+
+namespace {
+
+double best_fraction(const AcceleratorSpec& accelerator, Precision precision) {
+    const std::string_view id = accelerator.id;
+    const bool hopper = id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
+    if (hopper) return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8
+                                                   : model::kBestGemmFractionHopper;
+    if (id.starts_with("A100")) return model::kBestGemmFractionA100;
+    return model::kBestGemmFractionDefault;
+}
+
+// Measured throughput at `flops`, log-log interpolated between calibration points.
+double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) {
+    if (flops <= points.front().flops) return points.front().tflops * 1e12 * flops / points.front().flops;
+    if (flops >= points.back().flops) return points.back().tflops * 1e12;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        if (flops < points[i].flops) {
+            const double t = std::log(flops / points[i - 1].flops) /
+                             std::log(points[i].flops / points[i - 1].flops);
+            return 1e12 * (points[i - 1].tflops + t * (points[i].tflops - points[i - 1].tflops));
+        }
+    }
+    return points.back().tflops * 1e12;
+}
+
+} // namespace
+
+ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
+                                const CalibrationProfile* calibration) {
+    ComputeRates r;
+    r.peak_flops = accelerator.peak(precision) * 1e12;
+    r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
+    r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
+    if (calibration) {
+        const char* name = precision_name(precision);
+        for (const auto& [precision_id, points] : calibration->gemm) {
+            if (precision_id == name && !points.empty()) r.measured_gemm = &points;
+        }
+        if (calibration->hbm_gbytes_per_s > 0) {
+            // A measured copy bandwidth is already the achievable rate of large kernels.
+            r.hbm_bytes_per_s = calibration->hbm_gbytes_per_s * 1e9 / model::kHbmSizeCurve.back()[1];
+            r.measured_hbm = true;
+        }
+    }
+    return r;
+}
+
+double gemm_flops_per_s(const ComputeRates& rates, double flops) {
+    if (rates.measured_gemm)
+        return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor;
+    return rates.peak_flops * rates.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, flops);
+}
+
+double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element) {
+    const double flops = gemm.flops();
+    if (flops <= 0) return 0;
+    // A batched GEMM is one kernel call: its efficiency follows the whole call's FLOPs.
+    const double compute_s = flops / gemm_flops_per_s(rates, flops);
+    const double bytes = gemm.bytes(bytes_per_element);
+    const double memory_s = bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes));
+    return std::max(compute_s, memory_s);
+}
+
+double memory_time_s(const ComputeRates& rates, double bytes, double kernels) {
+    if (bytes <= 0) return 0;
+    const double per_kernel = bytes / std::max(1.0, kernels);
+    return bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, per_kernel));
+}
+
+} // namespace cp::sim

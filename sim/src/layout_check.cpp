@@ -1,0 +1,34 @@
+#include "clusterplan/sim/layout_check.h"
+
+namespace cp::sim {
+
+Limit check_layout(const Workload& workload, const Cluster& cluster, const Layout& layout) {
+    constexpr Limit bad = Limit::invalid_layout;
+    if (layout.tp < 1 || layout.pp < 1 || layout.dp < 1 || layout.micro_batch < 1 ||
+        layout.global_batch < 1 || layout.virtual_stages < 1)
+        return bad;
+    if (cluster.nodes < 1 || cluster.node.accelerators_per_node < 1) return bad;
+    if (layout.devices() != cluster.devices()) return bad;
+    if (layout.global_batch % (layout.micro_batch * layout.dp) != 0) return bad;
+    if (layout.zero < 0 || layout.zero > 3) return bad;
+    if (!(layout.grad_compression > 0.0 && layout.grad_compression <= 1.0)) return bad;
+    if (layout.dp_comm == DpComm::parameter_server && layout.parameter_servers < 1) return bad;
+    if (layout.virtual_stages > 1 && layout.schedule != Schedule::interleaved) return bad;
+
+    if (workload.kind == WorkloadKind::generic) {
+        if (layout.tp != 1 || layout.pp != 1 || layout.virtual_stages != 1) return bad;
+        if (!(workload.params > 0) || !(workload.flops_per_sample > 0)) return bad;
+        return Limit::none;
+    }
+    const TransformerShape& s = workload.shape;
+    if (s.layers < 1 || s.hidden < 1 || s.heads < 1 || s.seq_len < 1 || s.vocab < 1) return bad;
+    if (s.hidden % s.heads != 0) return bad;
+    const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
+    const int ffn = s.ffn_hidden > 0 ? s.ffn_hidden : 4 * s.hidden;
+    if (s.heads % layout.tp != 0 || kv % layout.tp != 0 || ffn % layout.tp != 0) return bad;
+    if (s.layers % (layout.pp * layout.virtual_stages) != 0) return bad;
+    if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
+    return Limit::none;
+}
+
+} // namespace cp::sim

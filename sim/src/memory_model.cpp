@@ -1,0 +1,94 @@
+#include "clusterplan/sim/memory_model.h"
+
+#include "clusterplan/sim/model_constants.h"
+#include "clusterplan/sim/transformer_work.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+
+namespace {
+
+constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
+
+struct StateBytes {
+    double weights = 0, gradients = 0, optimizer = 0;
+};
+
+// Weights, gradients and optimizer state for `params` on one device, sharded by ZeRO over dp.
+StateBytes state_bytes(double params, const Layout& layout, Precision precision) {
+    const double w = weight_bytes_per_param(precision);
+    const bool fp32 = precision == Precision::fp32 || precision == Precision::tf32;
+    const double dp = std::max(1, layout.dp);
+    StateBytes s;
+    s.weights = w * params / (layout.zero >= 3 ? dp : 1.0);
+    s.gradients = w * params / (layout.zero >= 2 ? dp : 1.0);
+    s.optimizer = (fp32 ? model::kOptimizerBytesFp32 : model::kOptimizerBytesMixed) * params /
+                  (layout.zero >= 1 ? dp : 1.0);
+    return s;
+}
+
+MemoryGib to_gib(const StateBytes& s, double activations, double capacity_gib) {
+    MemoryGib m;
+    m.weights = s.weights / kGib;
+    m.gradients = s.gradients / kGib;
+    m.optimizer = s.optimizer / kGib;
+    m.activations = activations / kGib;
+    m.total = m.weights + m.gradients + m.optimizer + m.activations + model::kFrameworkReserveGib;
+    m.capacity = capacity_gib;
+    return m;
+}
+
+} // namespace
+
+double weight_bytes_per_param(Precision precision) {
+    return (precision == Precision::fp32 || precision == Precision::tf32) ? 4.0 : 2.0;
+}
+
+double transformer_params_per_device(const TransformerShape& shape, const Layout& layout) {
+    const double per_stage_layers = double(shape.layers) / layout.pp;
+    const double layers = per_stage_layers * transformer_layer_params(shape);
+    // First stage holds the input embedding, the last the (tied) output layer; one stage both.
+    return (layers + transformer_embedding_params(shape)) / layout.tp;
+}
+
+MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,
+                             Precision precision, double capacity_gib) {
+    const StateBytes state = state_bytes(transformer_params_per_device(shape, layout), layout, precision);
+    const double layers_per_stage = double(shape.layers) / layout.pp;
+    const double per_layer = layer_activation_bytes(shape, layout.micro_batch, layout.tp,
+                                                    layout.sequence_parallel, layout.recompute);
+    const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
+    // Micro-batches whose activations the first stage holds at its peak.
+    double in_flight = 1.0;
+    if (layout.schedule == Schedule::gpipe) {
+        in_flight = m;
+    } else if (layout.schedule == Schedule::interleaved && v > 1) {
+        in_flight = std::min(m, p * (1.0 + (p - 1.0) / (p * v)));
+    } else {
+        in_flight = std::min(m, p);
+    }
+    double first = in_flight * layers_per_stage * per_layer;
+    // Full recompute rebuilds one layer's complete activations at a time during backward.
+    if (layout.recompute == Recompute::full)
+        first += layer_activation_bytes(shape, layout.micro_batch, layout.tp, layout.sequence_parallel,
+                                        Recompute::none);
+    // The last stage holds one micro-batch in flight plus the logits (fp16, fp32 copy and grad).
+    const double tokens = double(layout.micro_batch) * shape.seq_len;
+    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 + 4.0 + 4.0);
+    double last = (layout.pp > 1 ? layers_per_stage * per_layer : 0.0) + logits;
+    if (layout.pp == 1) last += first;
+    return to_gib(state, std::max(first, last), capacity_gib);
+}
+
+MemoryGib generic_memory(const Workload& workload, const Layout& layout, Precision precision,
+                         double capacity_gib) {
+    const StateBytes state = state_bytes(workload.params, layout, precision);
+    const double forward_flops = workload.flops_per_sample / 3.0;
+    const double activations = layout.micro_batch * forward_flops *
+                               model::kGenericActivationBytesPerForwardFlop *
+                               weight_bytes_per_param(precision) / 2.0;
+    return to_gib(state, activations, capacity_gib);
+}
+
+} // namespace cp::sim

@@ -1,0 +1,103 @@
+#include "clusterplan/sim/transformer_work.h"
+
+namespace cp::sim {
+
+namespace {
+
+double head_dim(const TransformerShape& s) { return double(s.hidden) / double(s.heads); }
+double kv_heads(const TransformerShape& s) { return s.kv_heads > 0 ? s.kv_heads : s.heads; }
+double ffn(const TransformerShape& s) { return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden; }
+
+} // namespace
+
+LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch, int tp,
+                                 bool sequence_parallel, double bytes_per_element) {
+    const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
+    const double t = tp, tokens = b * s, f = ffn(shape), dh = head_dim(shape);
+    const double kv_width = 2.0 * kv_heads(shape) * dh; // K and V columns (GQA shares them)
+    const double e = bytes_per_element;
+
+    LayerWork w;
+    auto add = [&w](GemmShape g) { w.gemms[static_cast<std::size_t>(w.gemm_count++)] = g; };
+    add({tokens, (h + kv_width) / t, h, 1});          // fused QKV projection
+    w.attention_core_begin = w.gemm_count;
+    add({s, s, dh, b * a / t});                        // scores Q*K^T per head
+    add({s, dh, s, b * a / t});                        // context P*V per head
+    add({tokens, h, h / t, 1});                        // attention output projection
+    add({tokens, (shape.gated_mlp ? 2.0 : 1.0) * f / t, h, 1}); // MLP up (+gate, fused)
+    add({tokens, h, f / t, 1});                        // MLP down
+    for (int i = 0; i < w.gemm_count; ++i) w.gemm_flops += w.gemms[static_cast<std::size_t>(i)].flops();
+    w.attention_core_flops = w.gemms[1].flops() + w.gemms[2].flops();
+
+    // Memory-bound kernels: each reads its inputs and writes its output once (fused where
+    // Megatron fuses: bias+dropout+residual, bias+GeLU, scale+mask+softmax). Masks are 1 byte.
+    const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
+    w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
+    w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
+    w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
+    return w;
+}
+
+HeadWork transformer_head_work(const TransformerShape& shape, int micro_batch, int tp) {
+    const double tokens = double(micro_batch) * shape.seq_len, v = shape.vocab;
+    HeadWork w;
+    w.logits = {tokens, v / tp, double(shape.hidden), 1};
+    // fp16 logits read, fp32 copy written, softmax read+write (vocab-parallel cross-entropy).
+    w.loss_bytes = 14.0 * tokens * v / tp;
+    return w;
+}
+
+double transformer_layer_params(const TransformerShape& shape) {
+    const double h = shape.hidden, f = ffn(shape);
+    const double qkv = h * (h + 2.0 * kv_heads(shape) * head_dim(shape));
+    const double attention = qkv + h * h + (h + 2.0 * kv_heads(shape) * head_dim(shape)) + h;
+    const double mlp = (shape.gated_mlp ? 3.0 : 2.0) * h * f + (shape.gated_mlp ? 2.0 : 1.0) * f + h;
+    return attention + mlp + 4.0 * h; // two layernorms (scale and bias)
+}
+
+double transformer_embedding_params(const TransformerShape& shape) {
+    double p = double(shape.vocab) * shape.hidden;
+    if (shape.learned_positions) p += double(shape.seq_len) * shape.hidden;
+    return p;
+}
+
+double transformer_params(const TransformerShape& shape) {
+    return shape.layers * transformer_layer_params(shape) + transformer_embedding_params(shape) +
+           2.0 * shape.hidden; // final layernorm
+}
+
+double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute) {
+    const LayerWork layer = transformer_layer_work(shape, 1, 1, false, 2.0);
+    const HeadWork head = transformer_head_work(shape, 1, 1);
+    double layer_flops = 3.0 * layer.gemm_flops; // forward + backward (2x)
+    if (recompute == Recompute::full) layer_flops += layer.gemm_flops;
+    if (recompute == Recompute::selective) layer_flops += layer.attention_core_flops;
+    return shape.layers * layer_flops + 3.0 * head.logits.flops();
+}
+
+double megatron_flops_per_iteration(double batch, double seq_len, double layers, double hidden,
+                                    double vocab, bool full_recompute) {
+    const double base = batch * seq_len * layers * hidden * hidden;
+    if (full_recompute)
+        return 96.0 * base * (1.0 + seq_len / (6.0 * hidden) + vocab / (16.0 * layers * hidden));
+    return 72.0 * base * (1.0 + seq_len / (6.0 * hidden) + vocab / (12.0 * layers * hidden));
+}
+
+double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
+                              bool sequence_parallel, Recompute recompute) {
+    const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
+    const double t = tp, sbh = s * b * h;
+    const double replicated_div = sequence_parallel ? t : 1.0;
+    if (recompute == Recompute::full) return 2.0 * sbh / replicated_div; // the layer input only
+    // Not split by tp: 2 layernorm inputs (4), attention and MLP inputs (2+2), 2 dropout masks (2).
+    const double replicated = 10.0 * sbh;
+    // Split by tp: Q (2), K and V (4 * kv/a), context (2), MLP intermediates (4f/h, 6f/h gated).
+    const double kv_ratio = kv_heads(shape) / a;
+    const double f_ratio = ffn(shape) / h;
+    const double sharded = (2.0 + 4.0 * kv_ratio + 2.0 + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) * sbh;
+    // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores.
+    const double core = recompute == Recompute::selective ? 0.0 : 5.0 * a * s * s * b;
+    return replicated / replicated_div + (sharded + core) / t;
+}
+
+} // namespace cp::sim
