@@ -3,7 +3,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace cp::catalog::detail {
 
@@ -34,9 +33,10 @@ std::optional<double> parse_number(std::string_view s) {
 }
 
 std::string format_number(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
+    // Shortest text that parses back to the same double: stable export -> import -> export.
+    char buf[64];
+    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, ptr) : std::string("nan");
 }
 
 } // namespace cp::catalog::detail

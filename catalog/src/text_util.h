@@ -12,7 +12,7 @@ std::string to_lower(std::string_view s);
 bool icontains(std::string_view haystack, std::string_view needle);
 // The whole (trimmed) text must be a finite decimal number; nullopt otherwise.
 std::optional<double> parse_number(std::string_view s);
-// "%.10g": short, exact enough for prices and specs, stable across runs.
+// Shortest round-trip decimal form of `v`.
 std::string format_number(double v);
 
 } // namespace cp::catalog::detail
