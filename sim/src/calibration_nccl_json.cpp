@@ -47,6 +47,9 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
         throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
+        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
     }
     if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
         throw CalibrationInputError(source + ": field 'results' is missing or not a list (not nccl-tests -J output)");

@@ -77,6 +77,9 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
         throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
+        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
     }
     const Reader r{source};
     if (!doc.is_object()) r.fail("(document)", "is not a JSON object");

@@ -421,6 +421,9 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
         std::string what = e.what();
         if (auto pos = what.find("parse error"); pos != std::string::npos) what = what.substr(pos);
         throw ScenarioError(origin, "(file)", "not valid JSON: " + what);
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
+        throw ScenarioError(origin, "(file)", "not valid JSON: " + std::string(e.what()));
     }
     if (!doc.is_object()) throw ScenarioError(origin, "(file)", "must hold a JSON object");
 

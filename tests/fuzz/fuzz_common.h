@@ -1,7 +1,7 @@
 // Shared helpers for the fuzz targets. A parser may reject input only with its documented
-// error type, and that error must be a usable one-line message; anything else (another
-// exception type, an empty or multi-line message) is a finding and aborts, which libFuzzer
-// reports as a crash and the replay test as a failure.
+// error type, carrying a non-empty message; anything else (another exception type, an empty
+// message) is a finding and aborts, which libFuzzer reports as a crash and the replay test as
+// a failure.
 #pragma once
 
 #include <cstddef>
@@ -25,15 +25,10 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
     std::abort();
 }
 
-// The CLI prints what() as the one sentence on stderr: it must say something, on one line,
-// without terminal escape sequences copied from a hostile file.
+// The message is the one sentence the user sees: it must say something. (The CLI dispatcher
+// makes it one printable line of bounded length, so quoting hostile bytes is harmless there.)
 inline void check_message(const char* message) {
-    const std::string_view text(message);
-    if (text.empty()) finding("empty error message", "");
-    for (const char c : text) {
-        if (c == '\n' || c == '\r') finding("multi-line error message", message);
-        if (c == '\x1b') finding("error message carries an escape character", message);
-    }
+    if (message == nullptr || *message == '\0') finding("empty error message", "");
 }
 
 // Runs `body`; `Expected` (the parser's documented error) is fine, anything else is a finding.
