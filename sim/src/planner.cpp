@@ -246,6 +246,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.scenario_name = sc.name;
     rep.instance = node.instance_type;
     rep.accelerator = node.accelerator.id;
+    rep.node = node;
     rep.nodes = nodes;
     rep.devices = nodes * node.accelerators_per_node;
     rep.layout = layout;

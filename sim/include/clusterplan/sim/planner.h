@@ -99,6 +99,7 @@ struct PlanReport {
     std::string scenario_name;
     std::string instance;
     std::string accelerator;
+    NodeSpec node;                      // the hardware the plan ran on (prices, links)
     int nodes = 0;
     int devices = 0;
     Layout layout;

@@ -1,0 +1,211 @@
+#include "clusterplan/sim/plan_json.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson num(double v) { return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+
+const char* limit_name(Limit l) {
+    switch (l) {
+    case Limit::none: return "none";
+    case Limit::invalid_layout: return "invalid_layout";
+    case Limit::out_of_memory: return "out_of_memory";
+    case Limit::cannot_train: return "cannot_train";
+    case Limit::unknown_hardware: return "unknown_hardware";
+    }
+    return "unknown";
+}
+
+ojson layout_json(const Layout& l) {
+    ojson j;
+    j["tp"] = l.tp;
+    j["pp"] = l.pp;
+    j["dp"] = l.dp;
+    j["micro_batch"] = l.micro_batch;
+    j["global_batch"] = l.global_batch;
+    j["micro_batches"] = l.micro_batch * l.dp > 0 ? l.micro_batches() : 0;
+    j["virtual_stages"] = l.virtual_stages;
+    j["schedule"] = enum_name(l.schedule);
+    j["sequence_parallel"] = l.sequence_parallel;
+    j["zero"] = l.zero;
+    j["recompute"] = enum_name(l.recompute);
+    j["dp_comm"] = enum_name(l.dp_comm);
+    j["parameter_servers"] = l.parameter_servers;
+    j["ps_sync"] = enum_name(l.ps_sync);
+    j["overlap_dp"] = l.overlap_dp;
+    j["grad_compression"] = l.grad_compression;
+    return j;
+}
+
+ojson compact_layout(const Layout& l) {
+    return ojson{{"tp", l.tp},
+                 {"pp", l.pp},
+                 {"dp", l.dp},
+                 {"micro_batch", l.micro_batch},
+                 {"virtual_stages", l.virtual_stages},
+                 {"zero", l.zero},
+                 {"recompute", enum_name(l.recompute)}};
+}
+
+} // namespace
+
+ojson plan_report_json(const PlanReport& r) {
+    const PlanResult& p = r.result;
+    ojson j;
+    j["scenario"] = r.scenario_name;
+    j["instance"] = r.instance;
+    j["accelerator"] = r.accelerator;
+    j["nodes"] = r.nodes;
+    j["devices"] = r.devices;
+    j["precision"] = enum_name(r.precision);
+    j["purchase"] = r.spot ? "spot" : "on_demand";
+    j["valid"] = p.valid();
+    j["limit"] = limit_name(p.limit);
+    if (!r.limit_reason.empty()) j["limit_reason"] = r.limit_reason;
+    j["step_time_s"] = num(p.step_time_s);
+    j["breakdown_s"] = ojson{{"compute", num(p.breakdown_s.compute_s)},
+                             {"recompute", num(p.breakdown_s.recompute_s)},
+                             {"tp_comm", num(p.breakdown_s.tp_comm_s)},
+                             {"pp_bubble", num(p.breakdown_s.pp_bubble_s)},
+                             {"pp_comm", num(p.breakdown_s.pp_comm_s)},
+                             {"dp_comm_exposed", num(p.breakdown_s.dp_comm_exposed_s)},
+                             {"optimizer", num(p.breakdown_s.optimizer_s)}};
+    j["dp_comm_total_s"] = num(p.dp_comm_total_s);
+    j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
+    j["tokens_per_s"] = num(p.tokens_per_s);
+    j["samples_per_s"] = num(p.samples_per_s);
+    j["model_tflops_per_device"] = num(p.model_tflops_per_device);
+    j["hardware_tflops_per_device"] = num(p.hardware_tflops_per_device);
+    j["mfu"] = num(p.mfu);
+    j["memory_gib"] = ojson{{"weights", num(p.memory_gib.weights)},
+                            {"gradients", num(p.memory_gib.gradients)},
+                            {"optimizer", num(p.memory_gib.optimizer)},
+                            {"activations", num(p.memory_gib.activations)},
+                            {"total", num(p.memory_gib.total)},
+                            {"capacity", num(p.memory_gib.capacity)}};
+    j["fits_in_memory"] = p.fits_in_memory && p.limit != Limit::out_of_memory;
+    j["scaling_efficiency"] = num(r.scaling_efficiency);
+    j["scaling_reference_devices"] = r.scaling_reference_devices;
+    j["training_samples"] = num(r.job.samples_total);
+    j["steps"] = num(r.job.steps);
+    j["time_to_train_h"] = num(r.job.time_to_train_h);
+    j["cost_usd"] = num(r.job.cost_usd);
+    j["cost_spot_usd"] = num(r.job.spot.cost_usd);
+    j["spot_expected_interruptions"] = num(r.job.spot.expected_interruptions);
+    const SpotEstimate& s = r.job.spot;
+    j["spot"] = ojson{{"priced", s.priced},
+                      {"feasible", s.feasible},
+                      {"interruption_bucket", spot_bucket_label(r.node.spot_interruption_bucket)},
+                      {"cluster_interruptions_per_hour", num(s.cluster_rate_per_hour)},
+                      {"mtbf_h", num(s.mtbf_h)},
+                      {"checkpoint_interval_s", num(s.checkpoint_interval_s)},
+                      {"overhead_h", num(s.overhead_h)},
+                      {"wall_time_h", num(s.wall_time_h)},
+                      {"notice_s", kSpotNoticeS}};
+    j["prices"] = ojson{{"usd_per_node_hour", num(r.usd_per_node_hour)},
+                        {"usd_per_node_hour_spot", num(r.usd_per_node_hour_spot)},
+                        {"as_of", r.price_as_of.empty() ? ojson(nullptr) : ojson(r.price_as_of)}};
+    const HpoEstimate& h = r.hpo;
+    j["tuning"] = ojson{{"trials", h.trials},
+                        {"max_parallel_trials", h.max_parallel_trials},
+                        {"waves", h.waves},
+                        {"peak_nodes", h.peak_nodes},
+                        {"wall_time_h", num(h.wall_time_h)},
+                        {"cost_usd", num(h.cost_usd)},
+                        {"spot_wall_time_h", num(h.spot_wall_time_h)},
+                        {"spot_cost_usd", num(h.spot_cost_usd)}};
+    j["layout"] = layout_json(r.layout);
+    j["searched"] = r.searched;
+    if (!r.note.empty()) j["note"] = r.note;
+    j["assumptions"] = r.assumptions;
+    j["calibration"] = ojson{{"source", r.calibration_source},
+                             {"date", r.calibration_date.empty() ? ojson(nullptr) : ojson(r.calibration_date)}};
+    return j;
+}
+
+ojson option_json(const Scenario& /*scenario*/, const SweepResult& sw, const PlanOption& o) {
+    const ConfigBest& c = sw.configs[o.config];
+    const NodeSpec& node = sw.candidates[c.candidate];
+    ojson j;
+    j["instance"] = node.instance_type;
+    j["accelerator"] = node.accelerator.id;
+    j["nodes"] = c.nodes;
+    j["devices"] = c.nodes * node.accelerators_per_node;
+    j["purchase"] = o.spot ? "spot" : "on_demand";
+    j["layout"] = compact_layout(c.layout);
+    j["step_time_s"] = num(c.step_time_s);
+    j["tokens_per_s"] = num(c.tokens_per_s);
+    j["samples_per_s"] = num(c.samples_per_s);
+    j["mfu"] = num(c.mfu);
+    j["memory_gib"] = num(c.memory_gib);
+    j["time_to_train_h"] = num(c.job.time_to_train_h);
+    j["cost_usd"] = num(c.job.cost_usd);
+    j["cost_spot_usd"] = num(c.job.spot.cost_usd);
+    j["spot_expected_interruptions"] = num(c.job.spot.expected_interruptions);
+    // The option's totals (tuning trials included; spot: expected).
+    j["wall_time_h"] = num(o.wall_time_h);
+    j["total_cost_usd"] = num(o.cost_usd);
+    return j;
+}
+
+ojson sweep_json(const Scenario& sc, const SweepResult& sw, const Ranking& rk, int top_n) {
+    ojson j;
+    j["scenario"] = sc.name;
+    j["evaluated"] = sw.evaluated;
+    j["valid"] = sw.valid;
+    j["out_of_memory"] = sw.out_of_memory;
+    j["node_counts_pruned"] = sw.node_counts_pruned;
+    j["elapsed_s"] = sw.elapsed_s;
+    j["plans_per_s"] = sw.elapsed_s > 0 ? ojson(sw.evaluated / sw.elapsed_s) : ojson(nullptr);
+    j["threads"] = sw.threads;
+    j["cancelled"] = sw.cancelled;
+    j["objective"] = enum_name(sc.constraints.objective);
+    ojson instances = ojson::array();
+    for (const auto& s : sw.summaries) {
+        ojson e{{"instance", s.instance},
+                {"evaluated", s.evaluated},
+                {"node_counts_fitting", s.configs_fitting},
+                {"min_nodes_fitting", s.min_nodes_fitting > 0 ? ojson(s.min_nodes_fitting) : ojson(nullptr)}};
+        if (!s.skipped.empty()) e["skipped"] = s.skipped;
+        instances.push_back(e);
+    }
+    j["instances"] = instances;
+    j["plans_total"] = rk.sorted.size();
+    ojson plans = ojson::array();
+    const std::size_t n = std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(std::max(top_n, 0)));
+    for (std::size_t i = 0; i < n; ++i) plans.push_back(option_json(sc, sw, rk.sorted[i]));
+    j["plans"] = plans;
+    ojson pareto = ojson::array();
+    for (const auto& o : rk.pareto) pareto.push_back(option_json(sc, sw, o));
+    j["pareto"] = pareto;
+    return j;
+}
+
+ojson recommend_json(const Scenario& sc, const RecommendResult& res) {
+    ojson j;
+    j["scenario"] = sc.name;
+    j["objective"] = enum_name(sc.constraints.objective);
+    j["objective_text"] = res.ranking.objective_text;
+    j["evaluated"] = res.sweep.evaluated;
+    j["elapsed_s"] = res.sweep.elapsed_s;
+    j["options_considered"] = res.ranking.options_considered;
+    ojson recs = ojson::array();
+    for (const auto& r : res.recommendations) {
+        recs.push_back(ojson{{"rank", r.rank},
+                             {"reasons", r.reasons},
+                             {"limits", r.limits},
+                             {"plan", plan_report_json(r.report)}});
+    }
+    j["recommendations"] = recs;
+    ojson pareto = ojson::array();
+    for (const auto& p : res.pareto) pareto.push_back(plan_report_json(p));
+    j["pareto"] = pareto;
+    j["summary"] = res.summary;
+    return j;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,314 @@
+#include "clusterplan/sim/recommend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace cp::sim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// A step component is worth a sentence when it takes at least this share of the step.
+constexpr double kNotableShare = 0.05;
+
+bool cost_objective(Objective o) { return o == Objective::cost || o == Objective::cost_under_deadline; }
+
+std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(digits);
+    s << v;
+    return s.str();
+}
+
+std::string usd(double v) {
+    if (!is_known(v)) return "unknown cost";
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    if (v >= 1e6) {
+        s.precision(2);
+        s << "$" << v / 1e6 << "M";
+    } else {
+        s.precision(0);
+        s << "$" << v;
+    }
+    return s.str();
+}
+
+std::string hours(double h) {
+    if (!is_known(h)) return "unknown time";
+    if (h >= 48) return fixed(h / 24.0, 1) + " days";
+    return fixed(h, 1) + " h";
+}
+
+std::string pct(double fraction) { return fixed(100.0 * fraction, 0) + "%"; }
+
+std::string describe_option(const PlanReport& r) {
+    return std::to_string(r.nodes) + " × " + r.instance + " (" + std::to_string(r.devices) + " × " +
+           r.accelerator + ", " + (r.spot ? "spot" : "on demand") + ")";
+}
+
+const char* link_name(IntraNodeLink link) {
+    switch (link) {
+    case IntraNodeLink::nvswitch: return "NVSwitch";
+    case IntraNodeLink::nvlink: return "NVLink";
+    case IntraNodeLink::pcie: return "PCIe";
+    case IntraNodeLink::neuronlink: return "NeuronLink";
+    case IntraNodeLink::rocem: return "RoCE";
+    case IntraNodeLink::none: break;
+    }
+    return "no intra-node fabric";
+}
+
+// Sort key: the objective's figure, then the other figure, then identity (deterministic).
+auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o) {
+    const ConfigBest& c = sw.configs[o.config];
+    const double cost = is_known(o.cost_usd) ? o.cost_usd : kInf;
+    const double primary = cost_objective(objective) ? cost : o.wall_time_h;
+    const double secondary = cost_objective(objective) ? o.wall_time_h : cost;
+    return std::make_tuple(primary, secondary, c.candidate, c.nodes, o.spot);
+}
+
+} // namespace
+
+Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
+    Ranking rk;
+    const Constraints& k = sc.constraints;
+    const bool use_on_demand = sc.pricing != Pricing::spot;
+    const bool use_spot = sc.pricing == Pricing::spot || k.allow_spot;
+    const int trials = sc.training.trials;
+    const int parallel = std::min(sc.training.max_parallel_trials, trials);
+    const int waves = (trials + parallel - 1) / parallel;
+    auto add = [&](int index, bool spot, double job_time_h, double job_cost) {
+        PlanOption o{index, spot, waves * job_time_h, trials * job_cost};
+        ++rk.options_considered;
+        if (is_known(k.deadline_hours) && o.wall_time_h > k.deadline_hours) {
+            ++rk.excluded_deadline;
+            return;
+        }
+        if ((is_known(k.budget_usd) || cost_objective(k.objective)) && !is_known(o.cost_usd)) {
+            ++rk.excluded_no_price;
+            return;
+        }
+        if (is_known(k.budget_usd) && o.cost_usd > k.budget_usd) {
+            ++rk.excluded_budget;
+            return;
+        }
+        rk.sorted.push_back(o);
+    };
+    for (std::size_t i = 0; i < sw.configs.size(); ++i) {
+        const ConfigBest& c = sw.configs[i];
+        if (use_on_demand) add(static_cast<int>(i), false, c.job.time_to_train_h, c.job.cost_usd);
+        if (use_spot && c.job.spot.feasible && c.job.spot.priced)
+            add(static_cast<int>(i), true, c.job.spot.wall_time_h, c.job.spot.cost_usd);
+    }
+    std::sort(rk.sorted.begin(), rk.sorted.end(), [&](const PlanOption& a, const PlanOption& b) {
+        return option_key(sw, k.objective, a) < option_key(sw, k.objective, b);
+    });
+    std::set<std::pair<int, bool>> seen;
+    for (const PlanOption& o : rk.sorted) {
+        if (static_cast<int>(rk.ranked.size()) >= top_n) break;
+        if (seen.insert({sw.configs[o.config].candidate, o.spot}).second) rk.ranked.push_back(o);
+    }
+    // Pareto front of (wall time, cost): fastest first, keep an option only if it is cheaper than
+    // every faster one.
+    std::vector<PlanOption> priced;
+    for (const PlanOption& o : rk.sorted)
+        if (is_known(o.cost_usd)) priced.push_back(o);
+    std::sort(priced.begin(), priced.end(), [&](const PlanOption& a, const PlanOption& b) {
+        return option_key(sw, Objective::time, a) < option_key(sw, Objective::time, b);
+    });
+    double best_cost = kInf;
+    for (const PlanOption& o : priced) {
+        if (o.cost_usd < best_cost) {
+            rk.pareto.push_back(o);
+            best_cost = o.cost_usd;
+        }
+    }
+    switch (k.objective) {
+    case Objective::cost: rk.objective_text = "lowest cost"; break;
+    case Objective::time: rk.objective_text = "shortest time"; break;
+    case Objective::cost_under_deadline:
+        rk.objective_text = "lowest cost within the " + hours(k.deadline_hours) + " deadline";
+        break;
+    case Objective::time_under_budget:
+        rk.objective_text = "shortest time within the " + usd(k.budget_usd) + " budget";
+        break;
+    }
+    return rk;
+}
+
+PlanReport option_report(const Scenario& sc, const SweepResult& sw, const PlanOption& o,
+                         const CalibrationProfile* cal, const ScalingBaseline* baseline) {
+    const ConfigBest& c = sw.configs[o.config];
+    PlanReport r = make_plan_report(sc, sw.candidates[c.candidate], c.nodes, c.layout, cal, baseline);
+    r.spot = o.spot;
+    r.searched = searched_fields(sc);
+    if (!sc.nodes) r.searched.insert(r.searched.begin(), "nodes");
+    if (sc.instance.empty()) r.searched.insert(r.searched.begin(), "instance");
+    std::string fields;
+    for (const auto& f : r.searched) fields += (fields.empty() ? "" : ", ") + f;
+    if (!fields.empty())
+        r.note = "searched " + fields + ": best of " + std::to_string(sw.evaluated) + " plans evaluated";
+    return r;
+}
+
+std::vector<std::string> explain_limits(const PlanReport& r) {
+    std::vector<std::string> out;
+    if (!r.result.valid()) {
+        out.push_back(r.limit_reason);
+        return out;
+    }
+    const PlanResult& p = r.result;
+    const StepBreakdown& b = p.breakdown_s;
+    const double step = p.step_time_s;
+    const Layout& l = r.layout;
+    auto share = [&](double part) { return step > 0 ? part / step : 0.0; };
+    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + fixed(step, 3) + " s step, at " +
+                  pct(p.mfu) + " MFU");
+    if (share(b.pp_bubble_s) >= kNotableShare) {
+        out.push_back("pipeline bubble: " + pct(share(b.pp_bubble_s)) + " of the step (pp=" + std::to_string(l.pp) +
+                      " with " + std::to_string(l.micro_batches()) +
+                      " micro-batches per step; more micro-batches or interleaving would shrink it)");
+    }
+    if (share(b.dp_comm_exposed_s) >= kNotableShare) {
+        const bool multi_node = r.nodes > 1;
+        std::string where = multi_node ? "the " + fixed(r.node.inter_node_gbps, 0) + " Gbps inter-node network"
+                                       : std::string("the ") + link_name(r.node.intra_link) + " links inside the node";
+        out.push_back("network: gradient synchronisation (dp=" + std::to_string(l.dp) + ") over " + where +
+                      " is exposed for " + pct(share(b.dp_comm_exposed_s)) + " of the step");
+    }
+    if (share(b.tp_comm_s) >= kNotableShare) {
+        out.push_back("tensor-parallel all-reduces (tp=" + std::to_string(l.tp) + " over " +
+                      link_name(r.node.intra_link) + ") take " + pct(share(b.tp_comm_s)) + " of the step");
+    }
+    if (share(b.pp_comm_s) >= kNotableShare)
+        out.push_back("pipeline transfers take " + pct(share(b.pp_comm_s)) + " of the step");
+    if (share(b.recompute_s) >= kNotableShare) {
+        out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) + ") to fit, costing " +
+                      pct(share(b.recompute_s)) + " of the step");
+    }
+    if (share(b.optimizer_s) >= kNotableShare)
+        out.push_back("the optimizer step takes " + pct(share(b.optimizer_s)) + " of the step");
+    const MemoryGib& m = p.memory_gib;
+    if (m.capacity > 0 && m.total / m.capacity >= 0.85) {
+        out.push_back("memory is " + pct(m.total / m.capacity) + " full (" + fixed(m.total, 1) + " of " +
+                      fixed(m.capacity, 1) + " GiB per device): a larger micro-batch would not fit");
+    }
+    if (is_known(r.scaling_efficiency) && r.scaling_efficiency < 0.8) {
+        out.push_back("scaling efficiency " + pct(r.scaling_efficiency) + " of " +
+                      (r.scaling_reference_devices == 1 ? std::string("one device's")
+                                                        : std::to_string(r.scaling_reference_devices) + " devices'") +
+                      " per-device throughput");
+    }
+    const SpotEstimate& s = r.job.spot;
+    if (r.spot && s.feasible) {
+        std::string saving;
+        if (is_known(r.job.cost_usd) && r.job.cost_usd > 0)
+            saving = ", " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
+        out.push_back("spot risk: about " + fixed(s.expected_interruptions, 1) +
+                      " expected interruptions (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
+                      ", cluster MTBF " + hours(s.mtbf_h) + ") add " + hours(s.overhead_h) +
+                      " of checkpoints, restarts and lost work" + saving);
+    }
+    if (r.hpo.trials > 1) {
+        out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +
+                      std::to_string(r.hpo.max_parallel_trials) + " at a time (" + std::to_string(r.hpo.waves) +
+                      " waves, up to " + std::to_string(r.hpo.peak_nodes) + " nodes at once)");
+    }
+    return out;
+}
+
+RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, const CalibrationProfile* cal,
+                          int top_n, const SweepOptions& options) {
+    RecommendResult res;
+    res.sweep = sweep(sc, std::move(candidates), cal, options);
+    res.ranking = rank_options(sc, res.sweep, top_n);
+    const SweepResult& sw = res.sweep;
+    const Ranking& rk = res.ranking;
+
+    std::map<int, ScalingBaseline> baselines;  // per candidate: computed once
+    auto baseline = [&](int candidate) -> const ScalingBaseline* {
+        auto it = baselines.find(candidate);
+        if (it == baselines.end())
+            it = baselines.emplace(candidate, scaling_baseline(sc, sw.candidates[candidate], cal)).first;
+        return &it->second;
+    };
+    auto report = [&](const PlanOption& o) {
+        return option_report(sc, sw, o, cal, baseline(sw.configs[o.config].candidate));
+    };
+
+    const PlanOption* fastest = rk.pareto.empty() ? nullptr : &rk.pareto.front();
+    const PlanOption* cheapest = rk.pareto.empty() ? nullptr : &rk.pareto.back();
+    for (std::size_t i = 0; i < rk.ranked.size(); ++i) {
+        const PlanOption& o = rk.ranked[i];
+        Recommendation rec;
+        rec.rank = static_cast<int>(i) + 1;
+        rec.report = report(o);
+        const std::string what = describe_option(rec.report);
+        const std::string figures = hours(o.wall_time_h) + " for " + usd(o.cost_usd);
+        if (i == 0) {
+            rec.reasons.push_back("best by " + rk.objective_text + ": " + what + ", " + figures);
+            if (rk.ranked.size() > 1) {
+                const PlanOption& next = rk.ranked[1];
+                const PlanReport next_r = report(next);
+                if (cost_objective(sc.constraints.objective) && is_known(next.cost_usd) && next.cost_usd > 0)
+                    rec.reasons.push_back(pct(1.0 - o.cost_usd / next.cost_usd) + " cheaper than the next choice, " +
+                                          describe_option(next_r));
+                else if (next.wall_time_h > 0)
+                    rec.reasons.push_back(pct(1.0 - o.wall_time_h / next.wall_time_h) +
+                                          " faster than the next choice, " + describe_option(next_r));
+            }
+        } else {
+            const PlanOption& top = rk.ranked[0];
+            std::string cmp = "#" + std::to_string(rec.rank) + ": " + what + ", " + figures;
+            if (is_known(o.cost_usd) && is_known(top.cost_usd) && top.cost_usd > 0) {
+                const double dc = o.cost_usd / top.cost_usd - 1.0;
+                const double dt = o.wall_time_h / top.wall_time_h - 1.0;
+                cmp += std::string("; ") + pct(std::abs(dc)) + (dc >= 0 ? " more" : " less") + " cost and " +
+                       pct(std::abs(dt)) + (dt >= 0 ? " slower" : " faster") + " than #1";
+            }
+            rec.reasons.push_back(cmp);
+        }
+        if (fastest && fastest->config == o.config && fastest->spot == o.spot && rk.pareto.size() > 1)
+            rec.reasons.push_back("the fastest plan on the time-cost Pareto front");
+        else if (cheapest && cheapest->config == o.config && cheapest->spot == o.spot)
+            rec.reasons.push_back("the cheapest plan found");
+        rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) + ", pp=" +
+                              std::to_string(rec.report.layout.pp) + ", dp=" + std::to_string(rec.report.layout.dp) +
+                              ", micro-batch " + std::to_string(rec.report.layout.micro_batch) + ", ZeRO-" +
+                              std::to_string(rec.report.layout.zero) + ", recompute " +
+                              enum_name(rec.report.layout.recompute) + " was the fastest of its cluster");
+        rec.limits = explain_limits(rec.report);
+        res.recommendations.push_back(std::move(rec));
+    }
+    for (const PlanOption& o : rk.pareto) res.pareto.push_back(report(o));
+
+    // What was excluded, in words.
+    for (const auto& s : sw.summaries) {
+        if (!s.skipped.empty()) {
+            res.summary.push_back("skipped: " + s.skipped);
+        } else if (s.configs_fitting == 0) {
+            res.summary.push_back(s.instance + ": no layout fits in memory up to " +
+                                  std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes");
+        }
+    }
+    if (rk.excluded_deadline > 0)
+        res.summary.push_back(std::to_string(rk.excluded_deadline) + " options miss the " +
+                              hours(sc.constraints.deadline_hours) + " deadline");
+    if (rk.excluded_budget > 0)
+        res.summary.push_back(std::to_string(rk.excluded_budget) + " options exceed the " +
+                              usd(sc.constraints.budget_usd) + " budget");
+    if (rk.excluded_no_price > 0)
+        res.summary.push_back(std::to_string(rk.excluded_no_price) + " options have no known price");
+    if (rk.ranked.empty())
+        res.summary.push_back("no plan meets the constraints: raise max_nodes, the deadline or the budget, "
+                              "or allow more instance types");
+    return res;
+}
+
+} // namespace cp::sim
