@@ -1,11 +1,249 @@
+// `clusterplan catalog list|show|import|export|rebuild` (contract in DESIGN.md).
 #include "args.h"
+#include "catalog_format.h"
 #include "cli.h"
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/catalog/importers.h"
 
+#include <cctype>
 #include <ostream>
-// `clusterplan catalog ...` lands with the foundation issue.
+
 namespace cp::cli {
-int cmd_catalog(const std::vector<std::string>&, Io& io) {
-    io.err << "catalog: not built yet\n";
-    return kUsage;
+
+namespace {
+
+using nlohmann::json;
+namespace cat = cp::catalog;
+
+const char* const kCatalogUsage =
+    "usage: clusterplan catalog list [--family F] [--region R] [--json]\n"
+    "       clusterplan catalog show TYPE [--region R] [--history] [--json]\n"
+    "       clusterplan catalog import FILE [--format aws-spot-history|spot-advisor|skypilot|"
+    "aws-price-list|csv] [--as-of YYYY-MM-DD]\n"
+    "       clusterplan catalog export FILE\n"
+    "       clusterplan catalog rebuild   (move a damaged database aside, recreate it)\n";
+
+// Opens the user's catalog; a damaged file is bad data (exit 2) with the way out named.
+cat::Catalog open_catalog() {
+    try {
+        return cat::Catalog::open_default();
+    } catch (const cat::CorruptDatabaseError& e) {
+        throw InputError(std::string(e.what()).substr(0, std::string(e.what()).size() - 1) +
+                         "; run `clusterplan catalog rebuild` to move it aside and start again "
+                         "from the bundled snapshot.");
+    }
 }
+
+std::string network_text(const cat::InstanceInfo& i) {
+    std::string s = i.network_is_up_to ? "up to " : "";
+    s += fmt_num(i.network_gbps);
+    if (i.network_is_up_to && i.network_baseline_gbps)
+        s += " (" + fmt_num(i.network_baseline_gbps) + ")";
+    return s;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string yes_no(const std::optional<bool>& v) { return v ? (*v ? "yes" : "no") : kDash; }
+
+std::string spot_range(const cat::InstanceInfo& i) {
+    if (!i.spot_usd_per_hour_min) return kDash;
+    if (*i.spot_usd_per_hour_min == i.spot_usd_per_hour_max.value_or(*i.spot_usd_per_hour_min))
+        return fmt_usd(i.spot_usd_per_hour_min);
+    return fmt_usd(i.spot_usd_per_hour_min) + "-" + fmt_num(i.spot_usd_per_hour_max);
+}
+
+int cmd_list(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{"--json"}, {"--family", "--region"}});
+    if (!args.positional().empty())
+        throw UsageError("catalog list takes no positional arguments\n" +
+                         std::string(kCatalogUsage));
+    const auto catalog = open_catalog();
+    cat::InstanceFilter filter;
+    filter.family = args.value("--family");
+    if (args.has("--region")) {
+        filter.region = args.value("--region");
+        filter.require_price_in_region = true;
+    }
+    const auto rows = catalog.instances(filter);
+    if (!filter.family.empty() && rows.empty()) {
+        bool known = false;
+        for (const auto& f : catalog.families()) known = known || lower(f) == lower(filter.family);
+        if (!known)
+            throw InputError("--family '" + filter.family + "' is not a family in the catalog.");
+    }
+    if (args.flag("--json")) {
+        json out = json::array();
+        for (const auto& i : rows) out.push_back(instance_json(i));
+        io.out << out.dump(2) << "\n";
+        return kOk;
+    }
+    std::vector<std::vector<std::string>> table;
+    for (const auto& i : rows) {
+        table.push_back({i.instance_type, i.accelerator.empty() ? kDash : i.accelerator,
+                         std::to_string(i.accelerator_count),
+                         i.vcpus ? std::to_string(*i.vcpus) : kDash, fmt_num(i.memory_gib),
+                         network_text(i), yes_no(i.efa),
+                         i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect,
+                         fmt_usd(i.on_demand_usd_per_hour), spot_range(i),
+                         i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket)
+                                               : kDash,
+                         i.price_as_of.empty() ? kDash : i.price_as_of,
+                         fmt_age(i.price_age_days)});
+    }
+    io.out << render_table({"TYPE", "ACCEL", "N", "vCPU", "MEM GiB", "NET Gbps", "EFA",
+                            "INTRA-NODE", "ON-DEMAND $/h", "SPOT $/h", "INTERRUPT", "PRICE DATE",
+                            "AGE"},
+                           table);
+    io.out << rows.size() << " instance types, prices in " << filter.region
+           << ("; unknown values shown as " + std::string(kDash)) << "\n";
+    return kOk;
+}
+
+void print_accelerator(const cat::AcceleratorInfo& a, std::ostream& out) {
+    out << "accelerator  " << a.id << " (" << a.name << "), " << (a.vendor.empty() ? kDash : a.vendor)
+        << ", " << (a.is_gpu ? "GPU" : "not a GPU")
+        << (a.inference_only ? ", inference only: training jobs do not run on it" : "") << "\n"
+        << "  memory     " << fmt_num(a.memory_gib) << " GiB "
+        << (a.memory_type.empty() ? "" : a.memory_type + " ") << "at "
+        << fmt_num(a.hbm_gbytes_per_s) << " GB/s\n"
+        << "  dense peak TFLOP/s  fp32 " << fmt_num(a.fp32_tflops) << ", tf32 "
+        << fmt_num(a.tf32_tflops) << ", fp16 " << fmt_num(a.fp16_tflops) << ", bf16 "
+        << fmt_num(a.bf16_tflops) << ", fp8 " << fmt_num(a.fp8_tflops) << "\n"
+        << "  link       " << (a.intra_node_link.empty() ? kDash : a.intra_node_link) << ", "
+        << fmt_num(a.link_gbytes_per_s) << " GB/s per device (as published); host "
+        << (a.host_link.empty() ? kDash : a.host_link) << "\n"
+        << "  source     " << (a.source.empty() ? kDash : a.source) << "\n";
+}
+
+int cmd_show(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{"--json", "--history"}, {"--region"}});
+    if (args.positional().size() != 1)
+        throw UsageError("catalog show needs exactly one instance type\n" +
+                         std::string(kCatalogUsage));
+    const std::string type = args.positional()[0];
+    const auto catalog = open_catalog();
+    const std::string region = args.value("--region", cat::kDefaultRegion);
+    const auto inst = catalog.instance(type, region);
+    if (!inst)
+        throw InputError("'" + type + "' is not an instance type in the catalog; see "
+                                      "`clusterplan catalog list`.");
+    const auto acc = catalog.accelerator(inst->accelerator);
+    const auto prices = catalog.prices(type, !args.flag("--history"));
+    const auto advisor = catalog.spot_advisor(type);
+    if (args.flag("--json")) {
+        json out{{"instance", instance_json(*inst)},
+                 {"accelerator", acc ? accelerator_json(*acc) : json(nullptr)},
+                 {"prices", json::array()},
+                 {"spot_advisor", json::array()}};
+        for (const auto& p : prices) out["prices"].push_back(price_json(p));
+        for (const auto& r : advisor) out["spot_advisor"].push_back(advisor_json(r));
+        io.out << out.dump(2) << "\n";
+        return kOk;
+    }
+    const auto& i = *inst;
+    io.out << i.instance_type << " (" << i.family << ")\n"
+           << "  vCPUs      " << (i.vcpus ? std::to_string(*i.vcpus) : kDash) << ", memory "
+           << fmt_num(i.memory_gib) << " GiB\n"
+           << "  devices    " << i.accelerator_count << " x "
+           << (i.accelerator.empty() ? kDash : i.accelerator) << ", "
+           << fmt_num(i.accelerator_memory_gib_each) << " GiB each\n"
+           << "  network    " << network_text(i) << " Gbps, baseline "
+           << fmt_num(i.network_baseline_gbps) << " Gbps, EFA " << yes_no(i.efa) << "\n"
+           << "  intra-node " << (i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect)
+           << ", " << fmt_num(i.interconnect_gbytes_per_s_per_accel) << " GB/s per device\n"
+           << "  " << i.region << "    on-demand " << fmt_usd(i.on_demand_usd_per_hour)
+           << "/h, spot " << spot_range(i) << "/h, interruption "
+           << (i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket) : kDash)
+           << ", price date " << (i.price_as_of.empty() ? kDash : i.price_as_of) << " (age "
+           << fmt_age(i.price_age_days) << ")\n";
+    if (acc) print_accelerator(*acc, io.out);
+    io.out << (args.flag("--history") ? "prices (all stored):\n" : "prices (current per zone):\n");
+    if (prices.empty()) {
+        io.out << "  " << kDash << " none stored\n";
+    } else {
+        std::vector<std::vector<std::string>> table;
+        for (const auto& p : prices)
+            table.push_back({p.region, p.zone.empty() ? kDash : p.zone, p.kind,
+                             fmt_usd(p.usd_per_hour), p.as_of, fmt_age(p.age_days), p.source,
+                             p.note});
+        io.out << render_table({"REGION", "ZONE", "KIND", "$/h", "AS OF", "AGE", "SOURCE", "NOTE"},
+                               table);
+    }
+    if (!advisor.empty()) {
+        io.out << "spot advisor:\n";
+        std::vector<std::vector<std::string>> table;
+        for (const auto& r : advisor)
+            table.push_back({r.region, r.os, r.interruption_label,
+                             r.savings_pct ? fmt_num(r.savings_pct, 0) + "%" : kDash, r.as_of,
+                             r.source});
+        io.out << render_table({"REGION", "OS", "INTERRUPT", "SAVINGS", "AS OF", "SOURCE"}, table);
+    }
+    return kOk;
+}
+
+int cmd_import(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{}, {"--format", "--as-of"}});
+    if (args.positional().size() != 1)
+        throw UsageError("catalog import needs exactly one FILE\n" + std::string(kCatalogUsage));
+    cat::ImportOptions options;
+    if (args.has("--format")) {
+        options.format = cat::parse_format(args.value("--format"));
+        if (!options.format)
+            throw UsageError("--format '" + args.value("--format") +
+                             "' is not one of aws-spot-history, spot-advisor, skypilot, "
+                             "aws-price-list, csv");
+    }
+    options.as_of = args.value("--as-of");
+    auto catalog = open_catalog();
+    const auto report = cat::import_file(catalog, args.positional()[0], options);
+    io.out << args.positional()[0] << ": " << report.summary() << "\n";
+    return kOk;
+}
+
+int cmd_export(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{}, {}});
+    if (args.positional().size() != 1)
+        throw UsageError("catalog export needs exactly one FILE\n" + std::string(kCatalogUsage));
+    const auto catalog = open_catalog();
+    cat::export_csv(catalog, args.positional()[0]);
+    io.out << "exported prices and Spot Advisor data to " << args.positional()[0] << "\n";
+    return kOk;
+}
+
+int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{}, {}});
+    if (!args.positional().empty()) throw UsageError("catalog rebuild takes no arguments");
+    const auto path = cat::default_database_path();
+    const auto backup = cat::Catalog::rebuild_from_snapshot(path);
+    if (backup.empty()) io.out << "created " << path.string() << " from the bundled snapshot\n";
+    else
+        io.out << "moved " << path.string() << " to " << backup.string()
+               << " and recreated it from the bundled snapshot\n";
+    return kOk;
+}
+
+} // namespace
+
+int cmd_catalog(const std::vector<std::string>& args, Io& io) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        (args.empty() ? io.err : io.out) << kCatalogUsage;
+        return args.empty() ? kUsage : kOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    try {
+        if (args[0] == "list") return cmd_list(rest, io);
+        if (args[0] == "show") return cmd_show(rest, io);
+        if (args[0] == "import") return cmd_import(rest, io);
+        if (args[0] == "export") return cmd_export(rest, io);
+        if (args[0] == "rebuild") return cmd_rebuild(rest, io);
+    } catch (const cat::ImportError& e) {
+        throw InputError(e.what());
+    }
+    throw UsageError("unknown catalog subcommand '" + args[0] + "'\n" + kCatalogUsage);
+}
+
 } // namespace cp::cli
