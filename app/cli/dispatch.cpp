@@ -1,10 +1,42 @@
 #include "args.h"
 #include "cli.h"
 
+#include <cstdio>
 #include <exception>
 #include <ostream>
 
 namespace cp::cli {
+
+namespace {
+// Error sentences may quote bytes from hostile files (issue 7): print them as one printable
+// line of bounded length - control characters (C0, DEL, UTF-8-encoded C1) escaped as \xNN,
+// anything past kMaxBytes cut at a character boundary.
+std::string printable_message(const std::string& text) {
+    constexpr std::size_t kMaxBytes = 600;
+    std::string out;
+    std::size_t end = text.find_last_not_of(" \t\r\n");
+    end = end == std::string::npos ? 0 : end + 1;
+    for (std::size_t i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (out.size() >= kMaxBytes && (c & 0xC0) != 0x80) {
+            out += "...";
+            break;
+        }
+        const bool c1 = c == 0xC2 && i + 1 < end &&
+                        static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+        if (c < 0x20 || c == 0x7F || c1) {
+            const unsigned code = c1 ? static_cast<unsigned char>(text[++i]) : c;
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", code);
+            out += buf;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+} // namespace
 
 std::string usage_text() {
     return "usage: clusterplan [command] [options]\n"
@@ -47,11 +79,11 @@ int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string
     try {
         return command(rest, io);
     } catch (const UsageError& e) {
-        io.err << "clusterplan " << argv[0] << ": " << e.what() << "\n";
+        io.err << "clusterplan " << argv[0] << ": " << printable_message(e.what()) << "\n";
         return kUsage;
     } catch (const std::exception& e) {
         // Everything else that escapes a command is bad input or data.
-        io.err << "clusterplan " << argv[0] << ": " << e.what() << "\n";
+        io.err << "clusterplan " << argv[0] << ": " << printable_message(e.what()) << "\n";
         return kBadInput;
     }
 }
