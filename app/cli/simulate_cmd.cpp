@@ -1,10 +1,85 @@
+// `clusterplan simulate | sweep | recommend SCENARIO.json` (DESIGN.md "Command line").
 #include "args.h"
 #include "cli.h"
+#include "plan_text.h"
+#include "scenario_input.h"
 
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/plan_json.h"
+#include "clusterplan/sim/planner.h"
+#include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/search.h"
+
+#include <algorithm>
 #include <ostream>
-// simulate / sweep / recommend land with the simulator issue.
+#include <thread>
+
 namespace cp::cli {
-int cmd_simulate(const std::vector<std::string>&, Io& io) { io.err << "simulate: not built yet\n"; return kUsage; }
-int cmd_sweep(const std::vector<std::string>&, Io& io) { io.err << "sweep: not built yet\n"; return kUsage; }
-int cmd_recommend(const std::vector<std::string>&, Io& io) { io.err << "recommend: not built yet\n"; return kUsage; }
+namespace {
+
+std::string scenario_path(const Args& args, const char* command) {
+    if (args.positional().size() != 1)
+        throw UsageError(std::string(command) + " needs exactly one SCENARIO.json argument");
+    return args.positional()[0];
+}
+
+int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+} // namespace
+
+int cmd_simulate(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, ArgSpec{{"--json"}, {}});
+    const std::string path = scenario_path(args, "simulate");
+    const sim::Scenario sc = load_scenario_file(path);
+    catalog::Catalog cat = catalog::Catalog::open_default();
+    const sim::NodeSpec node = resolve_node(sc, cat);
+    const auto calibration = resolve_calibration(sc, cat);
+    const sim::PlanReport report = sim::simulate_plan(sc, node, calibration ? &*calibration : nullptr);
+    if (args.flag("--json"))
+        io.out << sim::plan_report_json(report).dump(2) << "\n";
+    else
+        print_plan(io.out, report);
+    return kOk;
+}
+
+int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, ArgSpec{{"--json"}, {"--threads", "--top"}});
+    const std::string path = scenario_path(args, "sweep");
+    const int threads = args.int_value("--threads", default_threads(), 1, 256);
+    const int top = args.int_value("--top", 20, 0, 100000);
+    const sim::Scenario sc = load_scenario_file(path);
+    catalog::Catalog cat = catalog::Catalog::open_default();
+    auto candidates = resolve_candidates(sc, cat);
+    const auto calibration = resolve_calibration(sc, cat);
+    sim::SweepOptions options;
+    options.threads = threads;
+    const sim::SweepResult result = sim::sweep(sc, std::move(candidates), calibration ? &*calibration : nullptr, options);
+    const sim::Ranking ranking = sim::rank_options(sc, result, top);
+    if (args.flag("--json"))
+        io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
+    else
+        print_sweep(io.out, sc, result, ranking, top);
+    return kOk;
+}
+
+int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, ArgSpec{{"--json"}, {"--top", "--threads"}});
+    const std::string path = scenario_path(args, "recommend");
+    const int top = args.int_value("--top", 5, 1, 1000);
+    const int threads = args.int_value("--threads", default_threads(), 1, 256);
+    const sim::Scenario sc = load_scenario_file(path);
+    catalog::Catalog cat = catalog::Catalog::open_default();
+    auto candidates = resolve_candidates(sc, cat);
+    const auto calibration = resolve_calibration(sc, cat);
+    sim::SweepOptions options;
+    options.threads = threads;
+    const sim::RecommendResult result =
+        sim::recommend(sc, std::move(candidates), calibration ? &*calibration : nullptr, top, options);
+    if (args.flag("--json"))
+        io.out << sim::recommend_json(sc, result).dump(2) << "\n";
+    else
+        print_recommendation(io.out, sc, result);
+    return kOk;
+}
+
 } // namespace cp::cli

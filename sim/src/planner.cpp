@@ -214,8 +214,18 @@ std::string describe_limit(const PlanResult& r) {
     return "not valid";
 }
 
-ScalingBaseline scaling_baseline(const Scenario& sc, const NodeSpec& node, const CalibrationProfile* cal) {
+ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node, const CalibrationProfile* cal) {
     ScalingBaseline b;
+    // The reference is the best the small configuration can do, whatever layout the scenario
+    // fixes for the large one: every layout field is searched.
+    Scenario sc = scenario;
+    sc.parallel.tp.reset();
+    sc.parallel.pp.reset();
+    sc.parallel.dp.reset();
+    sc.parallel.micro_batch.reset();
+    sc.parallel.virtual_stages.reset();
+    sc.parallel.zero.reset();
+    sc.parallel.recompute.reset();
     LayoutSpace space;
     auto best_at = [&](const NodeSpec& n, int nodes) {
         Cluster cluster{n, nodes};

@@ -101,6 +101,7 @@ HpoEstimate hpo_estimate(const TrainingSpec& t, int nodes, const JobEconomics& j
 std::vector<std::string> cost_assumptions(const Scenario& sc, const NodeSpec& node) {
     std::vector<std::string> out;
     std::ostringstream s;
+    s.precision(3);
     out.push_back("cost = nodes × hourly price × wall time; no storage, data transfer or idle time");
     s << "spot interruption rate: Spot Advisor bucket " << spot_bucket_label(node.spot_interruption_bucket)
       << " read as its midpoint share of capacity reclaimed per 30 days (>20% as 25%), i.e. "

@@ -1,0 +1,96 @@
+#include "scenario_input.h"
+
+#include "args.h"
+
+#include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/sim/planner.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace cp::cli {
+namespace {
+
+sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat, const std::string& type,
+                           const std::string& field) {
+    auto node = cat.node_spec(type, sc.region);
+    if (!node)
+        throw sim::ScenarioError(sc.origin, field,
+                                 "unknown instance type '" + type + "' (see `clusterplan catalog list`)");
+    return *node;
+}
+
+std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc, const catalog::Catalog& cat) {
+    if (!sc.custom || sc.custom->accelerator.empty()) return std::nullopt;
+    auto acc = cat.accelerator_spec(sc.custom->accelerator);
+    if (!acc) {
+        std::string known;
+        for (const auto& a : cat.accelerators()) known += (known.empty() ? "" : ", ") + a.id;
+        throw sim::ScenarioError(sc.origin, "cluster.custom.accelerator",
+                                 "unknown accelerator '" + sc.custom->accelerator + "' (known: " + known + ")");
+    }
+    return acc;
+}
+
+} // namespace
+
+sim::Scenario load_scenario_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open the scenario file (" + std::strerror(errno) + ")");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw InputError(path + ": cannot read the scenario file");
+    return sim::parse_scenario(text.str(), path);
+}
+
+sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat) {
+    const auto acc = custom_accelerator(sc, cat);
+    if (sc.instance.empty()) {
+        if (!sc.custom)
+            throw sim::ScenarioError(sc.origin, "cluster.instance",
+                                     "required by simulate (or describe the hardware in cluster.custom)");
+        return sim::apply_custom_hardware(nullptr, *sc.custom, acc ? &*acc : nullptr, sc.origin);
+    }
+    sim::NodeSpec node = catalog_node(sc, cat, sc.instance, "cluster.instance");
+    if (sc.custom) node = sim::apply_custom_hardware(&node, *sc.custom, acc ? &*acc : nullptr, sc.origin);
+    return node;
+}
+
+std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc, const catalog::Catalog& cat) {
+    if (!sc.instance.empty() || (sc.custom && !sc.custom->accelerator.empty()))
+        return {resolve_node(sc, cat)};
+    std::vector<sim::NodeSpec> out;
+    if (!sc.constraints.instances.empty()) {
+        for (const auto& type : sc.constraints.instances) {
+            sim::NodeSpec node = catalog_node(sc, cat, type, "constraints.instances");
+            out.push_back(std::move(node));
+        }
+    } else {
+        out = cat.trainable_node_specs(sc.region);
+    }
+    if (sc.custom) {
+        // Overrides without an instance apply to every candidate (e.g. a negotiated price).
+        for (auto& node : out) node = sim::apply_custom_hardware(&node, *sc.custom, nullptr, sc.origin);
+    }
+    return out;
+}
+
+std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& sc, catalog::Catalog& cat) {
+    if (sc.calibration == "datasheet") return std::nullopt;
+    catalog::CalibrationStore store(cat);
+    auto profile = store.load(sc.calibration);
+    if (!profile) {
+        std::string known;
+        for (const auto& row : store.list()) known += (known.empty() ? "" : ", ") + row.name;
+        throw sim::ScenarioError(sc.origin, "cluster.calibration",
+                                 "no calibration profile named '" + sc.calibration + "' (known: " +
+                                     (known.empty() ? std::string("none; import one with `clusterplan calibrate import`")
+                                                    : known) +
+                                     "; or use \"datasheet\")");
+    }
+    return profile;
+}
+
+} // namespace cp::cli

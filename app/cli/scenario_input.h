@@ -1,0 +1,33 @@
+// Loading a scenario file and resolving its hardware through the catalog: the instance named in
+// cluster.instance (with cluster.custom overrides), fully custom hardware, or — for sweep and
+// recommend — every catalog instance that can train (or constraints.instances). Errors name the
+// file and field and are reported with exit code 2.
+#pragma once
+
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/calibration_profile.h"
+#include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::cli {
+
+// Reads and parses `path`; the file name is the origin in every message.
+sim::Scenario load_scenario_file(const std::string& path);
+
+// The one node type `simulate` runs on (cluster.instance and/or cluster.custom).
+sim::NodeSpec resolve_node(const sim::Scenario& scenario, const catalog::Catalog& catalog);
+
+// Candidates for sweep/recommend: the scenario's instance when given, else
+// constraints.instances, else every trainable catalog instance in the region.
+std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& scenario, const catalog::Catalog& catalog);
+
+// cluster.calibration: "datasheet" gives nullopt; a stored profile name loads it; an unknown
+// name is an error naming cluster.calibration.
+std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& scenario,
+                                                           catalog::Catalog& catalog);
+
+} // namespace cp::cli
