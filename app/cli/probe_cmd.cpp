@@ -1,8 +1,184 @@
+// `clusterplan probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun] [--gpus N]`:
+// runs clusterplan-probe remotely (app/remote) and stores the result as a calibration profile.
 #include "args.h"
+#include "calibration_output.h"
 #include "cli.h"
 
+#include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/remote/probe_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
 #include <ostream>
-// `clusterplan probe ...` lands with the probes issue.
+#include <unistd.h>
+
 namespace cp::cli {
-int cmd_probe(const std::vector<std::string>&, Io& io) { io.err << "probe: not built yet\n"; return kUsage; }
+namespace {
+
+using nlohmann::json;
+
+remote::ProbeRunner* g_active_runner = nullptr;
+
+extern "C" void on_interrupt(int) {
+    // Only an atomic store: safe in a signal handler.
+    if (g_active_runner) g_active_runner->cancel();
+}
+
+// --probe, else $CLUSTERPLAN_PROBE, else clusterplan-probe installed next to this program or
+// in ../libexec/clusterplan/.
+std::string find_probe(const std::string& given) {
+    if (!given.empty()) return given;
+    if (const char* env = std::getenv("CLUSTERPLAN_PROBE"); env && *env) return env;
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const auto& candidate : {self.parent_path() / "clusterplan-probe",
+                                      self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
+                                      self.parent_path() / "../../probes/clusterplan-probe"}) {
+            if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+        }
+    }
+    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is available); pass --probe PATH");
+}
+
+std::string utc_date() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y%m%d", &tm);
+    return buf;
+}
+
+int cmd_run(const std::vector<std::string>& argv, Io& io) {
+    const Args args(argv, {{"--json"},
+                           {"--host", "--launcher", "--gpus", "--probe", "--command", "--instance", "--name", "--port",
+                            "--connect-timeout", "--timeout"}});
+    if (!args.positional().empty()) throw UsageError("probe run takes no positional arguments (use --host H)");
+    remote::RunOptions opt;
+    opt.hosts = args.values("--host");
+    if (opt.hosts.empty()) throw UsageError("probe run needs at least one --host");
+    for (const auto& h : opt.hosts) {
+        // Checked before anything runs: a hostile name never reaches ssh, mpirun or srun.
+        if (!remote::is_valid_host(h))
+            throw InputError("--host: '" + h + "' is not a valid host name (letters, digits, '.', '-', '_', an optional user@ prefix)");
+    }
+    const std::string launcher = args.value("--launcher", "ssh");
+    if (launcher == "ssh") opt.launcher = remote::Launcher::ssh;
+    else if (launcher == "mpirun") opt.launcher = remote::Launcher::mpirun;
+    else if (launcher == "srun") opt.launcher = remote::Launcher::srun;
+    else throw UsageError("--launcher must be ssh, mpirun or srun");
+    opt.gpus = args.int_value("--gpus", 0, 0, 64);
+    opt.nccl_port = args.int_value("--port", 29517, 1024, 65535);
+    opt.ssh.connect_timeout_s = args.int_value("--connect-timeout", 10, 1, 600);
+    opt.probe_timeout_s = args.int_value("--timeout", 3600, 1, 86400);
+    opt.probe_command = args.value("--command", "all");
+    if (!remote::is_probe_command(opt.probe_command))
+        throw UsageError("--command must be one of info, gemm, membw, pcie, p2p, nccl, all");
+    opt.probe_path = find_probe(args.value("--probe"));
+    if (!std::filesystem::is_regular_file(opt.probe_path))
+        throw InputError("--probe: " + opt.probe_path + " is not a file");
+
+    catalog::Catalog db = catalog::Catalog::open_default();
+    const std::string instance = args.value("--instance");
+    if (!instance.empty() && !db.has_instance_type(instance))
+        throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+    catalog::CalibrationStore store(db);
+    const std::string wanted_name = args.value("--name");
+    if (!wanted_name.empty() && store.exists(wanted_name))
+        throw InputError("--name: calibration profile '" + wanted_name + "' already exists; choose another name");
+
+    remote::ProbeRunner runner(opt);
+    g_active_runner = &runner;
+    struct sigaction sa {}, old_int {}, old_term {};
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    remote::RunResult result;
+    try {
+        result = runner.run([&io](const remote::ProgressEvent& e) {
+            io.err << "[" << (e.host.empty() ? "run" : e.host) << "] " << e.stage << ": " << e.message << "\n";
+            io.err.flush();
+        });
+    } catch (...) {
+        g_active_runner = nullptr;
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGTERM, &old_term, nullptr);
+        throw;
+    }
+    g_active_runner = nullptr;
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+
+    const std::string source = "probe output from " + opt.hosts.front();
+    ImportedCalibration imported;
+    try {
+        imported = import_calibration_text(result.rank0_json, source, "");
+    } catch (const std::exception& e) {
+        throw InputError(e.what());
+    }
+    if (imported.format != "probe") throw InputError(source + ": not a clusterplan.probe/1 document");
+    imported.profile.instance_type = instance;
+    imported.profile.name = wanted_name.empty()
+                                ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
+                                : wanted_name;
+    json raw = {{"format", "probe"}, {"hosts", opt.hosts}, {"launcher", launcher},
+                {"probe_sha256", result.probe_sha256}, {"rank0", json::parse(result.rank0_json)}};
+    for (const auto& other : result.other_json) {
+        try {
+            raw["other_ranks"].push_back(json::parse(other));
+        } catch (const json::exception&) {
+            raw["other_ranks"].push_back(other);
+        }
+    }
+    store.store(imported.profile, raw.dump());
+
+    if (args.flag("--json")) {
+        json out = import_report_json(imported);
+        out["stored"] = true;
+        out["probe_sha256"] = result.probe_sha256;
+        json hosts = json::array();
+        for (const auto& h : result.hosts)
+            hosts.push_back({{"host", h.host}, {"arch", h.arch}, {"glibc", h.glibc}, {"driver", h.driver},
+                             {"gpus", h.gpus}, {"uploaded", h.uploaded}});
+        out["hosts"] = hosts;
+        io.out << out.dump(2) << "\n";
+    } else {
+        write_profile_text(io.out, imported.profile);
+        io.out << "Stored as calibration '" << imported.profile.name << "' in " << db.path().string() << "\n";
+    }
+    return kOk;
+}
+
+} // namespace
+
+int cmd_probe(const std::vector<std::string>& args, Io& io) {
+    static const char* kHelp =
+        "usage: clusterplan probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun] [--gpus N]\n"
+        "           [--probe PATH] [--command all|info|gemm|membw|pcie|p2p|nccl] [--instance TYPE]\n"
+        "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--json]\n"
+        "Uses your ssh client, config and agent (BatchMode: no password prompts). The probe is\n"
+        "uploaded to ~/.cache/clusterplan/probe-<sha256> on each host and verified by hash.\n"
+        "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate import`.\n";
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        (args.empty() ? io.err : io.out) << kHelp;
+        return args.empty() ? kUsage : kOk;
+    }
+    if (args[0] == "run") {
+        try {
+            return cmd_run(std::vector<std::string>(args.begin() + 1, args.end()), io);
+        } catch (const remote::RemoteError& e) {
+            throw InputError(e.what());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    io.err << "clusterplan probe: unknown subcommand '" << args[0] << "'\n" << kHelp;
+    return kUsage;
+}
+
 } // namespace cp::cli
