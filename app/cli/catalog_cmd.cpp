@@ -6,6 +6,7 @@
 #include "clusterplan/catalog/importers.h"
 
 #include <cctype>
+#include <cmath>
 #include <ostream>
 
 namespace cp::cli {
@@ -40,6 +41,22 @@ std::string network_text(const cat::InstanceInfo& i) {
     if (i.network_is_up_to && i.network_baseline_gbps)
         s += " (" + fmt_num(i.network_baseline_gbps) + ")";
     return s;
+}
+
+std::optional<double> finite(double v) {
+    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+const char* link_name(cp::sim::IntraNodeLink link) {
+    switch (link) {
+    case cp::sim::IntraNodeLink::none: return "none";
+    case cp::sim::IntraNodeLink::nvswitch: return "NVSwitch";
+    case cp::sim::IntraNodeLink::nvlink: return "NVLink";
+    case cp::sim::IntraNodeLink::pcie: return "PCIe";
+    case cp::sim::IntraNodeLink::neuronlink: return "NeuronLink";
+    case cp::sim::IntraNodeLink::rocem: return "RoCE";
+    }
+    return "none";
 }
 
 std::string lower(std::string s) {
@@ -160,6 +177,13 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
            << (i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket) : kDash)
            << ", price date " << (i.price_as_of.empty() ? kDash : i.price_as_of) << " (age "
            << fmt_age(i.price_age_days) << ")\n";
+    if (const auto node = catalog.node_spec(type, region)) {
+        // What the simulator will use, after its conventions (one direction, sustained rate).
+        io.out << "  simulator  intra-node " << link_name(node->intra_link) << " "
+               << fmt_num(finite(node->intra_node_gbytes_per_s), 2)
+               << " GB/s per device per direction, inter-node "
+               << fmt_num(finite(node->inter_node_gbps)) << " Gbps sustained\n";
+    }
     if (acc) print_accelerator(*acc, io.out);
     io.out << (args.flag("--history") ? "prices (all stored):\n" : "prices (current per zone):\n");
     if (prices.empty()) {
