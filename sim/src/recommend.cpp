@@ -25,18 +25,25 @@ std::string fixed(double v, int digits) {
     return s.str();
 }
 
+std::string pct(double fraction) { return fixed(100.0 * fraction, 0) + "%"; }
+
 std::string usd(double v) {
     if (!is_known(v)) return "unknown cost";
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    if (v >= 1e6) {
-        s.precision(2);
-        s << "$" << v / 1e6 << "M";
-    } else {
-        s.precision(0);
-        s << "$" << v;
+    if (v >= 1e6) return "$" + fixed(v / 1e6, 2) + "M";
+    std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
     }
-    return s.str();
+    return "$" + out;
+}
+
+// "12% more cost" / "as cheap" style comparison of a to b.
+std::string relative(double a, double b, const char* more, const char* less, const char* same) {
+    const double d = a / b - 1.0;
+    if (std::abs(d) < 0.005) return same;
+    return pct(std::abs(d)) + " " + (d > 0 ? more : less);
 }
 
 std::string hours(double h) {
@@ -45,7 +52,6 @@ std::string hours(double h) {
     return fixed(h, 1) + " h";
 }
 
-std::string pct(double fraction) { return fixed(100.0 * fraction, 0) + "%"; }
 
 std::string describe_option(const PlanReport& r) {
     return std::to_string(r.nodes) + " × " + r.instance + " (" + std::to_string(r.devices) + " × " +
@@ -74,6 +80,19 @@ auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o)
 }
 
 } // namespace
+
+std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, const Scenario& sc) {
+    const std::string up_to = std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
+    if (s.out_of_memory > 0 || (s.node_counts_pruned > 0 && s.evaluated == 0))
+        return "no layout fits in the " + fixed(node.accelerator.memory_gib, 0) + " GiB of a " + node.accelerator.id +
+               " up to " + up_to;
+    if (s.unknown_hardware > 0)
+        return std::string("a figure the model needs is unknown for ") + node.accelerator.id + " (peak at " +
+               enum_name(sc.precision) + ", memory or bandwidth); try another precision";
+    if (s.cannot_train > 0)
+        return node.accelerator.id + " cannot train at " + enum_name(sc.precision);
+    return "no layout is valid up to " + up_to + " (batch, heads or layer counts do not divide)";
+}
 
 Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
     Ranking rk;
@@ -267,10 +286,8 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
             const PlanOption& top = rk.ranked[0];
             std::string cmp = "#" + std::to_string(rec.rank) + ": " + what + ", " + figures;
             if (is_known(o.cost_usd) && is_known(top.cost_usd) && top.cost_usd > 0) {
-                const double dc = o.cost_usd / top.cost_usd - 1.0;
-                const double dt = o.wall_time_h / top.wall_time_h - 1.0;
-                cmp += std::string("; ") + pct(std::abs(dc)) + (dc >= 0 ? " more" : " less") + " cost and " +
-                       pct(std::abs(dt)) + (dt >= 0 ? " slower" : " faster") + " than #1";
+                cmp += "; " + relative(o.cost_usd, top.cost_usd, "more cost", "less cost", "same cost") + " and " +
+                       relative(o.wall_time_h, top.wall_time_h, "slower", "faster", "as fast") + " compared with #1";
             }
             rec.reasons.push_back(cmp);
         }
@@ -293,8 +310,7 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
         if (!s.skipped.empty()) {
             res.summary.push_back("skipped: " + s.skipped);
         } else if (s.configs_fitting == 0) {
-            res.summary.push_back(s.instance + ": no layout fits in memory up to " +
-                                  std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes");
+            res.summary.push_back(s.instance + ": " + why_nothing_fits(s, sw.candidates[&s - sw.summaries.data()], sc));
         }
     }
     if (rk.excluded_deadline > 0)

@@ -24,6 +24,9 @@ struct ItemOutcome {
     std::uint64_t evaluated = 0;
     std::uint64_t valid = 0;
     std::uint64_t out_of_memory = 0;
+    std::uint64_t unknown_hardware = 0;
+    std::uint64_t cannot_train = 0;
+    std::uint64_t invalid_layout = 0;
     bool pruned = false;
 };
 
@@ -53,6 +56,12 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const 
             }
         } else if (r.limit == Limit::out_of_memory) {
             ++out.out_of_memory;
+        } else if (r.limit == Limit::unknown_hardware) {
+            ++out.unknown_hardware;
+        } else if (r.limit == Limit::cannot_train) {
+            ++out.cannot_train;
+        } else {
+            ++out.invalid_layout;
         }
     });
     if (!found) return out;
@@ -141,6 +150,11 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
         result.out_of_memory += o.out_of_memory;
         result.node_counts_pruned += o.pruned ? 1 : 0;
         summary.evaluated += o.evaluated;
+        summary.out_of_memory += o.out_of_memory;
+        summary.unknown_hardware += o.unknown_hardware;
+        summary.cannot_train += o.cannot_train;
+        summary.invalid_layout += o.invalid_layout;
+        summary.node_counts_pruned += o.pruned ? 1 : 0;
         if (o.best) {
             ++summary.configs_fitting;
             if (summary.min_nodes_fitting == 0) summary.min_nodes_fitting = items[k].nodes;

@@ -58,6 +58,9 @@ RecommendResult recommend(const Scenario& scenario, std::vector<NodeSpec> candid
 PlanReport option_report(const Scenario& scenario, const SweepResult& sweep, const PlanOption& option,
                          const CalibrationProfile* calibration, const ScalingBaseline* baseline = nullptr);
 
+// Why no plan of an instance made it (memory, unknown figures ...), one sentence.
+std::string why_nothing_fits(const CandidateSummary& summary, const NodeSpec& node, const Scenario& scenario);
+
 // "what limits it" sentences for one plan.
 std::vector<std::string> explain_limits(const PlanReport& report);
 

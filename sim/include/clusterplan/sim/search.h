@@ -45,6 +45,11 @@ struct CandidateSummary {
     std::uint64_t evaluated = 0;
     int configs_fitting = 0;          // node counts with a fitting layout
     int min_nodes_fitting = 0;        // 0: none fits
+    std::uint64_t out_of_memory = 0;  // results by limit, to say why nothing fits
+    std::uint64_t unknown_hardware = 0;
+    std::uint64_t cannot_train = 0;
+    std::uint64_t invalid_layout = 0;
+    std::uint64_t node_counts_pruned = 0;
     std::string skipped;              // why the instance was not searched (empty if it was)
 };
 

@@ -1,0 +1,236 @@
+// Scenario file (`clusterplan.scenario/1`) parsing, validation and round trip; model presets.
+#include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/scenario.h"
+
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace cp::sim;
+
+namespace {
+
+// The example document of DESIGN.md "Scenario file", verbatim.
+const char* kDesignExample = R"({
+  "schema": "clusterplan.scenario/1",
+  "name": "GPT-3 175B on P4d",
+  "model": {
+    "preset": "gpt3-175b",
+    "layers": 96, "hidden": 12288, "heads": 96, "kv_heads": 96,
+    "ffn_hidden": 49152, "gated_mlp": false, "seq_len": 2048, "vocab": 51200,
+    "params": null, "flops_per_sample": null
+  },
+  "cluster": {
+    "instance": "p4d.24xlarge", "nodes": 128, "region": "us-east-1",
+    "pricing": "on_demand",
+    "calibration": "datasheet",
+    "custom": {
+      "accelerator": "A100-80GB", "accelerators_per_node": 8,
+      "intra_node_gbytes_per_s": 300, "inter_node_gbps": 1600,
+      "inter_node_latency_us": 5, "usd_per_node_hour": 0
+    }
+  },
+  "parallel": {
+    "tp": 8, "pp": 8, "dp": 16, "micro_batch": 1, "global_batch": 1536,
+    "schedule": "1f1b", "virtual_stages": 1, "sequence_parallel": false,
+    "zero": 1, "recompute": "full",
+    "dp_comm": "ring", "parameter_servers": 0, "ps_sync": "sync",
+    "overlap_dp": true, "grad_compression": 1.0
+  },
+  "precision": "bf16",
+  "training": { "tokens": 3.0e11 },
+  "spot": { "checkpoint_write_s": 120, "restart_s": 600 },
+  "constraints": { "max_nodes": 512, "deadline_hours": null, "budget_usd": null,
+                   "instances": [], "allow_spot": true, "objective": "cost" }
+})";
+
+// Parses `text` expecting a ScenarioError; returns its message.
+std::string error_of(const std::string& text) {
+    try {
+        parse_scenario(text, "scenario.json");
+    } catch (const ScenarioError& e) {
+        return e.what();
+    }
+    FAIL("expected a ScenarioError for: " << text);
+    return {};
+}
+
+std::string minimal(const std::string& extra) {
+    return R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 4})" +
+           (extra.empty() ? std::string() : ", " + extra) + "}";
+}
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST_CASE("the DESIGN.md example scenario parses with every field", "[scenario]") {
+    const Scenario sc = parse_scenario(kDesignExample, "design.json");
+    CHECK(sc.name == "GPT-3 175B on P4d");
+    CHECK(sc.preset == "gpt3-175b");
+    CHECK(sc.workload.kind == WorkloadKind::transformer);
+    CHECK(sc.workload.shape.layers == 96);
+    CHECK(sc.workload.shape.hidden == 12288);
+    CHECK(sc.workload.shape.vocab == 51200);
+    CHECK(sc.instance == "p4d.24xlarge");
+    REQUIRE(sc.nodes);
+    CHECK(*sc.nodes == 128);
+    REQUIRE(sc.custom);
+    CHECK(sc.custom->accelerator == "A100-80GB");
+    CHECK(sc.custom->inter_node_gbps == 1600);
+    CHECK(sc.custom->usd_per_node_hour == 0);
+    CHECK(sc.parallel.tp == 8);
+    CHECK(sc.parallel.pp == 8);
+    CHECK(sc.parallel.dp == 16);
+    CHECK(sc.parallel.global_batch == 1536);
+    CHECK(sc.parallel.recompute == Recompute::full);
+    CHECK(sc.parallel.zero == 1);
+    CHECK(sc.precision == Precision::bf16);
+    CHECK(sc.training.tokens == 3.0e11);
+    CHECK(sc.spot.restart_s == 600);
+    CHECK(sc.constraints.max_nodes == 512);
+    CHECK_FALSE(is_known(sc.constraints.deadline_hours));
+    CHECK(sc.constraints.objective == Objective::cost);
+    CHECK(sc.origin == "design.json");
+}
+
+TEST_CASE("a preset fills the shape and explicit fields override it", "[scenario]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "llama2-7b", "seq_len": 2048}, "cluster": {"instance": "p4d.24xlarge"}})", "s.json");
+    CHECK(sc.workload.shape.layers == 32);
+    CHECK(sc.workload.shape.hidden == 4096);
+    CHECK(sc.workload.shape.gated_mlp);
+    CHECK(sc.workload.shape.seq_len == 2048);  // overridden
+    CHECK(sc.parallel.global_batch == 1024);   // the preset's published batch
+    CHECK(sc.training.tokens == 2.0e12);       // the preset's published length
+    CHECK_FALSE(sc.nodes.has_value());         // searched by sweep/recommend
+    CHECK_FALSE(sc.parallel.tp.has_value());
+}
+
+TEST_CASE("a custom shape without training length assumes 20 tokens per parameter and says so", "[scenario]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"layers": 2, "hidden": 256, "heads": 4, "seq_len": 128, "vocab": 1000},
+            "cluster": {"instance": "g5.xlarge"}})", "s.json");
+    CHECK(sc.workload.shape.ffn_hidden == 1024);
+    CHECK(sc.workload.shape.kv_heads == 4);
+    CHECK(sc.training.tokens > 0);
+    bool noted = false;
+    for (const auto& n : sc.notes) noted = noted || n.find("20 tokens per parameter") != std::string::npos;
+    CHECK(noted);
+}
+
+TEST_CASE("a generic model needs params and FLOPs per sample and trains data-parallel only", "[scenario]") {
+    const Scenario sc = parse_scenario(R"({"model": {"preset": "resnet50"}, "cluster": {"instance": "p3.16xlarge"}})",
+                                       "s.json");
+    CHECK(sc.workload.kind == WorkloadKind::generic);
+    CHECK(sc.workload.params == 2.56e7);
+    CHECK(sc.training.epochs == 90);
+    CHECK_THAT(error_of(R"({"model": {"preset": "resnet50"}, "cluster": {}, "parallel": {"tp": 2}})"),
+               Catch::Contains("parallel.tp") && Catch::Contains("data-parallel only"));
+    CHECK_THAT(error_of(R"({"model": {"params": 1e6}, "cluster": {}})"),
+               Catch::Contains("model.flops_per_sample") && Catch::Contains("required"));
+}
+
+TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]") {
+    CHECK(error_of(minimal(R"("parallel": {"tpp": 8})")) == "scenario.json: parallel.tpp: unknown field");
+    CHECK(error_of(minimal(R"("colour": 1)")) == "scenario.json: colour: unknown field");
+    CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 5})")),
+               Catch::StartsWith("scenario.json: parallel.tp: must divide model.heads (96)"));
+    CHECK_THAT(error_of(minimal(R"("precision": "fp12")")),
+               Catch::StartsWith("scenario.json: precision: unknown value 'fp12'") && Catch::Contains("bf16"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"schedule": "zigzag"})")), Catch::Contains("parallel.schedule"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"recompute": "some"})")), Catch::Contains("parallel.recompute"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"dp_comm": "carrier_pigeon"})")), Catch::Contains("parallel.dp_comm"));
+    CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "fun"})")), Catch::Contains("constraints.objective"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 0})")), Catch::StartsWith("scenario.json: parallel.dp: must be an integer"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"micro_batch": -2})")), Catch::Contains("parallel.micro_batch"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 2.5})")), Catch::Contains("parallel.tp: must be an integer"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": -1})")), Catch::Contains("training.tokens: must be greater than 0"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 0})")), Catch::Contains("training.tokens"));
+    CHECK_THAT(error_of(minimal(R"("spot": {"restart_s": "ten"})")), Catch::Contains("spot.restart_s: must be a number"));
+    CHECK_THAT(error_of(minimal(R"("constraints": {"max_nodes": 0})")), Catch::Contains("constraints.max_nodes"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"grad_compression": 1.5})")), Catch::Contains("parallel.grad_compression"));
+    CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "cost_under_deadline"})")),
+               Catch::Contains("constraints.deadline_hours: required"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"virtual_stages": 2})")), Catch::Contains("interleaved"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 7, "micro_batch": 1})")),
+               Catch::Contains("parallel.global_batch: must be a multiple of micro_batch × dp (7)"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt-5"}, "cluster": {}})"),
+               Catch::Contains("model.preset: unknown preset 'gpt-5'") && Catch::Contains("llama3-8b"));
+    CHECK_THAT(error_of(R"({"cluster": {}})"), Catch::Contains("model: required"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}})"), Catch::Contains("cluster: required"));
+    CHECK_THAT(error_of(R"({"schema": "clusterplan.scenario/2", "model": {"preset": "gpt3-175b"}, "cluster": {}})"),
+               Catch::Contains("schema: unsupported"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b", "heads": 7}, "cluster": {}})"),
+               Catch::Contains("model.heads: must divide model.hidden"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, "cluster": {"nodes": "128"}})"),
+               Catch::Contains("cluster.nodes: must be an integer, got the string \"128\""));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, "cluster": {"custom": {"gpus": 8}}})"),
+               Catch::Contains("cluster.custom.gpus: unknown field"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e9, "samples": 5})")), Catch::Contains("training.tokens"));
+    CHECK_THAT(error_of(minimal(R"("training": {"epochs": 3})")), Catch::Contains("training.dataset_samples: required"));
+    // NaN and infinities cannot be written in JSON; overflowing numbers are rejected too.
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": NaN})")), Catch::Contains("not valid JSON"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e999})")), Catch::Contains("not valid JSON"));
+    CHECK_THAT(error_of("[1, 2]"), Catch::Contains("must hold a JSON object"));
+}
+
+TEST_CASE("scenario_to_json round-trips through parse_scenario", "[scenario]") {
+    std::vector<std::string> docs = {kDesignExample, minimal(""),
+                                     R"({"model": {"preset": "resnet50"}, "cluster": {},
+                                         "training": {"epochs": 10, "dataset_samples": 1000, "trials": 8,
+                                                      "max_parallel_trials": 2},
+                                         "constraints": {"objective": "time_under_budget", "budget_usd": 1000,
+                                                         "instances": ["p3.16xlarge"]}})"};
+    const std::filesystem::path dir = std::filesystem::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios";
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".json") docs.push_back(read_file(entry.path()));
+    REQUIRE(docs.size() >= 5);
+    for (const auto& doc : docs) {
+        const Scenario first = parse_scenario(doc, "a.json");
+        const std::string once = scenario_to_json(first);
+        const Scenario second = parse_scenario(once, "b.json");
+        INFO(once);
+        CHECK(scenario_to_json(second) == once);
+        CHECK(second.parallel.tp == first.parallel.tp);
+        CHECK(second.nodes == first.nodes);
+        CHECK(second.training.tokens == first.training.tokens);
+        CHECK(second.constraints.instances == first.constraints.instances);
+        CHECK(second.workload.shape.ffn_hidden == first.workload.shape.ffn_hidden);
+    }
+}
+
+TEST_CASE("every required model preset exists with a source, and its shape matches its parameter count",
+          "[presets]") {
+    for (const char* id : {"bert-large", "gpt2-1.5b", "gpt3-175b", "llama2-7b", "llama2-70b", "llama3-8b",
+                           "llama3-70b", "llama3-405b", "t5-11b", "resnet50"}) {
+        const ModelPreset* p = find_model_preset(id);
+        INFO(id);
+        REQUIRE(p != nullptr);
+        CHECK_FALSE(p->source.empty());
+        CHECK(p->global_batch > 0);
+        CHECK(p->params_published > 0);
+        if (p->workload.kind == WorkloadKind::generic) continue;
+        // Independent count from the shape: attention (GQA), MLP (gated or not), embeddings.
+        const TransformerShape& s = p->workload.shape;
+        const double h = s.hidden;
+        const double per_layer = 2 * h * h + 2 * h * h * s.kv_heads / s.heads +
+                                 (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
+        const double params = s.layers * per_layer + double(s.vocab) * h +
+                              (s.learned_positions ? double(s.seq_len) * h : 0.0);
+        // Within 8%: Llama's untied output layer (V·h) is not counted here.
+        CHECK_REL(params, p->params_published, 0.08);
+    }
+    CHECK_THAT(find_model_preset("t5-11b")->note, Catch::Contains("APPROXIMATION"));
+    CHECK(find_model_preset("resnet50")->workload.kind == WorkloadKind::generic);
+    CHECK(find_model_preset("nope") == nullptr);
+}
