@@ -48,8 +48,9 @@ double weight_bytes_per_param(Precision precision) {
 double transformer_params_per_device(const TransformerShape& shape, const Layout& layout) {
     const double per_stage_layers = double(shape.layers) / layout.pp;
     const double layers = per_stage_layers * transformer_layer_params(shape);
-    // First stage holds the input embedding, the last the (tied) output layer; one stage both.
-    return (layers + transformer_embedding_params(shape)) / layout.tp;
+    // First stage holds the input embedding, the last the (tied) output layer and the final
+    // layernorm; with one stage, all of them.
+    return (layers + transformer_embedding_params(shape) + 2.0 * shape.hidden) / layout.tp;
 }
 
 MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,

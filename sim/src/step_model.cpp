@@ -141,13 +141,16 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     if (layout.recompute == Recompute::selective) layer_rec = core_gemm + core_mem;
 
     // Tensor-parallel collectives on b*s*h activations, not overlapped with compute.
-    double tp_fwd = 0;
+    double tp_fwd = 0, tp_bwd_extra = 0;
     const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
     const int tp = layout.tp;
     if (tp > 1) {
         const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
         tp_fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
                                           : 2.0 * ring_all_reduce_s(tier, tp, msg);
+        // With sequence parallelism the backward pass all-gathers the inputs of the two
+        // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
+        if (layout.sequence_parallel) tp_bwd_extra = 2.0 * reduce_scatter_s(tier, tp, msg);
     }
     const double tp_rec = layout.recompute == Recompute::full ? tp_fwd : 0.0;
 
@@ -164,7 +167,7 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
 
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
     st.recompute_s = layers * (layer_rec + tp_rec);
-    st.tp_comm_s = layers * 2.0 * tp_fwd + layers * tp_rec; // backward mirrors forward
+    st.tp_comm_s = layers * (2.0 * tp_fwd + tp_bwd_extra + tp_rec); // backward mirrors forward
     st.recompute_s -= layers * tp_rec;                      // recompute TP comm counted as TP comm
     st.backward_s = layers * (layer_bwd + layer_rec);
     return st;

@@ -1,0 +1,84 @@
+// Shared helpers for the engine tests: the published runs' hardware and a tiny CSV reader.
+#pragma once
+
+#include "clusterplan/sim/step_model.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cp::test {
+
+// NVIDIA A100-80GB SXM (datasheet): 312 TFLOP/s dense fp16/bf16, 2039 GB/s HBM, 80 GiB, NVSwitch
+// at 300 GB/s per GPU per direction, 8 per node; `inter_node_gbps` is the node's NIC total.
+inline sim::Cluster a100_cluster(int nodes, double inter_node_gbps) {
+    sim::Cluster c;
+    c.nodes = nodes;
+    sim::NodeSpec& n = c.node;
+    n.instance_type = "custom";
+    n.accelerator.id = "A100-80GB";
+    n.accelerator.vendor = "NVIDIA";
+    n.accelerator.peak_tflops = {19.5, 156, 312, 312, sim::kUnknown};
+    n.accelerator.precision_unsupported[static_cast<int>(sim::Precision::fp8)] = true;
+    n.accelerator.memory_gib = 80;
+    n.accelerator.hbm_gbytes_per_s = 2039;
+    n.accelerator.link_gbytes_per_s = 300;
+    n.accelerators_per_node = 8;
+    n.intra_link = sim::IntraNodeLink::nvswitch;
+    n.intra_node_gbytes_per_s = 300;
+    n.inter_node_gbps = inter_node_gbps;
+    n.inter_node_latency_us = 5;
+    return c;
+}
+
+inline sim::Workload gpt(int layers, int hidden, int heads, int seq_len = 2048, int vocab = 51200) {
+    sim::Workload w;
+    w.name = "gpt";
+    w.kind = sim::WorkloadKind::transformer;
+    w.shape.layers = layers;
+    w.shape.hidden = hidden;
+    w.shape.heads = heads;
+    w.shape.kv_heads = heads;
+    w.shape.ffn_hidden = 4 * hidden;
+    w.shape.seq_len = seq_len;
+    w.shape.vocab = vocab;
+    return w;
+}
+
+using CsvRow = std::vector<std::string>;
+
+// Reads a simple CSV (no quoted commas in the fields we use); the first row is the header.
+inline std::vector<CsvRow> read_csv(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open " + path);
+    std::vector<CsvRow> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty()) continue;
+        CsvRow row;
+        std::stringstream ss(line);
+        std::string cell;
+        while (std::getline(ss, cell, ',')) row.push_back(cell);
+        if (!line.empty() && line.back() == ',') row.emplace_back();
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+// Mean and max absolute percentage error over a set of rows.
+struct ErrorStats {
+    double sum = 0, max = 0;
+    int count = 0;
+    void add(double predicted, double measured) {
+        const double e = 100.0 * std::abs(predicted - measured) / std::abs(measured);
+        sum += e;
+        max = std::max(max, e);
+        ++count;
+    }
+    double mean() const { return count ? sum / count : 0.0; }
+};
+
+} // namespace cp::test

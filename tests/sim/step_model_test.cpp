@@ -1,0 +1,275 @@
+// Behaviour of evaluate(): validity limits, exact traffic figures, breakdown consistency and the
+// physical trends the model must show.
+#include "engine_fixtures.h"
+
+#include "clusterplan/sim/step_model.h"
+#include "clusterplan/sim/transformer_work.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp;
+
+namespace {
+
+sim::Layout layout(int tp, int pp, int dp, int mb, int gb) {
+    sim::Layout l;
+    l.tp = tp;
+    l.pp = pp;
+    l.dp = dp;
+    l.micro_batch = mb;
+    l.global_batch = gb;
+    l.recompute = sim::Recompute::full;
+    return l;
+}
+
+double sum(const sim::StepBreakdown& b) {
+    return b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_bubble_s + b.pp_comm_s + b.dp_comm_exposed_s +
+           b.optimizer_s;
+}
+
+sim::Workload bert_large() {
+    sim::Workload w = test::gpt(24, 1024, 16, 512, 30522);
+    w.shape.learned_positions = true;
+    return w;
+}
+
+// V100-32GB node (p3dn-like): 8 GPUs on NVLink, 100 Gb/s between nodes.
+sim::Cluster v100_cluster(int nodes) {
+    sim::Cluster c = test::a100_cluster(nodes, 100);
+    c.node.accelerator.id = "V100-32GB";
+    c.node.accelerator.peak_tflops = {15.7, sim::kUnknown, 125, sim::kUnknown, sim::kUnknown};
+    c.node.accelerator.precision_unsupported[static_cast<int>(sim::Precision::bf16)] = true;
+    c.node.accelerator.memory_gib = 32;
+    c.node.accelerator.hbm_gbytes_per_s = 900;
+    c.node.intra_link = sim::IntraNodeLink::nvlink;
+    c.node.intra_node_gbytes_per_s = 150;
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("a valid plan's breakdown adds up to its step time", "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    sim::Layout l = layout(8, 8, 16, 1, 1536);
+    l.schedule = sim::Schedule::interleaved;
+    l.virtual_stages = 2;
+    const sim::PlanResult r = sim::evaluate(w, test::a100_cluster(128, 1600), l, sim::Precision::bf16);
+    REQUIRE(r.valid());
+    CHECK(r.fits_in_memory);
+    CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
+    CHECK(r.micro_batches == 96);
+    CHECK_REL(r.breakdown_s.pp_bubble_s / (r.step_time_s - r.breakdown_s.pp_bubble_s - r.breakdown_s.dp_comm_exposed_s -
+                                            r.breakdown_s.optimizer_s),
+              7.0 / (2.0 * 96.0), 1e-9);
+    CHECK_REL(r.tokens_per_s, 1536.0 * 2048.0 / r.step_time_s, 1e-12);
+    CHECK(r.hardware_tflops_per_device > r.model_tflops_per_device); // full recompute counted
+    CHECK_REL(r.hardware_flops_per_step / r.model_flops_per_step,
+              (96.0 / 72.0) * (1 + 2048.0 / 73728 + 51200.0 / (16 * 96 * 12288.0)) /
+                  (1 + 2048.0 / 73728 + 51200.0 / (12 * 96 * 12288.0)),
+              1e-9);
+    CHECK(r.mfu > 0.3);
+    CHECK(r.mfu < 0.6);
+    CHECK(r.calibration_used.any() == false);
+}
+
+TEST_CASE("BERT-large ring all-reduce sends 2(n-1)/n x 680 MB per device", "[engine]") {
+    const sim::Workload w = bert_large();
+    const double grad_bytes = sim::transformer_params(w.shape) * 2.0; // fp16 gradients
+    CHECK_REL(grad_bytes, 680e6, 0.02);
+    for (int nodes : {1, 2, 8}) {
+        const int n = nodes * 8;
+        sim::Layout l = layout(1, 1, n, 8, 8 * n);
+        l.recompute = sim::Recompute::none;
+        const sim::PlanResult r = sim::evaluate(w, v100_cluster(nodes), l, sim::Precision::fp16);
+        REQUIRE(r.valid());
+        CHECK_REL(r.dp_bytes_per_device, 2.0 * (n - 1.0) / n * grad_bytes, 1e-12);
+        CHECK_REL(r.dp_bytes_per_device, 2.0 * (n - 1.0) / n * 680e6, 0.02);
+    }
+}
+
+TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    const sim::Cluster c = test::a100_cluster(8, 1600);
+    auto limit = [&](sim::Layout l) { return sim::evaluate(w, c, l, sim::Precision::bf16).limit; };
+    CHECK(limit(layout(8, 8, 1, 1, 64)) == sim::Limit::none);
+    CHECK(limit(layout(16, 4, 1, 1, 64)) == sim::Limit::none);          // tp across nodes is allowed
+    CHECK(limit(layout(8, 4, 1, 1, 64)) == sim::Limit::invalid_layout); // 32 != 64 devices
+    CHECK(limit(layout(64, 1, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 heads % 64
+    CHECK(limit(layout(1, 64, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 layers % 64
+    CHECK(limit(layout(8, 8, 1, 3, 64)) == sim::Limit::invalid_layout); // 64 % 3
+    sim::Layout v = layout(8, 8, 1, 1, 64);
+    v.virtual_stages = 2;
+    CHECK(limit(v) == sim::Limit::invalid_layout); // v > 1 needs the interleaved schedule
+    v.schedule = sim::Schedule::interleaved;
+    CHECK(limit(v) == sim::Limit::none);
+    v.virtual_stages = 5;
+    CHECK(limit(v) == sim::Limit::invalid_layout); // 96 % (8*5)
+    v.virtual_stages = 2;
+    v.global_batch = 60;                           // 60 micro-batches, not a multiple of pp=8
+    CHECK(limit(v) == sim::Limit::invalid_layout);
+    sim::Layout z = layout(8, 8, 1, 1, 64);
+    z.zero = 4;
+    CHECK(limit(z) == sim::Limit::invalid_layout);
+    z.zero = 1;
+    z.dp_comm = sim::DpComm::parameter_server;
+    CHECK(limit(z) == sim::Limit::invalid_layout); // no server shards
+    sim::Workload gqa = w;
+    gqa.shape.kv_heads = 4;
+    CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+}
+
+TEST_CASE("inference-only, unsupported-precision and unknown hardware are reported", "[engine]") {
+    const sim::Workload w = bert_large();
+    sim::Cluster c = test::a100_cluster(1, 1600);
+    const sim::Layout l = layout(1, 1, 8, 4, 32);
+    c.node.accelerator.can_train = false;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::cannot_train);
+    c.node.accelerator.can_train = true;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::fp8).limit == sim::Limit::cannot_train);
+    c.node.accelerator.hbm_gbytes_per_s = sim::kUnknown;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
+    c = test::a100_cluster(2, sim::kUnknown);
+    CHECK(sim::evaluate(w, c, layout(1, 1, 16, 4, 64), sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
+    c = test::a100_cluster(1, sim::kUnknown); // one node needs no network figure
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).valid());
+}
+
+TEST_CASE("plans that do not fit are marked out of memory but still computed", "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    sim::Layout l = layout(8, 1, 8, 1, 64); // 175B on 8-way tp only: ~350 GB of state per GPU
+    const sim::PlanResult r = sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
+    CHECK(r.limit == sim::Limit::out_of_memory);
+    CHECK_FALSE(r.fits_in_memory);
+    CHECK(r.step_time_s > 0);
+    CHECK(r.memory_gib.total > r.memory_gib.capacity);
+    CHECK_REL(r.memory_gib.optimizer, 12.0 * 175e9 / 8 / (1024.0 * 1024 * 1024), 0.03);
+    l.zero = 3; // sharding everything over dp=8 brings the states down 8x
+    const sim::PlanResult z = sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
+    CHECK_REL(z.memory_gib.weights * 8, r.memory_gib.weights, 1e-9);
+    CHECK_REL(z.memory_gib.optimizer * 8, r.memory_gib.optimizer, 1e-9);
+    CHECK(z.dp_bytes_per_device == Approx(1.5 * r.dp_bytes_per_device));
+}
+
+TEST_CASE("recompute trades time for memory", "[engine]") {
+    const sim::Workload w = test::gpt(48, 6144, 64);
+    sim::Layout l = layout(8, 1, 1, 4, 4);
+    const sim::Cluster c = test::a100_cluster(1, 1600);
+    l.recompute = sim::Recompute::none;
+    const sim::PlanResult none = sim::evaluate(w, c, l, sim::Precision::bf16);
+    l.recompute = sim::Recompute::selective;
+    const sim::PlanResult sel = sim::evaluate(w, c, l, sim::Precision::bf16);
+    l.recompute = sim::Recompute::full;
+    const sim::PlanResult full = sim::evaluate(w, c, l, sim::Precision::bf16);
+    CHECK(none.step_time_s < sel.step_time_s);
+    CHECK(sel.step_time_s < full.step_time_s);
+    CHECK(none.memory_gib.activations > sel.memory_gib.activations);
+    CHECK(sel.memory_gib.activations > full.memory_gib.activations);
+    CHECK(none.breakdown_s.recompute_s == 0);
+    CHECK_REL(none.model_tflops_per_device, none.hardware_tflops_per_device, 1e-12);
+}
+
+TEST_CASE("communication choices move the step time the right way", "[engine]") {
+    const sim::Workload w = test::gpt(40, 6144, 48);
+    const sim::Cluster c = test::a100_cluster(32, 1600);
+    sim::Layout l = layout(8, 1, 32, 4, 1024);
+    l.overlap_dp = false;
+    const sim::PlanResult base = sim::evaluate(w, c, l, sim::Precision::bf16);
+    REQUIRE(base.valid());
+    l.overlap_dp = true;
+    const sim::PlanResult overlapped = sim::evaluate(w, c, l, sim::Precision::bf16);
+    CHECK(overlapped.breakdown_s.dp_comm_exposed_s < base.breakdown_s.dp_comm_exposed_s);
+    CHECK(overlapped.dp_comm_total_s == Approx(base.dp_comm_total_s));
+    l.overlap_dp = false;
+    l.grad_compression = 0.25;
+    const sim::PlanResult compressed = sim::evaluate(w, c, l, sim::Precision::bf16);
+    CHECK(compressed.dp_bytes_per_device == Approx(0.25 * base.dp_bytes_per_device));
+    CHECK(compressed.dp_comm_total_s < base.dp_comm_total_s);
+    l.grad_compression = 1.0;
+    l.dp_comm = sim::DpComm::parameter_server;
+    l.parameter_servers = 1;
+    const sim::PlanResult ps1 = sim::evaluate(w, c, l, sim::Precision::bf16);
+    l.parameter_servers = 16;
+    const sim::PlanResult ps16 = sim::evaluate(w, c, l, sim::Precision::bf16);
+    CHECK(ps16.dp_comm_total_s < ps1.dp_comm_total_s); // more shards relieve the servers
+    l.ps_sync = sim::PsSync::async;
+    const sim::PlanResult async = sim::evaluate(w, c, l, sim::Precision::bf16);
+    CHECK(async.step_time_s <= ps16.step_time_s);
+    l.dp_comm = sim::DpComm::hierarchical;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).valid());
+    l.dp_comm = sim::DpComm::tree;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).valid());
+    // TP inside a node beats TP across nodes.
+    sim::Layout inside = layout(8, 1, 32, 4, 1024), across = layout(16, 1, 16, 4, 1024);
+    CHECK(sim::evaluate(w, c, inside, sim::Precision::bf16).breakdown_s.tp_comm_s * 2 <
+          sim::evaluate(w, c, across, sim::Precision::bf16).breakdown_s.tp_comm_s);
+}
+
+TEST_CASE("PCIe-only nodes fall behind NVLink nodes in data-parallel scaling", "[engine]") {
+    const sim::Workload w = bert_large();
+    sim::Cluster nvlink = v100_cluster(8);
+    sim::Cluster pcie = v100_cluster(8);
+    pcie.node.intra_link = sim::IntraNodeLink::pcie;
+    pcie.node.intra_node_gbytes_per_s = 16; // PCIe 4.0 x8 as seen on g5
+    sim::Layout one = layout(1, 1, 1, 8, 8);
+    one.recompute = sim::Recompute::none;
+    one.overlap_dp = true;
+    sim::Layout many = one;
+    many.dp = 64;
+    many.global_batch = 8 * 64;
+    auto efficiency = [&](const sim::Cluster& c) {
+        sim::Cluster single = c;
+        single.nodes = 1;
+        single.node.accelerators_per_node = 1;
+        const double t1 = sim::evaluate(w, single, one, sim::Precision::fp16).samples_per_s;
+        return sim::evaluate(w, c, many, sim::Precision::fp16).samples_per_s / (64.0 * t1);
+    };
+    CHECK(efficiency(pcie) < efficiency(nvlink));
+    CHECK(efficiency(nvlink) <= 1.0);
+}
+
+TEST_CASE("generic models train data parallel from params and FLOPs per sample", "[engine]") {
+    sim::Workload resnet;
+    resnet.kind = sim::WorkloadKind::generic;
+    resnet.params = 25.6e6;
+    resnet.flops_per_sample = 3.0 * 4.1e9 * 2.0; // forward + backward
+    const sim::Cluster c = test::a100_cluster(1, 1600);
+    sim::Layout l = layout(1, 1, 8, 256, 2048);
+    const sim::PlanResult r = sim::evaluate(resnet, c, l, sim::Precision::fp16);
+    REQUIRE(r.valid());
+    CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
+    // ~25 % of 312 TFLOP/s over 24.6 GFLOP per image: ~3,200 images/s per GPU.
+    CHECK_REL(r.samples_per_s / 8, 0.25 * 312e12 / resnet.flops_per_sample, 0.1);
+    CHECK(sim::evaluate(resnet, c, layout(2, 1, 4, 256, 2048), sim::Precision::fp16).limit ==
+          sim::Limit::invalid_layout);
+}
+
+TEST_CASE("a calibration profile replaces datasheet figures and says so", "[engine]") {
+    const sim::Workload w = test::gpt(24, 2304, 24);
+    const sim::Cluster c = test::a100_cluster(2, 1600);
+    sim::Layout l = layout(8, 1, 2, 4, 64);
+    sim::CalibrationProfile p;
+    p.source = "probe";
+    p.gemm.push_back({"bf16", {{1e9, 100}, {1e11, 150}, {1e13, 160}}}); // a slow part
+    p.hbm_gbytes_per_s = 1000;
+    sim::CollectiveFit intra;
+    intra.collective = "all_reduce";
+    intra.ranks = 8;
+    intra.segments.push_back({0, 1e18, 100e-6, 50e9}); // slow fabric
+    p.intra_node.push_back(intra);
+    sim::CollectiveFit inter = intra;
+    inter.ranks = 16;
+    inter.nodes = 2;
+    p.inter_node.push_back(inter);
+    const sim::PlanResult sheet = sim::evaluate(w, c, l, sim::Precision::bf16);
+    const sim::PlanResult cal = sim::evaluate(w, c, l, sim::Precision::bf16, &p);
+    REQUIRE(cal.valid());
+    CHECK(cal.calibration_used.gemm);
+    CHECK(cal.calibration_used.hbm);
+    CHECK(cal.calibration_used.intra_node);
+    CHECK(cal.calibration_used.inter_node);
+    CHECK(cal.breakdown_s.compute_s > 1.5 * sheet.breakdown_s.compute_s);
+    CHECK(cal.breakdown_s.tp_comm_s > 2.0 * sheet.breakdown_s.tp_comm_s);
+    const sim::PlanResult fp16 = sim::evaluate(w, c, l, sim::Precision::fp16, &p);
+    CHECK_FALSE(fp16.calibration_used.gemm); // only bf16 was measured
+}

@@ -1,0 +1,80 @@
+// Per-GEMM transformer work against the closed-form Megatron FLOP count (exact) and published
+// parameter counts.
+#include "engine_fixtures.h"
+
+#include "clusterplan/sim/transformer_work.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp;
+
+TEST_CASE("per-GEMM FLOPs equal the Megatron closed form for the standard shape", "[engine]") {
+    struct Shape { int l, h, a, s, v; };
+    for (const Shape sh : {Shape{96, 12288, 96, 2048, 51200}, Shape{24, 2304, 24, 2048, 51200},
+                           Shape{128, 25600, 160, 2048, 51200}, Shape{24, 1024, 16, 512, 30522}}) {
+        const sim::Workload w = test::gpt(sh.l, sh.h, sh.a, sh.s, sh.v);
+        const double batch = 1536;
+        const double none = batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::none);
+        const double full = batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::full);
+        INFO("layers " << sh.l << " hidden " << sh.h);
+        CHECK_REL(none, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, false), 1e-12);
+        CHECK_REL(full, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, true), 1e-12);
+    }
+}
+
+TEST_CASE("closed form has the published magnitude for GPT-3 175B", "[engine]") {
+    // 72 * 1536 * 2048 * 96 * 12288^2 * (1 + 2048/73728 + 51200/14155776) = 3.39e18.
+    const double f = sim::megatron_flops_per_iteration(1536, 2048, 96, 12288, 51200, false);
+    CHECK_REL(f, 72.0 * 1536 * 2048 * 96 * 12288.0 * 12288.0 * (1 + 2048.0 / 73728 + 51200.0 / 14155776), 1e-12);
+    CHECK(f > 3.3e18);
+    CHECK(f < 3.5e18);
+}
+
+TEST_CASE("selective recompute adds only the attention core", "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    const double none = sim::transformer_flops_per_sample(w.shape, sim::Recompute::none);
+    const double sel = sim::transformer_flops_per_sample(w.shape, sim::Recompute::selective);
+    const double s = 2048, h = 12288, l = 96;
+    CHECK_REL(sel - none, l * 4.0 * s * s * h, 1e-12); // QK^T and PV of one forward
+}
+
+TEST_CASE("parameter counts match published model sizes", "[engine]") {
+    sim::Workload gpt3 = test::gpt(96, 12288, 96);
+    gpt3.shape.learned_positions = true;
+    CHECK_REL(sim::transformer_params(gpt3.shape), 175e9, 0.01);
+    // 12*l*h^2*(1 + 13/(12h)) + V*h (+ s*h): SC'21 eq. for Table 1's 1T row.
+    const sim::Workload t = test::gpt(128, 25600, 160);
+    CHECK_REL(sim::transformer_params(t.shape), 1008e9, 0.01);
+    sim::Workload bert = test::gpt(24, 1024, 16, 512, 30522);
+    bert.shape.learned_positions = true;
+    CHECK_REL(sim::transformer_params(bert.shape), 335e6, 0.02);
+}
+
+TEST_CASE("grouped-query attention and gated MLPs change GEMMs and parameters", "[engine]") {
+    sim::Workload llama = test::gpt(32, 4096, 32, 4096, 32000); // Llama-2 7B shape
+    llama.shape.ffn_hidden = 11008;
+    llama.shape.gated_mlp = true;
+    CHECK_REL(sim::transformer_params(llama.shape), 6.74e9, 0.02);
+    sim::Workload gqa = llama;
+    gqa.shape.kv_heads = 8;
+    CHECK(sim::transformer_params(gqa.shape) < sim::transformer_params(llama.shape));
+    const sim::LayerWork mha = sim::transformer_layer_work(llama.shape, 1, 1, false, 2);
+    const sim::LayerWork g = sim::transformer_layer_work(gqa.shape, 1, 1, false, 2);
+    // QKV width h + 2*kv*dh: 4096 + 2*8*128 = 6144 with GQA instead of 12288.
+    CHECK(g.gemms[0].n == Approx(6144));
+    CHECK(mha.gemms[0].n == Approx(12288));
+    CHECK(mha.gemms[4].n == Approx(2 * 11008)); // gate + up, fused
+}
+
+TEST_CASE("activation memory follows Korthikanti et al. 2022", "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    const double s = 2048, h = 12288, a = 96, b = 1, t = 8;
+    const double sbh = s * b * h;
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 1, false, sim::Recompute::none),
+              sbh * (34 + 5 * a * s / h), 1e-12);
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::none),
+              sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, true, sim::Recompute::selective), sbh * 34 / t, 1e-12);
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full), 2 * sbh, 1e-12);
+}
