@@ -1,13 +1,165 @@
 #include "gui_main.h"
 
+#include "app_context.h"
+#include "main_window.h"
+#include "pages/plan_page.h"
+
 #include <QApplication>
-#include <QLabel>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QStyleFactory>
+#include <QThread>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+// Resources compiled into a static library must be registered explicitly, outside namespaces.
+static void init_gui_resources() { Q_INIT_RESOURCE(gui); }
 
 namespace cp::gui {
+
+namespace {
+struct GuiArgs {
+    QString screenshot;
+    QString page = QStringLiteral("plan");
+    bool bench_plan = false;
+    QString error;
+};
+
+GuiArgs parse_args(int argc, char** argv) {
+    GuiArgs a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&](const char* name) -> QString {
+            if (i + 1 >= argc) {
+                a.error = QStringLiteral("%1 needs a value").arg(QLatin1String(name));
+                return {};
+            }
+            return QString::fromLocal8Bit(argv[++i]);
+        };
+        if (arg == "--screenshot") a.screenshot = value("--screenshot");
+        else if (arg == "--page") a.page = value("--page");
+        else if (arg == "--bench-plan") a.bench_plan = true;
+        else if (arg == "--gui") continue;
+        // Qt's own options (-style, -platform ...) are consumed by QApplication.
+    }
+    if (a.error.isEmpty() && !MainWindow::pageNames().contains(a.page)) {
+        a.error = QStringLiteral("--page: '%1' is not one of %2")
+                      .arg(a.page, MainWindow::pageNames().join(QStringLiteral(", ")));
+    }
+    return a;
+}
+
+// Waits for background work (sweeps, probes) so a screenshot shows finished charts.
+void settle(MainWindow& window, int timeout_ms) {
+    QDeadlineTimer deadline(timeout_ms);
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    } while (window.busy() && !deadline.hasExpired());
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+}
+} // namespace
+
+void configure_application(QApplication& app) {
+    init_gui_resources();
+    QApplication::setOrganizationName(QStringLiteral("ClusterPlan"));
+    QApplication::setApplicationName(QStringLiteral("ClusterPlan"));
+    QApplication::setApplicationVersion(QStringLiteral(CLUSTERPLAN_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("clusterplan"));
+    // Fusion draws consistently everywhere (and offscreen) and follows the system palette.
+    if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"))) app.setStyle(fusion);
+}
+
+QString render_screenshot(const QString& path, const QString& page, int width, int height) {
+    AppContext context;
+    MainWindow window(context);
+    window.resize(width, height);
+    if (!window.showPage(page)) return QStringLiteral("--page: '%1' is not a page").arg(page);
+    window.show();
+    settle(window, 60000);
+    const QPixmap pixmap = window.grab();
+    QImage image = pixmap.toImage();
+    image.setDevicePixelRatio(1.0);
+    if (!image.save(path)) {
+        return QStringLiteral("%1: cannot be written").arg(path);
+    }
+    window.close();
+    return {};
+}
+
+double bench_plan_latency_ms(int edits, QString* details) {
+    AppContext context;
+    MainWindow window(context);
+    window.resize(1280, 800);
+    window.showPage(QStringLiteral("plan"));
+    window.show();
+    settle(window, 30000);
+    PlanPage* plan = window.planPage();
+    std::vector<double> ms;
+    for (int i = 0; i < edits; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        plan->simulateEdit(i);   // a field change, as a user makes it
+        plan->flushPendingUpdate();  // recompute + rebuild charts now, not after the debounce
+        QApplication::processEvents();  // let the views repaint
+        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    if (details) {
+        *details = QStringLiteral("plan edit→charts latency over %1 edits: median %2 ms, min %3 ms, max %4 ms")
+                       .arg(edits)
+                       .arg(median, 0, 'f', 2)
+                       .arg(ms.front(), 0, 'f', 2)
+                       .arg(ms.back(), 0, 'f', 2);
+    }
+    return median;
+}
+
 int run_gui(int argc, char** argv) {
+    bool headless_task = false;
+    for (int i = 1; i < argc; ++i) {
+        headless_task = headless_task || !std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--bench-plan");
+    }
+    // Screenshots must work without a display (CI, docs): fall back to the offscreen platform.
+    if (headless_task && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
-    QLabel label("ClusterPlan GUI lands with the GUI issue.");
-    label.show();
+    configure_application(app);
+    const GuiArgs args = parse_args(argc, argv);
+    if (!args.error.isEmpty()) {
+        std::fprintf(stderr, "clusterplan: %s\n", qPrintable(args.error));
+        return 1;
+    }
+    if (!args.screenshot.isEmpty()) {
+        const QString error = render_screenshot(args.screenshot, args.page);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "clusterplan --screenshot: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+    if (args.bench_plan) {
+        QString details;
+        bench_plan_latency_ms(50, &details);
+        std::printf("%s\n", qPrintable(details));
+        return 0;
+    }
+    AppContext context;
+    MainWindow window(context);
+    window.show();
+    window.checkCatalogHealth();
     return app.exec();
 }
+
 } // namespace cp::gui

@@ -1,0 +1,38 @@
+#include "figure_card.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace cp::gui {
+
+FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* parent) : QFrame(parent) {
+    setFrameShape(QFrame::StyledPanel);
+    setToolTip(tooltip);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 6, 10, 6);
+    layout->setSpacing(1);
+    auto* title_label = new QLabel(title);
+    QPalette muted = title_label->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
+    title_label->setPalette(muted);
+    value_ = new QLabel(QStringLiteral("\u2014"));
+    QFont big = value_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    value_->setFont(big);
+    value_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    detail_ = new QLabel;
+    detail_->setPalette(muted);
+    layout->addWidget(title_label);
+    layout->addWidget(value_);
+    layout->addWidget(detail_);
+}
+
+void FigureCard::setValue(const QString& value, const QString& detail) {
+    value_->setText(value);
+    detail_->setText(detail);
+}
+
+QString FigureCard::value() const { return value_->text(); }
+
+} // namespace cp::gui

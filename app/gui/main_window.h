@@ -1,0 +1,63 @@
+// The one main window: a page list on the left, the pages on the right, menus with shortcuts.
+#pragma once
+
+#include <QMainWindow>
+
+#include <vector>
+
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+
+namespace cp::gui {
+
+class AppContext;
+class Page;
+class CatalogPage;
+class PlanPage;
+class ScalingPage;
+class ProbesPage;
+class ReportPage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(AppContext& context, QWidget* parent = nullptr);
+
+    static QStringList pageNames();  // "catalog", "plan", "scaling", "probes", "report"
+    bool showPage(const QString& name);
+    bool busy() const;
+
+    CatalogPage* catalogPage() const { return catalog_; }
+    PlanPage* planPage() const { return plan_; }
+    ScalingPage* scalingPage() const { return scaling_; }
+    ProbesPage* probesPage() const { return probes_; }
+    ReportPage* reportPage() const { return report_; }
+
+    // Offers to rebuild a damaged user database (asks first; keeps a backup).
+    void checkCatalogHealth();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void openScenario();
+    void openScenarioFile(const QString& path);
+    void saveScenario(bool ask_for_name);
+    void updateTitle();
+
+    AppContext& context_;
+    QListWidget* nav_ = nullptr;
+    QStackedWidget* stack_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    std::vector<Page*> pages_;
+    CatalogPage* catalog_ = nullptr;
+    PlanPage* plan_ = nullptr;
+    ScalingPage* scaling_ = nullptr;
+    ProbesPage* probes_ = nullptr;
+    ReportPage* report_ = nullptr;
+};
+
+} // namespace cp::gui

@@ -1,0 +1,74 @@
+// Catalog page: sortable, filterable instance table; detail pane (accelerator specs, prices per
+// zone with dates); side-by-side comparison of selected rows; import with errors in the window.
+#pragma once
+
+#include "pages/page.h"
+
+#include <atomic>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTableWidget;
+class QTabWidget;
+class QTextBrowser;
+
+namespace cp::gui {
+
+class AppContext;
+class InstanceTableModel;
+
+class CatalogPage : public Page {
+    Q_OBJECT
+public:
+    explicit CatalogPage(AppContext& context, QWidget* parent = nullptr);
+    bool busy() const override { return importing_; }
+
+    // Imports `file` in the background; the result appears in the message line.
+    void startImport(const QString& file, const QString& format = QString());
+    void importInteractive();
+    void cancelImport();
+
+    InstanceTableModel* model() const { return model_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QTableView* table() const { return table_; }
+    QTableWidget* comparison() const { return compare_; }
+    QString message() const;
+    bool messageIsError() const { return message_is_error_; }
+
+signals:
+    void importFinished(bool ok);
+
+private:
+    void reload();
+    void applyFilter();
+    void showDetail();
+    void compareSelected();
+    void setMessage(const QString& text, bool error);
+
+    AppContext& context_;
+    InstanceTableModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QComboBox* family_ = nullptr;
+    QComboBox* format_ = nullptr;
+    QPushButton* compare_button_ = nullptr;
+    QPushButton* import_button_ = nullptr;
+    QPushButton* cancel_button_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* message_ = nullptr;
+    QTableView* table_ = nullptr;
+    QTabWidget* side_ = nullptr;
+    QTextBrowser* detail_ = nullptr;
+    QTableWidget* compare_ = nullptr;
+    bool importing_ = false;
+    bool message_is_error_ = false;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+};
+
+} // namespace cp::gui

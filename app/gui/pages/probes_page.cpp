@@ -1,0 +1,356 @@
+#include "pages/probes_page.h"
+
+#include "app_context.h"
+#include "catalog_service.h"
+#include "chart_view.h"
+#include "charts/probe_charts.h"
+#include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/calibration_import.h"
+#include "format.h"
+#include "models/probe_result_model.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <exception>
+#include <map>
+
+namespace cp::gui {
+
+namespace {
+struct Imported {
+    QString error;
+    std::vector<sim::CollectiveTable> tables;
+    std::optional<sim::ProbeDocument> probe;
+};
+
+Imported parse_file(const QString& path) {
+    Imported out;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        out.error = QObject::tr("%1: cannot be read (%2).").arg(path, file.errorString());
+        return out;
+    }
+    const std::string text = file.readAll().toStdString();
+    const std::string name = path.toStdString();
+    try {
+        switch (sim::detect_collective_format(text)) {
+        case sim::CollectiveFormat::probe_json: {
+            sim::ProbeDocument doc = sim::parse_probe_json(text, name);
+            out.tables = doc.collectives;
+            out.probe = std::move(doc);
+            break;
+        }
+        case sim::CollectiveFormat::nccl_tests_json: out.tables.push_back(sim::parse_nccl_tests_json(text, name)); break;
+        case sim::CollectiveFormat::csv: out.tables.push_back(sim::parse_nccl_csv(text, name)); break;
+        case sim::CollectiveFormat::nccl_tests_text: out.tables.push_back(sim::parse_nccl_tests_text(text, name)); break;
+        case sim::CollectiveFormat::unknown:
+            out.error = QObject::tr("%1: not nccl-tests output, nccl-tests JSON, a bandwidth CSV or a "
+                                    "clusterplan.probe/1 document.").arg(path);
+            break;
+        }
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
+    }
+    return out;
+}
+} // namespace
+
+ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), context_(context) {
+    // Left column: hosts and run controls, calibration profiles.
+    auto* hosts_box = new QGroupBox(tr("Hosts"));
+    auto* hosts_layout = new QVBoxLayout(hosts_box);
+    hosts_ = new QListWidget;
+    hosts_->setToolTip(tr("GPU hosts to measure; one probe process runs per host."));
+    hosts_->setMaximumHeight(110);
+    host_entry_ = new QLineEdit;
+    host_entry_->setPlaceholderText(tr("user@gpu-host or IP"));
+    host_entry_->setToolTip(tr("Host name reachable with the launcher below; press Enter to add."));
+    auto* add = new QPushButton(tr("Add"));
+    auto* remove = new QPushButton(tr("Remove"));
+    auto* host_row = new QHBoxLayout;
+    host_row->addWidget(host_entry_, 1);
+    host_row->addWidget(add);
+    host_row->addWidget(remove);
+    launcher_ = new QComboBox;
+    launcher_->addItems({QStringLiteral("ssh"), QStringLiteral("mpirun"), QStringLiteral("srun")});
+    launcher_->setToolTip(tr("How the probe is started on the hosts: one ssh session per host, or "
+                             "mpirun / srun which set the ranks for NCCL."));
+    run_ = new QPushButton(tr("Run probes"));
+    run_->setToolTip(tr("Run clusterplan-probe on every host (GEMM, memory, PCIe, P2P and NCCL)."));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    auto* run_row = new QHBoxLayout;
+    run_row->addWidget(new QLabel(tr("Launcher:")));
+    run_row->addWidget(launcher_, 1);
+    auto* run_row2 = new QHBoxLayout;
+    run_row2->addWidget(run_, 1);
+    run_row2->addWidget(cancel_);
+    hosts_layout->addWidget(hosts_);
+    hosts_layout->addLayout(host_row);
+    hosts_layout->addLayout(run_row);
+    hosts_layout->addLayout(run_row2);
+    hosts_layout->addWidget(progress_);
+    auto* import = new QPushButton(tr("Import nccl-tests log or probe JSON…"));
+    import->setToolTip(tr("For hosts you cannot probe (P3) or clusters already measured: nccl-tests "
+                          "text or -J JSON output, or a clusterplan-probe document."));
+    hosts_layout->addWidget(import);
+
+    auto* cal_box = new QGroupBox(tr("Calibration profiles"));
+    auto* cal = new QFormLayout(cal_box);
+    profiles_ = new QComboBox;
+    profiles_->setToolTip(tr("Profile the Plan page uses instead of datasheet figures."));
+    profile_name_ = new QLineEdit;
+    profile_name_->setPlaceholderText(tr("e.g. p4d-us-east-1a"));
+    profile_name_->setToolTip(tr("Name of the new profile (unique)."));
+    profile_instance_ = new QComboBox;
+    profile_instance_->setToolTip(tr("Instance type the measurements describe."));
+    auto* create = new QPushButton(tr("Create from results"));
+    create->setToolTip(tr("Fit α–β collective costs (and GEMM rates) from the results shown and store them."));
+    cal->addRow(tr("Use:"), profiles_);
+    cal->addRow(tr("New name:"), profile_name_);
+    cal->addRow(tr("Instance:"), profile_instance_);
+    cal->addRow(QString(), create);
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+
+    auto* left = new QWidget;
+    auto* left_layout = new QVBoxLayout(left);
+    left_layout->setContentsMargins(0, 0, 0, 0);
+    left_layout->addWidget(hosts_box);
+    left_layout->addWidget(cal_box);
+    left_layout->addWidget(status_);
+    left_layout->addStretch(1);
+    left->setMaximumWidth(360);
+
+    // Right: results, charts, log.
+    results_ = new ProbeResultModel(this);
+    table_ = new QTableView;
+    table_->setModel(results_);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    busbw_ = new ChartView;
+    gemm_ = new ChartView;
+    log_ = new QPlainTextEdit;
+    log_->setReadOnly(true);
+    log_->setPlaceholderText(tr("Probe progress and messages appear here."));
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(busbw_);
+    charts->addWidget(gemm_);
+    auto* tabs = new QTabWidget;
+    tabs->addTab(table_, tr("Results"));
+    tabs->addTab(log_, tr("Log"));
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(charts);
+    right->addWidget(tabs);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    auto* root = new QHBoxLayout(this);
+    root->setContentsMargins(6, 6, 6, 6);
+    root->addWidget(left);
+    root->addWidget(right, 1);
+
+    auto add_host = [this] {
+        const QString h = host_entry_->text().trimmed();
+        if (h.isEmpty()) return;
+        hosts_->addItem(h);
+        host_entry_->clear();
+        run_->setEnabled(true);
+    };
+    connect(add, &QPushButton::clicked, this, add_host);
+    connect(host_entry_, &QLineEdit::returnPressed, this, add_host);
+    connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(hosts_->selectedItems()); });
+    connect(import, &QPushButton::clicked, this, &ProbesPage::importInteractive);
+    connect(run_, &QPushButton::clicked, this, &ProbesPage::runProbes);
+    connect(cancel_, &QPushButton::clicked, this, &ProbesPage::cancelRun);
+    connect(create, &QPushButton::clicked, this, [this] {
+        const QString error = createProfile(profile_name_->text().trimmed(), profile_instance_->currentText());
+        status_->setText(error.isEmpty() ? tr("Profile stored.") : error);
+    });
+    connect(profiles_, &QComboBox::activated, this, [this] {
+        sim::Scenario sc = context_.scenario();
+        const QString name = profiles_->currentData().toString();
+        sc.calibration = name.isEmpty() ? "datasheet" : name.toStdString();
+        context_.setScenario(sc, this);
+        emit statusMessage(tr("Plans now use calibration: %1").arg(profiles_->currentText()));
+    });
+    connect(&context_, &AppContext::catalogChanged, this, &ProbesPage::reloadProfiles);
+    reloadProfiles();
+    showResults();
+}
+
+void ProbesPage::reloadProfiles() {
+    const QSignalBlocker block(profiles_);
+    profiles_->clear();
+    profiles_->addItem(tr("Datasheet values"), QString());
+    profile_instance_->clear();
+    for (const InstanceChoice& c : context_.catalog().instanceChoices()) profile_instance_->addItem(c.type);
+    const int current = profile_instance_->findText(QString::fromStdString(context_.scenario().instance));
+    if (current >= 0) profile_instance_->setCurrentIndex(current);
+    auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
+    if (!db) return;
+    try {
+        for (const catalog::CalibrationRow& row : catalog::CalibrationStore(*db).list()) {
+            profiles_->addItem(QStringLiteral("%1 (%2, %3)").arg(QString::fromStdString(row.name),
+                                                                  QString::fromStdString(row.instance_type),
+                                                                  QString::fromStdString(row.measured_at)),
+                               QString::fromStdString(row.name));
+        }
+    } catch (const std::exception& e) {
+        log(QString::fromStdString(e.what()));
+    }
+    const int i = profiles_->findData(QString::fromStdString(context_.scenario().calibration));
+    profiles_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+QStringList ProbesPage::profileNames() const {
+    QStringList out;
+    for (int i = 1; i < profiles_->count(); ++i) out << profiles_->itemData(i).toString();
+    return out;
+}
+
+QString ProbesPage::statusText() const { return status_->text(); }
+
+void ProbesPage::log(const QString& line) {
+    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
+}
+
+void ProbesPage::importInteractive() {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import measurements"), QString(),
+        tr("nccl-tests output, CSV or probe JSON (*.txt *.log *.out *.json *.csv);;All files (*)"));
+    for (const QString& f : files) importFile(f);
+}
+
+void ProbesPage::importFile(const QString& path) {
+    busy_ = true;
+    status_->setText(tr("Reading %1…").arg(path));
+    auto* watcher = new QFutureWatcher<Imported>(this);
+    connect(watcher, &QFutureWatcher<Imported>::finished, this, [this, watcher, path] {
+        Imported imported = watcher->result();
+        watcher->deleteLater();
+        busy_ = false;
+        if (!imported.error.isEmpty()) {
+            status_->setText(imported.error);
+            log(imported.error);
+            emit importFinished(false);
+            return;
+        }
+        std::vector<sim::CollectiveTable> tables = results_->tables();
+        for (sim::CollectiveTable& t : imported.tables) {
+            log(tr("%1: %2 over %3 ranks, %4 sizes").arg(QFileInfo(path).fileName(), QString::fromStdString(t.collective))
+                    .arg(t.ranks).arg(t.samples.size()));
+            tables.push_back(std::move(t));
+        }
+        if (imported.probe) {
+            gemm_results_.insert(gemm_results_.end(), imported.probe->gemm.begin(), imported.probe->gemm.end());
+            probe_doc_ = std::move(imported.probe);
+        }
+        results_->setTables(std::move(tables));
+        status_->setText(tr("Imported %1.").arg(QFileInfo(path).fileName()));
+        showResults();
+        emit importFinished(true);
+    });
+    watcher->setFuture(QtConcurrent::run([path] { return parse_file(path); }));
+}
+
+void ProbesPage::showResults() {
+    std::vector<charts::BandwidthSeries> series;
+    for (const sim::CollectiveTable& t : results_->tables()) {
+        charts::BandwidthSeries s;
+        s.label = tr("%1 · %2 ranks").arg(QString::fromStdString(t.collective)).arg(t.ranks);
+        for (const sim::CollectiveSample& x : t.samples) {
+            s.bytes.push_back(x.bytes);
+            s.busbw_gbytes_per_s.push_back(x.busbw_gbytes_per_s);
+        }
+        series.push_back(std::move(s));
+    }
+    busbw_->replaceChart(charts::busbw_chart(series));
+    // Best measured rate per precision against the datasheet peak of the profile's accelerator.
+    std::map<std::string, double> best;
+    for (const sim::ProbeGemmResult& g : gemm_results_) best[g.precision] = std::max(best[g.precision], g.tflops);
+    std::optional<sim::AcceleratorSpec> accel;
+    if (probe_doc_ && !probe_doc_->gpus.empty() && context_.catalog().raw()) {
+        if (auto node = context_.catalog().raw()->node_spec(profile_instance_->currentText().toStdString())) {
+            accel = node->accelerator;
+        }
+    }
+    std::vector<charts::GemmBar> bars;
+    const char* const order[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+    for (int p = 0; p < 5; ++p) {
+        auto it = best.find(order[p]);
+        if (it == best.end()) continue;
+        bars.push_back({QString::fromLatin1(order[p]), it->second,
+                        accel ? accel->peak(static_cast<sim::Precision>(p)) : sim::kUnknown});
+    }
+    gemm_->replaceChart(charts::gemm_chart(bars));
+    table_->resizeColumnsToContents();
+}
+
+QString ProbesPage::createProfile(const QString& name, const QString& instance_type) {
+    if (name.isEmpty()) return tr("Profile name: give the new profile a name.");
+    if (results_->tables().empty() && !probe_doc_) return tr("There are no measurements to fit yet: run probes or import a log.");
+    auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
+    if (!db) return context_.catalog().openError();
+    try {
+        sim::ProfileMeta meta;
+        meta.name = name.toStdString();
+        meta.instance_type = instance_type.toStdString();
+        meta.measured_at = QDate::currentDate().toString(Qt::ISODate).toStdString();
+        if (auto node = db->node_spec(meta.instance_type)) meta.accelerator = node->accelerator.id;
+        sim::CalibrationProfile profile;
+        if (probe_doc_) {
+            meta.source = "probe";
+            meta.host = probe_doc_->hostname;
+            profile = sim::profile_from_probe(*probe_doc_, meta);
+        } else {
+            meta.source = "nccl-tests";
+            profile = sim::profile_from_tables(results_->tables(), meta);
+        }
+        catalog::CalibrationStore(*db).store(profile, "{}");
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    reloadProfiles();
+    const int i = profiles_->findData(name);
+    if (i >= 0) profiles_->setCurrentIndex(i);
+    log(tr("Stored calibration profile %1 for %2.").arg(name, instance_type));
+    return {};
+}
+
+void ProbesPage::runProbes() {
+    // Replaced by the app/remote runner once it lands (see issue 4).
+    log(tr("Probe runner not available in this build."));
+}
+
+void ProbesPage::cancelRun() {
+    if (cancel_flag_) cancel_flag_->store(true);
+}
+
+} // namespace cp::gui

@@ -1,0 +1,272 @@
+#include "pages/scaling_page.h"
+
+#include "app_context.h"
+#include "catalog_service.h"
+#include "chart_view.h"
+#include "clusterplan/catalog/catalog.h"
+#include "format.h"
+#include "models/recommendation_model.h"
+#include "plan_eval.h"
+
+#include <QChart>
+#include <QCursor>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMetaObject>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace cp::gui {
+
+ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), context_(context) {
+    instances_button_ = new QToolButton;
+    instances_button_->setPopupMode(QToolButton::InstantPopup);
+    instances_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    instances_button_->setToolTip(tr("Instance types to compare (one line per layout family and instance)."));
+    instances_menu_ = new QMenu(instances_button_);
+    instances_button_->setMenu(instances_menu_);
+    max_nodes_ = new QSpinBox;
+    max_nodes_->setRange(1, 4096);
+    max_nodes_->setSuffix(tr(" nodes"));
+    max_nodes_->setToolTip(tr("Largest cluster swept; node counts double from 1 up to this."));
+    run_ = new QPushButton(tr("Run sweep"));
+    run_->setShortcut(QKeySequence(Qt::Key_F5));
+    run_->setToolTip(tr("Evaluate every layout at every node count (F5)."));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar;
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(true);
+    status_ = new QLabel;
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Instances:")));
+    bar->addWidget(instances_button_);
+    bar->addWidget(new QLabel(tr("up to")));
+    bar->addWidget(max_nodes_);
+    bar->addWidget(run_);
+    bar->addWidget(cancel_);
+    bar->addWidget(progress_);
+    bar->addWidget(status_, 1);
+
+    throughput_ = new ChartView;
+    efficiency_ = new ChartView;
+    cost_ = new ChartView;
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(throughput_);
+    top->addWidget(efficiency_);
+    top->addWidget(cost_);
+    pareto_ = new ChartView;
+    model_ = new RecommendationModel(this);
+    table_ = new QTableView;
+    table_->setModel(model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+    table_->setToolTip(tr("Double-click (or Enter) to open a plan in the Plan page."));
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(pareto_);
+    auto* table_box = new QWidget;
+    auto* table_layout = new QVBoxLayout(table_box);
+    table_layout->setContentsMargins(0, 0, 0, 0);
+    auto* table_title = new QLabel(tr("<b>Recommendations</b> (ranked by the scenario's objective and constraints)"));
+    table_layout->addWidget(table_title);
+    table_layout->addWidget(table_);
+    bottom->addWidget(table_box);
+    bottom->setStretchFactor(0, 2);
+    bottom->setStretchFactor(1, 3);
+    auto* vertical = new QSplitter(Qt::Vertical);
+    vertical->addWidget(top);
+    vertical->addWidget(bottom);
+    auto* root = new QVBoxLayout(this);
+    root->setContentsMargins(6, 6, 6, 6);
+    root->addLayout(bar);
+    root->addWidget(vertical, 1);
+
+    connect(run_, &QPushButton::clicked, this, &ScalingPage::runSweep);
+    connect(cancel_, &QPushButton::clicked, this, &ScalingPage::cancelSweep);
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (const SweepPlan* p = model_->planAt(index.row())) openPlan(*p);
+    });
+    connect(&context_, &AppContext::scenarioChanged, this, [this] {
+        // Swept again when next shown; a plan opened from here must not restart the sweep.
+        stale_ = true;
+        max_nodes_->setValue(context_.scenario().constraints.max_nodes);
+    });
+    connect(&context_, &AppContext::catalogChanged, this, [this] { reloadInstances(); stale_ = true; });
+    max_nodes_->setValue(context_.scenario().constraints.max_nodes);
+    reloadInstances();
+}
+
+void ScalingPage::reloadInstances() {
+    const QStringList previous = selectedInstances();
+    instances_menu_->clear();
+    for (const InstanceChoice& c : context_.catalog().instanceChoices()) {
+        QAction* a = instances_menu_->addAction(QStringLiteral("%1  (%2)").arg(c.type, c.description));
+        a->setData(c.type);
+        a->setCheckable(true);
+        a->setChecked(previous.contains(c.type));
+        connect(a, &QAction::toggled, this, [this] {
+            updateInstanceButton();
+            stale_ = true;
+        });
+    }
+    if (selectedInstances().isEmpty()) {
+        setSelectedInstances({QString::fromStdString(context_.scenario().instance)});
+    }
+    updateInstanceButton();
+}
+
+QStringList ScalingPage::selectedInstances() const {
+    QStringList out;
+    for (QAction* a : instances_menu_->actions()) {
+        if (a->isChecked()) out << a->data().toString();
+    }
+    return out;
+}
+
+void ScalingPage::setSelectedInstances(const QStringList& types) {
+    for (QAction* a : instances_menu_->actions()) {
+        const QSignalBlocker block(a);
+        a->setChecked(types.contains(a->data().toString()));
+    }
+    updateInstanceButton();
+    stale_ = true;
+}
+
+void ScalingPage::updateInstanceButton() {
+    const QStringList types = selectedInstances();
+    instances_button_->setText(types.isEmpty() ? tr("none") : types.join(QStringLiteral(", ")));
+}
+
+void ScalingPage::showEvent(QShowEvent* event) {
+    Page::showEvent(event);
+    if (stale_ && !running_) runSweep();
+}
+
+void ScalingPage::runSweep() {
+    if (running_) {
+        // The newest request wins: stop the running sweep and start again when it ends.
+        cancelSweep();
+        stale_ = true;
+        return;
+    }
+    ScalingRequest request;
+    request.scenario = context_.scenario();
+    request.max_nodes = max_nodes_->value();
+    const catalog::Catalog* db = context_.catalog().raw();
+    for (const QString& type : selectedInstances()) {
+        sim::Scenario sc = request.scenario;
+        sc.instance = type.toStdString();
+        QString error;
+        if (auto node = resolve_node(sc, db, &error)) request.nodes.push_back(*node);
+    }
+    if (request.nodes.empty()) {
+        status_->setText(tr("Choose at least one instance type that can train."));
+        return;
+    }
+    swept_scenario_ = request.scenario;
+    stale_ = false;
+    running_ = true;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    status_->setText(tr("Sweeping…"));
+    cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+    const auto cancel = cancel_flag_;
+    QPointer<QProgressBar> bar = progress_;
+    auto* watcher = new QFutureWatcher<ScalingData>(this);
+    connect(watcher, &QFutureWatcher<ScalingData>::finished, this, [this, watcher] {
+        auto data = std::make_shared<const ScalingData>(watcher->result());
+        watcher->deleteLater();
+        running_ = false;
+        run_->setEnabled(true);
+        cancel_->setEnabled(false);
+        if (!data->cancelled || !data_) {
+            data_ = data;
+            showData();
+        }
+        status_->setText(data->cancelled ? tr("Sweep cancelled.")
+                                         : tr("%1 layouts evaluated, %2 plans kept, in %3.")
+                                               .arg(data->evaluated)
+                                               .arg(data->plans.size())
+                                               .arg(fmt_duration_s(data->seconds)));
+        emit sweepFinished();
+        if (stale_ && isVisible()) runSweep();
+    });
+    watcher->setFuture(QtConcurrent::run([request, cancel, bar] {
+        return compute_scaling(request, *cancel, [bar](int done, int total) {
+            QMetaObject::invokeMethod(bar, [bar, done, total] {
+                if (!bar) return;
+                bar->setRange(0, total);
+                bar->setValue(done);
+            }, Qt::QueuedConnection);
+        });
+    }));
+}
+
+void ScalingPage::cancelSweep() {
+    if (cancel_flag_) cancel_flag_->store(true);
+}
+
+void ScalingPage::showData() {
+    const ScalingData& d = *data_;
+    throughput_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::throughput));
+    efficiency_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::efficiency));
+    cost_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::cost));
+    pareto_points_.clear();
+    for (std::size_t i = 0; i < d.plans.size(); ++i) {
+        const SweepPlan& p = d.plans[i];
+        pareto_points_.push_back(
+            {p.time_to_train_h, p.cost_usd, p.on_front,
+             tr("%1 × %2, %3×%4×%5 (TP×PP×DP), micro-batch %6\n%7, %8 on demand, MFU %9")
+                 .arg(p.nodes).arg(p.instance).arg(p.layout.tp).arg(p.layout.pp).arg(p.layout.dp)
+                 .arg(p.layout.micro_batch).arg(fmt_hours(p.time_to_train_h), fmt_usd(p.cost_usd), fmt_percent(p.mfu, 0)),
+             int(i)});
+    }
+    QChart* chart = charts::pareto_chart(pareto_points_);
+    for (QAbstractSeries* s : chart->series()) {
+        auto* scatter = qobject_cast<QScatterSeries*>(s);
+        if (!scatter) continue;
+        connect(scatter, &QScatterSeries::hovered, this, [this, scatter](const QPointF& point, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            if (const charts::ParetoPoint* p = charts::pareto_point_near(pareto_points_, scatter, point)) {
+                QToolTip::showText(QCursor::pos(), p->label + tr("\nClick to open in Plan"), pareto_);
+            }
+        });
+        connect(scatter, &QScatterSeries::clicked, this, [this, scatter](const QPointF& point) {
+            const charts::ParetoPoint* p = charts::pareto_point_near(pareto_points_, scatter, point);
+            if (p && data_) openPlan(data_->plans[std::size_t(p->index)]);
+        });
+    }
+    pareto_->replaceChart(chart);
+    model_->setData(data_);
+    table_->resizeColumnsToContents();
+    if (model_->rowCount() > 0) table_->selectRow(0);
+}
+
+void ScalingPage::openPlan(const SweepPlan& plan) {
+    emit context_.openPlanRequested(scenario_for(swept_scenario_, plan));
+}
+
+} // namespace cp::gui

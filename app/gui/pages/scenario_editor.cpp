@@ -1,0 +1,369 @@
+#include "pages/scenario_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace cp::gui {
+
+namespace {
+QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip) {
+    auto* box = new QSpinBox;
+    box->setRange(min, max);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
+                           const QString& tip) {
+    auto* box = new QDoubleSpinBox;
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+QComboBox* choice_field(const QStringList& labels, const QString& tip) {
+    auto* box = new QComboBox;
+    box->addItems(labels);
+    box->setToolTip(tip);
+    return box;
+}
+
+QFormLayout* form_in(QGroupBox* group) {
+    auto* form = new QFormLayout(group);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return form;
+}
+
+const char* const kPrecisions[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+} // namespace
+
+ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
+    auto* root = new QVBoxLayout(this);
+    root->setContentsMargins(0, 0, 0, 0);
+
+    auto* model_box = new QGroupBox(tr("Model"));
+    auto* model = form_in(model_box);
+    preset_ = choice_field({tr("Custom shape")},
+                           tr("A model preset fills the shape below; editing a shape field "
+                              "switches to a custom shape."));
+    layers_ = int_field(1, 1000, {}, tr("Transformer layers (blocks)."));
+    hidden_ = int_field(64, 131072, {}, tr("Hidden size h (model width), elements."));
+    heads_ = int_field(1, 1024, {}, tr("Attention heads; tensor parallelism must divide this."));
+    kv_heads_ = int_field(1, 1024, {}, tr("Key/value heads (fewer than heads = grouped-query attention)."));
+    ffn_ = int_field(64, 524288, {}, tr("MLP inner size, elements (4·h for GPT-style models)."));
+    seq_ = int_field(16, 1048576, tr(" tokens"), tr("Sequence length s, tokens per sample."));
+    vocab_ = int_field(2, 1048576, tr(" tokens"), tr("Vocabulary size V, tokens."));
+    gated_ = new QCheckBox(tr("Gated (SwiGLU) MLP"));
+    gated_->setToolTip(tr("Three-matrix gated MLP as in LLaMA; GPT uses two matrices."));
+    model->addRow(tr("Preset:"), preset_);
+    model->addRow(tr("Layers:"), layers_);
+    model->addRow(tr("Hidden size:"), hidden_);
+    model->addRow(tr("Heads / KV heads:"), [&] {
+        auto* w = new QWidget;
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(heads_);
+        h->addWidget(kv_heads_);
+        return w;
+    }());
+    model->addRow(tr("FFN size:"), ffn_);
+    model->addRow(tr("Sequence length:"), seq_);
+    model->addRow(tr("Vocabulary:"), vocab_);
+    model->addRow(QString(), gated_);
+
+    auto* train_box = new QGroupBox(tr("Training"));
+    auto* train = form_in(train_box);
+    tokens_b_ = real_field(0.001, 1e6, 3, tr(" B tokens"),
+                           tr("Dataset size: tokens processed over the whole run, in billions."));
+    precision_ = choice_field({"fp32", "tf32", "fp16", "bf16", "fp8"},
+                              tr("Numeric precision of the matrix multiplies (mixed-precision "
+                                 "training keeps fp32 master weights)."));
+    train->addRow(tr("Dataset size:"), tokens_b_);
+    train->addRow(tr("Precision:"), precision_);
+
+    auto* cluster_box = new QGroupBox(tr("Cluster"));
+    auto* cluster = form_in(cluster_box);
+    instance_ = choice_field({}, tr("Instance type from the catalog (accelerators per node shown)."));
+    instance_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    instance_->setMinimumContentsLength(18);
+    nodes_ = int_field(1, 4096, tr(" nodes"), tr("Number of instances (nodes) in the cluster."));
+    devices_ = new QLabel;
+    devices_->setToolTip(tr("Total accelerators = nodes × accelerators per node."));
+    pricing_ = choice_field({tr("On-demand"), tr("Spot")},
+                            tr("Price used for the headline cost; the other is shown alongside."));
+    cluster->addRow(tr("Instance:"), instance_);
+    cluster->addRow(tr("Nodes:"), nodes_);
+    cluster->addRow(tr("Devices:"), devices_);
+    cluster->addRow(tr("Pricing:"), pricing_);
+
+    auto* par_box = new QGroupBox(tr("Parallel layout"));
+    auto* par = form_in(par_box);
+    layout_mode_ = choice_field({tr("Search best layout"), tr("Manual")},
+                                tr("Search tries every valid TP/PP/DP/micro-batch split; Manual "
+                                   "uses the values below."));
+    tp_ = int_field(1, 64, {}, tr("Tensor-parallel degree (keep within a node)."));
+    pp_ = int_field(1, 512, {}, tr("Pipeline-parallel stages."));
+    dp_ = new QLabel;
+    dp_->setToolTip(tr("Data-parallel degree = devices / (TP × PP)."));
+    micro_batch_ = int_field(1, 4096, tr(" samples"), tr("Micro-batch size per pipeline step, samples."));
+    global_batch_ = int_field(1, 1 << 22, tr(" samples"), tr("Global batch per optimizer step, samples."));
+    schedule_ = choice_field({"GPipe", "1F1B", tr("Interleaved 1F1B")},
+                             tr("Pipeline schedule; interleaving shrinks the bubble at the cost "
+                                "of more point-to-point traffic."));
+    seq_parallel_ = new QCheckBox(tr("Sequence parallel"));
+    seq_parallel_->setToolTip(tr("Shard layer-norm/dropout activations across the TP group."));
+    zero_ = choice_field({tr("0 (off)"), "1", "2", "3"},
+                         tr("ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also "
+                            "weights across data-parallel ranks."));
+    recompute_ = choice_field({tr("None"), tr("Selective"), tr("Full")},
+                              tr("Activation recomputation: trades compute for memory."));
+    par->addRow(tr("Layout:"), layout_mode_);
+    par->addRow(tr("Tensor parallel:"), tp_);
+    par->addRow(tr("Pipeline parallel:"), pp_);
+    par->addRow(tr("Data parallel:"), dp_);
+    par->addRow(tr("Micro-batch:"), micro_batch_);
+    par->addRow(tr("Global batch:"), global_batch_);
+    par->addRow(tr("Schedule:"), schedule_);
+    par->addRow(tr("ZeRO stage:"), zero_);
+    par->addRow(tr("Recompute:"), recompute_);
+    par->addRow(QString(), seq_parallel_);
+
+    auto* con_box = new QGroupBox(tr("Constraints"));
+    auto* con = form_in(con_box);
+    max_nodes_ = int_field(1, 100000, tr(" nodes"), tr("Largest cluster the search may use."));
+    deadline_h_ = real_field(0, 1e6, 1, tr(" h"), tr("Finish within this many hours (0 = no deadline)."));
+    deadline_h_->setSpecialValueText(tr("none"));
+    budget_usd_ = real_field(0, 1e10, 0, tr(" USD"), tr("Spend at most this much (0 = no budget)."));
+    budget_usd_->setSpecialValueText(tr("none"));
+    objective_ = choice_field({tr("Cheapest"), tr("Fastest"), tr("Cheapest within deadline"),
+                               tr("Fastest within budget")},
+                              tr("What the recommendation optimises."));
+    con->addRow(tr("Max nodes:"), max_nodes_);
+    con->addRow(tr("Deadline:"), deadline_h_);
+    con->addRow(tr("Budget:"), budget_usd_);
+    con->addRow(tr("Objective:"), objective_);
+
+    for (QGroupBox* box : {model_box, train_box, cluster_box, par_box, con_box}) root->addWidget(box);
+    root->addStretch(1);
+
+    for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, ffn_, seq_, vocab_}) {
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            // Editing the shape makes it custom; the preset id would otherwise override it.
+            if (!loading_ && preset_->currentIndex() != 0) {
+                const QSignalBlocker block(preset_);
+                preset_->setCurrentIndex(0);
+            }
+            emitEdited();
+        });
+    }
+    connect(gated_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
+    for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
+        connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
+    }
+    for (QDoubleSpinBox* s : {tokens_b_, deadline_h_, budget_usd_}) {
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this] { emitEdited(); });
+    }
+    for (QComboBox* c : {precision_, instance_, pricing_, layout_mode_, schedule_, zero_, recompute_, objective_}) {
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
+    }
+    connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    updateEnabledState();
+}
+
+void ScenarioEditor::setInstances(const std::vector<InstanceChoice>& instances) {
+    instances_ = instances;
+    const QString current = instance_->currentData().toString();
+    const QSignalBlocker block(instance_);
+    instance_->clear();
+    for (const InstanceChoice& c : instances_) {
+        instance_->addItem(QStringLiteral("%1  (%2)").arg(c.type, c.description), c.type);
+    }
+    const int i = instance_->findData(current);
+    if (i >= 0) instance_->setCurrentIndex(i);
+    updateDerived();
+}
+
+void ScenarioEditor::setPresets(const std::vector<PresetChoice>& presets) {
+    presets_ = presets;
+    const QSignalBlocker block(preset_);
+    const QString current = preset_->currentData().toString();
+    preset_->clear();
+    preset_->addItem(tr("Custom shape"), QString());
+    for (const PresetChoice& p : presets_) preset_->addItem(p.label, p.id);
+    const int i = preset_->findData(current);
+    preset_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void ScenarioEditor::onPresetChosen() {
+    if (loading_) return;
+    const QString id = preset_->currentData().toString();
+    for (const PresetChoice& p : presets_) {
+        if (p.id != id) continue;
+        loading_ = true;
+        const sim::TransformerShape& s = p.workload.shape;
+        layers_->setValue(s.layers);
+        hidden_->setValue(s.hidden);
+        heads_->setValue(s.heads);
+        kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
+        ffn_->setValue(s.ffn_hidden);
+        seq_->setValue(s.seq_len);
+        vocab_->setValue(s.vocab);
+        gated_->setChecked(s.gated_mlp);
+        if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
+        base_.workload = p.workload;
+        loading_ = false;
+    }
+    emitEdited();
+}
+
+void ScenarioEditor::setScenario(const sim::Scenario& sc) {
+    loading_ = true;
+    base_ = sc;
+    const sim::TransformerShape& s = sc.workload.shape;
+    {
+        const QSignalBlocker block(preset_);
+        const int i = preset_->findData(QString::fromStdString(sc.preset));
+        preset_->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    layers_->setValue(s.layers);
+    hidden_->setValue(s.hidden);
+    heads_->setValue(s.heads);
+    kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
+    ffn_->setValue(s.ffn_hidden);
+    seq_->setValue(s.seq_len);
+    vocab_->setValue(s.vocab);
+    gated_->setChecked(s.gated_mlp);
+    double tokens = sc.training.tokens;
+    if (!(tokens > 0) && sc.training.samples > 0) tokens = sc.training.samples * sc.workload.tokens_per_sample();
+    if (!(tokens > 0) && sc.training.epochs > 0) {
+        tokens = sc.training.epochs * sc.training.dataset_samples * sc.workload.tokens_per_sample();
+    }
+    tokens_b_->setValue(tokens / 1e9);
+    precision_->setCurrentIndex(static_cast<int>(sc.precision));
+    const int inst = instance_->findData(QString::fromStdString(sc.instance));
+    if (inst >= 0) instance_->setCurrentIndex(inst);
+    nodes_->setValue(sc.nodes.value_or(1));
+    pricing_->setCurrentIndex(sc.pricing == sim::Pricing::spot ? 1 : 0);
+    const sim::ParallelSpec& p = sc.parallel;
+    const bool manual = p.tp && p.pp && p.micro_batch;
+    layout_mode_->setCurrentIndex(manual ? 1 : 0);
+    tp_->setValue(p.tp.value_or(1));
+    pp_->setValue(p.pp.value_or(1));
+    micro_batch_->setValue(p.micro_batch.value_or(1));
+    if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
+    schedule_->setCurrentIndex(static_cast<int>(p.schedule));
+    seq_parallel_->setChecked(p.sequence_parallel);
+    zero_->setCurrentIndex(p.zero.value_or(0));
+    recompute_->setCurrentIndex(static_cast<int>(p.recompute.value_or(sim::Recompute::none)));
+    max_nodes_->setValue(sc.constraints.max_nodes);
+    deadline_h_->setValue(std::isnan(sc.constraints.deadline_hours) ? 0 : sc.constraints.deadline_hours);
+    budget_usd_->setValue(std::isnan(sc.constraints.budget_usd) ? 0 : sc.constraints.budget_usd);
+    objective_->setCurrentIndex(static_cast<int>(sc.constraints.objective));
+    loading_ = false;
+    updateEnabledState();
+    updateDerived();
+}
+
+sim::Scenario ScenarioEditor::scenario() const {
+    sim::Scenario sc = base_;
+    sc.preset = preset_->currentData().toString().toStdString();
+    sim::Workload& w = sc.workload;
+    w.kind = sim::WorkloadKind::transformer;
+    if (sc.preset.empty()) w.name = "custom";
+    w.shape.layers = layers_->value();
+    w.shape.hidden = hidden_->value();
+    w.shape.heads = heads_->value();
+    w.shape.kv_heads = kv_heads_->value();
+    w.shape.ffn_hidden = ffn_->value();
+    w.shape.seq_len = seq_->value();
+    w.shape.vocab = vocab_->value();
+    w.shape.gated_mlp = gated_->isChecked();
+    w.params = 0;  // derived from the shape
+    sc.training.tokens = tokens_b_->value() * 1e9;
+    sc.training.samples = 0;
+    sc.training.epochs = 0;
+    sc.precision = static_cast<sim::Precision>(precision_->currentIndex());
+    sc.instance = instance_->currentData().toString().toStdString();
+    sc.nodes = nodes_->value();
+    sc.pricing = pricing_->currentIndex() == 1 ? sim::Pricing::spot : sim::Pricing::on_demand;
+    sim::ParallelSpec& p = sc.parallel;
+    p.global_batch = global_batch_->value();
+    p.schedule = static_cast<sim::Schedule>(schedule_->currentIndex());
+    p.sequence_parallel = seq_parallel_->isChecked();
+    p.zero = zero_->currentIndex();
+    p.recompute = static_cast<sim::Recompute>(recompute_->currentIndex());
+    if (layout_mode_->currentIndex() == 1) {
+        p.tp = tp_->value();
+        p.pp = pp_->value();
+        p.micro_batch = micro_batch_->value();
+        const int devices = nodes_->value() * [&] {
+            for (const InstanceChoice& c : instances_) {
+                if (c.type == instance_->currentData().toString()) return c.accelerators_per_node;
+            }
+            return 1;
+        }();
+        p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value()));
+        p.virtual_stages = p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
+    } else {
+        p.tp.reset();
+        p.pp.reset();
+        p.dp.reset();
+        p.micro_batch.reset();
+        // In search mode ZeRO and recompute are searched as well.
+        p.zero.reset();
+        p.recompute.reset();
+    }
+    sc.constraints.max_nodes = max_nodes_->value();
+    sc.constraints.deadline_hours = deadline_h_->value() > 0 ? deadline_h_->value() : sim::kUnknown;
+    sc.constraints.budget_usd = budget_usd_->value() > 0 ? budget_usd_->value() : sim::kUnknown;
+    sc.constraints.objective = static_cast<sim::Objective>(objective_->currentIndex());
+    return sc;
+}
+
+void ScenarioEditor::updateEnabledState() {
+    const bool manual = layout_mode_->currentIndex() == 1;
+    for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_, recompute_, seq_parallel_}) {
+        w->setEnabled(manual);
+    }
+}
+
+void ScenarioEditor::updateDerived() {
+    int per_node = 1;
+    for (const InstanceChoice& c : instances_) {
+        if (c.type == instance_->currentData().toString()) per_node = c.accelerators_per_node;
+    }
+    const int devices = nodes_->value() * per_node;
+    devices_->setText(tr("%1 accelerators (%2 per node)").arg(devices).arg(per_node));
+    const int mp = tp_->value() * pp_->value();
+    if (layout_mode_->currentIndex() != 1) {
+        dp_->setText(tr("searched"));
+    } else if (devices % mp != 0) {
+        dp_->setText(tr("invalid: TP × PP = %1 does not divide %2 devices").arg(mp).arg(devices));
+    } else {
+        dp_->setText(QString::number(devices / mp));
+    }
+}
+
+void ScenarioEditor::emitEdited() {
+    if (loading_) return;
+    updateEnabledState();
+    updateDerived();
+    emit edited();
+}
+
+} // namespace cp::gui

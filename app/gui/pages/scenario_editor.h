@@ -1,0 +1,94 @@
+// The Plan page's scenario editor: every field of a clusterplan.scenario/1 document that a
+// user plans with, each with a tooltip and unit. Emits edited() on any change.
+#pragma once
+
+#include "clusterplan/sim/scenario.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace cp::gui {
+
+struct InstanceChoice {
+    QString type;          // "p4d.24xlarge"
+    QString description;   // "8 × A100-40GB"
+    int accelerators_per_node = 1;
+};
+
+struct PresetChoice {
+    QString id;            // "gpt3-175b"
+    QString label;         // "GPT-3 175B"
+    sim::Workload workload;
+    int global_batch = 0;
+};
+
+class ScenarioEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScenarioEditor(QWidget* parent = nullptr);
+
+    void setInstances(const std::vector<InstanceChoice>& instances);
+    void setPresets(const std::vector<PresetChoice>& presets);
+
+    // Shows `scenario`; fields it does not cover are kept and written back by scenario().
+    void setScenario(const sim::Scenario& scenario);
+    sim::Scenario scenario() const;
+
+    // Field access for tests and shortcuts.
+    QSpinBox* nodesField() const { return nodes_; }
+    QComboBox* instanceField() const { return instance_; }
+    QComboBox* layoutModeField() const { return layout_mode_; }
+
+signals:
+    void edited();
+
+private:
+    void onPresetChosen();
+    void updateEnabledState();
+    void updateDerived();
+    void emitEdited();
+
+    sim::Scenario base_;   // keeps fields the editor does not show (spot timings, custom hw...)
+    std::vector<InstanceChoice> instances_;
+    std::vector<PresetChoice> presets_;
+    bool loading_ = false;
+
+    QComboBox* preset_ = nullptr;
+    QSpinBox* layers_ = nullptr;
+    QSpinBox* hidden_ = nullptr;
+    QSpinBox* heads_ = nullptr;
+    QSpinBox* kv_heads_ = nullptr;
+    QSpinBox* ffn_ = nullptr;
+    QSpinBox* seq_ = nullptr;
+    QSpinBox* vocab_ = nullptr;
+    QCheckBox* gated_ = nullptr;
+    QDoubleSpinBox* tokens_b_ = nullptr;
+    QComboBox* precision_ = nullptr;
+    QComboBox* instance_ = nullptr;
+    QSpinBox* nodes_ = nullptr;
+    QLabel* devices_ = nullptr;
+    QComboBox* pricing_ = nullptr;
+    QComboBox* layout_mode_ = nullptr;
+    QSpinBox* tp_ = nullptr;
+    QSpinBox* pp_ = nullptr;
+    QLabel* dp_ = nullptr;
+    QSpinBox* micro_batch_ = nullptr;
+    QSpinBox* global_batch_ = nullptr;
+    QComboBox* schedule_ = nullptr;
+    QCheckBox* seq_parallel_ = nullptr;
+    QComboBox* zero_ = nullptr;
+    QComboBox* recompute_ = nullptr;
+    QSpinBox* max_nodes_ = nullptr;
+    QDoubleSpinBox* deadline_h_ = nullptr;
+    QDoubleSpinBox* budget_usd_ = nullptr;
+    QComboBox* objective_ = nullptr;
+};
+
+} // namespace cp::gui

@@ -1,0 +1,127 @@
+#include "plan_eval.h"
+
+#include "catalog_service.h"
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/planner.h"
+#include "format.h"
+
+#include <QCoreApplication>
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+namespace cp::gui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// The step-time part that costs most besides useful compute, for the verdict.
+QString largest_overhead(const sim::PlanResult& r, double* share) {
+    const std::pair<const char*, double> parts[] = {
+        {QT_TRANSLATE_NOOP("plan", "activation recompute"), r.breakdown_s.recompute_s},
+        {QT_TRANSLATE_NOOP("plan", "tensor-parallel communication"), r.breakdown_s.tp_comm_s},
+        {QT_TRANSLATE_NOOP("plan", "the pipeline bubble"), r.breakdown_s.pp_bubble_s},
+        {QT_TRANSLATE_NOOP("plan", "pipeline communication"), r.breakdown_s.pp_comm_s},
+        {QT_TRANSLATE_NOOP("plan", "exposed gradient synchronisation"), r.breakdown_s.dp_comm_exposed_s},
+        {QT_TRANSLATE_NOOP("plan", "the optimizer step"), r.breakdown_s.optimizer_s},
+    };
+    const auto* best = std::max_element(std::begin(parts), std::end(parts),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+    *share = r.step_time_s > 0 ? best->second / r.step_time_s : 0;
+    return QCoreApplication::translate("plan", best->first);
+}
+
+QString verdict_for(const sim::PlanReport& p, bool* ok) {
+    const sim::PlanResult& r = p.result;
+    if (!r.valid()) {
+        *ok = false;
+        return QObject::tr("This plan does not work: %1.").arg(q(p.limit_reason.empty() ? sim::describe_limit(r) : p.limit_reason));
+    }
+    *ok = true;
+    QStringList s;
+    s << QObject::tr("Fits in memory (%1 of %2 per device).").arg(fmt_gib(r.memory_gib.total), fmt_gib(r.memory_gib.capacity));
+    s << QObject::tr("Training takes %1 on %2 × %3 and costs %4 on demand.")
+             .arg(fmt_hours(p.job.time_to_train_h))
+             .arg(p.nodes)
+             .arg(q(p.instance), fmt_usd(p.job.cost_usd));
+    if (p.job.spot.priced) {
+        const double saving = std::isnan(p.job.cost_usd) || p.job.cost_usd <= 0 ? sim::kUnknown
+                                                                                  : 1.0 - p.job.spot.cost_usd / p.job.cost_usd;
+        s << QObject::tr("On spot expect %1 interruptions, %2 and %3 (%4 saved).")
+                 .arg(fmt_num(p.job.spot.expected_interruptions, 1), fmt_hours(p.job.spot.wall_time_h),
+                      fmt_usd(p.job.spot.cost_usd), fmt_percent(saving, 0));
+    } else {
+        s << QObject::tr("No spot price is known for this instance.");
+    }
+    const double mfu = r.mfu;
+    const QString mfu_word = mfu >= 0.45 ? QObject::tr("excellent") : mfu >= 0.35 ? QObject::tr("good")
+                             : mfu >= 0.2 ? QObject::tr("fair") : QObject::tr("poor");
+    s << QObject::tr("MFU %1 is %2.").arg(fmt_percent(mfu, 0), mfu_word);
+    double share = 0;
+    const QString overhead = largest_overhead(r, &share);
+    if (share >= 0.05) {
+        s << QObject::tr("The largest overhead is %1 (%2 of each step).").arg(overhead, fmt_percent(share, 0));
+    }
+    if (mfu < 0.2) *ok = false;
+    return s.join(QLatin1Char(' '));
+}
+} // namespace
+
+std::optional<sim::NodeSpec> resolve_node(const sim::Scenario& sc, const catalog::Catalog* db, QString* error) {
+    const sim::NodeSpec* base = nullptr;
+    std::optional<sim::NodeSpec> from_catalog;
+    if (!sc.instance.empty()) {
+        if (db) from_catalog = db->node_spec(sc.instance, sc.region);
+        if (!from_catalog && !sc.custom) {
+            *error = db ? QObject::tr("cluster.instance: '%1' is not in the catalog.").arg(q(sc.instance))
+                        : QObject::tr("The catalog is unavailable.");
+            return std::nullopt;
+        }
+        if (from_catalog) base = &*from_catalog;
+    }
+    if (!sc.custom) {
+        if (!base) {
+            *error = QObject::tr("cluster.instance: choose an instance type.");
+            return std::nullopt;
+        }
+        return *base;
+    }
+    std::optional<sim::AcceleratorSpec> accel;
+    if (!sc.custom->accelerator.empty() && db) accel = db->accelerator_spec(sc.custom->accelerator);
+    return sim::apply_custom_hardware(base, *sc.custom, accel ? &*accel : nullptr, sc.origin);
+}
+
+PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog) {
+    PlanOutcome o;
+    try {
+        const std::optional<sim::NodeSpec> node = resolve_node(scenario, catalog.raw(), &o.error);
+        if (!node) return o;
+        const std::string refusal = sim::training_refusal(*node);
+        if (!refusal.empty()) {
+            o.error = q(refusal);
+            return o;
+        }
+        const sim::PlanReport p = sim::simulate_plan(scenario, *node, nullptr);
+        o.result = p.result;
+        o.layout = p.layout;
+        o.layout_searched = !p.searched.empty();
+        o.devices = p.devices;
+        o.instance = q(p.instance);
+        o.accelerator = q(p.accelerator);
+        o.time_to_train_h = p.job.time_to_train_h;
+        o.cost_on_demand_usd = p.job.cost_usd;
+        o.cost_spot_usd = p.job.spot.priced ? p.job.spot.cost_usd : sim::kUnknown;
+        o.spot_time_to_train_h = p.job.spot.priced ? p.job.spot.wall_time_h : sim::kUnknown;
+        o.spot_expected_interruptions = p.job.spot.priced ? p.job.spot.expected_interruptions : sim::kUnknown;
+        o.scaling_efficiency = p.scaling_efficiency;
+        o.verdict = verdict_for(p, &o.verdict_ok);
+        for (const std::string& a : p.assumptions) o.assumptions << q(a);
+    } catch (const std::exception& e) {
+        o.error = q(e.what());
+    }
+    return o;
+}
+
+} // namespace cp::gui
