@@ -1,5 +1,6 @@
 #include "calibration_test_util.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "tolerance.h"
@@ -87,4 +88,21 @@ TEST_CASE("nccl-tests tables become a profile; multi-host tables are inter-node"
     p = profile_from_tables({t}, {"nt2", "", "", "", "", ""});
     CHECK(p.inter_node.size() == 1);
     CHECK(p.intra_node.empty());
+}
+
+TEST_CASE("profile lookups: collective fits and the GEMM curve", "[calibration][probe]") {
+    const std::string path = calibration_fixture("probe_a100x8_example.json");
+    const CalibrationProfile p = profile_from_probe(parse_probe_json(read_text(path), path), {"l", "", "", "", "", ""});
+    REQUIRE(find_collective_fit(p, "all_reduce", false) != nullptr);
+    CHECK(find_collective_fit(p, "all_reduce", true) == nullptr);
+    CHECK(find_collective_fit(p, "all_gather", false) == nullptr);
+    // bf16 points of the fixture: 1024³ 140.4, 4096³ 249.6, 8192³ 271.44 TFLOP/s (and a 2048x12288x4096).
+    const double f1024 = 2.0 * 1024 * 1024 * 1024, f8192 = 2.0 * 8192 * 8192 * 8192;
+    CHECK(gemm_tflops_at(p, "bf16", f1024) == 140.4);
+    CHECK(gemm_tflops_at(p, "bf16", f1024 / 8) == 140.4);     // held below the range
+    CHECK(gemm_tflops_at(p, "bf16", f8192 * 8) == 271.44);    // held above
+    const double mid = gemm_tflops_at(p, "bf16", 2.0 * 1500 * 1500 * 1500);
+    CHECK(mid > 140.4);
+    CHECK(mid < 271.44);
+    CHECK(std::isnan(gemm_tflops_at(p, "fp8", f8192)));
 }
