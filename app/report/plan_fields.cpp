@@ -9,13 +9,13 @@
 
 namespace cp::report {
 namespace {
-int integer(const nlohmann::json& plan, std::string_view path) {
+int integer(const nlohmann::ordered_json& plan, std::string_view path) {
     const double v = fmt::number(plan, path);
     return std::isfinite(v) ? static_cast<int>(std::lround(v)) : 0;
 }
 } // namespace
 
-QString plan_instance(const nlohmann::json& plan) {
+QString plan_instance(const nlohmann::ordered_json& plan) {
     for (const char* path : {"instance", "cluster.instance", "instance_type"}) {
         const QString value = fmt::text(plan, path);
         if (!value.isEmpty()) return value;
@@ -23,19 +23,19 @@ QString plan_instance(const nlohmann::json& plan) {
     return QStringLiteral("custom");
 }
 
-int plan_nodes(const nlohmann::json& plan) {
+int plan_nodes(const nlohmann::ordered_json& plan) {
     const int nodes = integer(plan, "nodes");
     return nodes > 0 ? nodes : integer(plan, "cluster.nodes");
 }
 
-int plan_devices(const nlohmann::json& plan) {
+int plan_devices(const nlohmann::ordered_json& plan) {
     for (const char* path : {"devices", "cluster.devices"}) {
         if (const int v = integer(plan, path); v > 0) return v;
     }
     return integer(plan, "layout.tp") * integer(plan, "layout.pp") * integer(plan, "layout.dp");
 }
 
-QString plan_accelerator(const nlohmann::json& plan) {
+QString plan_accelerator(const nlohmann::ordered_json& plan) {
     for (const char* path : {"accelerator", "cluster.accelerator"}) {
         const QString value = fmt::text(plan, path);
         if (!value.isEmpty()) return value;
@@ -43,7 +43,7 @@ QString plan_accelerator(const nlohmann::json& plan) {
     return {};
 }
 
-QString plan_layout_text(const nlohmann::json& plan) {
+QString plan_layout_text(const nlohmann::ordered_json& plan) {
     QStringList parts;
     parts << QStringLiteral("TP %1").arg(integer(plan, "layout.tp"))
           << QStringLiteral("PP %1").arg(integer(plan, "layout.pp"))
@@ -56,11 +56,17 @@ QString plan_layout_text(const nlohmann::json& plan) {
     return parts.join(QStringLiteral(" · "));
 }
 
-QString plan_short_label(const nlohmann::json& plan, int rank) {
-    return QStringLiteral("#%1 %2 ×%3").arg(rank).arg(plan_instance(plan)).arg(plan_nodes(plan));
+bool plan_is_spot(const nlohmann::ordered_json& plan) { return fmt::text(plan, "purchase") == QLatin1String("spot"); }
+
+QString plan_short_label(const nlohmann::ordered_json& plan, int rank) {
+    return QStringLiteral("#%1 %2 ×%3%4")
+        .arg(rank)
+        .arg(plan_instance(plan))
+        .arg(plan_nodes(plan))
+        .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
 }
 
-QStringList plan_explanation(const nlohmann::json& plan) {
+QStringList plan_explanation(const nlohmann::ordered_json& plan) {
     QStringList out;
     for (const char* key : {"explanation", "explanations", "why", "reasons"}) {
         auto it = plan.find(key);
@@ -75,7 +81,7 @@ QStringList plan_explanation(const nlohmann::json& plan) {
     return out;
 }
 
-QString plan_limits(const nlohmann::json& plan) {
+QString plan_limits(const nlohmann::ordered_json& plan) {
     const double step = fmt::number(plan, "step_time_s");
     QStringList parts;
     if (std::isfinite(step) && step > 0) {

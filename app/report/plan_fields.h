@@ -10,14 +10,15 @@
 
 namespace cp::report {
 
-QString plan_instance(const nlohmann::json& plan);   // "p4d.24xlarge" or "custom"
-int plan_nodes(const nlohmann::json& plan);
-int plan_devices(const nlohmann::json& plan);
-QString plan_accelerator(const nlohmann::json& plan);
-QString plan_layout_text(const nlohmann::json& plan);  // "TP 8 · PP 2 · DP 8 · mb 1 · ZeRO-1"
-QString plan_short_label(const nlohmann::json& plan, int rank);  // "#1 p4d.24xlarge ×16"
+QString plan_instance(const nlohmann::ordered_json& plan);   // "p4d.24xlarge" or "custom"
+int plan_nodes(const nlohmann::ordered_json& plan);
+int plan_devices(const nlohmann::ordered_json& plan);
+QString plan_accelerator(const nlohmann::ordered_json& plan);
+QString plan_layout_text(const nlohmann::ordered_json& plan);  // "TP 8 · PP 2 · DP 8 · mb 1 · ZeRO-1"
+bool plan_is_spot(const nlohmann::ordered_json& plan);  // ranked on its spot purchase option
+QString plan_short_label(const nlohmann::ordered_json& plan, int rank);  // "#1 p4d.24xlarge ×16"
 // The planner's reasons for and against this plan, in words.
-QStringList plan_explanation(const nlohmann::json& plan);
-QString plan_limits(const nlohmann::json& plan);  // what bounds it: memory, bubble, network...
+QStringList plan_explanation(const nlohmann::ordered_json& plan);
+QString plan_limits(const nlohmann::ordered_json& plan);  // what bounds it: memory, bubble, network...
 
 } // namespace cp::report

@@ -14,7 +14,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString headline(const nlohmann::json& plan, const QString& unit) {
+QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
     QString accel = plan_accelerator(plan);
     QString devices = QStringLiteral("%1 devices").arg(plan_devices(plan));
     if (!accel.isEmpty()) devices = QStringLiteral("%1 × %2").arg(plan_devices(plan)).arg(accel);
@@ -33,9 +33,37 @@ QString headline(const nlohmann::json& plan, const QString& unit) {
     return text + u'.';
 }
 
+QStringList words(const std::vector<std::vector<std::string>>& lists, size_t i) {
+    QStringList out;
+    if (i < lists.size()) {
+        for (const auto& line : lists[i]) out << qs(line);
+    }
+    return out;
+}
+
+// The planner's reasons for plan i (falls back to an "explanation" field in the plan).
+QStringList reasons_for(const ReportData& data, size_t i) {
+    QStringList out = words(data.reasons, i);
+    return out.isEmpty() ? plan_explanation(data.plans[i]) : out;
+}
+
+// The planner's limits for plan i; when it gave none, the largest overheads in the plan.
+QString limits_for(const ReportData& data, size_t i) {
+    const QStringList planner = words(data.limits, i);
+    if (!planner.isEmpty()) {
+        QStringList trimmed;
+        for (QString line : planner) {
+            while (line.endsWith(u'.')) line.chop(1);
+            trimmed << line;
+        }
+        return trimmed.join(QStringLiteral("; "));
+    }
+    return plan_limits(data.plans[i]);
+}
+
 QString throughput_unit(const ReportData& data) { return qs(data.throughput_unit); }
 
-double throughput(const nlohmann::json& plan, const ReportData& data) {
+double throughput(const nlohmann::ordered_json& plan, const ReportData& data) {
     return data.throughput_unit == "tokens/s" ? fmt::number(plan, "tokens_per_s") : fmt::number(plan, "samples_per_s");
 }
 
@@ -50,13 +78,18 @@ Section summary_section(const ReportData& data) {
     }
     const auto& best = data.plans.front();
     s.blocks.push_back(Paragraph{headline(best, throughput_unit(data)),
-                                 QStringLiteral("Recommended: %1 × %2.").arg(plan_instance(best)).arg(plan_nodes(best))});
-    for (const auto& line : plan_explanation(best)) s.blocks.push_back(Paragraph{line, {}});
-    const QString limits = plan_limits(best);
+                                 QStringLiteral("Recommended: %1 × %2, %3.")
+                                     .arg(plan_instance(best))
+                                     .arg(plan_nodes(best))
+                                     .arg(plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    const QStringList why = reasons_for(data, 0);
+    if (!why.isEmpty()) s.blocks.push_back(Paragraph{why.join(u' '), QStringLiteral("Why:")});
+    const QString limits = limits_for(data, 0);
     if (!limits.isEmpty()) s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
     KeyValueTable facts;
     facts.rows = {
         {QStringLiteral("Instance × nodes"), QStringLiteral("%1 × %2").arg(plan_instance(best)).arg(plan_nodes(best))},
+        {QStringLiteral("Purchase option"), plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand")},
         {QStringLiteral("Parallel layout"), plan_layout_text(best)},
         {QStringLiteral("Time to train"), fmt::hours(fmt::number(best, "time_to_train_h"))},
         {QStringLiteral("Cost, on demand"), fmt::usd(fmt::number(best, "cost_usd"))},
@@ -74,7 +107,7 @@ Section summary_section(const ReportData& data) {
 
 QString or_unknown(const QString& s) { return s.isEmpty() ? fmt::kUnknown : s; }
 
-QString json_scalar(const nlohmann::json& doc, std::string_view path) {
+QString json_scalar(const nlohmann::ordered_json& doc, std::string_view path) {
     const QString t = fmt::text(doc, path);
     if (!t.isEmpty()) return t;
     const double v = fmt::number(doc, path);
@@ -154,11 +187,15 @@ Section runners_up_section(const ReportData& data) {
                         .arg(fmt::percent(std::abs(dt)), dt >= 0 ? QStringLiteral("more") : QStringLiteral("less"),
                              fmt::percent(std::abs(dc)), dc >= 0 ? QStringLiteral("more") : QStringLiteral("less"));
         }
-        const QStringList why = plan_explanation(plan);
+        const QStringList why = reasons_for(data, i);
         if (!why.isEmpty()) text += u' ' + why.join(u' ');
-        const QString limits = plan_limits(plan);
+        const QString limits = limits_for(data, i);
         if (!limits.isEmpty()) text += QStringLiteral(" Limits: ") + limits + u'.';
-        s.blocks.push_back(Paragraph{text, QStringLiteral("#%1 %2 × %3.").arg(i + 1).arg(plan_instance(plan)).arg(plan_nodes(plan))});
+        s.blocks.push_back(Paragraph{text, QStringLiteral("#%1 %2 × %3, %4.")
+                                         .arg(i + 1)
+                                         .arg(plan_instance(plan))
+                                         .arg(plan_nodes(plan))
+                                         .arg(plan_is_spot(plan) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
     }
     return s;
 }
@@ -174,7 +211,7 @@ Section table_section(const ReportData& data) {
     const QString unit = data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
     for (size_t i = 0; i < data.plans.size(); ++i) {
         const auto& p = data.plans[i];
-        t.rows.push_back({QString::number(i + 1), plan_instance(p), QString::number(plan_nodes(p)), plan_layout_text(p),
+        t.rows.push_back({QString::number(i + 1), plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()), QString::number(plan_nodes(p)), plan_layout_text(p),
                           fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
                           fmt::percent(fmt::number(p, "mfu")), fmt::hours(fmt::number(p, "time_to_train_h")),
                           fmt::usd(fmt::number(p, "cost_usd")), fmt::usd(fmt::number(p, "cost_spot_usd")),
@@ -190,28 +227,31 @@ Section table_section(const ReportData& data) {
 Figure pareto_figure(const ReportData& data) {
     ChartSpec c;
     c.title = QStringLiteral("Time to train vs cost");
-    c.x_label = QStringLiteral("time to train (h)");
-    c.y_label = QStringLiteral("on-demand cost (USD)");
+    c.x_label = QStringLiteral("wall time to train (h, log scale)");
+    c.y_label = QStringLiteral("cost (USD, log scale)");
     c.log_x = true;
     c.log_y = true;
-    ChartSeries all{QStringLiteral("evaluated plans"), {}, false, true, false, true};
+    ChartSeries all{QStringLiteral("other plans"), {}, false, true, false, true};
     ChartSeries front{QStringLiteral("Pareto front"), {}, true, true, false, false};
-    for (const auto& p : data.cost_time) {
-        if (!(p.time_to_train_h > 0 && p.cost_usd > 0)) continue;
-        (p.on_front ? front : all).points.emplace_back(p.time_to_train_h, p.cost_usd);
-    }
-    std::sort(front.points.begin(), front.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     ChartSeries top{QStringLiteral("runners-up"), {}, false, true, false, false};
     ChartSeries best{QStringLiteral("recommended"), {}, false, true, true, false};
-    for (size_t i = 0; i < data.plans.size(); ++i) {
-        const QPointF point(fmt::number(data.plans[i], "time_to_train_h"), fmt::number(data.plans[i], "cost_usd"));
-        if (!(point.x() > 0 && point.y() > 0)) continue;
-        (i == 0 ? best : top).points.push_back(point);
+    for (const auto& p : data.cost_time) {
+        if (!(p.time_to_train_h > 0 && p.cost_usd > 0)) continue;
+        const QPointF point(p.time_to_train_h, p.cost_usd);
+        if (p.on_front) {
+            front.points.push_back(point);
+        } else if (p.rank == 0) {
+            all.points.push_back(point);
+        }
+        if (p.rank == 1) best.points.push_back(point);
+        if (p.rank > 1) top.points.push_back(point);
     }
+    std::sort(front.points.begin(), front.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     c.series = {all, front, top, best};
     return Figure{c,
-                  QStringLiteral("Every evaluated plan that fits (grey), the Pareto front of time vs on-demand cost "
-                                 "(no plan is both faster and cheaper), the top plans and the recommendation. Log scales."),
+                  QStringLiteral("Every plan meeting the constraints (grey; on demand and, where allowed, spot with "
+                                 "expected interruptions), the Pareto front (no plan is both faster and cheaper), the "
+                                 "runners-up and the recommendation."),
                   QStringLiteral("pareto")};
 }
 

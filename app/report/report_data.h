@@ -39,14 +39,18 @@ struct CostTimePoint {
     double time_to_train_h = 0;
     double cost_usd = 0;
     bool on_front = false;     // on the time-vs-cost Pareto front
+    int rank = 0;              // 1-based rank when the option is one of `plans`, else 0
 };
 
 struct ReportData {
     std::string title;                  // usually the scenario name
     std::string generated_at_utc;       // ISO 8601, e.g. "2026-11-22T03:10:00Z"
-    nlohmann::json scenario;            // the resolved scenario (clusterplan.scenario/1)
-    std::vector<nlohmann::json> plans;  // ranked best first; each a `simulate --json` document
-    std::vector<CostTimePoint> cost_time;  // evaluated plans (possibly thinned) for the Pareto chart
+    nlohmann::ordered_json scenario;            // the resolved scenario (clusterplan.scenario/1)
+    std::vector<nlohmann::ordered_json> plans;  // ranked best first; each a `simulate --json` document
+    // The planner's words for plans[i]: why it wins / how it compares, and what limits it.
+    std::vector<std::vector<std::string>> reasons;
+    std::vector<std::vector<std::string>> limits;
+    std::vector<CostTimePoint> cost_time;  // options (wall time incl. tuning, spot expected), thinned
     std::vector<ScalingPoint> scaling;
     std::string throughput_unit = "tokens/s";
     std::vector<PriceSource> prices;    // prices of the instance types in `plans`
@@ -64,6 +68,6 @@ Document build_document(const ReportData& data);
 // The ranked plans as CSV (one row per plan, header first, RFC 4180 quoting) and as JSON
 // ({"schema": "clusterplan.report/1", "scenario": ..., "plans": [simulate --json ...]}).
 std::string plans_csv(const ReportData& data);
-nlohmann::json plans_json(const ReportData& data);
+nlohmann::ordered_json plans_json(const ReportData& data);
 
 } // namespace cp::report

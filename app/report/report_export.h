@@ -19,11 +19,10 @@
 #include <QString>
 #include <QStringList>
 
+#include "clusterplan/sim/search.h"
+
 namespace cp::catalog {
 class Catalog;
-}
-namespace cp::sim {
-struct Scenario;
 }
 
 namespace cp::report {
@@ -32,8 +31,11 @@ inline constexpr int kDefaultTopN = 10;
 
 // Runs the same search as `clusterplan recommend` and collects the top `top_n` plans (each
 // as its simulate --json document), the Pareto front, scaling curves, catalog prices with
-// dates and sources, calibration provenance, assumptions and caveats.
-ReportData build_report_data(const sim::Scenario& scenario, const catalog::Catalog& catalog, int top_n);
+// dates and sources, calibration provenance, assumptions and caveats. `options` carries
+// threads, cancel flag and progress callback for the sweep. Throws sim::ScenarioError or
+// cli::InputError (unknown instance, calibration profile ...) with one sentence.
+ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog, int top_n,
+                             const sim::SweepOptions& options = {});
 
 // Self-contained HTML of the whole report.
 QString render_html(const ReportData& data);

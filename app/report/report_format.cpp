@@ -6,8 +6,8 @@
 
 namespace cp::report::fmt {
 namespace {
-const nlohmann::json* find(const nlohmann::json& doc, std::string_view dotted_path) {
-    const nlohmann::json* node = &doc;
+const nlohmann::ordered_json* find(const nlohmann::ordered_json& doc, std::string_view dotted_path) {
+    const nlohmann::ordered_json* node = &doc;
     while (!dotted_path.empty()) {
         const size_t dot = dotted_path.find('.');
         const std::string key(dotted_path.substr(0, dot));
@@ -22,14 +22,14 @@ const nlohmann::json* find(const nlohmann::json& doc, std::string_view dotted_pa
 bool known(double v) { return std::isfinite(v); }
 } // namespace
 
-double number(const nlohmann::json& doc, std::string_view dotted_path) {
-    const nlohmann::json* node = find(doc, dotted_path);
+double number(const nlohmann::ordered_json& doc, std::string_view dotted_path) {
+    const nlohmann::ordered_json* node = find(doc, dotted_path);
     if (node == nullptr || !node->is_number()) return std::nan("");
     return node->get<double>();
 }
 
-QString text(const nlohmann::json& doc, std::string_view dotted_path) {
-    const nlohmann::json* node = find(doc, dotted_path);
+QString text(const nlohmann::ordered_json& doc, std::string_view dotted_path) {
+    const nlohmann::ordered_json* node = find(doc, dotted_path);
     if (node == nullptr || !node->is_string()) return {};
     return QString::fromStdString(node->get<std::string>());
 }

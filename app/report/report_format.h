@@ -12,9 +12,9 @@ namespace cp::report::fmt {
 inline const QString kUnknown = QStringLiteral("—");
 
 // Reads a number at a dotted path ("memory_gib.total"); NaN when missing or null.
-double number(const nlohmann::json& doc, std::string_view dotted_path);
+double number(const nlohmann::ordered_json& doc, std::string_view dotted_path);
 // Reads a string at a dotted path; empty when missing or not a string.
-QString text(const nlohmann::json& doc, std::string_view dotted_path);
+QString text(const nlohmann::ordered_json& doc, std::string_view dotted_path);
 
 QString duration_s(double seconds);     // "412 ms", "1.84 s"
 QString hours(double h);                // "5.2 h", "12.4 days"

@@ -20,8 +20,8 @@ std::string csv_cell(const std::string& text) {
     return out + '"';
 }
 
-const nlohmann::json* at_path(const nlohmann::json& doc, std::string_view path) {
-    const nlohmann::json* node = &doc;
+const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc, std::string_view path) {
+    const nlohmann::ordered_json* node = &doc;
     while (!path.empty()) {
         const size_t dot = path.find('.');
         if (!node->is_object()) return nullptr;
@@ -35,8 +35,8 @@ const nlohmann::json* at_path(const nlohmann::json& doc, std::string_view path) 
 
 // A JSON scalar as it appears in the JSON output (shortest round-trip number), empty when
 // missing or null: CSV readers then get exactly the simulate --json value.
-std::string scalar(const nlohmann::json& plan, std::string_view path) {
-    const nlohmann::json* v = at_path(plan, path);
+std::string scalar(const nlohmann::ordered_json& plan, std::string_view path) {
+    const nlohmann::ordered_json* v = at_path(plan, path);
     if (v == nullptr || v->is_null() || v->is_structured()) return {};
     if (v->is_string()) return v->get<std::string>();
     return v->dump();
@@ -74,30 +74,30 @@ std::string plans_csv(const ReportData& data) {
     return out;
 }
 
-nlohmann::json plans_json(const ReportData& data) {
-    nlohmann::json out;
+nlohmann::ordered_json plans_json(const ReportData& data) {
+    nlohmann::ordered_json out;
     out["schema"] = "clusterplan.report/1";
     out["title"] = data.title;
     out["generated_at"] = data.generated_at_utc;
     out["scenario"] = data.scenario;
     out["evaluated"] = data.evaluated;
-    out["plans"] = nlohmann::json::array();
+    out["plans"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < data.plans.size(); ++i) {
-        nlohmann::json plan = data.plans[i];
+        nlohmann::ordered_json plan = data.plans[i];
         plan["rank"] = i + 1;
         out["plans"].push_back(std::move(plan));
     }
-    nlohmann::json prices = nlohmann::json::array();
+    nlohmann::ordered_json prices = nlohmann::ordered_json::array();
     for (const auto& p : data.prices) {
         prices.push_back({{"instance", p.instance_type},
                           {"region", p.region},
                           {"kind", p.kind},
-                          {"usd_per_hour", std::isfinite(p.usd_per_hour) ? nlohmann::json(p.usd_per_hour) : nlohmann::json()},
+                          {"usd_per_hour", std::isfinite(p.usd_per_hour) ? nlohmann::ordered_json(p.usd_per_hour) : nlohmann::ordered_json()},
                           {"as_of", p.as_of},
                           {"source", p.source}});
     }
     out["prices"] = prices;
-    nlohmann::json calibration = nlohmann::json::object();
+    nlohmann::ordered_json calibration = nlohmann::ordered_json::object();
     for (const auto& [k, v] : data.calibration) calibration[k] = v;
     out["calibration"] = calibration;
     out["assumptions"] = data.assumptions;

@@ -10,7 +10,7 @@ namespace cp::report::test {
 void ensure_qt_app() {
     static std::unique_ptr<QApplication> app;
     if (app) return;
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
     static int argc = 1;
     static char name[] = "report_tests";
     static char* argv[] = {name, nullptr};
@@ -30,7 +30,7 @@ ReportData fixture_report(const std::string& name, int plans) {
                      {"precision", "bf16"},
                      {"training", {{"tokens", 3.0e11}}},
                      {"constraints", {{"max_nodes", 512}, {"deadline_hours", nullptr}, {"budget_usd", nullptr},
-                                      {"instances", nlohmann::json::array()}, {"allow_spot", true},
+                                      {"instances", nlohmann::ordered_json::array()}, {"allow_spot", true},
                                       {"objective", "cost"}}}};
     const char* instances[] = {"p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge", name.c_str()};
     for (int i = 0; i < plans; ++i) {
@@ -38,7 +38,7 @@ ReportData fixture_report(const std::string& name, int plans) {
         const double step = 9.5 * 64.0 / nodes * (1.0 + 0.04 * i);
         const double hours = 3.0e11 / (1536.0 * 2048.0) * step / 3600.0;
         const double usd = hours * nodes * 32.77;
-        nlohmann::json plan = {
+        nlohmann::ordered_json plan = {
             {"instance", instances[i % 4]},
             {"nodes", nodes},
             {"devices", nodes * 8},
@@ -57,7 +57,7 @@ ReportData fixture_report(const std::string& name, int plans) {
             {"scaling_efficiency", 0.9 - 0.02 * i},
             {"time_to_train_h", hours},
             {"cost_usd", usd},
-            {"cost_spot_usd", i == 2 ? nlohmann::json() : nlohmann::json(usd * 0.55)},
+            {"cost_spot_usd", i == 2 ? nlohmann::ordered_json() : nlohmann::ordered_json(usd * 0.55)},
             {"spot_expected_interruptions", 0.4 * nodes / 16.0},
             {"layout", {{"tp", 8}, {"pp", 8}, {"dp", nodes / 8}, {"micro_batch", 1}, {"zero", 1}, {"recompute", "full"}}},
             {"explanation", {"Cheapest plan that fits: full recompute keeps activations within 40 GiB.", name}},
@@ -66,9 +66,13 @@ ReportData fixture_report(const std::string& name, int plans) {
     }
     for (int i = 0; i < 300; ++i) {
         const double t = 200.0 * std::pow(1.03, i % 90) * (1.0 + 0.1 * (i % 7));
-        data.cost_time.push_back({t, 1.2e6 * std::pow(1.01, i % 50) * (1.0 + 0.05 * (i % 11)), false});
+        data.cost_time.push_back({t, 1.2e6 * std::pow(1.01, i % 50) * (1.0 + 0.05 * (i % 11)), false, 0});
     }
-    for (int i = 0; i < 8; ++i) data.cost_time.push_back({200.0 * (8 - i), 1.1e6 + 3.0e4 * i, true});
+    for (int i = 0; i < 8; ++i) data.cost_time.push_back({200.0 * (8 - i), 1.1e6 + 3.0e4 * i, true, 0});
+    for (int i = 0; i < plans; ++i) {
+        data.cost_time.push_back({data.plans[static_cast<size_t>(i)]["time_to_train_h"].get<double>(),
+                                  data.plans[static_cast<size_t>(i)]["cost_usd"].get<double>(), i == 0, i + 1});
+    }
     for (int devices = 8; devices <= 1024; devices *= 2) {
         const double x = std::log2(devices / 8.0);
         data.scaling.push_back({"Data parallel", devices, 4.0e3 * devices * (1.0 - 0.05 * x), 1.0 - 0.05 * x});

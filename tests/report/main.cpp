@@ -2,9 +2,10 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <QByteArray>
 #include <QtGlobal>
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
     return Catch::Session().run(argc, argv);
 }

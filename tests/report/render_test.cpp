@@ -127,7 +127,7 @@ TEST_CASE("CSV and JSON exports hold one row per ranked plan", "[report][data]")
     // A spot price that is unknown (null) is an empty cell, not 0.
     CHECK(lines[3].contains(QStringLiteral(",,")));
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("plans.json")), &error));
-    const auto json = nlohmann::json::parse(read_text(dir.filePath(QStringLiteral("plans.json"))).toStdString());
+    const auto json = nlohmann::ordered_json::parse(read_text(dir.filePath(QStringLiteral("plans.json"))).toStdString());
     CHECK(json["schema"] == "clusterplan.report/1");
     REQUIRE(json["plans"].size() == 7);
     CHECK(json["plans"][0]["rank"] == 1);

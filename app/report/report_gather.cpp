@@ -1,0 +1,181 @@
+// build_report_data(): everything the report shows, from the same planner and JSON
+// serialiser as `clusterplan recommend` / `simulate --json`, plus catalog prices and
+// calibration provenance. No model arithmetic here: numbers come from sim/.
+#include "report_export.h"
+
+#include "scenario_input.h"
+
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/plan_json.h"
+#include "clusterplan/sim/planner.h"
+#include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/search.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace cp::report {
+namespace {
+
+// Best throughput per strategy at 1, 2, 4 ... devices within a node, then doubling whole
+// nodes up to the scenario's limit: data parallel only (tp = pp = 1), model parallel only
+// (dp = 1) and the best of every layout. Every layout field is searched, as for the
+// planner's scaling baseline, so the curves compare strategies rather than one fixed layout.
+std::vector<ScalingPoint> scaling_curves(const sim::Scenario& scenario, const sim::NodeSpec& node,
+                                         const sim::CalibrationProfile* calibration) {
+    sim::Scenario sc = scenario;
+    sc.parallel.tp.reset();
+    sc.parallel.pp.reset();
+    sc.parallel.dp.reset();
+    sc.parallel.micro_batch.reset();
+    sc.parallel.virtual_stages.reset();
+    sc.parallel.zero.reset();
+    sc.parallel.recompute.reset();
+    const sim::ScalingBaseline baseline = sim::scaling_baseline(sc, node, calibration);
+    const bool tokens = sc.workload.kind == sim::WorkloadKind::transformer;
+    std::vector<ScalingPoint> points;
+    sim::LayoutSpace space;
+    auto measure = [&](const sim::NodeSpec& n, int nodes) {
+        const sim::Cluster cluster{n, nodes};
+        const int devices = cluster.devices();
+        sim::build_layout_space(sc, devices, n.accelerators_per_node, space);
+        sim::PlanResult best_dp, best_mp, best_any;
+        auto keep = [](sim::PlanResult& best, const sim::PlanResult& r) {
+            if (r.samples_per_s > best.samples_per_s) best = r;
+        };
+        sim::evaluate_layouts(sc, cluster, space, calibration, [&](const sim::Layout& l, const sim::PlanResult& r) {
+            if (r.limit != sim::Limit::none) return;
+            if (l.tp == 1 && l.pp == 1) keep(best_dp, r);
+            if (l.dp == 1 && l.tp * l.pp > 1) keep(best_mp, r);
+            keep(best_any, r);
+        });
+        const double reference = baseline.devices > 0 ? baseline.samples_per_s / baseline.devices : 0;
+        auto add = [&](const char* name, const sim::PlanResult& r) {
+            if (r.samples_per_s <= 0) return;
+            const double efficiency = reference > 0 ? (r.samples_per_s / devices) / reference : std::nan("");
+            points.push_back({name, devices, tokens ? r.tokens_per_s : r.samples_per_s, efficiency});
+        };
+        add("Data parallel", best_dp);
+        add("Model parallel (TP/PP)", best_mp);
+        add("Best layout (3D)", best_any);
+    };
+    const int per_node = node.accelerators_per_node;
+    for (int d = 1; d < per_node; d *= 2) {
+        if (per_node % d != 0) continue;
+        sim::NodeSpec partial = node;
+        partial.accelerators_per_node = d;
+        measure(partial, 1);
+    }
+    const int max_nodes = std::max(1, std::min(sc.constraints.max_nodes, 1024));
+    for (int nodes = 1; nodes <= max_nodes; nodes *= 2) measure(node, nodes);
+    return points;
+}
+
+std::vector<PriceSource> catalog_prices(const std::vector<std::string>& instances, const std::string& region,
+                                        const catalog::Catalog& catalog) {
+    std::vector<PriceSource> out;
+    for (const auto& type : instances) {
+        for (const auto& row : catalog.prices(type, true)) {
+            if (row.region != region) continue;
+            out.push_back({row.instance_type, row.region, row.kind, row.usd_per_hour, row.as_of,
+                           row.age_days ? *row.age_days : std::nan(""), row.source, row.note});
+        }
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> provenance(const sim::CalibrationProfile* calibration,
+                                                            const nlohmann::ordered_json& best) {
+    std::vector<std::pair<std::string, std::string>> rows;
+    if (calibration == nullptr) {
+        rows.emplace_back("Source", "datasheet figures (no measured calibration applied)");
+        rows.emplace_back("Efficiency curves", "published size-dependent GEMM/HBM efficiencies (DESIGN.md, Calculon)");
+        return rows;
+    }
+    rows.emplace_back("Profile", calibration->name);
+    rows.emplace_back("Source", calibration->source);
+    rows.emplace_back("Measured on host", calibration->host.empty() ? "—" : calibration->host);
+    rows.emplace_back("Instance type", calibration->instance_type.empty() ? "—" : calibration->instance_type);
+    rows.emplace_back("Accelerator", calibration->accelerator.empty() ? "—" : calibration->accelerator);
+    rows.emplace_back("Measured at", calibration->measured_at.empty() ? "—" : calibration->measured_at);
+    std::string tools;
+    for (const auto& [tool, version] : calibration->tool_versions) tools += (tools.empty() ? "" : ", ") + tool + " " + version;
+    if (!tools.empty()) rows.emplace_back("Tool versions", tools);
+    rows.emplace_back("Measured figures",
+                      std::to_string(calibration->intra_node.size() + calibration->inter_node.size()) +
+                          " collective fits, " + std::to_string(calibration->gemm.size()) + " GEMM curves");
+    if (best.contains("calibration") && best["calibration"].contains("source") && best["calibration"]["source"].is_string()) {
+        rows.emplace_back("Applied to the plans as", best["calibration"]["source"].get<std::string>());
+    }
+    return rows;
+}
+
+} // namespace
+
+ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog, int top_n,
+                             const sim::SweepOptions& options) {
+    ReportData data;
+    data.title = scenario.name;
+    data.generated_at_utc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    data.scenario = nlohmann::ordered_json::parse(sim::scenario_to_json(scenario));
+    data.throughput_unit = scenario.workload.kind == sim::WorkloadKind::transformer ? "tokens/s" : "samples/s";
+
+    auto candidates = cli::resolve_candidates(scenario, catalog);
+    const auto calibration = cli::resolve_calibration(scenario, catalog);
+    const sim::CalibrationProfile* cal = calibration ? &*calibration : nullptr;
+    const sim::RecommendResult result = sim::recommend(scenario, std::move(candidates), cal, top_n, options);
+    data.evaluated = result.sweep.evaluated;
+    data.search_s = result.sweep.elapsed_s;
+
+    std::vector<std::string> instances;
+    for (const auto& rec : result.recommendations) {
+        data.plans.push_back(sim::plan_report_json(rec.report));
+        data.reasons.push_back(rec.reasons);
+        data.limits.push_back(rec.limits);
+        if (rec.report.instance != "custom" &&
+            std::find(instances.begin(), instances.end(), rec.report.instance) == instances.end()) {
+            instances.push_back(rec.report.instance);
+        }
+    }
+
+    // Time-vs-cost points: every option meeting the constraints (thinned for very large
+    // sweeps), the Pareto front, and the ranked ones marked so the chart can label them.
+    const auto& sorted = result.ranking.sorted;
+    const size_t stride = std::max<size_t>(1, sorted.size() / 3000);
+    std::set<std::pair<int, bool>> front;
+    for (const auto& o : result.ranking.pareto) front.insert({o.config, o.spot});
+    std::map<std::pair<int, bool>, int> ranks;
+    for (size_t i = 0; i < result.ranking.ranked.size(); ++i) {
+        ranks[{result.ranking.ranked[i].config, result.ranking.ranked[i].spot}] = static_cast<int>(i) + 1;
+    }
+    for (size_t i = 0; i < sorted.size(); ++i) {
+        const auto& o = sorted[i];
+        const bool on_front = front.count({o.config, o.spot}) != 0;
+        const auto rank = ranks.find({o.config, o.spot});
+        if (i % stride != 0 && !on_front && rank == ranks.end()) continue;
+        data.cost_time.push_back({o.wall_time_h, o.cost_usd, on_front, rank == ranks.end() ? 0 : rank->second});
+    }
+
+    if (!result.recommendations.empty()) {
+        data.scaling = scaling_curves(scenario, result.recommendations.front().report.node, cal);
+        for (const auto& a : result.recommendations.front().report.assumptions) data.assumptions.push_back(a);
+    }
+    data.prices = catalog_prices(instances, scenario.region, catalog);
+    data.calibration = provenance(cal, data.plans.empty() ? nlohmann::ordered_json() : data.plans.front());
+
+    for (const auto& line : result.summary) data.caveats.push_back(line);
+    data.caveats.push_back("ClusterPlan is an analytical model, validated against published runs (see the "
+                           "project's validation report); treat step times as estimates and confirm the winner "
+                           "with a short benchmark run before committing budget.");
+    data.caveats.push_back("Prices are catalog snapshots; on-demand prices change rarely, spot prices hourly and "
+                           "per zone. Their dates and sources are listed above.");
+    data.caveats.push_back("Spot estimates use the Spot Advisor interruption bucket of each instance type; actual "
+                           "capacity and interruption rates vary by zone and over time.");
+    return data;
+}
+
+} // namespace cp::report
