@@ -4,6 +4,7 @@
 #include "calibration_text_util.h"
 #include "clusterplan/sim/calibration_import.h"
 
+#include <cctype>
 #include <map>
 #include <regex>
 
@@ -105,8 +106,13 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         if (toks.empty()) continue;
         // NCCL_DEBUG=INFO lines and other chatter interleave with the table: only rows that
         // start with a number are data rows, and those must be complete.
-        double first = 0;
-        if (!parse_number(toks[0], first)) continue;
+        // A first token spelled like a number marks a data row even when it does not parse
+        // ("1e999"): that row is an error, not chatter to skip (found by the bad-input table).
+        const std::string& first = toks[0];
+        const bool numeric_start = std::isdigit(static_cast<unsigned char>(first[0])) ||
+                                   (first.size() > 1 && (first[0] == '-' || first[0] == '+' || first[0] == '.') &&
+                                    std::isdigit(static_cast<unsigned char>(first[1])));
+        if (!numeric_start || first.find_first_not_of("0123456789.eE+-") != std::string::npos) continue;
         if (!have_header)
             throw CalibrationInputError(fmt_line(source, line_no) +
                                         ": data row before the '# size count type ...' header line");
