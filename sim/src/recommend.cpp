@@ -39,12 +39,12 @@ std::string usd(double v) {
     return "$" + out;
 }
 
-// "12% cheaper", "3.2× slower", "as fast": a compared with b.
-std::string relative(double a, double b, const char* up, const char* down, const char* same) {
+// "12% cheaper than #1", "3.2× slower than #1", "as fast as #1": a compared with b.
+std::string relative(double a, double b, const char* up, const char* down, const char* same, const std::string& what) {
     const double ratio = a / b;
-    if (std::abs(ratio - 1.0) < 0.005) return same;
-    if (ratio >= 2.0) return fixed(ratio, 1) + "× " + up;  // large gaps read better as factors
-    return pct(std::abs(ratio - 1.0)) + " " + (ratio > 1.0 ? up : down);
+    if (std::abs(ratio - 1.0) < 0.005) return std::string(same) + " " + what;
+    if (ratio >= 2.0) return fixed(ratio, 1) + "× " + up + " than " + what;  // large gaps read better as factors
+    return pct(std::abs(ratio - 1.0)) + " " + (ratio > 1.0 ? up : down) + " than " + what;
 }
 
 std::string hours(double h) {
@@ -287,8 +287,8 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
             const PlanOption& top = rk.ranked[0];
             std::string cmp = "#" + std::to_string(rec.rank) + ": " + what + ", " + figures;
             if (is_known(o.cost_usd) && is_known(top.cost_usd) && top.cost_usd > 0) {
-                cmp += "; " + relative(o.cost_usd, top.cost_usd, "more expensive", "cheaper", "same cost") + " and " +
-                       relative(o.wall_time_h, top.wall_time_h, "slower", "faster", "as fast") + " than #1";
+                cmp += "; " + relative(o.cost_usd, top.cost_usd, "more expensive", "cheaper", "as cheap as", "#1") +
+                       ", " + relative(o.wall_time_h, top.wall_time_h, "slower", "faster", "as fast as", "#1");
             }
             rec.reasons.push_back(cmp);
         }
