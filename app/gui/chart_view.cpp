@@ -4,6 +4,7 @@
 
 #include <QContextMenuEvent>
 #include <QMenu>
+#include <QPainter>
 
 namespace cp::gui {
 
@@ -18,6 +19,25 @@ void ChartView::replaceChart(QChart* chart) {
     setChart(chart);
     // QChartView creates a default chart it owns; charts we set are ours to delete.
     if (old && old != chart) old->deleteLater();
+}
+
+void ChartView::setEmptyText(const QString& text) {
+    empty_text_ = text;
+    viewport()->update();
+}
+
+void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
+    QChartView::drawForeground(painter, rect);
+    if (empty_text_.isEmpty()) return;
+    painter->save();
+    painter->resetTransform();
+    const QRect area = viewport()->rect().adjusted(40, 40, -40, -40);
+    painter->setPen(palette().color(QPalette::PlaceholderText));
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    painter->setFont(f);
+    painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
+    painter->restore();
 }
 
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {

@@ -11,9 +11,16 @@ public:
     explicit ChartView(QWidget* parent = nullptr);
     // Takes ownership of `chart` and deletes the previous one.
     void replaceChart(QChart* chart);
+    // Text drawn over the chart while it has no data ("No measurements yet ..."); "" = none.
+    void setEmptyText(const QString& text);
 
 protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+
     void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    QString empty_text_;
 };
 
 } // namespace cp::gui

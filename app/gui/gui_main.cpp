@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "main_window.h"
 #include "pages/plan_page.h"
+#include "pages/probes_page.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -30,6 +31,7 @@ struct GuiArgs {
     QString screenshot;
     QString page = QStringLiteral("plan");
     bool bench_plan = false;
+    QStringList probe_files;  // measurements shown on the Probes page (documentation screenshots)
     QString error;
 };
 
@@ -47,6 +49,7 @@ GuiArgs parse_args(int argc, char** argv) {
         if (arg == "--screenshot") a.screenshot = value("--screenshot");
         else if (arg == "--page") a.page = value("--page");
         else if (arg == "--bench-plan") a.bench_plan = true;
+        else if (arg == "--probe-file") a.probe_files << value("--probe-file");
         else if (arg == "--gui") continue;
         // Qt's own options (-style, -platform ...) are consumed by QApplication.
     }
@@ -78,9 +81,11 @@ void configure_application(QApplication& app) {
     if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"))) app.setStyle(fusion);
 }
 
-QString render_screenshot(const QString& path, const QString& page, int width, int height) {
+QString render_screenshot(const QString& path, const QString& page, int width, int height,
+                          const QStringList& probe_files) {
     AppContext context;
     MainWindow window(context);
+    for (const QString& f : probe_files) window.probesPage()->importFile(f);
     window.resize(width, height);
     if (!window.showPage(page)) return QStringLiteral("--page: '%1' is not a page").arg(page);
     window.show();
@@ -142,7 +147,7 @@ int run_gui(int argc, char** argv) {
         return 1;
     }
     if (!args.screenshot.isEmpty()) {
-        const QString error = render_screenshot(args.screenshot, args.page);
+        const QString error = render_screenshot(args.screenshot, args.page, 1280, 800, args.probe_files);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "clusterplan --screenshot: %s\n", qPrintable(error));
             return 2;

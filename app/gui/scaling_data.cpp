@@ -1,6 +1,8 @@
 #include "scaling_data.h"
 
 #include "clusterplan/sim/planner.h"
+#include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/search.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -30,22 +32,6 @@ LayoutFamily classify(const sim::Layout& l) {
     return LayoutFamily::data;
 }
 
-// Marks plans not dominated in (time, cost): no other plan is at least as fast and as cheap.
-void mark_pareto(std::vector<SweepPlan>& plans) {
-    std::vector<std::size_t> order(plans.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(plans[a].time_to_train_h, plans[a].cost_usd) < std::tie(plans[b].time_to_train_h, plans[b].cost_usd);
-    });
-    double best_cost = std::numeric_limits<double>::infinity();
-    for (std::size_t i : order) {
-        if (std::isnan(plans[i].cost_usd)) continue;
-        if (plans[i].cost_usd < best_cost) {
-            plans[i].on_front = true;
-            best_cost = plans[i].cost_usd;
-        }
-    }
-}
 } // namespace
 
 ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<bool>& cancel,
@@ -90,61 +76,80 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
                                                            slot = {l, r};
                                                        }
                                                    });
-            std::map<LayoutFamily, const SweepPlan*> family_best;
-            const std::size_t first = out.plans.size();
+            // Fastest plan of each family at this size, with its cost.
+            std::map<LayoutFamily, charts::ScalingPoint> family_best;
             for (const auto& [key, lr] : best) {
+                const LayoutFamily family = classify(lr.first);
+                auto it = family_best.find(family);
+                if (it != family_best.end() && it->second.tokens_per_s >= lr.second.tokens_per_s) continue;
                 const sim::JobEconomics job = sim::job_economics(sc, node, nodes, lr.second.step_time_s);
-                SweepPlan p;
-                p.instance = instance;
-                p.nodes = nodes;
-                p.devices = devices;
-                p.layout = lr.first;
-                p.family = classify(lr.first);
-                p.step_time_s = lr.second.step_time_s;
-                p.tokens_per_s = lr.second.tokens_per_s;
-                p.mfu = lr.second.mfu;
-                p.time_to_train_h = job.time_to_train_h;
-                p.cost_usd = job.cost_usd;
-                p.spot_cost_usd = job.spot.priced ? job.spot.cost_usd : sim::kUnknown;
-                p.spot_time_h = job.spot.priced ? job.spot.wall_time_h : sim::kUnknown;
-                const auto& c = sc.constraints;
-                p.meets_constraints = nodes <= c.max_nodes &&
-                                      (std::isnan(c.deadline_hours) || p.time_to_train_h <= c.deadline_hours) &&
-                                      (std::isnan(c.budget_usd) || std::isnan(p.cost_usd) || p.cost_usd <= c.budget_usd);
-                out.plans.push_back(p);
+                const double per_device = lr.second.samples_per_s / devices;
+                family_best[family] = {devices, lr.second.tokens_per_s,
+                                       base_per_device > 0 ? per_device / base_per_device : sim::kUnknown,
+                                       job.cost_usd};
             }
-            for (std::size_t i = first; i < out.plans.size(); ++i) {
-                const SweepPlan& p = out.plans[i];
-                auto it = family_best.find(p.family);
-                if (it == family_best.end() || p.tokens_per_s > it->second->tokens_per_s) family_best[p.family] = &p;
-            }
-            for (const auto& [family, p] : family_best) {
+            for (const auto& [family, point] : family_best) {
                 charts::ScalingSeries& s = by_family[family];
                 s.label = request.nodes.size() > 1 ? family_label(family) + QStringLiteral(" · ") + instance
                                                    : family_label(family);
-                const double per_device = p->tokens_per_s / sc.workload.tokens_per_sample() / p->devices;
-                s.points.push_back({p->devices, p->tokens_per_s,
-                                    base_per_device > 0 ? per_device / base_per_device : sim::kUnknown, p->cost_usd});
+                s.points.push_back(point);
             }
             if (progress) progress(++done, total);
         }
         for (auto& [family, s] : by_family) out.series.push_back(std::move(s));
         if (out.cancelled) break;
     }
-    mark_pareto(out.plans);
-    for (std::size_t i = 0; i < out.plans.size(); ++i) {
-        if (out.plans[i].meets_constraints) out.ranked.push_back(int(i));
+    if (out.cancelled) {
+        out.seconds = double(timer.nsecsElapsed()) / 1e9;
+        return out;
     }
-    const bool by_time = sc.constraints.objective == sim::Objective::time ||
-                         sc.constraints.objective == sim::Objective::time_under_budget;
-    std::sort(out.ranked.begin(), out.ranked.end(), [&](int a, int b) {
-        const SweepPlan& pa = out.plans[std::size_t(a)];
-        const SweepPlan& pb = out.plans[std::size_t(b)];
-        const double ca = std::isnan(pa.cost_usd) ? std::numeric_limits<double>::max() : pa.cost_usd;
-        const double cb = std::isnan(pb.cost_usd) ? std::numeric_limits<double>::max() : pb.cost_usd;
-        return by_time ? std::tie(pa.time_to_train_h, ca) < std::tie(pb.time_to_train_h, cb)
-                       : std::tie(ca, pa.time_to_train_h) < std::tie(cb, pb.time_to_train_h);
-    });
+    // Ranking and the Pareto front come from sim's sweep, exactly as `clusterplan recommend`.
+    sim::Scenario sweep_sc = sc;
+    sweep_sc.nodes.reset();
+    sweep_sc.constraints.max_nodes = request.max_nodes;
+    sim::SweepOptions options;
+    options.threads = 2;
+    options.cancel = &cancel;
+    const sim::SweepResult sweep = sim::sweep(sweep_sc, request.nodes, nullptr, options);
+    out.evaluated += sweep.evaluated;
+    out.cancelled = sweep.cancelled;
+    auto to_plan = [&](const sim::ConfigBest& c) {
+        SweepPlan p;
+        p.instance = QString::fromStdString(sweep.candidates[std::size_t(c.candidate)].instance_type);
+        p.nodes = c.nodes;
+        p.devices = c.layout.devices();
+        p.layout = c.layout;
+        p.family = classify(c.layout);
+        p.step_time_s = c.step_time_s;
+        p.tokens_per_s = c.tokens_per_s;
+        p.mfu = c.mfu;
+        p.time_to_train_h = c.job.time_to_train_h;
+        p.cost_usd = c.job.cost_usd;
+        p.spot_cost_usd = c.job.spot.priced ? c.job.spot.cost_usd : sim::kUnknown;
+        p.spot_time_h = c.job.spot.priced ? c.job.spot.wall_time_h : sim::kUnknown;
+        p.wall_time_h = p.time_to_train_h;
+        p.option_cost_usd = p.cost_usd;
+        return p;
+    };
+    for (const sim::ConfigBest& c : sweep.configs) out.plans.push_back(to_plan(c));
+    const sim::Ranking ranking = sim::rank_options(sweep_sc, sweep, 50);
+    auto option_plan = [&](const sim::PlanOption& o) {
+        SweepPlan p = to_plan(sweep.configs[std::size_t(o.config)]);
+        p.spot = o.spot;
+        p.wall_time_h = o.wall_time_h;
+        p.option_cost_usd = o.cost_usd;
+        return p;
+    };
+    // Every option meeting the constraints, best first (ranking.ranked keeps one per instance).
+    for (const sim::PlanOption& o : ranking.sorted) {
+        if (out.ranked.size() >= 50) break;
+        out.ranked.push_back(option_plan(o));
+    }
+    for (const sim::PlanOption& o : ranking.pareto) out.front.push_back(option_plan(o));
+    out.objective = QString::fromStdString(ranking.objective_text);
+    if (ranking.excluded_deadline > 0) out.excluded << QObject::tr("%1 miss the deadline").arg(ranking.excluded_deadline);
+    if (ranking.excluded_budget > 0) out.excluded << QObject::tr("%1 exceed the budget").arg(ranking.excluded_budget);
+    if (ranking.excluded_no_price > 0) out.excluded << QObject::tr("%1 have no price").arg(ranking.excluded_no_price);
     out.seconds = double(timer.nsecsElapsed()) / 1e9;
     return out;
 }

@@ -9,6 +9,7 @@
 #include "clusterplan/sim/scenario.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <functional>
@@ -32,14 +33,18 @@ struct SweepPlan {
     double cost_usd = 0;             // on demand (NaN: price unknown)
     double spot_cost_usd = 0;        // expected (NaN: no spot price)
     double spot_time_h = 0;
-    bool on_front = false;           // Pareto-optimal in (time, cost)
-    bool meets_constraints = true;
+    bool spot = false;               // ranked/front entries: bought on spot
+    double wall_time_h = 0;          // ranked/front entries: for the purchase option (expected)
+    double option_cost_usd = 0;      // ranked/front entries: for the purchase option (expected)
 };
 
 struct ScalingData {
     std::vector<charts::ScalingSeries> series;   // one per (family, instance)
-    std::vector<SweepPlan> plans;                // best per (instance, nodes, tp, pp)
-    std::vector<int> ranked;                     // indices into plans, best first
+    std::vector<SweepPlan> plans;                // fastest layout per (instance, nodes), on demand
+    std::vector<SweepPlan> front;                // time-vs-cost Pareto front (sim::rank_options)
+    std::vector<SweepPlan> ranked;               // best first under objective and constraints
+    QString objective;                           // "lowest cost" ...
+    QStringList excluded;                        // why options were left out
     std::uint64_t evaluated = 0;                 // evaluate() calls
     double seconds = 0;
     bool cancelled = false;

@@ -31,7 +31,7 @@ const Part kStepParts[] = {
     {QT_TRANSLATE_NOOP("charts", "TP comm"), &sim::StepBreakdown::tp_comm_s, QColor(0xf2, 0x8e, 0x2b)},
     {QT_TRANSLATE_NOOP("charts", "PP bubble"), &sim::StepBreakdown::pp_bubble_s, QColor(0xe1, 0x57, 0x59)},
     {QT_TRANSLATE_NOOP("charts", "PP comm"), &sim::StepBreakdown::pp_comm_s, QColor(0xff, 0x9d, 0xa7)},
-    {QT_TRANSLATE_NOOP("charts", "DP comm (exposed)"), &sim::StepBreakdown::dp_comm_exposed_s, QColor(0x59, 0xa1, 0x4f)},
+    {QT_TRANSLATE_NOOP("charts", "DP comm"), &sim::StepBreakdown::dp_comm_exposed_s, QColor(0x59, 0xa1, 0x4f)},
     {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::StepBreakdown::optimizer_s, QColor(0xb0, 0x7a, 0xa1)},
 };
 
@@ -56,13 +56,16 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
         categories << label;
         max_ms = std::max(max_ms, plan->step_time_s * 1e3);
     }
+    // Seconds read better than thousands of milliseconds for large models.
+    const bool seconds = max_ms >= 2000;
+    const double per_s = seconds ? 1.0 : 1e3;
     for (const Part& part : kStepParts) {
         auto* set = new QBarSet(QCoreApplication::translate("charts", part.name));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));
         bool any = false;
         for (const auto& lp : plans) {
-            const double ms = lp.second->breakdown_s.*(part.field) * 1e3;
+            const double ms = lp.second->breakdown_s.*(part.field) * per_s;
             any = any || ms > 0;
             *set << ms;
         }
@@ -76,9 +79,10 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
     chart->addAxis(axis_y, Qt::AlignLeft);
     series->attachAxis(axis_y);
     auto* axis_x = new QValueAxis;
-    axis_x->setTitleText(QObject::tr("Time per step (ms)"));
-    axis_x->setRange(0, nice_max(max_ms));
-    axis_x->setLabelFormat("%.0f");
+    axis_x->setTitleText(seconds ? QObject::tr("Time per step (s)") : QObject::tr("Time per step (ms)"));
+    axis_x->setRange(0, nice_max(seconds ? max_ms / 1e3 : max_ms));
+    axis_x->applyNiceNumbers();
+    axis_x->setLabelFormat(seconds && max_ms < 10000 ? "%.1f" : "%.0f");
     chart->addAxis(axis_x, Qt::AlignBottom);
     series->attachAxis(axis_x);
     return chart;
@@ -87,6 +91,7 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
 QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Memory per device"));
+    chart->legend()->setAlignment(Qt::AlignRight);  // five entries do not fit under a narrow chart
     struct MemPart {
         const char* name;
         double sim::MemoryGib::*field;
@@ -95,7 +100,7 @@ QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
     const MemPart parts[] = {
         {QT_TRANSLATE_NOOP("charts", "Weights"), &sim::MemoryGib::weights, QColor(0x4e, 0x79, 0xa7)},
         {QT_TRANSLATE_NOOP("charts", "Gradients"), &sim::MemoryGib::gradients, QColor(0x76, 0xb7, 0xb2)},
-        {QT_TRANSLATE_NOOP("charts", "Optimizer state"), &sim::MemoryGib::optimizer, QColor(0xed, 0xc9, 0x48)},
+        {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::MemoryGib::optimizer, QColor(0xed, 0xc9, 0x48)},
         {QT_TRANSLATE_NOOP("charts", "Activations"), &sim::MemoryGib::activations, QColor(0xf2, 0x8e, 0x2b)},
     };
     auto* series = new QStackedBarSeries;
@@ -121,12 +126,13 @@ QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("GiB per device"));
     axis_y->setRange(0, nice_max(max_gib * 1.05));
+    axis_y->applyNiceNumbers();
     axis_y->setLabelFormat("%.0f");
     chart->addAxis(axis_y, Qt::AlignLeft);
     series->attachAxis(axis_y);
     // Capacity: one short dashed line over each bar (category i spans x in [i-0.5, i+0.5]).
     auto* capacity = new QLineSeries;
-    capacity->setName(QObject::tr("Device capacity"));
+    capacity->setName(QObject::tr("Capacity"));
     QPen pen(QColor(0xc0, 0x39, 0x2b));
     pen.setWidthF(2.5);
     pen.setStyle(Qt::DashLine);

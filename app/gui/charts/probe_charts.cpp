@@ -2,9 +2,12 @@
 
 #include "charts/chart_style.h"
 
+#include <QApplication>
 #include <QBarCategoryAxis>
+#include <QPalette>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -19,29 +22,42 @@ namespace cp::gui::charts {
 QChart* busbw_chart(const std::vector<BandwidthSeries>& series) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Collective bus bandwidth vs message size"));
-    double min_b = std::numeric_limits<double>::infinity(), max_b = 0, max_bw = 0;
+    // x is log2(bytes) on a category axis so ticks read "1 KiB", "1 MiB" instead of exponents.
+    double min_l = std::numeric_limits<double>::infinity(), max_l = -min_l, max_bw = 0;
     for (const BandwidthSeries& s : series) {
         auto* line = new QLineSeries;
         line->setName(s.label);
         line->setPointsVisible(true);
         for (std::size_t i = 0; i < s.bytes.size() && i < s.busbw_gbytes_per_s.size(); ++i) {
             if (!(s.bytes[i] > 0) || !std::isfinite(s.busbw_gbytes_per_s[i])) continue;
-            line->append(s.bytes[i], s.busbw_gbytes_per_s[i]);
-            min_b = std::min(min_b, s.bytes[i]);
-            max_b = std::max(max_b, s.bytes[i]);
+            const double l = std::log2(s.bytes[i]);
+            line->append(l, s.busbw_gbytes_per_s[i]);
+            min_l = std::min(min_l, l);
+            max_l = std::max(max_l, l);
             max_bw = std::max(max_bw, s.busbw_gbytes_per_s[i]);
         }
         chart->addSeries(line);
     }
-    auto* axis_x = new QLogValueAxis;
-    axis_x->setBase(2);
-    axis_x->setTitleText(QObject::tr("Message size (bytes, log scale)"));
-    axis_x->setLabelFormat("%.0e");
-    if (std::isfinite(min_b)) axis_x->setRange(min_b, max_b);
-    else axis_x->setRange(1024, 1 << 30);
+    if (!std::isfinite(min_l)) {
+        min_l = 10;
+        max_l = 30;
+    }
+    auto* axis_x = new QCategoryAxis;
+    axis_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    const int first = int(std::floor(min_l));
+    const int last = int(std::ceil(max_l));
+    const int step = last - first > 10 ? 4 : 2;  // a label every 4x or 16x keeps them apart
+    for (int e = first - first % step; e <= last; e += step) {
+        if (e < first) continue;
+        axis_x->append(QStringLiteral("%1 %2").arg(1 << (e % 10)).arg(QLatin1String(units[std::min(4, e / 10)])), e);
+    }
+    axis_x->setRange(first - 0.5, last + 0.5);  // room for the end labels
+    axis_x->setTitleText(QObject::tr("Message size"));
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("Bus bandwidth (GB/s)"));
-    axis_y->setRange(0, max_bw > 0 ? max_bw * 1.1 : 1.0);
+    axis_y->setRange(0, max_bw > 0 ? max_bw * 1.08 : 100.0);
+    axis_y->applyNiceNumbers();
     axis_y->setLabelFormat("%.0f");
     chart->addAxis(axis_x, Qt::AlignBottom);
     chart->addAxis(axis_y, Qt::AlignLeft);
@@ -68,19 +84,24 @@ QChart* gemm_chart(const std::vector<GemmBar>& bars) {
         *peak << (std::isfinite(b.peak_tflops) ? b.peak_tflops : 0.0);
         max_v = std::max({max_v, b.achieved_tflops, std::isfinite(b.peak_tflops) ? b.peak_tflops : 0.0});
     }
+    const QColor text = QApplication::palette().color(QPalette::Text);
+    achieved->setLabelColor(text);
+    peak->setLabelColor(text);
     auto* series = new QBarSeries;
     series->append(achieved);
     series->append(peak);
     series->setLabelsVisible(true);
     series->setLabelsFormat("@value");
-    series->setLabelsPrecision(4);
+    series->setLabelsPrecision(3);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     chart->addSeries(series);
     auto* axis_x = new QBarCategoryAxis;
     axis_x->append(categories);
     axis_x->setTitleText(QObject::tr("Precision"));
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("TFLOP/s per device"));
-    axis_y->setRange(0, max_v > 0 ? max_v * 1.15 : 1.0);
+    axis_y->setRange(0, max_v > 0 ? max_v * 1.15 : 100.0);
+    axis_y->applyNiceNumbers();
     axis_y->setLabelFormat("%.0f");
     chart->addAxis(axis_x, Qt::AlignBottom);
     chart->addAxis(axis_y, Qt::AlignLeft);

@@ -2,6 +2,7 @@
 // time-vs-cost Pareto scatter. Input is plain data so pages and the report generator share them.
 #pragma once
 
+#include <QColor>
 #include <QPointF>
 #include <QString>
 
@@ -26,9 +27,20 @@ struct ScalingSeries {
 
 enum class ScalingMetric { throughput, efficiency, cost };
 
-// Line chart with a log2 device axis; one line per series.
+// Line chart with a log2 device axis; one line per series, coloured by series_color(index).
+// Without `legend` the caller shows one shared legend for several charts.
 QChart* scaling_chart(const std::vector<ScalingSeries>& series, ScalingMetric metric,
-                      const QString& throughput_unit = QStringLiteral("tokens/s"));
+                      const QString& throughput_unit = QStringLiteral("tokens/s"), bool legend = true);
+
+// The colour of the i-th series in every chart of this module.
+QColor series_color(int index);
+
+// Divides values for readable axis labels: 250000 -> (1e3, "k").
+struct UnitScale {
+    double divisor = 1;
+    QString prefix;
+};
+UnitScale unit_scale(double max_value);
 
 struct ParetoPoint {
     double time_h = 0;

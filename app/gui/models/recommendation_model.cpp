@@ -18,7 +18,7 @@ void RecommendationModel::setData(std::shared_ptr<const ScalingData> data) {
 
 const SweepPlan* RecommendationModel::planAt(int row) const {
     if (!data_ || row < 0 || row >= rowCount()) return nullptr;
-    return &data_->plans[std::size_t(data_->ranked[std::size_t(row)])];
+    return &data_->ranked[std::size_t(row)];
 }
 
 int RecommendationModel::rowCount(const QModelIndex& parent) const {
@@ -41,9 +41,9 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         case Nodes: return tr("%1 (%2 dev)").arg(p->nodes).arg(p->devices);
         case Layout:
             return QStringLiteral("%1×%2×%3, mb %4").arg(p->layout.tp).arg(p->layout.pp).arg(p->layout.dp).arg(p->layout.micro_batch);
-        case TimeToTrain: return fmt_hours(p->time_to_train_h);
-        case Cost: return fmt_usd(p->cost_usd);
-        case SpotCost: return fmt_usd(p->spot_cost_usd);
+        case Buy: return p->spot ? tr("spot") : tr("on-demand");
+        case TimeToTrain: return fmt_hours(p->wall_time_h);
+        case Cost: return fmt_usd(p->option_cost_usd);
         case Throughput: return fmt_count(p->tokens_per_s);
         case Mfu: return fmt_percent(p->mfu, 0);
         case ColumnCount: break;
@@ -51,7 +51,7 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
-        const bool text = col == Instance || col == Layout;
+        const bool text = col == Instance || col == Layout || col == Buy;
         return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     }
     if (role == Qt::FontRole && index.row() == 0) {
@@ -60,8 +60,9 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         return bold;
     }
     if (role == Qt::ToolTipRole) {
-        return tr("%1, %2 · double-click to open in Plan%3")
-            .arg(family_label(p->family), p->on_front ? tr("Pareto-optimal") : tr("dominated"),
+        return tr("%1 · on demand %2 in %3, spot %4 in %5 · double-click to open in Plan%6")
+            .arg(family_label(p->family), fmt_usd(p->cost_usd), fmt_hours(p->time_to_train_h),
+                 fmt_usd(p->spot_cost_usd), fmt_hours(p->spot_time_h),
                  index.row() == 0 ? tr(" · recommended") : QString());
     }
     return {};
@@ -70,14 +71,15 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
 QVariant RecommendationModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const kHeaders[] = {QT_TR_NOOP("#"), QT_TR_NOOP("Instance"), QT_TR_NOOP("Nodes"),
-                                           QT_TR_NOOP("TP×PP×DP"), QT_TR_NOOP("Time"), QT_TR_NOOP("On-demand"),
-                                           QT_TR_NOOP("Spot (exp.)"), QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU")};
+                                           QT_TR_NOOP("TP×PP×DP"), QT_TR_NOOP("Buy"), QT_TR_NOOP("Time"),
+                                           QT_TR_NOOP("Cost"), QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU")};
     static const char* const kTips[] = {
         QT_TR_NOOP("Rank under the scenario's objective and constraints"), QT_TR_NOOP("Instance type"),
         QT_TR_NOOP("Nodes (total accelerators)"),
         QT_TR_NOOP("Tensor × pipeline × data parallel degrees and micro-batch size"),
-        QT_TR_NOOP("Time to train on demand"), QT_TR_NOOP("On-demand cost of the run, USD"),
-        QT_TR_NOOP("Expected spot cost including interruptions, USD"),
+        QT_TR_NOOP("Purchase option: on-demand, or spot with expected interruptions"),
+        QT_TR_NOOP("Wall time of the whole job (spot: expected, including interruptions)"),
+        QT_TR_NOOP("Cost of the whole job, USD (spot: expected)"),
         QT_TR_NOOP("Cluster throughput, tokens per second"), QT_TR_NOOP("Model FLOPs utilisation")};
     if (role == Qt::DisplayRole) return tr(kHeaders[section]);
     if (role == Qt::ToolTipRole) return tr(kTips[section]);

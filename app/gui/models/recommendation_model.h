@@ -12,7 +12,7 @@ namespace cp::gui {
 class RecommendationModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Instance, Nodes, Layout, TimeToTrain, Cost, SpotCost, Throughput, Mfu, ColumnCount };
+    enum Column { Rank, Instance, Nodes, Layout, Buy, TimeToTrain, Cost, Throughput, Mfu, ColumnCount };
     static constexpr int kMaxRows = 50;
 
     explicit RecommendationModel(QObject* parent = nullptr);

@@ -133,7 +133,8 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     splitter->addWidget(table_);
     splitter->addWidget(side_);
     splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({860, 380});
 
     auto* root = new QVBoxLayout(this);
     root->setContentsMargins(6, 6, 6, 6);

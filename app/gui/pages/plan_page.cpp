@@ -14,6 +14,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -70,15 +71,12 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
     auto* charts = new QHBoxLayout;
     breakdown_view_ = new ChartView;
     memory_view_ = new ChartView;
-    charts->addWidget(breakdown_view_, 3);
-    charts->addWidget(memory_view_, 2);
+    charts->addWidget(breakdown_view_, 1);
+    charts->addWidget(memory_view_, 1);
     rlayout->addLayout(charts, 1);
-    assumptions_ = new QLabel;
-    assumptions_->setWordWrap(true);
-    assumptions_->setTextFormat(Qt::RichText);
-    QPalette muted = assumptions_->palette();
-    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
-    assumptions_->setPalette(muted);
+    assumptions_ = new QTextBrowser;
+    assumptions_->setMaximumHeight(assumptions_->fontMetrics().height() * 5 + 12);
+    assumptions_->setToolTip(tr("How these figures were obtained and what they assume."));
     rlayout->addWidget(assumptions_);
     splitter->addWidget(results);
     splitter->setStretchFactor(1, 1);
@@ -183,7 +181,7 @@ void PlanPage::showOutcome() {
     memory_view_->replaceChart(charts::memory_chart(plans));
     QStringList items;
     for (const QString& a : o.assumptions) items << a.toHtmlEscaped();
-    assumptions_->setText(items.isEmpty() ? QString()
+    assumptions_->setHtml(items.isEmpty() ? QString()
                                           : tr("<b>Assumptions:</b> ") + items.join(QStringLiteral(" · ")));
 }
 

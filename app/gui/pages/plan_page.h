@@ -8,6 +8,7 @@
 #include <map>
 
 class QLabel;
+class QTextBrowser;
 class QTimer;
 
 namespace cp::gui {
@@ -46,7 +47,7 @@ private:
     QTimer* debounce_ = nullptr;
     std::map<QString, FigureCard*> cards_;
     QLabel* verdict_ = nullptr;
-    QLabel* assumptions_ = nullptr;
+    QTextBrowser* assumptions_ = nullptr;
     ChartView* breakdown_view_ = nullptr;
     ChartView* memory_view_ = nullptr;
     PlanOutcome outcome_;

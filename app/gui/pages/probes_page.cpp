@@ -9,8 +9,11 @@
 #include "clusterplan/sim/calibration_import.h"
 #include "format.h"
 #include "models/probe_result_model.h"
+#include "clusterplan/remote/probe_runner.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QPointer>
 #include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
@@ -32,6 +35,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <exception>
 #include <map>
@@ -41,6 +46,7 @@ namespace cp::gui {
 namespace {
 struct Imported {
     QString error;
+    std::string raw;  // the file or probe output as read, kept with the profile
     std::vector<sim::CollectiveTable> tables;
     std::optional<sim::ProbeDocument> probe;
 };
@@ -54,6 +60,7 @@ Imported parse_file(const QString& path) {
     }
     const std::string text = file.readAll().toStdString();
     const std::string name = path.toStdString();
+    out.raw = text;
     try {
         switch (sim::detect_collective_format(text)) {
         case sim::CollectiveFormat::probe_json: {
@@ -262,6 +269,7 @@ void ProbesPage::importFile(const QString& path) {
             emit importFinished(false);
             return;
         }
+        raw_sources_.push_back({path.toStdString(), imported.raw});
         std::vector<sim::CollectiveTable> tables = results_->tables();
         for (sim::CollectiveTable& t : imported.tables) {
             log(tr("%1: %2 over %3 ranks, %4 sizes").arg(QFileInfo(path).fileName(), QString::fromStdString(t.collective))
@@ -292,6 +300,9 @@ void ProbesPage::showResults() {
         series.push_back(std::move(s));
     }
     busbw_->replaceChart(charts::busbw_chart(series));
+    busbw_->setEmptyText(series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "
+                                             "nccl-tests output (text or -J JSON).")
+                                        : QString());
     // Best measured rate per precision against the datasheet peak of the profile's accelerator.
     std::map<std::string, double> best;
     for (const sim::ProbeGemmResult& g : gemm_results_) best[g.precision] = std::max(best[g.precision], g.tflops);
@@ -310,6 +321,9 @@ void ProbesPage::showResults() {
                         accel ? accel->peak(static_cast<sim::Precision>(p)) : sim::kUnknown});
     }
     gemm_->replaceChart(charts::gemm_chart(bars));
+    gemm_->setEmptyText(bars.empty() ? tr("No GEMM measurements yet.\nThey come from clusterplan-probe runs "
+                                          "(or its JSON output).")
+                                     : QString());
     table_->resizeColumnsToContents();
 }
 
@@ -333,7 +347,9 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
             meta.source = "nccl-tests";
             profile = sim::profile_from_tables(results_->tables(), meta);
         }
-        catalog::CalibrationStore(*db).store(profile, "{}");
+        nlohmann::json raw = nlohmann::json::array();
+        for (const auto& [origin, text] : raw_sources_) raw.push_back({{"source", origin}, {"text", text}});
+        catalog::CalibrationStore(*db).store(profile, nlohmann::json{{"format", "gui"}, {"inputs", raw}}.dump());
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -344,13 +360,105 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
     return {};
 }
 
+namespace {
+// --probe equivalent: $CLUSTERPLAN_PROBE, else clusterplan-probe next to this program or in
+// ../libexec/clusterplan/ (where packages install it); empty when none is found.
+QString find_probe_binary() {
+    const QString env = qEnvironmentVariable("CLUSTERPLAN_PROBE");
+    if (!env.isEmpty()) return env;
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString& candidate : {dir + QStringLiteral("/clusterplan-probe"),
+                                     dir + QStringLiteral("/../libexec/clusterplan/clusterplan-probe"),
+                                     dir + QStringLiteral("/../../probes/clusterplan-probe")}) {
+        if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).canonicalFilePath();
+    }
+    return {};
+}
+
+struct RunOutcome {
+    QString error;
+    Imported imported;
+};
+} // namespace
+
 void ProbesPage::runProbes() {
-    // Replaced by the app/remote runner once it lands (see issue 4).
-    log(tr("Probe runner not available in this build."));
+    if (busy_) return;
+    remote::RunOptions options;
+    for (int i = 0; i < hosts_->count(); ++i) {
+        const std::string host = hosts_->item(i)->text().toStdString();
+        if (!remote::is_valid_host(host)) {
+            status_->setText(tr("Host '%1' is not a valid host name (letters, digits, '.', '-', '_', an optional user@ prefix).")
+                                 .arg(hosts_->item(i)->text()));
+            return;
+        }
+        options.hosts.push_back(host);
+    }
+    if (options.hosts.empty()) {
+        status_->setText(tr("Add at least one host to probe."));
+        return;
+    }
+    options.probe_path = find_probe_binary().toStdString();
+    if (options.probe_path.empty()) {
+        status_->setText(tr("No clusterplan-probe binary was found (it is built only where CUDA is available); "
+                            "set CLUSTERPLAN_PROBE to its path."));
+        return;
+    }
+    options.launcher = static_cast<remote::Launcher>(launcher_->currentIndex());
+    busy_ = true;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    progress_->setRange(0, 0);
+    status_->setText(tr("Probing %n host(s)…", nullptr, int(options.hosts.size())));
+    auto runner = std::make_shared<remote::ProbeRunner>(options);
+    runner_ = runner;
+    QPointer<ProbesPage> self = this;
+    auto* watcher = new QFutureWatcher<RunOutcome>(this);
+    connect(watcher, &QFutureWatcher<RunOutcome>::finished, this, [this, watcher] {
+        RunOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        busy_ = false;
+        runner_.reset();
+        run_->setEnabled(true);
+        cancel_->setEnabled(false);
+        progress_->setRange(0, 1);
+        progress_->setValue(outcome.error.isEmpty() ? 1 : 0);
+        if (!outcome.error.isEmpty()) {
+            status_->setText(outcome.error);
+            log(outcome.error);
+            return;
+        }
+        raw_sources_.push_back({"probe run", outcome.imported.raw});
+        std::vector<sim::CollectiveTable> tables = results_->tables();
+        for (sim::CollectiveTable& t : outcome.imported.tables) tables.push_back(std::move(t));
+        if (outcome.imported.probe) {
+            gemm_results_ = outcome.imported.probe->gemm;
+            probe_doc_ = std::move(outcome.imported.probe);
+        }
+        results_->setTables(std::move(tables));
+        status_->setText(tr("Probe run finished; create a calibration profile from the results."));
+        showResults();
+    });
+    watcher->setFuture(QtConcurrent::run([runner, self]() {
+        RunOutcome out;
+        try {
+            const remote::RunResult result = runner->run([self](const remote::ProgressEvent& e) {
+                const QString line = QStringLiteral("[%1] %2: %3")
+                                         .arg(QString::fromStdString(e.host.empty() ? "run" : e.host),
+                                              QString::fromStdString(e.stage), QString::fromStdString(e.message));
+                QMetaObject::invokeMethod(self, [self, line] { if (self) self->log(line); }, Qt::QueuedConnection);
+            });
+            out.imported.raw = result.rank0_json;
+            out.imported.probe = sim::parse_probe_json(result.rank0_json, "probe output");
+            out.imported.tables = out.imported.probe->collectives;
+        } catch (const std::exception& e) {
+            out.error = runner->cancelled() ? QObject::tr("Probe run cancelled.") : QString::fromStdString(e.what());
+        }
+        return out;
+    }));
 }
 
 void ProbesPage::cancelRun() {
-    if (cancel_flag_) cancel_flag_->store(true);
+    if (runner_) runner_->cancel();
 }
 
 } // namespace cp::gui

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 class QComboBox;
@@ -19,6 +21,10 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+
+namespace cp::remote {
+class ProbeRunner;
+}
 
 namespace cp::gui {
 
@@ -70,7 +76,8 @@ private:
     QPlainTextEdit* log_ = nullptr;
     std::vector<sim::ProbeGemmResult> gemm_results_;
     std::optional<sim::ProbeDocument> probe_doc_;
-    std::shared_ptr<std::atomic<bool>> cancel_flag_;
+    std::vector<std::pair<std::string, std::string>> raw_sources_;  // (origin, text) as measured
+    std::shared_ptr<remote::ProbeRunner> runner_;
     bool busy_ = false;
 };
 

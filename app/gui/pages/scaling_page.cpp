@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMetaObject>
 #include <QPointer>
@@ -65,6 +66,12 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     throughput_ = new ChartView;
     efficiency_ = new ChartView;
     cost_ = new ChartView;
+    legend_ = new QLabel;
+    legend_->setTextFormat(Qt::RichText);
+    legend_->setAlignment(Qt::AlignCenter);
+    legend_->setToolTip(tr("Data parallel: TP = PP = 1. Tensor + data: TP > 1, PP = 1. Pipeline + data: "
+                           "PP > 1, TP = 1. 3D: TP and PP > 1. Each point is the fastest layout of its "
+                           "family at that size."));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(throughput_);
     top->addWidget(efficiency_);
@@ -77,7 +84,7 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setStretchLastSection(false);
     table_->setAlternatingRowColors(true);
     table_->setToolTip(tr("Double-click (or Enter) to open a plan in the Plan page."));
     auto* bottom = new QSplitter(Qt::Horizontal);
@@ -85,14 +92,21 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     auto* table_box = new QWidget;
     auto* table_layout = new QVBoxLayout(table_box);
     table_layout->setContentsMargins(0, 0, 0, 0);
-    auto* table_title = new QLabel(tr("<b>Recommendations</b> (ranked by the scenario's objective and constraints)"));
-    table_layout->addWidget(table_title);
+    ranked_title_ = new QLabel(tr("<b>Recommendations</b>"));
+    ranked_title_->setWordWrap(true);
+    table_layout->addWidget(ranked_title_);
     table_layout->addWidget(table_);
     bottom->addWidget(table_box);
     bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 3);
+    auto* top_box = new QWidget;
+    auto* top_layout = new QVBoxLayout(top_box);
+    top_layout->setContentsMargins(0, 0, 0, 0);
+    top_layout->setSpacing(2);
+    top_layout->addWidget(top, 1);
+    top_layout->addWidget(legend_);
     auto* vertical = new QSplitter(Qt::Vertical);
-    vertical->addWidget(top);
+    vertical->addWidget(top_box);
     vertical->addWidget(bottom);
     auto* root = new QVBoxLayout(this);
     root->setContentsMargins(6, 6, 6, 6);
@@ -204,10 +218,10 @@ void ScalingPage::runSweep() {
             showData();
         }
         status_->setText(data->cancelled ? tr("Sweep cancelled.")
-                                         : tr("%1 layouts evaluated, %2 plans kept, in %3.")
-                                               .arg(data->evaluated)
-                                               .arg(data->plans.size())
-                                               .arg(fmt_duration_s(data->seconds)));
+                                         : tr("%1 layouts evaluated in %2; %3 cluster sizes fit.")
+                                               .arg(QLocale().toString(qulonglong(data->evaluated)))
+                                               .arg(fmt_duration_s(data->seconds))
+                                               .arg(data->plans.size()));
         emit sweepFinished();
         if (stale_ && isVisible()) runSweep();
     });
@@ -228,19 +242,36 @@ void ScalingPage::cancelSweep() {
 
 void ScalingPage::showData() {
     const ScalingData& d = *data_;
-    throughput_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::throughput));
-    efficiency_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::efficiency));
-    cost_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::cost));
-    pareto_points_.clear();
-    for (std::size_t i = 0; i < d.plans.size(); ++i) {
-        const SweepPlan& p = d.plans[i];
-        pareto_points_.push_back(
-            {p.time_to_train_h, p.cost_usd, p.on_front,
-             tr("%1 × %2, %3×%4×%5 (TP×PP×DP), micro-batch %6\n%7, %8 on demand, MFU %9")
-                 .arg(p.nodes).arg(p.instance).arg(p.layout.tp).arg(p.layout.pp).arg(p.layout.dp)
-                 .arg(p.layout.micro_batch).arg(fmt_hours(p.time_to_train_h), fmt_usd(p.cost_usd), fmt_percent(p.mfu, 0)),
-             int(i)});
+    const QString unit = tr("tokens/s");
+    throughput_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::throughput, unit, false));
+    efficiency_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::efficiency, unit, false));
+    cost_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::cost, unit, false));
+    // One legend for the three charts: they share series and colours.
+    QStringList entries;
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        entries << QStringLiteral("<span style='color:%1; font-size:large'>&#9632;</span>&nbsp;%2")
+                       .arg(charts::series_color(int(i)).name(), d.series[i].label.toHtmlEscaped());
     }
+    legend_->setText(entries.isEmpty() ? tr("No layout fits this model on the chosen instances.")
+                                       : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
+    ranked_title_->setText(tr("<b>Recommendations</b> — %1%2")
+                               .arg(d.objective.isEmpty() ? tr("ranked") : tr("ranked by %1").arg(d.objective.toHtmlEscaped()),
+                                    d.excluded.isEmpty() ? QString() : tr("; excluded: %1").arg(d.excluded.join(QStringLiteral(", ")).toHtmlEscaped())));
+    pareto_points_.clear();
+    auto add_point = [this](const SweepPlan& p, bool front, int index) {
+        pareto_points_.push_back(
+            {front ? p.wall_time_h : p.time_to_train_h, front ? p.option_cost_usd : p.cost_usd, front,
+             tr("%1 × %2 (%3), %4×%5×%6 TP×PP×DP, micro-batch %7\n%8 and %9 %10, MFU %11")
+                 .arg(p.nodes).arg(p.instance).arg(front && p.spot ? tr("spot") : tr("on demand"))
+                 .arg(p.layout.tp).arg(p.layout.pp).arg(p.layout.dp).arg(p.layout.micro_batch)
+                 .arg(fmt_hours(front ? p.wall_time_h : p.time_to_train_h),
+                      fmt_usd(front ? p.option_cost_usd : p.cost_usd),
+                      front && p.spot ? tr("expected") : QString(), fmt_percent(p.mfu, 0)),
+             index});
+    };
+    // Indices >= plans.size() refer to front entries.
+    for (std::size_t i = 0; i < d.plans.size(); ++i) add_point(d.plans[i], false, int(i));
+    for (std::size_t i = 0; i < d.front.size(); ++i) add_point(d.front[i], true, int(d.plans.size() + i));
     QChart* chart = charts::pareto_chart(pareto_points_);
     for (QAbstractSeries* s : chart->series()) {
         auto* scatter = qobject_cast<QScatterSeries*>(s);
@@ -256,7 +287,9 @@ void ScalingPage::showData() {
         });
         connect(scatter, &QScatterSeries::clicked, this, [this, scatter](const QPointF& point) {
             const charts::ParetoPoint* p = charts::pareto_point_near(pareto_points_, scatter, point);
-            if (p && data_) openPlan(data_->plans[std::size_t(p->index)]);
+            if (!p || !data_) return;
+            const std::size_t i = std::size_t(p->index);
+            openPlan(i < data_->plans.size() ? data_->plans[i] : data_->front[i - data_->plans.size()]);
         });
     }
     pareto_->replaceChart(chart);

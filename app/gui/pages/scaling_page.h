@@ -56,6 +56,8 @@ private:
     QPushButton* cancel_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* legend_ = nullptr;
+    QLabel* ranked_title_ = nullptr;
     ChartView* throughput_ = nullptr;
     ChartView* efficiency_ = nullptr;
     ChartView* cost_ = nullptr;
