@@ -233,3 +233,19 @@ TEST_CASE("mpirun and srun launchers build argv for those engines", "[remote]") 
     CHECK_THROWS_AS(cp::remote::mpirun_argv({"node-a"}, l), std::invalid_argument);
     CHECK(cp::remote::shell_quote("it's") == "'it'\\''s'");
 }
+
+TEST_CASE("mpirun and srun launchers run the uploaded probe once per host", "[remote][cli]") {
+    FakeRemote fake;
+    for (const char* launcher : {"mpirun", "srun"}) {
+        INFO(launcher);
+        const Run r = run({"probe", "run", "--launcher", launcher, "--host", "node-a", "--host", "node-b", "--probe", kFakeProbe,
+                           "--gpus", "8", "--json"});
+        INFO(r.err);
+        REQUIRE(r.rc == 0);
+        CHECK(nlohmann::json::parse(r.out)["source"] == "probe");
+        CHECK_THAT(r.err, Catch::Matchers::Contains("rank 0/2 command all NCCL_COMM_ID=node-a:29517"));
+        CHECK_THAT(r.err, Catch::Matchers::Contains("rank 1/2 command all NCCL_COMM_ID=node-a:29517"));
+        CHECK_THAT(slurp(fake.log()), Catch::Matchers::Contains(std::string(launcher) + "\tsh -c exec \"$HOME/.cache/clusterplan/probe-"));
+    }
+    CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].size() == 2);
+}

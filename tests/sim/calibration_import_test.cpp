@@ -143,3 +143,19 @@ TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]
     CHECK(busbw_factor("all_gather", 4) == 0.75);
     CHECK(busbw_factor("broadcast", 8) == 1.0);
 }
+
+TEST_CASE("multi-host nccl-tests logs count their nodes from the rank lines", "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
+    std::string text = read_text(path);
+    // Ranks 4..7 on a second host: the same run across two nodes.
+    for (const char* r : {"Rank  4", "Rank  5", "Rank  6", "Rank  7"}) {
+        const auto pos = text.find(std::string(r));
+        REQUIRE(pos != std::string::npos);
+        const auto host = text.find("dgx-a100-01", pos);
+        text.replace(host, 11, "dgx-a100-02");
+    }
+    const CollectiveTable t = parse_nccl_tests_text(text, "two-node.txt");
+    CHECK(t.ranks == 8);
+    CHECK(t.nodes == 2);
+    CHECK(t.hosts == std::vector<std::string>{"dgx-a100-01", "dgx-a100-02"});
+}
