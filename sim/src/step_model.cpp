@@ -262,7 +262,10 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
         return r;
     }
     Network net;
-    if (!make_network(cluster.node, cluster.nodes, calibration, net)) {
+    // Parameter servers sit behind the network even on one node, so they need its figures.
+    const bool needs_network = layout.dp_comm == DpComm::parameter_server && layout.dp > 1;
+    if (!make_network(cluster.node, cluster.nodes, calibration, net) ||
+        (needs_network && !(is_known(net.inter.bus_bytes_per_s) && net.inter.bus_bytes_per_s > 0))) {
         r.limit = Limit::unknown_hardware;
         return r;
     }

@@ -133,6 +133,10 @@ TEST_CASE("inference-only, unsupported-precision and unknown hardware are report
     CHECK(sim::evaluate(w, c, layout(1, 1, 16, 4, 64), sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
     c = test::a100_cluster(1, sim::kUnknown); // one node needs no network figure
     CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).valid());
+    sim::Layout ps = l; // ... unless its gradients go to parameter servers over the network
+    ps.dp_comm = sim::DpComm::parameter_server;
+    ps.parameter_servers = 2;
+    CHECK(sim::evaluate(w, c, ps, sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
 }
 
 TEST_CASE("plans that do not fit are marked out of memory but still computed", "[engine]") {
