@@ -69,6 +69,8 @@ std::string region_of_zone(std::string_view zone) {
     // Zone names are the region code plus a letter ("us-east-1a"), or a Local/Wavelength zone
     // suffix ("us-east-1-bos-1a"). Zone IDs ("use1-az1", used by SkyPilot) carry no region.
     static const std::regex re(R"(^([a-z]{2}(?:-[a-z]+)+-\d+)(?:[a-z]|-[a-z0-9-]+)$)");
+    // std::regex recurses per character: a megabyte-long field overflowed the stack (issue 7).
+    if (zone.size() > 64) return {};
     std::match_results<std::string_view::const_iterator> m;
     if (std::regex_match(zone.begin(), zone.end(), m, re)) return m[1].str();
     return {};
@@ -76,6 +78,7 @@ std::string region_of_zone(std::string_view zone) {
 
 bool looks_like_region(std::string_view region) {
     static const std::regex re(R"(^[a-z]{2}(?:-[a-z]+)+-\d+$)");
+    if (region.size() > 64) return false;  // see region_of_zone: keeps std::regex off huge input
     return std::regex_match(region.begin(), region.end(), re);
 }
 

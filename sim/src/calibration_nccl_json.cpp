@@ -168,7 +168,7 @@ CollectiveTable parse_nccl_csv(std::string_view text, const std::string& source,
         table.samples.push_back(s);
     }
     std::smatch m;
-    const std::regex gpu_re(R"((\d+)gpu)");
+    const std::regex gpu_re(R"((\d{1,6})gpu)");  // bounded: std::stoi below must not overflow
     const std::string base = source.substr(source.find_last_of("/\\") == std::string::npos ? 0 : source.find_last_of("/\\") + 1);
     if (std::regex_search(base, m, gpu_re)) {
         const int named = std::stoi(m[1]);

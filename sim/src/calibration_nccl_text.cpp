@@ -64,7 +64,12 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         const std::string line(lines[li]);
         const std::size_t line_no = li + 1;
         std::smatch m;
-        if (!line.empty() && line[0] == '#') {
+        // std::regex recurses per character, so a huge '#' line overflowed the stack; real
+        // nccl-tests header lines are short (issue 7, found by the bad-input table).
+        if (!line.empty() && line[0] == '#' && line.size() > 4096)
+            throw CalibrationInputError(fmt_line(source, line_no) + ": a '#' line of " + std::to_string(line.size()) +
+                                        " characters is not nccl-tests output");
+        if (!line.empty() && line[0] == '#') try {
             if (std::regex_search(line, m, start_re)) {
                 logged_collective = canonical_collective(m[1]);
                 if (logged_collective.empty())
@@ -101,6 +106,8 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
                 }
             }
             continue;
+        } catch (const std::logic_error&) {  // std::stoi/stoll: digits beyond int range
+            throw CalibrationInputError(fmt_line(source, line_no) + ": a number in this header line is out of range");
         }
         auto toks = split_ws(line);
         if (toks.empty()) continue;
