@@ -17,13 +17,16 @@ inline constexpr double kBestGemmFractionDefault = 0.80;
 // Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
 // real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
 // (PyTorch/Megatron). Tuned on the published runs.
-inline constexpr double kFrameworkGemmFactor = 0.85;
+inline constexpr double kFrameworkGemmFactor = 0.86;
 
 // Size dependence of GEMM efficiency relative to the best rate, log-interpolated in FLOPs per
-// GEMM call (after Calculon, Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1, 0.1
-// below); saturating only at 1 TFLOP because the largest published shapes run measurably faster.
+// GEMM call. Shape after Calculon (Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1,
+// 0.1 below) but steeper at the small end, because a GEMM of ~16 GFLOP fills only a few waves of
+// the GPU's SMs (wave quantisation) and saturating only at 1 TFLOP; tuned on the validation runs
+// together with kFrameworkGemmFactor (the small-hidden vTrain runs pin the small end, the 530B and
+// 1T Korthikanti runs the large end).
 inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{{
-    {1e7, 0.10}, {1e9, 0.60}, {1.6e10, 0.90}, {1e12, 1.0}}};
+    {1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
 
 // HBM efficiency of memory-bound kernels by bytes moved per kernel. Calculon uses 0.9 for >= 100 MB;
 // eager PyTorch elementwise kernels reach ~0.8 of the A100's 2039 GB/s (~1.6 TB/s), and small
@@ -68,7 +71,7 @@ inline constexpr double kFrameworkReserveGib = 1.5;
 // Human-readable statement of the above, for the CLI's `assumptions` list.
 inline constexpr std::array<std::string_view, 10> kAssumptions{{
     "GEMM rate = datasheet peak x best measured GEMM fraction (A100 0.87, Hopper 0.80, fp8 0.71) x "
-    "framework factor 0.85 x size curve (1.0 at 1 TFLOP, 0.9 at 16 GFLOP, 0.6 at 1 GFLOP, 0.1 at "
+    "framework factor 0.86 x size curve (1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at "
     "10 MFLOP; after Calculon); roofline "
     "against HBM for thin GEMMs",
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
