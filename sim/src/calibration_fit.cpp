@@ -135,6 +135,14 @@ std::vector<AlphaBetaSegment> fit_piecewise(std::vector<FitPoint> points, const 
         tol *= 1.25;
         segs = greedy_segments(points, sc, tol);
     }
+    // Extrapolation beyond the table uses the last regime's bandwidth, so it must have one even
+    // when its samples alone looked latency-bound (flat times at the largest sizes).
+    AlphaBetaSegment& last = segs.back();
+    if (!(last.beta_bytes_per_s > 0)) {
+        const FitPoint& p = points.back();
+        // The bandwidth term may add at most 1 % at the largest measured size.
+        last.beta_bytes_per_s = p.bytes / std::max(p.time_s - last.alpha_s, 0.01 * p.time_s);
+    }
     return segs;
 }
 

@@ -73,3 +73,14 @@ TEST_CASE("fit is within 10 % of every measured size >= 1 MiB on all validation 
     }
     std::cout << "worst fit error over all tables: " << 100 * worst << " %\n";
 }
+
+TEST_CASE("flat times give a latency-only regime, but the last regime keeps a bandwidth", "[calibration][fit]") {
+    // Constant 10 µs at every size: a pure latency fit, plus a bandwidth term that adds ≤ 1 %.
+    std::vector<FitPoint> pts;
+    for (double s = 1024; s <= 65536; s *= 2) pts.push_back({s, 10e-6});
+    const auto flat = fit_piecewise(pts);
+    REQUIRE(flat.size() == 1);
+    CHECK(flat[0].beta_bytes_per_s > 0);
+    CHECK(segments_time_s(flat, 4096) == Approx(10e-6).epsilon(0.05));
+    CHECK(segments_time_s(flat, 1e9) > segments_time_s(flat, 1e6));
+}

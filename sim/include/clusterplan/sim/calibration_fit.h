@@ -25,6 +25,8 @@ AlphaBetaSegment fit_alpha_beta(const std::vector<FitPoint>& points);
 
 // Piecewise fit over all points (any order). Breakpoints are chosen automatically; segment i
 // covers [min_bytes, max_bytes) with the first starting at 0 and the last ending at +inf.
+// A latency-only regime has beta_bytes_per_s = 0 (no bandwidth term); the last regime always
+// has a positive β so that extrapolation to larger messages scales with size.
 std::vector<AlphaBetaSegment> fit_piecewise(std::vector<FitPoint> points,
                                             const FitOptions& options = {});
 
