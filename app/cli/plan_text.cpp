@@ -140,14 +140,22 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     for (const auto& a : r.assumptions) out << "    - " << a << "\n";
 }
 
-void print_sweep(std::ostream& out, const sim::Scenario& /*scenario*/, const sim::SweepResult& sw, const sim::Ranking& rk,
+void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::SweepResult& sw, const sim::Ranking& rk,
                  int top_n) {
     out << "Evaluated " << grouped(static_cast<double>(sw.evaluated)) << " plans in " << fmt("%.3f", sw.elapsed_s)
         << " s (" << grouped(sw.elapsed_s > 0 ? sw.evaluated / sw.elapsed_s : 0.0) << " plans/s, " << sw.threads
         << (sw.threads == 1 ? " thread" : " threads") << "); " << grouped(static_cast<double>(sw.valid))
         << " fit in memory\n";
-    for (const auto& s : sw.summaries)
-        if (!s.skipped.empty()) out << "  skipped " << s.skipped << "\n";
+    for (std::size_t i = 0; i < sw.summaries.size(); ++i) {
+        const sim::CandidateSummary& s = sw.summaries[i];
+        if (!s.skipped.empty())
+            out << "  skipped " << s.skipped << "\n";
+        else if (s.configs_fitting == 0)
+            out << "  " << s.instance << ": " << sim::why_nothing_fits(s, sw.candidates[i], scenario) << "\n";
+    }
+    if (sw.node_counts_pruned > 0)
+        out << "  " << grouped(static_cast<double>(sw.node_counts_pruned))
+            << " (instance, node count) pairs not evaluated: their total memory is below 12 bytes per parameter\n";
     out << "\nBest " << std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(top_n)) << " of "
         << rk.sorted.size() << " plans by " << rk.objective_text << ":\n";
     option_header(out);

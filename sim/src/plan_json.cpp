@@ -169,6 +169,10 @@ ojson sweep_json(const Scenario& sc, const SweepResult& sw, const Ranking& rk, i
         ojson e{{"instance", s.instance},
                 {"evaluated", s.evaluated},
                 {"node_counts_fitting", s.configs_fitting},
+                {"out_of_memory", s.out_of_memory},
+                {"invalid_layout", s.invalid_layout},
+                {"unknown_hardware", s.unknown_hardware},
+                {"node_counts_pruned", s.node_counts_pruned},
                 {"min_nodes_fitting", s.min_nodes_fitting > 0 ? ojson(s.min_nodes_fitting) : ojson(nullptr)}};
         if (!s.skipped.empty()) e["skipped"] = s.skipped;
         instances.push_back(e);

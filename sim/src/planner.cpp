@@ -144,6 +144,8 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
         const int pp_max = generic ? 1 : std::min(rest, shape.layers);
         for (int pp = p.pp.value_or(1); pp <= (p.pp ? *p.pp : pp_max); ++pp) {
             if (rest % pp != 0) continue;
+            // Stages hold whole, equal numbers of layers (the step model has no uneven stages).
+            if (!generic && !p.pp && shape.layers % pp != 0) continue;
             const int dp = rest / pp;
             if (p.dp && *p.dp != dp) continue;
             if (p.global_batch % dp != 0) continue;
@@ -178,8 +180,11 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
         try_tp(1);
     } else {
         // Tensor parallelism stays inside a node (its all-reduces are on the critical path).
+        // Each rank needs whole attention heads, key/value heads and MLP columns.
         for (int tp = 1; tp <= per_node; ++tp)
-            if (per_node % tp == 0 && shape.heads % tp == 0) try_tp(tp);
+            if (per_node % tp == 0 && shape.heads % tp == 0 && shape.kv_heads % tp == 0 &&
+                shape.ffn_hidden % tp == 0)
+                try_tp(tp);
     }
 }
 

@@ -237,7 +237,7 @@ void parse_cluster(Reader& r, Scenario& sc) {
         if (v->empty()) r.fail("instance", "must not be empty (leave it out to search instances)");
         sc.instance = *v;
     }
-    sc.nodes = r.integer("nodes", 1, 100000);
+    sc.nodes = r.integer("nodes", 1, kMaxScenarioNodes);
     if (auto v = r.string("region")) sc.region = *v;
     if (auto v = r.enumeration("pricing", kPricings)) sc.pricing = *v;
     if (auto v = r.string("calibration")) {
@@ -302,11 +302,18 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
         if (p.tp && s.heads % *p.tp != 0)
             fail("parallel.tp", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                     std::to_string(*p.tp));
-        if (p.pp && *p.pp > s.layers)
-            fail("parallel.pp", "must not exceed model.layers (" + std::to_string(s.layers) + "), got " +
+        if (p.tp && s.kv_heads % *p.tp != 0)
+            fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) + "), got " +
+                                    std::to_string(*p.tp));
+        if (p.tp && s.ffn_hidden % *p.tp != 0)
+            fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) + "), got " +
+                                    std::to_string(*p.tp));
+        // Pipeline stages hold equal numbers of whole layers (uneven stages are not modelled).
+        if (p.pp && s.layers % *p.pp != 0)
+            fail("parallel.pp", "must divide model.layers (" + std::to_string(s.layers) + "), got " +
                                     std::to_string(*p.pp));
-        if (p.pp && p.virtual_stages && *p.pp * *p.virtual_stages > s.layers)
-            fail("parallel.virtual_stages", "pp × virtual_stages must not exceed model.layers (" +
+        if (p.pp && p.virtual_stages && s.layers % (*p.pp * *p.virtual_stages) != 0)
+            fail("parallel.virtual_stages", "pp × virtual_stages must divide model.layers (" +
                                                 std::to_string(s.layers) + ")");
     }
     if (p.micro_batch && *p.micro_batch > p.global_batch)
@@ -378,7 +385,7 @@ void parse_spot(Reader& r, Scenario& sc) {
 
 void parse_constraints(Reader& r, Scenario& sc) {
     Constraints& c = sc.constraints;
-    if (auto v = r.integer("max_nodes", 1, 100000)) c.max_nodes = *v;
+    if (auto v = r.integer("max_nodes", 1, kMaxScenarioNodes)) c.max_nodes = *v;
     if (auto v = r.number("deadline_hours", 0, false)) c.deadline_hours = *v;
     if (auto v = r.number("budget_usd", 0, false)) c.budget_usd = *v;
     if (const json* v = r.get("instances")) {

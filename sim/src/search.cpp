@@ -105,6 +105,24 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
         summary.instance = node.instance_type;
         summary.skipped = training_refusal(node);
         if (!summary.skipped.empty()) continue;
+        if (!is_known(node.accelerator.peak(sc.precision))) {
+            // No published peak at this precision: one probe plan confirms the model cannot
+            // price it, and the instance is skipped instead of evaluating every layout.
+            LayoutSpace probe;
+            build_layout_space(sc, node.accelerators_per_node, node.accelerators_per_node, probe);
+            if (!probe.bases.empty()) {
+                Layout l = probe.bases.front();
+                l.recompute = probe.recomputes.front();
+                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision, cal);
+                ++result.evaluated;
+                ++summary.evaluated;
+                if (r.limit == Limit::unknown_hardware || r.limit == Limit::cannot_train) {
+                    summary.skipped = node.instance_type + ": " + node.accelerator.id + " has no published " +
+                                      enum_name(sc.precision) + " peak, so it is not planned at this precision";
+                    continue;
+                }
+            }
+        }
         if (sc.nodes) {
             items.push_back({static_cast<int>(i), *sc.nodes});
         } else {

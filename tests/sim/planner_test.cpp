@@ -75,6 +75,7 @@ TEST_CASE("the layout space holds only layouts that match the cluster and the mo
     for (const Layout& l : space.bases) {
         CHECK(l.tp * l.pp * l.dp == 128);
         CHECK(96 % l.tp == 0);
+        CHECK(96 % l.pp == 0);
         CHECK(8 % l.tp == 0);
         CHECK(l.pp <= 96);
         CHECK(1536 % l.dp == 0);
@@ -114,9 +115,9 @@ TEST_CASE("simulate refuses layouts that do not match the cluster, naming the fi
                Catch::StartsWith("parallel.dp | t.json: parallel.dp: tp × pp × dp = 256 does not equal the "
                                  "cluster's 16 devices (2 nodes × 8)"));
     CHECK_THAT(error_field([&] { simulate_plan(sc, node, nullptr); }), Catch::StartsWith("cluster.nodes"));
-    Scenario tp3 = scenario(R"("parallel": {"pp": 3})");
-    tp3.nodes = 2;
-    CHECK_THAT(error_field([&] { simulate_plan(tp3, node, nullptr); }),
+    Scenario pp32 = scenario(R"("parallel": {"pp": 32})");
+    pp32.nodes = 2;
+    CHECK_THAT(error_field([&] { simulate_plan(pp32, node, nullptr); }),
                Catch::StartsWith("parallel.pp") && Catch::Contains("must divide the cluster's 16 devices"));
 }
 
@@ -344,4 +345,29 @@ TEST_CASE("recommend explains each choice and the plan JSON carries every DESIGN
     const auto rj = recommend_json(sc, res);
     CHECK(rj["recommendations"].size() == res.recommendations.size());
     CHECK(rj["evaluated"].get<std::uint64_t>() == res.sweep.evaluated);
+}
+
+TEST_CASE("the interleaved schedule searches virtual stages that split the layers evenly", "[planner]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "gpt3-175b"}, "cluster": {}, "parallel": {"schedule": "interleaved", "tp": 8}})", "t.json");
+    LayoutSpace space;
+    build_layout_space(sc, 512, 8, space);
+    std::set<int> vs;
+    for (const Layout& l : space.bases) {
+        CHECK(l.schedule == Schedule::interleaved);
+        CHECK(96 % (l.pp * l.virtual_stages) == 0);
+        if (l.pp == 1) CHECK(l.virtual_stages == 1);
+        vs.insert(l.virtual_stages);
+    }
+    CHECK(vs.count(2) == 1);
+    CHECK(vs.count(4) == 1);
+    // Every evaluated interleaved plan that is valid keeps Megatron's rule: micro-batches % pp == 0.
+    std::uint64_t valid = 0;
+    evaluate_layouts(sc, Cluster{a100_node(), 64}, space, nullptr, [&](const Layout& l, const PlanResult& r) {
+        if (r.valid() && l.virtual_stages > 1) {
+            ++valid;
+            CHECK(l.micro_batches() % l.pp == 0);
+        }
+    });
+    CHECK(valid > 0);
 }

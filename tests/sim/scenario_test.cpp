@@ -162,6 +162,10 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
     CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "cost_under_deadline"})")),
                Catch::Contains("constraints.deadline_hours: required"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"virtual_stages": 2})")), Catch::Contains("interleaved"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"pp": 5})")),
+               Catch::StartsWith("scenario.json: parallel.pp: must divide model.layers (96)"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "llama2-70b"}, "cluster": {}, "parallel": {"tp": 16}})"),
+               Catch::Contains("parallel.tp: must divide model.kv_heads (8)"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 7, "micro_batch": 1})")),
                Catch::Contains("parallel.global_batch: must be a multiple of micro_batch × dp (7)"));
     CHECK_THAT(error_of(R"({"model": {"preset": "gpt-5"}, "cluster": {}})"),

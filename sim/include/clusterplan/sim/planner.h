@@ -51,8 +51,8 @@ Layout base_layout(const Scenario& scenario);
 
 // Evaluates every layout of `space` on `cluster`, calling visit(layout, result) for each.
 // Micro-batches grow in powers of two dividing the per-replica batch; once one runs out of
-// memory the larger ones are skipped (activation memory grows with the micro-batch), and so
-// are not counted. Returns the number of evaluate() calls.
+// memory (or hits an unknown hardware figure) the larger ones are skipped, and so are not
+// counted. Returns the number of evaluate() calls.
 template <class Visit>
 std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const LayoutSpace& space,
                                const CalibrationProfile* calibration, Visit&& visit) {
@@ -75,7 +75,10 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
                 const PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
                 ++evaluated;
                 visit(layout, r);
-                if (r.limit == Limit::out_of_memory) break;
+                // Larger micro-batches need more memory and cannot make a missing figure known.
+                if (r.limit == Limit::out_of_memory || r.limit == Limit::unknown_hardware ||
+                    r.limit == Limit::cannot_train)
+                    break;
             }
         }
     }

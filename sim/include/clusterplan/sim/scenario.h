@@ -28,6 +28,10 @@ private:
     std::string field_;
 };
 
+// Upper limit of cluster.nodes and constraints.max_nodes: 8192 nodes (65k GPUs) is beyond any
+// published training run, and keeps a sweep's per-(instance, node count) results bounded.
+inline constexpr int kMaxScenarioNodes = 8192;
+
 enum class Objective { cost, time, cost_under_deadline, time_under_budget };
 enum class Pricing { on_demand, spot };
 
