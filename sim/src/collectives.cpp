@@ -45,11 +45,13 @@ LinkTier datasheet_intra(const NodeSpec& node) {
     case IntraNodeLink::nvswitch:
         t.step_s = model::kNvlinkStepS;
         t.bus_bytes_per_s = link * model::kNvswitchBusEfficiency;
+        t.small_ring_penalty = true;
         break;
     case IntraNodeLink::nvlink:
     case IntraNodeLink::neuronlink:
         t.step_s = model::kNvlinkStepS;
         t.bus_bytes_per_s = link * model::kNvlinkBusEfficiency;
+        t.small_ring_penalty = true;
         break;
     case IntraNodeLink::pcie:
     case IntraNodeLink::rocem:
@@ -111,7 +113,8 @@ namespace {
 
 // Small rings reach a lower bus bandwidth than full ones (nccl-tests on DGX A100 NVSwitch at
 // 1 GiB: 197, 222 and 229 GB/s busbw for 2, 4 and 8 GPUs): efficiency x (1 - c/n^2).
-double small_ring_factor(int ranks) {
+double small_ring_factor(const LinkTier& tier, int ranks) {
+    if (!tier.small_ring_penalty) return 1.0;
     const double n = ranks;
     return 1.0 - model::kSmallRingPenalty / (n * n);
 }
@@ -123,7 +126,7 @@ double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {
     if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 2.0);
     const double n = ranks;
     return tier.launch_s + 2.0 * (n - 1.0) * tier.step_s +
-           2.0 * (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(ranks));
+           2.0 * (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(tier, ranks));
 }
 
 double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes) {
@@ -131,7 +134,7 @@ double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes) {
     if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 1.0);
     const double n = ranks;
     return tier.launch_s + (n - 1.0) * tier.step_s +
-           (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(ranks));
+           (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(tier, ranks));
 }
 
 double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {

@@ -14,13 +14,16 @@ TEST_CASE("ring collectives follow the alpha-beta formulas", "[engine]") {
     t.launch_s = 10e-6;
     t.step_s = 2e-6;
     t.bus_bytes_per_s = 100e9;
-    const double s = 1e9, n = 16; // no small-ring penalty worth noting at 16 ranks
+    t.small_ring_penalty = true;
+    const double s = 1e9, n = 16;
     const double f = 1.0 - sim::model::kSmallRingPenalty / (n * n);
     CHECK_REL(sim::ring_all_reduce_s(t, 16, s), 10e-6 + 2 * 15 * 2e-6 + 2 * 15.0 / 16 * s / (100e9 * f), 1e-12);
     CHECK_REL(sim::reduce_scatter_s(t, 16, s), 10e-6 + 15 * 2e-6 + 15.0 / 16 * s / (100e9 * f), 1e-12);
     CHECK_REL(sim::tree_all_reduce_s(t, 16, s), 10e-6 + 2 * 4 * 2e-6 + 2 * s / 100e9, 1e-12);
     CHECK_REL(sim::p2p_s(t, s), 10e-6 + 2e-6 + s / 100e9, 1e-12);
     CHECK(sim::ring_all_reduce_s(t, 1, s) == 0);
+    t.small_ring_penalty = false; // network rings: plain alpha-beta
+    CHECK_REL(sim::ring_all_reduce_s(t, 2, s), 10e-6 + 2 * 2e-6 + s / 100e9, 1e-12);
     CHECK(sim::ring_all_reduce_s(t, 8, 0) == 0);
 }
 

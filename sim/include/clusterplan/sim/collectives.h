@@ -13,6 +13,7 @@ struct LinkTier {
     double step_s = 0;            // latency of one ring/tree step
     double bus_bytes_per_s = 0;   // large-message bus bandwidth per rank ("busbw")
     const CollectiveFit* fit = nullptr; // calibrated all-reduce fit replacing the above
+    bool small_ring_penalty = false;    // NVLink/NVSwitch rings of few GPUs (nccl-tests tables)
 };
 
 // The network a plan runs on: the intra-node fabric and each device's share of the node NICs.
