@@ -262,6 +262,7 @@ TEST_CASE("recommend ranks by the objective and explains each choice", "[cli][re
 
 TEST_CASE("every example scenario runs", "[cli][examples]") {
     for (const auto& entry : fs::directory_iterator(fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios")) {
+        if (entry.path().extension() != ".json") continue;
         const std::string path = entry.path().string();
         const json doc = json::parse(std::ifstream(path));
         const bool fixed = doc["cluster"].contains("nodes") &&
