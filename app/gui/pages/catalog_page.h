@@ -33,6 +33,8 @@ public:
     void startImport(const QString& file, const QString& format = QString());
     void importInteractive();
     void cancelImport();
+    // Shows the selected rows side by side in the Compare tab.
+    void compareSelected();
 
     InstanceTableModel* model() const { return model_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
@@ -48,7 +50,6 @@ private:
     void reload();
     void applyFilter();
     void showDetail();
-    void compareSelected();
     void setMessage(const QString& text, bool error);
 
     AppContext& context_;

@@ -1,0 +1,51 @@
+// Helpers shared by the GUI tests: a fresh user data directory per test and model checking.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QAbstractItemModel;
+class QAbstractItemModelTester;
+class QObject;
+
+namespace cp::gui::test {
+
+// Points CLUSTERPLAN_DATA_DIR at a new temporary directory for its lifetime.
+class TempDataDir {
+public:
+    TempDataDir();
+    ~TempDataDir();
+    QString path() const { return dir_.path(); }
+    QString databasePath() const;
+
+private:
+    QTemporaryDir dir_;
+    QByteArray previous_;
+};
+
+// Wraps every QAbstractItemModel below `root` (page models, proxies, combo-box models) in a
+// QAbstractItemModelTester and counts the model-contract violations it reports.
+class ModelGuard {
+public:
+    explicit ModelGuard(QObject* root);
+    ~ModelGuard();
+    int modelCount() const { return int(testers_.size()); }
+    // Also picks up models created after construction.
+    void rescan();
+    static int violations();
+
+private:
+    QObject* root_;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> testers_;
+    std::vector<const QAbstractItemModel*> seen_;
+};
+
+// Processes events until `done` returns true or `timeout_ms` passes; returns done().
+bool wait_until(const std::function<bool()>& done, int timeout_ms = 30000);
+
+} // namespace cp::gui::test

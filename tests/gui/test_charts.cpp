@@ -1,0 +1,72 @@
+// Chart builders and export: axes carry titles with units, PNG and SVG files are written.
+#include <catch2/catch.hpp>
+
+#include "charts/chart_export.h"
+#include "charts/plan_charts.h"
+#include "charts/probe_charts.h"
+#include "charts/scaling_charts.h"
+#include "clusterplan/sim/result.h"
+#include "format.h"
+#include "gui_test_support.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+
+#include <cmath>
+#include <memory>
+
+using namespace cp::gui;
+
+namespace {
+QStringList axis_titles(QChart* chart) {
+    QStringList out;
+    for (QAbstractAxis* a : chart->axes()) out << a->titleText();
+    return out;
+}
+} // namespace
+
+TEST_CASE("Unknown values format as a dash", "[gui][format]") {
+    CHECK(fmt_num(std::nan("")) == QStringLiteral("\u2014"));
+    CHECK(fmt_usd(std::nan("")) == QStringLiteral("\u2014"));
+    CHECK(fmt_usd(0.526) == QStringLiteral("$0.53"));
+    CHECK(fmt_duration_s(0.25) == QStringLiteral("250.0 ms"));
+    CHECK(fmt_hours(30 * 24) == QStringLiteral("30.0 days"));
+}
+
+TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "[gui][charts]") {
+    cp::sim::PlanResult plan;
+    plan.step_time_s = 1.5;
+    plan.breakdown_s.compute_s = 1.0;
+    plan.breakdown_s.pp_bubble_s = 0.3;
+    plan.breakdown_s.dp_comm_exposed_s = 0.2;
+    plan.memory_gib = {2, 2, 12, 30, 46, 80};
+    std::unique_ptr<QChart> step(charts::step_breakdown_chart({{"A", &plan}}));
+    CHECK(axis_titles(step.get()).join(' ').contains("(ms)"));
+    std::unique_ptr<QChart> memory(charts::memory_chart({{"A", &plan}}));
+    CHECK(axis_titles(memory.get()).join(' ').contains("GiB"));
+
+    charts::ScalingSeries s{"Data parallel", {{8, 1e5, 1.0, 1e5}, {16, 1.9e5, 0.95, 1.05e5}}};
+    std::unique_ptr<QChart> thr(charts::scaling_chart({s}, charts::ScalingMetric::throughput));
+    CHECK(axis_titles(thr.get()).join(' ').contains("tokens/s"));
+    std::unique_ptr<QChart> cost(charts::scaling_chart({s}, charts::ScalingMetric::cost));
+    CHECK(axis_titles(cost.get()).join(' ').contains("USD"));
+    std::unique_ptr<QChart> pareto(charts::pareto_chart({{10, 1000, true, "a", 0}, {20, 900, true, "b", 1}}));
+    CHECK(axis_titles(pareto.get()).join(' ').contains("hours"));
+    std::unique_ptr<QChart> bw(charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}}}));
+    CHECK(axis_titles(bw.get()).join(' ').contains("GB/s"));
+
+    test::TempDataDir dir;
+    const QString png = QDir(dir.path()).filePath("step.png");
+    const QString svg = QDir(dir.path()).filePath("step.svg");
+    REQUIRE(charts::save_chart(step.get(), png, QSize(600, 400)).isEmpty());
+    REQUIRE(charts::save_chart(step.get(), svg, QSize(600, 400)).isEmpty());
+    const QImage image(png);
+    CHECK(image.width() == 1200);  // drawn at 2x for high-DPI output
+    QFile f(svg);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    CHECK(f.readAll().contains("<svg"));
+    CHECK_FALSE(charts::save_chart(step.get(), QDir(dir.path()).filePath("x.bmpx")).isEmpty());
+}

@@ -1,0 +1,100 @@
+// Plan page: editing a field recomputes the results; bad layouts give a clear verdict; scenario
+// files open and save through sim's parser and serialiser.
+#include <catch2/catch.hpp>
+
+#include "app_context.h"
+#include "gui_test_support.h"
+#include "main_window.h"
+#include "pages/plan_page.h"
+#include "pages/scenario_editor.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QFile>
+#include <QSpinBox>
+
+using namespace cp::gui;
+
+TEST_CASE("Plan page shows results for the default scenario", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    CHECK(guard.modelCount() > 0);
+    PlanPage* plan = window.planPage();
+    REQUIRE(plan->outcome().error.isEmpty());
+    CHECK(plan->outcome().result.valid());
+    CHECK(plan->figure("step_time") != QStringLiteral("\u2014"));
+    CHECK(plan->figure("cost_on_demand").startsWith('$'));
+    CHECK(plan->verdictText().contains(QStringLiteral("Fits in memory")));
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("Editing a Plan field updates the results", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    window.show();
+    test::ModelGuard guard(&window);
+    PlanPage* plan = window.planPage();
+    const int updates_before = plan->updateCount();
+    const double throughput_before = plan->outcome().result.tokens_per_s;
+    const QString figure_before = plan->figure("throughput");
+
+    QSpinBox* nodes = plan->editor()->nodesField();
+    const int nodes_before = nodes->value();
+    nodes->setValue(nodes_before * 2);
+    // The recompute is debounced to the next event-loop pass.
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates_before; }));
+    CHECK(context.scenario().nodes.value_or(0) == nodes_before * 2);
+    CHECK(plan->outcome().devices == 2 * nodes_before * 8);
+    CHECK(plan->outcome().result.tokens_per_s > throughput_before * 1.5);
+    CHECK(plan->figure("throughput") != figure_before);
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    PlanPage* plan = window.planPage();
+    {
+        cp::sim::Scenario sc = context.scenario();
+        sc.parallel.tp = 3;  // does not divide 40 heads nor 128 devices
+        sc.parallel.pp = 1;
+        sc.parallel.dp = 1;
+        sc.parallel.micro_batch = 1;
+        context.setScenario(sc);
+    }
+    REQUIRE(test::wait_until([&] { return !plan->outcome().error.isEmpty() || !plan->outcome().result.valid(); }));
+    CHECK((plan->figure("step_time") == QStringLiteral("\u2014") || !plan->outcome().verdict_ok));
+    CHECK_FALSE(plan->verdictText().isEmpty());
+}
+
+TEST_CASE("Scenario files round-trip through open and save; bad files are refused", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    cp::sim::Scenario sc = context.scenario();
+    sc.name = "round trip";
+    sc.nodes = 7;
+    context.setScenario(sc);
+    const QString path = QDir(data.path()).filePath("scenario.json");
+    REQUIRE(context.saveScenario(path).isEmpty());
+
+    AppContext other;
+    REQUIRE(other.openScenario(path).isEmpty());
+    CHECK(other.scenario().name == "round trip");
+    CHECK(other.scenario().nodes.value_or(0) == 7);
+    CHECK(other.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+
+    const QString bad = QDir(data.path()).filePath("bad.json");
+    QFile f(bad);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"schema": "clusterplan.scenario/1", "model": {"layers": 2}, "cluster": {"instance": "p4d.24xlarge"}, "typo_field": 1})");
+    f.close();
+    const QString error = other.openScenario(bad);
+    CHECK_FALSE(error.isEmpty());
+    CHECK(error.contains(QStringLiteral("bad.json")));
+    CHECK(other.scenario().name == "round trip");  // nothing changed
+}

@@ -1,0 +1,63 @@
+// Probes page: importing nccl-tests output fills the results model and charts; a malformed
+// log is reported and changes nothing; a calibration profile can be created and selected.
+#include <catch2/catch.hpp>
+
+#include "app_context.h"
+#include "gui_test_support.h"
+#include "main_window.h"
+#include "models/probe_result_model.h"
+#include "pages/probes_page.h"
+
+#include <QSignalSpy>
+
+using namespace cp::gui;
+
+namespace {
+QString calibration_data(const char* name) {
+    return QStringLiteral(CLUSTERPLAN_TEST_DATA_DIR "/calibration/") + QLatin1String(name);
+}
+} // namespace
+
+TEST_CASE("Importing nccl-tests output shows its rows; bad logs are reported", "[gui][probes]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    ProbesPage* page = window.probesPage();
+    REQUIRE(page->results()->rowCount() == 0);
+
+    QSignalSpy finished(page, &ProbesPage::importFinished);
+    page->importFile(calibration_data("nccl_tests_allreduce_a100x8.txt"));
+    REQUIRE(finished.wait(30000));
+    CHECK(finished.takeFirst().first().toBool());
+    const int rows = page->results()->rowCount();
+    CHECK(rows > 10);
+    CHECK(page->results()->data(page->results()->index(0, ProbeResultModel::Collective)).toString() == "all_reduce");
+
+    page->importFile(calibration_data("malformed_truncated_row.txt"));
+    REQUIRE(finished.wait(30000));
+    CHECK_FALSE(finished.takeFirst().first().toBool());
+    CHECK(page->statusText().contains("malformed_truncated_row.txt"));
+    CHECK(page->results()->rowCount() == rows);
+
+    // A profile fitted from the imported table is stored and offered for planning.
+    CHECK(page->createProfile(QString(), "p4d.24xlarge").contains("name"));
+    REQUIRE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());
+    CHECK(page->profileNames().contains("p4d-test"));
+    CHECK_FALSE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());  // names are unique
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("A probe JSON document brings GEMM results", "[gui][probes]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    ProbesPage* page = window.probesPage();
+    QSignalSpy finished(page, &ProbesPage::importFinished);
+    page->importFile(calibration_data("probe_a100x8_example.json"));
+    REQUIRE(finished.wait(30000));
+    CHECK(finished.first().first().toBool());
+    CHECK(page->results()->rowCount() > 0);
+    CHECK(test::ModelGuard::violations() == 0);
+}

@@ -1,0 +1,70 @@
+// Scaling page: the sweep runs off the UI thread, fills the charts and a ranked table whose
+// order follows the objective; opening a plan moves it to the Plan page.
+#include <catch2/catch.hpp>
+
+#include "app_context.h"
+#include "gui_test_support.h"
+#include "main_window.h"
+#include "models/recommendation_model.h"
+#include "pages/plan_page.h"
+#include "pages/scaling_page.h"
+
+#include <QSignalSpy>
+
+#include <cmath>
+
+using namespace cp::gui;
+
+TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[gui][scaling]") {
+    test::TempDataDir data;
+    AppContext context;
+    cp::sim::Scenario sc = context.scenario();
+    sc.constraints.max_nodes = 16;
+    context.setScenario(sc);
+    MainWindow window(context);
+    window.show();
+    test::ModelGuard guard(&window);
+    ScalingPage* page = window.scalingPage();
+    QSignalSpy finished(page, &ScalingPage::sweepFinished);
+    window.showPage(QStringLiteral("scaling"));  // a stale page sweeps when shown
+    REQUIRE(finished.wait(60000));
+    CHECK_FALSE(page->busy());
+    const auto result = page->data();
+    REQUIRE(result);
+    CHECK(result->evaluated > 0);
+    // Four layout families on one instance type.
+    CHECK(result->series.size() == 4);
+    CHECK_FALSE(result->front.empty());
+    RecommendationModel* model = page->recommendations();
+    REQUIRE(model->rowCount() > 1);
+    // Objective "cost": costs never decrease down the table.
+    double previous = 0;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const double cost = model->planAt(r)->option_cost_usd;
+        CHECK(cost >= previous);
+        previous = cost;
+    }
+    // "Open in Plan" puts the plan's layout into the current scenario.
+    const SweepPlan best = *model->planAt(0);
+    emit context.openPlanRequested(scenario_for(context.scenario(), best));
+    CHECK(context.scenario().nodes.value_or(0) == best.nodes);
+    CHECK(context.scenario().parallel.tp.value_or(0) == best.layout.tp);
+    REQUIRE(test::wait_until([&] { return window.planPage()->outcome().devices == best.devices; }));
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("A running sweep can be cancelled", "[gui][scaling]") {
+    test::TempDataDir data;
+    AppContext context;
+    cp::sim::Scenario sc = context.scenario();
+    sc.constraints.max_nodes = 512;
+    context.setScenario(sc);
+    MainWindow window(context);
+    ScalingPage* page = window.scalingPage();
+    QSignalSpy finished(page, &ScalingPage::sweepFinished);
+    page->runSweep();
+    CHECK(page->busy());
+    page->cancelSweep();
+    REQUIRE(finished.wait(60000));
+    CHECK_FALSE(page->busy());
+}
