@@ -27,9 +27,30 @@ const AlphaBetaSegment& segment_for(const CollectiveFit& fit, double bytes) {
     return bytes < fit.segments.front().min_bytes ? fit.segments.front() : fit.segments.back();
 }
 
+// Measured all-reduce time log-log interpolated in the raw table; < 0 outside its range.
+double raw_time_s(const CollectiveFit& fit, double bytes) {
+    const auto& raw = fit.raw;
+    if (raw.size() < 2 || bytes < raw.front().bytes || bytes > raw.back().bytes) return -1.0;
+    for (std::size_t i = 1; i < raw.size(); ++i) {
+        if (bytes <= raw[i].bytes) {
+            const CollectiveRawPoint& a = raw[i - 1];
+            const CollectiveRawPoint& b = raw[i];
+            if (!(a.bytes > 0 && a.time_s > 0 && b.time_s > 0 && b.bytes > a.bytes)) return -1.0;
+            const double t = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
+            return a.time_s * std::pow(b.time_s / a.time_s, t);
+        }
+    }
+    return -1.0;
+}
+
 // Fitted all-reduce time at `bytes` for `ranks`, rescaled from the fit's own rank count through
-// the bus-bandwidth convention (busbw = algbw * 2(n-1)/n).
+// the bus-bandwidth convention (busbw = algbw * 2(n-1)/n). The measured table itself is used
+// where it covers the exact case (same ranks, size inside its range).
 double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double traffic_factor) {
+    if (ranks == fit.ranks && traffic_factor == 2.0) {
+        const double measured = raw_time_s(fit, bytes);
+        if (measured > 0) return measured;
+    }
     const AlphaBetaSegment& seg = segment_for(fit, bytes);
     const double nf = fit.ranks;
     const double bus = seg.beta_bytes_per_s * 2.0 * (nf - 1.0) / nf;

@@ -166,9 +166,9 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     const double ends = layout.pp == 1 ? head_s + embed_s : std::max(head_s, embed_s);
 
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
-    st.recompute_s = layers * (layer_rec + tp_rec);
-    st.tp_comm_s = layers * (2.0 * tp_fwd + tp_bwd_extra + tp_rec); // backward mirrors forward
-    st.recompute_s -= layers * tp_rec;                      // recompute TP comm counted as TP comm
+    st.recompute_s = layers * layer_rec;
+    // Backward mirrors forward; the recomputed forward's collectives are counted as TP comm.
+    st.tp_comm_s = layers * (2.0 * tp_fwd + tp_bwd_extra + tp_rec);
     st.backward_s = layers * (layer_bwd + layer_rec);
     return st;
 }

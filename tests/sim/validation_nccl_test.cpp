@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace cp;
@@ -108,6 +109,27 @@ TEST_CASE("calibrated alpha-beta fits reproduce nccl-tests for A100 and V100", "
         CHECK(all.mean() <= 5.0);
         CHECK(all.max <= 30.0);
     }
+}
+
+TEST_CASE("a calibration's raw nccl-tests table is used inside its range", "[validation][nccl]") {
+    const auto samples = nccl_table("v100", 4);
+    sim::CalibrationProfile profile;
+    sim::CollectiveFit fit = fit_alpha_beta(samples, 4);
+    for (const Sample& s : samples) fit.raw.push_back({s.bytes, s.time_s, 0});
+    profile.intra_node.push_back(fit);
+    sim::Network net;
+    REQUIRE(sim::make_network(v100_node(), 1, &profile, net));
+    const sim::LinkTier tier = sim::group_tier(net, 4, 4);
+    test::ErrorStats stats;
+    for (const Sample& s : samples) stats.add(sim::ring_all_reduce_s(tier, 4, s.bytes), s.time_s);
+    CHECK(stats.max < 1e-9);
+    // Between two measured sizes: between their times.
+    const double mid = std::sqrt(samples[10].bytes * samples[11].bytes);
+    const double t = sim::ring_all_reduce_s(tier, 4, mid);
+    CHECK(t >= std::min(samples[10].time_s, samples[11].time_s));
+    CHECK(t <= std::max(samples[10].time_s, samples[11].time_s));
+    // Other rank counts fall back to the alpha-beta segments.
+    CHECK(sim::ring_all_reduce_s(tier, 3, mid) > 0);
 }
 
 TEST_CASE("datasheet NVLink model matches the full 8-GPU V100 ring", "[validation][nccl]") {
