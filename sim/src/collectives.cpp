@@ -31,16 +31,15 @@ const AlphaBetaSegment& segment_for(const CollectiveFit& fit, double bytes) {
 double raw_time_s(const CollectiveFit& fit, double bytes) {
     const auto& raw = fit.raw;
     if (raw.size() < 2 || bytes < raw.front().bytes || bytes > raw.back().bytes) return -1.0;
-    for (std::size_t i = 1; i < raw.size(); ++i) {
-        if (bytes <= raw[i].bytes) {
-            const CollectiveRawPoint& a = raw[i - 1];
-            const CollectiveRawPoint& b = raw[i];
-            if (!(a.bytes > 0 && a.time_s > 0 && b.time_s > 0 && b.bytes > a.bytes)) return -1.0;
-            const double t = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
-            return a.time_s * std::pow(b.time_s / a.time_s, t);
-        }
-    }
-    return -1.0;
+    // Binary search: measured tables hold ~1,000 sizes and this runs inside every sweep step.
+    auto it = std::lower_bound(raw.begin() + 1, raw.end(), bytes,
+                               [](const CollectiveRawPoint& p, double v) { return p.bytes < v; });
+    if (it == raw.end()) return -1.0;
+    const CollectiveRawPoint& a = *(it - 1);
+    const CollectiveRawPoint& b = *it;
+    if (!(a.bytes > 0 && a.time_s > 0 && b.time_s > 0 && b.bytes > a.bytes)) return -1.0;
+    const double t = std::log(bytes / a.bytes) / std::log(b.bytes / a.bytes);
+    return a.time_s * std::pow(b.time_s / a.time_s, t);
 }
 
 // Fitted all-reduce time at `bytes` for `ranks`, rescaled from the fit's own rank count through

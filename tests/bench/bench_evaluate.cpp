@@ -88,4 +88,38 @@ void BM_EvaluateGpt3Published(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateGpt3Published);
 
+// The same plans with a calibration profile: measured GEMM curve, HBM figure and NVSwitch and
+// network all-reduce fits with a 1,000-row raw table (the size of an nccl-tests sweep).
+void BM_EvaluateGpt3Calibrated(benchmark::State& state) {
+    const Workload w = gpt3();
+    const auto layouts = plans();
+    std::array<Cluster, 8> clusters{};
+    for (std::size_t i = 0; i < layouts.size(); ++i) clusters[i] = p4de(layouts[i].devices() / 8);
+    CalibrationProfile p;
+    p.source = "probe";
+    p.gemm.push_back({"bf16", {{1e8, 60}, {1e9, 150}, {1e10, 230}, {1e11, 265}, {1e12, 275}}});
+    p.hbm_gbytes_per_s = 1700;
+    CollectiveFit intra;
+    intra.collective = "all_reduce";
+    intra.ranks = 8;
+    intra.segments.push_back({0, 1e18, 90e-6, 130e9});
+    for (int k = 0; k < 1000; ++k) {
+        const double bytes = 1048576.0 * (k + 1);
+        intra.raw.push_back({bytes, 90e-6 + bytes / 130e9, 0});
+    }
+    p.intra_node.push_back(intra);
+    CollectiveFit inter = intra;
+    inter.ranks = 16;
+    inter.nodes = 2;
+    p.inter_node.push_back(inter);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const PlanResult r = evaluate(w, clusters[i], layouts[i], Precision::bf16, &p);
+        benchmark::DoNotOptimize(r);
+        i = (i + 1) % layouts.size();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_EvaluateGpt3Calibrated);
+
 } // namespace
