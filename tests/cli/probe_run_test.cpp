@@ -47,10 +47,12 @@ struct FakeRemote {
         setenv("FAKE_SSH_LOG", log().c_str(), 1);
         setenv("FAKE_PROBE_JSON", (std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/calibration/probe_a100x8_example.json").c_str(), 1);
         setenv("PATH", (kFakeDir + ":" + old_path).c_str(), 1);
-        for (const char* v : {"FAKE_GPU_NAME", "FAKE_DRIVER", "FAKE_PROBE_SLEEP", "FAKE_SSH_UNREACHABLE", "CLUSTERPLAN_PROBE"})
+        for (const char* v : {"FAKE_GPU_NAME", "FAKE_DRIVER", "FAKE_PROBE_SLEEP", "FAKE_SSH_UNREACHABLE", "FAKE_SSH_BANNER",
+                              "CLUSTERPLAN_PROBE"})
             unsetenv(v);
     }
     ~FakeRemote() {
+        unsetenv("FAKE_SSH_BANNER");
         setenv("PATH", old_path.c_str(), 1);
         setenv("HOME", old_home.c_str(), 1);
         unsetenv("CLUSTERPLAN_DATA_DIR");
@@ -94,6 +96,7 @@ TEST_CASE("sha256 matches the FIPS 180-4 test vectors", "[remote]") {
 
 TEST_CASE("probe run uploads, launches, collects and stores through ssh", "[remote][cli]") {
     FakeRemote fake;
+    setenv("FAKE_SSH_BANNER", "Welcome to gpu-node-1 (login banner on stdout)", 1);
     const Run r = run({"probe", "run", "--host", "gpu-node-1", "--probe", kFakeProbe, "--instance", "p4d.24xlarge",
                        "--name", "node1", "--json"});
     INFO(r.err);

@@ -191,7 +191,9 @@ RunResult ProbeRunner::run(const Progress& progress) {
         for (const auto& h : hosts) hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)), "", nullptr, std::chrono::seconds(120)});
         auto r = run_processes(hash_jobs, &cancel_);
         check_cancel();
-        for (std::size_t i = 0; i < hosts.size(); ++i) ok[i] = r[i].exit_code == 0 && r[i].out.rfind(sha, 0) == 0;
+        // Any line may carry the digest: login scripts sometimes print to stdout first.
+        for (std::size_t i = 0; i < hosts.size(); ++i)
+            ok[i] = r[i].exit_code == 0 && (r[i].out.rfind(sha, 0) == 0 || r[i].out.find("\n" + sha) != std::string::npos);
     };
     std::vector<bool> cached(hosts.size());
     remote_hash_ok(cached);
