@@ -1,5 +1,7 @@
 #include "clusterplan/sim/planner.h"
 
+#include "clusterplan/sim/model_constants.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -293,9 +295,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) +
-                              " with mixed-precision Adam (weights 2, gradients 2, optimizer 12 bytes per "
-                              "parameter before sharding)");
+    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) + ", Adam optimizer");
+    // The step model's own statement of its constants (model_constants.h), verbatim.
+    for (std::string_view a : model::kAssumptions) rep.assumptions.emplace_back(a);
     if (cal)
         rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" +
                                   cal->source + ", " + cal->measured_at + ") where measured, datasheet elsewhere");
