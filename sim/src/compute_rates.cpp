@@ -89,8 +89,13 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
 double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element) {
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
-    // A batched GEMM is one kernel call: its efficiency follows the whole call's FLOPs.
-    const double compute_s = flops / gemm_flops_per_s(rates, flops);
+    // A batched GEMM is one kernel call: its efficiency follows the whole call's FLOPs. Output
+    // tiles are at least 64 wide, so a dimension that is not a multiple wastes the remainder
+    // (tile quantisation: the n = 96 context GEMM of a 96-wide head runs on 128-wide tiles).
+    const double tile = model::kGemmTileWidth;
+    const double quantisation = (gemm.m / (std::ceil(gemm.m / tile) * tile)) *
+                                (gemm.n / (std::ceil(gemm.n / tile) * tile));
+    const double compute_s = flops / (gemm_flops_per_s(rates, flops) * quantisation);
     const double bytes = gemm.bytes(bytes_per_element);
     const double memory_s = bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes));
     return std::max(compute_s, memory_s);

@@ -25,6 +25,8 @@ inline constexpr double kFrameworkGemmFactor = 0.86;
 // the GPU's SMs (wave quantisation) and saturating only at 1 TFLOP; tuned on the validation runs
 // together with kFrameworkGemmFactor (the small-hidden vTrain runs pin the small end, the 530B and
 // 1T Korthikanti runs the large end).
+// Narrowest output tile cuBLAS uses on tensor cores; m and n are rounded up to it.
+inline constexpr double kGemmTileWidth = 64.0;
 inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{{
     {1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
 
