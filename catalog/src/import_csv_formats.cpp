@@ -4,6 +4,7 @@
 #include "import_common.h"
 #include "text_util.h"
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -202,7 +203,7 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
         } else if (record == "spot_advisor") {
             const std::string bucket_text = csv.cell(r, "interruption_bucket");
             const auto bucket = parse_number(bucket_text);
-            if (!bucket || *bucket != static_cast<int>(*bucket) || *bucket < 0 || *bucket > 4)
+            if (!bucket || *bucket < 0 || *bucket > 4 || *bucket != std::floor(*bucket))
                 ctx.fail(csv.where(r), "interruption_bucket",
                          "'" + bucket_text + "' is not a bucket 0..4");
             const std::string os = csv.cell(r, "os");

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 namespace cp::catalog::detail {
 
 using nlohmann::json;
@@ -103,7 +105,7 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text) {
             const std::string where = "ranges[" + std::to_string(i) + "]";
             if (!r.is_object() || !r.contains("index") || !r["index"].is_number_integer())
                 ctx.fail(where, "index", "is missing or not an integer");
-            if (r["index"].get<int>() != static_cast<int>(i))
+            if (r["index"].get<std::int64_t>() != static_cast<std::int64_t>(i))
                 ctx.fail(where, "index", "does not match its position");
         }
         max_bucket = static_cast<int>(ranges.size()) - 1;
@@ -126,10 +128,12 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text) {
                 if (!stats.is_object()) ctx.fail(where, "", "is not an object");
                 if (!stats.contains("r") || !stats["r"].is_number_integer())
                     ctx.fail(where, "r", "is missing or not an integer bucket");
-                const int bucket = stats["r"].get<int>();
-                if (bucket < 0 || bucket > max_bucket)
-                    ctx.fail(where, "r", std::to_string(bucket) + " is not a bucket 0.." +
+                // Read as 64-bit so a huge value cannot wrap into the valid range.
+                const std::int64_t r = stats["r"].get<std::int64_t>();
+                if (r < 0 || r > max_bucket)
+                    ctx.fail(where, "r", json_text(stats["r"]) + " is not a bucket 0.." +
                                              std::to_string(max_bucket));
+                const int bucket = static_cast<int>(r);
                 std::optional<double> savings;
                 if (stats.contains("s")) {
                     if (!stats["s"].is_number())
