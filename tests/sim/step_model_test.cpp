@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cmath>
+
 using namespace cp;
 
 namespace {
@@ -280,4 +283,54 @@ TEST_CASE("a calibration profile replaces datasheet figures and says so", "[engi
     CHECK(cal.breakdown_s.tp_comm_s > 2.0 * sheet.breakdown_s.tp_comm_s);
     const sim::PlanResult fp16 = sim::evaluate(w, c, l, sim::Precision::fp16, &p);
     CHECK_FALSE(fp16.calibration_used.gemm); // only bf16 was measured
+}
+
+TEST_CASE("every valid plan of a broad sweep has finite, consistent figures", "[engine]") {
+    sim::Workload llama = test::gpt(80, 8192, 64, 4096, 128256); // Llama-3 70B shape
+    llama.shape.kv_heads = 8;
+    llama.shape.ffn_hidden = 28672;
+    llama.shape.gated_mlp = true;
+    const std::array<sim::Workload, 2> workloads{test::gpt(96, 12288, 96), llama};
+    int valid = 0, checked = 0;
+    for (const sim::Workload& w : workloads) {
+        for (int nodes : {1, 4, 16, 64}) {
+            const sim::Cluster c = test::a100_cluster(nodes, 1600);
+            for (int tp : {1, 2, 4, 8, 16}) {
+                for (int pp : {1, 2, 4, 8, 16}) {
+                    if ((nodes * 8) % (tp * pp) != 0) continue;
+                    const int dp = nodes * 8 / (tp * pp);
+                    for (int mb : {1, 2, 4}) {
+                        for (int variant = 0; variant < 6; ++variant) {
+                            sim::Layout l = layout(tp, pp, dp, mb, 1024);
+                            l.recompute = static_cast<sim::Recompute>(variant % 3);
+                            l.sequence_parallel = variant % 2 == 1;
+                            l.zero = variant % 4;
+                            l.dp_comm = static_cast<sim::DpComm>(variant % 4);
+                            l.parameter_servers = 4;
+                            l.overlap_dp = variant < 3;
+                            if (variant == 5 && pp > 1) {
+                                l.schedule = sim::Schedule::interleaved;
+                                l.virtual_stages = 2;
+                            }
+                            const sim::PlanResult r = sim::evaluate(w, c, l, sim::Precision::bf16);
+                            ++checked;
+                            if (r.limit == sim::Limit::invalid_layout) continue;
+                            INFO("tp " << tp << " pp " << pp << " dp " << dp << " mb " << mb << " variant " << variant);
+                            REQUIRE((r.valid() || r.limit == sim::Limit::out_of_memory));
+                            REQUIRE(std::isfinite(r.step_time_s));
+                            REQUIRE(r.step_time_s > 0);
+                            REQUIRE(sum(r.breakdown_s) == Approx(r.step_time_s).epsilon(1e-9));
+                            REQUIRE(std::isfinite(r.memory_gib.total));
+                            REQUIRE(r.memory_gib.total > 0);
+                            REQUIRE(r.mfu > 0);
+                            REQUIRE(r.mfu < 1);
+                            if (r.valid()) ++valid;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    CHECK(checked > 1000);
+    CHECK(valid > 100);
 }
