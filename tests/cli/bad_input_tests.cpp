@@ -434,3 +434,34 @@ TEST_CASE("the installed-style binary rejects hostile files with exit 2 and one 
     CHECK_FALSE(fs::exists(box.files_dir() / "report.md"));
     CHECK(box.stored_data() == before);
 }
+
+// --- probe run: hostile host names never reach a shell ------------------------------------------
+
+TEST_CASE("probe run rejects hostile host names before starting anything", "[cli][bad-input][probe]") {
+    Sandbox box;
+    REQUIRE(run_cli({"catalog", "list"}).code == 0);
+    const std::string before = box.stored_data();
+    const fs::path canary = box.files_dir() / "canary";
+    const std::vector<std::string> hosts = {
+        "-oProxyCommand=touch " + canary.string(),  // an ssh option smuggled in as a host
+        "gpu1;touch " + canary.string(),
+        "$(touch " + canary.string() + ")",
+        "`touch " + canary.string() + "`",
+        "gpu1 gpu2",
+        "",
+        "user@-oProxyCommand=x",
+        "gpu1\n-oProxyCommand=x",
+        "gpu\x1b]0;title\x07",
+        std::string(300, 'a'),
+    };
+    for (const auto& host : hosts) {
+        const CliResult r = run_cli({"probe", "run", "--host", "gpu0", "--host", host});
+        INFO("host: " << host << "\nexit " << r.code << ", stderr: " << r.err);
+        CHECK(r.code == 2);
+        CHECK(cp::test::line_count(r.err) == 1);
+        CHECK(r.err.find('\x1b') == std::string::npos);
+        CHECK_FALSE(fs::exists(canary));
+    }
+    CHECK(run_cli({"probe", "run", "--host", "gpu0", "--launcher", "sh -c id"}).code == 1);
+    CHECK(box.stored_data() == before);
+}
