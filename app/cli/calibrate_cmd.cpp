@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -139,7 +141,9 @@ int cmd_calibrate(const std::vector<std::string>& args, Io& io) {
         "       clusterplan calibrate show NAME [--json] [--raw]\n"
         "FILE: clusterplan-probe JSON, nccl-tests text output or its -J JSON, or a CSV table\n"
         "(size(B),count,type,time(ns),busbw(GB/s)[,time(ns),busbw(GB/s)]).\n";
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (args.empty() || help) {
         (args.empty() ? io.err : io.out) << kHelp;
         return args.empty() ? kUsage : kOk;
     }

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
@@ -164,7 +166,9 @@ int cmd_probe(const std::vector<std::string>& args, Io& io) {
         "Uses your ssh client, config and agent (BatchMode: no password prompts). The probe is\n"
         "uploaded to ~/.cache/clusterplan/probe-<sha256> on each host and verified by hash.\n"
         "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate import`.\n";
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (args.empty() || help) {
         (args.empty() ? io.err : io.out) << kHelp;
         return args.empty() ? kUsage : kOk;
     }
