@@ -2,13 +2,17 @@
 
 namespace cp::catalog::detail {
 
-std::vector<CsvRecord> parse_csv(std::string_view text) {
-    std::vector<CsvRecord> records;
-    std::size_t i = 0, line = 1;
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // UTF-8 byte-order mark
+CsvReader::CsvReader(std::string_view text) : text_(text) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte-order mark
+}
+
+bool CsvReader::next(CsvRecord& rec) {
+    const std::string_view text = text_;
+    std::size_t& i = pos_;
+    std::size_t& line = line_;
     while (i < text.size()) {
-        CsvRecord rec;
         rec.line = line;
+        rec.fields.clear();
         std::string field;
         bool record_done = false;
         bool any_content = false;
@@ -37,8 +41,10 @@ std::vector<CsvRecord> parse_csv(std::string_view text) {
                 if (i < text.size() && text[i] != ',' && text[i] != '\n' && text[i] != '\r')
                     throw CsvSyntaxError(line, "text follows a closing quote");
             } else {
+                const std::size_t start = i;
                 while (i < text.size() && text[i] != ',' && text[i] != '\n' && text[i] != '\r')
-                    field += text[i++];
+                    ++i;
+                field.assign(text.substr(start, i - start));
                 if (!field.empty()) any_content = true;
             }
             rec.fields.push_back(field);
@@ -54,8 +60,16 @@ std::vector<CsvRecord> parse_csv(std::string_view text) {
                 record_done = true;
             }
         }
-        if (any_content) records.push_back(std::move(rec));
+        if (any_content) return true;
     }
+    return false;
+}
+
+std::vector<CsvRecord> parse_csv(std::string_view text) {
+    std::vector<CsvRecord> records;
+    CsvReader reader(text);
+    CsvRecord rec;
+    while (reader.next(rec)) records.push_back(rec);
     return records;
 }
 

@@ -25,7 +25,21 @@ private:
     std::size_t line_;
 };
 
-// Blank lines are skipped.
+// Reads one record at a time, so a multi-hundred-megabyte AWS price list is never held as
+// millions of strings at once. Blank lines are skipped. `text` must outlive the reader.
+class CsvReader {
+public:
+    explicit CsvReader(std::string_view text);
+    // False at the end of the text; throws CsvSyntaxError on malformed quoting.
+    bool next(CsvRecord& record);
+
+private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::size_t line_ = 1;
+};
+
+// Every record of `text` (small files: the bundled snapshot, tests).
 std::vector<CsvRecord> parse_csv(std::string_view text);
 
 // Quotes a field when it holds a comma, quote or newline.

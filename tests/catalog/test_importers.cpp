@@ -225,3 +225,35 @@ TEST_CASE("format detection and unreadable files", "[catalog][import]") {
     CHECK(parse_format("aws-price-list") == ImportFormat::aws_price_list);
     CHECK_FALSE(parse_format("xml"));
 }
+
+TEST_CASE("a large AWS price list streams through; a cut-off one is rejected",
+          "[catalog][import]") {
+    TempDir dir;
+    Catalog cat(dir / "c.sqlite");
+    // The real us-east-1 EC2 file has hundreds of thousands of rows: pad the fixture with
+    // quoted rows for other types so the header and data span far more than any read buffer.
+    const std::string base = cp::test::read_text(catalog_fixture("aws_price_list_ec2.csv"));
+    const std::size_t last_row = base.rfind("\"H2N4MAV9P3YF5FTB\"");
+    REQUIRE(last_row != std::string::npos);
+    const std::string filler = base.substr(last_row, base.find('\n', last_row) + 1 - last_row);
+    std::string big = base;
+    for (int i = 0; i < 5000; ++i) big += filler;
+    cp::test::write_text(dir / "big.csv", big);
+    const auto report = import_file(cat, dir / "big.csv");
+    CHECK(report.records_read == 9 + 5000);
+    CHECK(report.prices_written == 3);
+    CHECK_REL(cat.instance("g5.48xlarge")->on_demand_usd_per_hour.value(), 16.288, 1e-12);
+
+    // Cut inside a quoted field, as an interrupted download would.
+    Catalog fresh(dir / "d.sqlite");
+    const std::string before = fresh.dump();
+    cp::test::write_text(dir / "cut.csv", big.substr(0, big.size() - 40));
+    try {
+        import_file(fresh, dir / "cut.csv");
+        FAIL("a truncated price list was accepted");
+    } catch (const ImportError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("cut.csv"));
+        CHECK_THAT(e.what(), Catch::Contains("truncated"));
+    }
+    CHECK(fresh.dump() == before);
+}
