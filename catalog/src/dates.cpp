@@ -103,9 +103,9 @@ std::optional<std::string> normalize_timestamp(std::string_view s) {
 std::optional<double> age_days(std::string_view iso) {
     const auto t = to_time(iso);
     if (!t) return std::nullopt;
-    const auto now = std::chrono::system_clock::now();
-    const std::chrono::duration<double> diff = now - *t;
-    return diff.count() / 86400.0;
+    // In seconds: a nanosecond difference overflows int64 for dates ~300 years away.
+    const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+    return static_cast<double>((now - *t).count()) / 86400.0;
 }
 
 std::string now_utc_timestamp() {

@@ -257,3 +257,50 @@ TEST_CASE("a large AWS price list streams through; a cut-off one is rejected",
     }
     CHECK(fresh.dump() == before);
 }
+
+TEST_CASE("spot-history timestamps: SDK and CLI forms, offsets, impossible and future dates",
+          "[catalog][import]") {
+    TempDir dir;
+    Catalog cat(dir / "c.sqlite");
+    auto doc = [](const std::string& stamp, const std::string& zone) {
+        return "{\"SpotPriceHistory\": [{\"AvailabilityZone\": \"" + zone +
+               "\", \"InstanceType\": \"g5.48xlarge\", \"ProductDescription\": \"Linux/UNIX\", "
+               "\"SpotPrice\": \"4.5\", \"Timestamp\": \"" + stamp + "\"}]}";
+    };
+    const std::pair<const char*, const char*> good[] = {
+        {"2025-11-03T14:05:31.000Z", "2025-11-03T14:05:31Z"},       // SDK / CLI v1
+        {"2025-11-03T16:05:31+02:00", "2025-11-03T14:05:31Z"},      // offset normalised to UTC
+        {"2025-11-03T00:30:00-01:00", "2025-11-03T01:30:00Z"},
+        {"2024-02-29T23:59:59+00:00", "2024-02-29T23:59:59Z"},      // leap day
+    };
+    for (const auto& [stamp, stored] : good) {
+        INFO(stamp);
+        cp::test::write_text(dir / "t.json", doc(stamp, "us-east-1b"));
+        import_file(cat, dir / "t.json");
+        bool found = false;
+        for (const auto& p : cat.prices("g5.48xlarge"))
+            found = found || (p.zone == "us-east-1b" && p.as_of == stored);
+        CHECK(found);
+    }
+    const std::pair<const char*, const char*> bad[] = {
+        {"2025-02-29T00:00:00Z", "is not an ISO 8601 timestamp"},   // not a leap year
+        {"2025-11-03T24:00:00Z", "is not an ISO 8601 timestamp"},
+        {"11/03/2025 14:05", "is not an ISO 8601 timestamp"},
+        {"2025-11-03T14:05:31+0200", "is not an ISO 8601 timestamp"},
+        {"2999-01-01T00:00:00Z", "lies in the future"},
+    };
+    const std::string before = cat.dump();
+    for (const auto& [stamp, reason] : bad) {
+        INFO(stamp);
+        cp::test::write_text(dir / "t.json", doc(stamp, "us-east-1c"));
+        CHECK_THROWS_WITH(import_file(cat, dir / "t.json"),
+                          Catch::Contains("field 'Timestamp'") && Catch::Contains(reason));
+    }
+    // Local Zones belong to their parent region; anything else is not a zone.
+    cp::test::write_text(dir / "t.json", doc("2025-11-03T14:05:31Z", "us-east-1-bos-1a"));
+    CHECK_NOTHROW(import_file(cat, dir / "t.json"));
+    CHECK(cat.prices("g5.48xlarge", true).front().region == "us-east-1");
+    cp::test::write_text(dir / "t.json", doc("2025-11-03T14:05:31Z", "moon-base-a"));
+    CHECK_THROWS_WITH(import_file(cat, dir / "t.json"),
+                      Catch::Contains("field 'AvailabilityZone'"));
+}
