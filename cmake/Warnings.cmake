@@ -4,7 +4,7 @@ function(cp_set_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE
       -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
-      -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion
+      -Wcast-align -Woverloaded-virtual -Wdouble-promotion
       -Wimplicit-fallthrough)
     if(CLUSTERPLAN_WERROR)
       target_compile_options(${target} PRIVATE -Werror)
