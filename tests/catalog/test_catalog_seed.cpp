@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <optional>
+#include <utility>
+#include <vector>
+
 using namespace cp::catalog;
 using cp::test::TempDir;
 
@@ -160,6 +165,22 @@ TEST_CASE("filters, unknown types and reopening", "[catalog][query]") {
 }
 
 TEST_CASE("default data dir follows CLUSTERPLAN_DATA_DIR then XDG", "[catalog]") {
+    // Restore the environment afterwards: other tests in this binary may read it.
+    struct SavedEnv {
+        std::vector<std::pair<std::string, std::optional<std::string>>> vars;
+        SavedEnv() {
+            for (const char* name : {"CLUSTERPLAN_DATA_DIR", "XDG_DATA_HOME", "HOME"}) {
+                const char* v = std::getenv(name);
+                vars.emplace_back(name, v ? std::optional<std::string>(v) : std::nullopt);
+            }
+        }
+        ~SavedEnv() {
+            for (const auto& [name, value] : vars) {
+                if (value) ::setenv(name.c_str(), value->c_str(), 1);
+                else ::unsetenv(name.c_str());
+            }
+        }
+    } saved;
     ::setenv("CLUSTERPLAN_DATA_DIR", "/tmp/cp-data-test", 1);
     CHECK(default_data_dir() == std::filesystem::path("/tmp/cp-data-test"));
     CHECK(default_database_path() == std::filesystem::path("/tmp/cp-data-test/catalog.sqlite"));
