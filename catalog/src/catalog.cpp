@@ -57,7 +57,7 @@ Catalog::Catalog(const fs::path& path) : path_(path) {
     if (ec)
         throw CatalogError("cannot create the data directory " + path.parent_path().string() +
                            ": " + ec.message() + ".");
-    if (fs::exists(path) && fs::is_directory(path))
+    if (fs::is_directory(path, ec))
         throw CatalogError("the catalog path " + path.string() + " is a directory.");
 
     int rc = sqlite3_open_v2(path.string().c_str(), &db_,
