@@ -74,6 +74,17 @@ if [ "$rc" -ne 0 ] || [ "$rows" -lt 2 ]; then
   fail "'$app catalog list' exited $rc with $rows lines of output"
 fi
 
+# The GUI from the installed copy: the offscreen platform plugin and every library it loads at
+# run time must be there, so the window is still up after a few seconds (timeout's 124).
+if dpkg-deb -f "$deb" Depends | grep -q libqt6widgets6; then
+  set +e
+  CLUSTERPLAN_DATA_DIR="$data_dir" QT_QPA_PLATFORM=offscreen timeout 6 "$app" >"$work/gui.log" 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" -ne 124 ]; then cat "$work/gui.log" >&2; fail "the installed GUI exited with $rc within 6 s"; fi
+  echo "ok  GUI starts (offscreen) and keeps running"
+fi
+
 echo "== dpkg -r"
 $SUDO dpkg -r clusterplan >/dev/null
 [ ! -e "$app" ] || fail "$app still exists after dpkg -r"
