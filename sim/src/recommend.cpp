@@ -235,6 +235,11 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
                       ", cluster MTBF " + hours(s.mtbf_h) + ") add " + hours(s.overhead_h) +
                       " of checkpoints, restarts and lost work" + saving);
     }
+    if (!r.spot && s.feasible && s.priced && is_known(r.job.cost_usd) && r.job.cost_usd > 0) {
+        out.push_back("on spot the same plan would cost about " + usd(s.cost_usd) + " (" +
+                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) but expect " +
+                      fixed(s.expected_interruptions, 1) + " interruptions and " + hours(s.overhead_h) + " more");
+    }
     if (r.hpo.trials > 1) {
         out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +
                       std::to_string(r.hpo.max_parallel_trials) + " at a time (" + std::to_string(r.hpo.waves) +
