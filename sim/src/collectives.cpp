@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace cp::sim {
 
@@ -57,6 +58,12 @@ double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double t
     return seg.alpha_s + traffic_factor * (n - 1.0) / n * bytes / bus;
 }
 
+double nvswitch_bus_efficiency(const AcceleratorSpec& accelerator) {
+    const std::string_view id = accelerator.id;
+    const bool hopper = id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
+    return hopper ? model::kNvswitchBusEfficiencyHopper : model::kNvswitchBusEfficiency;
+}
+
 LinkTier datasheet_intra(const NodeSpec& node) {
     LinkTier t;
     t.launch_s = model::kCollectiveLaunchS;
@@ -64,7 +71,7 @@ LinkTier datasheet_intra(const NodeSpec& node) {
     switch (node.intra_link) {
     case IntraNodeLink::nvswitch:
         t.step_s = model::kNvlinkStepS;
-        t.bus_bytes_per_s = link * model::kNvswitchBusEfficiency;
+        t.bus_bytes_per_s = link * nvswitch_bus_efficiency(node.accelerator);
         t.small_ring_penalty = true;
         break;
     case IntraNodeLink::nvlink:

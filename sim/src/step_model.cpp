@@ -85,13 +85,25 @@ void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& c
     if (!r.fits_in_memory) r.limit = Limit::out_of_memory;
 }
 
+// Whole-step fraction of the peak a CNN-like model reaches (model_constants.h, ResNet-50).
+double generic_compute_fraction(Precision precision) {
+    switch (precision) {
+    case Precision::fp32: return model::kGenericComputeFractionFp32;
+    case Precision::tf32: return model::kGenericComputeFractionTf32;
+    case Precision::fp16:
+    case Precision::bf16:
+    case Precision::fp8: return model::kGenericComputeFractionHalf;
+    }
+    return model::kGenericComputeFractionHalf;
+}
+
 PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, const Layout& layout,
                             Precision precision, const Network& net, const ComputeRates& rates) {
     PlanResult r;
     const double m = layout.micro_batches();
     r.micro_batches = layout.micro_batches();
     const double per_mb_s = workload.flops_per_sample * layout.micro_batch /
-                            (rates.peak_flops * model::kGenericComputeFraction);
+                            (rates.peak_flops * generic_compute_fraction(precision));
     r.breakdown_s.compute_s = m * per_mb_s;
     const int g = net.devices_per_node;
     const int dp_local = std::min(layout.dp, g);

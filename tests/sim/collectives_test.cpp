@@ -41,3 +41,15 @@ TEST_CASE("groups spanning nodes share the node's NICs", "[engine]") {
     CHECK_REL(sim::group_tier(net, 32, 8).bus_bytes_per_s, node_bus, 1e-12);
     CHECK_REL(sim::group_tier(net, 16, 4).bus_bytes_per_s, node_bus / 2, 1e-12);
 }
+
+TEST_CASE("an 8xH100 NVSwitch ring reaches ~370 GB/s bus bandwidth, an 8xA100 one ~230", "[engine]") {
+    sim::Cluster c = test::a100_cluster(1, 3200);
+    sim::Network net;
+    REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
+    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, 230e9, 0.02);
+    c.node.accelerator.id = "H100-80GB";
+    c.node.accelerator.link_gbytes_per_s = 450;
+    c.node.intra_node_gbytes_per_s = 450;
+    REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
+    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, 370e9, 0.01);
+}

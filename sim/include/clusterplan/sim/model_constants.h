@@ -36,11 +36,18 @@ inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{{
 inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{{
     {1e5, 0.25}, {1e6, 0.50}, {1e7, 0.70}, {1e8, 0.80}}};
 
-// Generic (non-transformer, e.g. CNN) models: fraction of the tensor peak reached over a whole
-// training step (MLPerf ResNet-50 on A100 ~2,700 img/s x 24.6 GFLOP = 66 TFLOP/s = 21 % of 312;
-// V100 ~1,400 img/s = 28 % of 125) and activation bytes per forward FLOP (ResNet-50 keeps
-// ~100 MB per sample in fp16 at 8.2 GFLOP forward).
-inline constexpr double kGenericComputeFraction = 0.25;
+// Generic (non-transformer, e.g. CNN) models: fraction of the precision's peak reached over a
+// whole training step, from NVIDIA's published single-GPU ResNet-50 v1.5 training throughput
+// (DeepLearningExamples PyTorch/Classification/ConvNets/resnet50v1.5 README, pytorch-21.03 NGC
+// container) at 24.6 GFLOP per image (3 x 2 x 4.1 GMAC forward at 224 px):
+//   A100-80GB AMP 2,470 img/s = 60.8 TFLOP/s = 19.5 % of 312; V100-16GB AMP 1,200 img/s = 23.6 %
+//   of 125  -> 0.21 for fp16/bf16 (and fp8, which has no published CNN figure);
+//   A100 TF32 938 img/s = 14.8 % of 156 -> 0.15; V100 FP32 367 img/s = 57 % of 15.7 -> 0.57
+//   (CUDA-core fp32 peaks are far easier to approach than tensor-core peaks).
+// Convolutions, batch-norm and the input pipeline keep CNNs far below transformer GEMM rates.
+inline constexpr double kGenericComputeFractionHalf = 0.21;
+inline constexpr double kGenericComputeFractionTf32 = 0.15;
+inline constexpr double kGenericComputeFractionFp32 = 0.57;
 inline constexpr double kGenericActivationBytesPerForwardFlop = 1.0 / 80.0;
 
 // --- Collectives (alpha-beta per tier; fitted to nccl-tests all-reduce on DGX A100/V100) -------
@@ -49,9 +56,14 @@ inline constexpr double kCollectiveLaunchS = 30e-6;
 inline constexpr double kNvlinkStepS = 4e-6;
 inline constexpr double kPcieStepS = 8e-6;
 // Large-message bus bandwidth as a fraction of the link's unidirectional rate per device:
-// 8xA100 NVSwitch ~230 GB/s of 300; 8xH100 ~370 of 450; PCIe ~80 %; InfiniBand/EFA NICs
+// 8xA100 NVSwitch (NVLink 3) ~230 GB/s of 300 (nccl-tests tables in tests/data/validation);
+// 8xH100/H200 NVSwitch (NVLink 4) ~370 of 450 with the ring algorithm (DESIGN.md; NVLink
+// SHARP reaches ~480 but needs NCCL >= 2.18 and is not assumed). The newer switch generation
+// keeps a larger share of its link rate, so one fraction cannot serve both; parts with no
+// published figure (B200, ...) keep the measured A100 value. PCIe ~80 %; InfiniBand/EFA NICs
 // ~12 / 24 / 46-48 GB/s per 100 / 200 / 400 Gb port (~0.95).
 inline constexpr double kNvswitchBusEfficiency = 0.77;
+inline constexpr double kNvswitchBusEfficiencyHopper = 370.0 / 450.0;
 inline constexpr double kNvlinkBusEfficiency = 0.90;
 inline constexpr double kPcieBusEfficiency = 0.80;
 inline constexpr double kNetworkBusEfficiency = 0.95;
@@ -79,7 +91,8 @@ inline constexpr std::array<std::string_view, 10> kAssumptions{{
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
     "by kernel size",
     "collectives: alpha-beta per tier; 30 us per call + 4 us per ring step on NVLink/NVSwitch; "
-    "bus efficiency NVSwitch 0.77, NVLink 0.90, PCIe 0.80, network 0.95",
+    "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
+    "network 0.95",
     "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
     "TP: 4 all-reduces of b*s*h per layer per micro-batch (+2 with full recompute); RS+AG pairs "
     "with sequence parallel; not overlapped with compute",
@@ -89,7 +102,8 @@ inline constexpr std::array<std::string_view, 10> kAssumptions{{
     "backward hides it; ZeRO-3 moves 1.5x the bytes",
     "memory: weights 2P, grads 2P, Adam 12P (mixed precision) sharded by ZeRO; activations per "
     "Korthikanti et al. 2022; 1F1B first stage holds p micro-batches; 1.5 GiB framework reserve",
-    "generic (CNN) models: 25 % of tensor peak over a whole step, data parallel only",
+    "generic (CNN) models: 21 % of the fp16/bf16 peak (15 % tf32, 57 % fp32) over a whole step, "
+    "from NVIDIA's ResNet-50 v1.5 training throughput on A100/V100; data parallel only",
     "asynchronous parameter servers: communication overlaps the next step (stale gradients)",
 }};
 
