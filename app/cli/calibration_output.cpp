@@ -129,12 +129,18 @@ std::string default_profile_name(const std::string& source_file, const ImportedC
     if (!imported.profile.host.empty()) name = imported.profile.host;
     if (!imported.tables.empty()) {
         const auto& t = imported.tables.front();
-        if (imported.format == "probe") name += (name.empty() ? "" : "-") + std::string("probe");
-        else name += (name.empty() ? "" : "-") + t.collective;
+        if (!name.empty()) name += '-';
+        name += imported.format == "probe" ? std::string("probe") : t.collective;
         if (t.ranks > 0) name += "-" + std::to_string(t.ranks) + "r";
     }
-    if (name.empty() || imported.profile.host.empty())
-        name = std::filesystem::path(source_file).stem().string() + (name.empty() ? "" : "-" + name);
+    if (name.empty() || imported.profile.host.empty()) {
+        std::string stem = std::filesystem::path(source_file).stem().string();
+        if (!name.empty()) {
+            stem += '-';
+            stem += name;
+        }
+        name = stem;
+    }
     return name;
 }
 

@@ -22,7 +22,8 @@ std::string join_hosts(const std::vector<std::string>& hosts) {
     std::string out;
     for (const auto& h : hosts) {
         require(is_valid_host(h), "invalid host name");
-        out += (out.empty() ? "" : ",") + host_address(h);
+        if (!out.empty()) out += ',';
+        out += host_address(h);
     }
     return out;
 }
