@@ -48,8 +48,35 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
                 stats.mean(), stats.max, within10, within20);
     CHECK(stats.count == 109);
     CHECK(stats.mean() <= 8.0);
-    // Six runs are measured 30-50 % slower than any smooth model of their neighbours predicts
-    // (3.6B at micro-batch 64 is 2x slower than at 32 with the same work; 39.1B at tp=2 is 1.6x
-    // slower than tp=4 with the same per-GPU work). They are reported, not fitted.
+    // For six runs the model is 27-49 % below the measured time; they are reported, not fitted.
+    // Each candidate physical mechanism was checked against the neighbouring runs (figures from
+    // this model on A100-80GB) and none explains them without contradicting other rows:
+    //
+    // 3.6B tp8 dp8 mb64 (9839 ms measured, 5039 model, -48.8 %). The same run at mb32 (same
+    //   tokens and FLOPs per GPU) takes 4972 ms (model +2.7 %): mb64 is 1.98x slower. Memory
+    //   pressure (caching allocator retrying cudaMalloc near capacity)? Predicted 48.3 of 80 GiB
+    //   (22.5 layer-input checkpoints, 9.9 one layer's recompute, 7.8 logits, 6.6 weights and
+    //   optimizer), while 24 other runs predicted at 48.3-71.7 GiB are all within 14.1 % (3.6B
+    //   tp1 mb8: 71.7 GiB, -4.3 %); a rule firing at <= 60 % of capacity would be a fit to one
+    //   row. Same attention batch (b*a/tp = 256) and logits size as tp4 mb32 (-9.8 %).
+    // 3.6B mb2 at tp8 (8881 vs 5957 ms, -32.9 %) and tp4 (6228 vs 4551, -26.9 %). Going from
+    //   mb4 to mb2 costs 6.8 ms (tp8) and 6.1 ms (tp4) per extra layer-micro-batch, but only
+    //   1.0 (tp1), 1.5 (tp2), 1.6 (tp16) and 1.6 (18.4B tp8). Small GEMMs / wave quantisation?
+    //   tp16 mb2 runs half as wide GEMMs (h/tp = 192) and is -4.0 %. A host-side launch floor?
+    //   tp16 mb2 issues the same kernels and calls in 7.0 ms per layer-micro-batch, below the
+    //   9.25 ms tp8 mb2 would need. A fixed cost per layer-micro-batch of 0.5-6 ms never brings
+    //   the max below 47.9 % and lifts the mean above 8 % from 1 ms. Slow 25 MB TP all-reduces?
+    //   nccl-tests give ~0.3 ms (busbw ~146 GB/s) at 25 MB on 8 A100s; tp8 mb2 would need
+    //   ~0.78 ms, yet tp2 mb2 (the same 25 MB messages) is -8.5 % like its tp2 neighbours.
+    // 39.1B tp2: dp32 pp8 mb2 (-34.6 %), dp16 pp16 mb2 (-35.3 %), dp16 pp16 mb3 (-34.7 %).
+    //   The matching tp4 runs (same pp, mb) are -13.2, +2.0 and +3.5 %, tp1 pp16 mb3 is +8.1 %,
+    //   and the tp2 runs of 18.4B
+    //   (-7.4, +7.1 %) and 175B (+8.3, +8.2 %) fit. Predicted memory is 27.6-48.0 GiB (the
+    //   slowest at 27.6), so not memory. Charging the excess to the tp2 all-reduces implies
+    //   1.6-7.4 ms per 67 MB call across the six 39.1B tp2 runs (a 4.6x spread, i.e. per run,
+    //   not a mechanism); the DP sync (~0.2 s modelled, <= 0.9 s even through a single NIC) is
+    //   too small a term to add the measured 7-9 s.
     CHECK(within20 >= 100);
+    // Guard against regressions beyond the documented outliers.
+    CHECK(stats.max < 50.0);
 }
