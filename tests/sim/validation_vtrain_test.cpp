@@ -16,8 +16,8 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
     REQUIRE(csv.size() == 110);
     test::ErrorStats stats;
     int within10 = 0, within20 = 0;
-    std::printf("\n%6s %4s %5s %3s %3s %3s %3s %10s %10s %7s\n", "params", "gpus", "batch", "mb", "tp", "dp",
-                "pp", "meas. ms", "model ms", "err %");
+    std::printf("\n%6s %4s %5s %3s %3s %3s %3s %10s %10s %7s %8s\n", "params", "gpus", "batch", "mb", "tp", "dp",
+                "pp", "meas. ms", "model ms", "err %", "mem GiB");
     for (std::size_t r = 1; r < csv.size(); ++r) {
         const auto& c = csv[r];
         const int gpus = std::stoi(c[1]);
@@ -40,9 +40,10 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
         stats.add(model_ms, measured_ms);
         if (std::abs(model_ms - measured_ms) <= 0.1 * measured_ms) ++within10;
         if (std::abs(model_ms - measured_ms) <= 0.2 * measured_ms) ++within20;
-        std::printf("%6s %4d %5d %3d %3d %3d %3d %10.1f %10.1f %+7.1f%s\n", c[0].c_str(), gpus, l.global_batch,
+        std::printf("%6s %4d %5d %3d %3d %3d %3d %10.1f %10.1f %+7.1f %8.1f%s\n", c[0].c_str(), gpus, l.global_batch,
                     l.micro_batch, l.tp, l.dp, l.pp, measured_ms, model_ms,
-                    100.0 * (model_ms - measured_ms) / measured_ms, res.fits_in_memory ? "" : " (OOM)");
+                    100.0 * (model_ms - measured_ms) / measured_ms, res.memory_gib.total,
+                    res.fits_in_memory ? "" : " (OOM)");
     }
     std::printf("vTrain: n=%d mean |err| %.2f %%, max %.2f %%, %d within 10 %%, %d within 20 %%\n", stats.count,
                 stats.mean(), stats.max, within10, within20);
