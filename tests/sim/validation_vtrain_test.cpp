@@ -77,6 +77,11 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
     //   1.6-7.4 ms per 67 MB call across the six 39.1B tp2 runs (a 4.6x spread, i.e. per run,
     //   not a mechanism); the DP sync (~0.2 s modelled, <= 0.9 s even through a single NIC) is
     //   too small a term to add the measured 7-9 s.
+    // Setup: vTrain's own run configs (github.com/VIA-Research/vTrain config/validation/multi)
+    //   say use_checkpoint, 1f1b, no gradient buckets (no DP overlap), 800 Gb/s between nodes and
+    //   "intra_node_bandwidth": 150. Modelling the NVSwitch tier at 150 GB/s instead of 300 lowers
+    //   the max to 37.5 % but lifts the mean to 12.9 % (93 runs within 20 %), so it is not the
+    //   missing piece either; the datasheet 300 GB/s (checked against nccl-tests) is kept.
     CHECK(within20 >= 100);
     // Guard against regressions beyond the documented outliers.
     CHECK(stats.max < 50.0);
