@@ -9,7 +9,7 @@ namespace cp::report::test {
 
 void ensure_qt_app() {
     static std::unique_ptr<QApplication> app;
-    if (app) return;
+    if (app || QCoreApplication::instance() != nullptr) return;  // main() normally owns it
     qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
     static int argc = 1;
     static char name[] = "report_tests";
