@@ -111,7 +111,7 @@ ImportedCalibration import_calibration_text(const std::string& text, const std::
         break;
     case sim::CollectiveFormat::nccl_tests_text:
         r.format = "nccl-tests-text";
-        r.tables.push_back(sim::parse_nccl_tests_text(text, source_file, collective_hint));
+        r.tables = sim::parse_nccl_tests_text_runs(text, source_file, collective_hint);
         r.raw_json = {{"format", r.format}, {"file", source_file}, {"content", text}};
         break;
     case sim::CollectiveFormat::unknown:

@@ -181,4 +181,36 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
     return table;
 }
 
+std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text, const std::string& source,
+                                                        const std::string& collective_hint) {
+    const auto lines = detail::split_lines(text);
+    auto starts_run = [](std::string_view l) {
+        return l.rfind("# nccl-tests version", 0) == 0 || l.rfind("# Collective test starting", 0) == 0 ||
+               l.rfind("# nThread", 0) == 0;
+    };
+    // Chunks keep their original line numbers (leading blank lines) so errors point into the file.
+    std::vector<std::string> chunks;
+    std::string current;
+    bool seen_table = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view l = lines[i];
+        if (seen_table && starts_run(l)) {
+            chunks.push_back(current);
+            current.assign(i, '\n');
+            seen_table = false;
+        }
+        if (l.size() > 1 && l[0] == '#') {
+            const auto names = detail::split_ws(l.substr(1));
+            if (names.size() >= 2 && names[0] == "size" && names[1] == "count") seen_table = true;
+        }
+        current.append(l);
+        current += '\n';
+    }
+    chunks.push_back(current);
+    std::vector<CollectiveTable> out;
+    for (const auto& chunk : chunks)
+        out.push_back(parse_nccl_tests_text(chunk, source, chunks.size() == 1 ? collective_hint : ""));
+    return out;
+}
+
 } // namespace cp::sim

@@ -159,3 +159,28 @@ TEST_CASE("multi-host nccl-tests logs count their nodes from the rank lines", "[
     CHECK(t.nodes == 2);
     CHECK(t.hosts == std::vector<std::string>{"dgx-a100-01", "dgx-a100-02"});
 }
+
+TEST_CASE("a log with several consecutive runs gives one table per run", "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
+    const std::string one = read_text(path);
+    std::string second = one;
+    const auto pos = second.find("all_reduce_perf");
+    second.replace(pos, 15, "all_gather_perf");
+    const std::string both = one + "NCCL INFO chatter between runs\n" + second;
+    const auto tables = parse_nccl_tests_text_runs(both, "two-runs.log");
+    REQUIRE(tables.size() == 2);
+    CHECK(tables[0].collective == "all_reduce");
+    CHECK(tables[1].collective == "all_gather");
+    CHECK(tables[1].samples.size() == 11);
+    // The single-run parser refuses the combined log rather than mixing two tables.
+    CHECK_THROWS_AS(parse_nccl_tests_text(both, "two-runs.log"), CalibrationInputError);
+    // Errors in the second run still name the line in the whole file.
+    std::string broken = both;
+    const auto last_row = broken.rfind("  1073741824");
+    broken.replace(broken.find("8193.00", last_row), 7, "81x3.00");
+    const auto line_no = std::count(broken.begin(), broken.begin() + static_cast<long>(last_row), '\n') + 1;
+    CHECK_THROWS_WITH(parse_nccl_tests_text_runs(broken, "two-runs.log"),
+                      Catch::Matchers::Contains("two-runs.log line " + std::to_string(line_no) + ":"));
+    // One run: identical to the single-run parser.
+    REQUIRE(parse_nccl_tests_text_runs(one, path).size() == 1);
+}
