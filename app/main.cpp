@@ -9,7 +9,8 @@
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--screenshot" || args[0] == "--gui") {
+    if (args.empty() || args[0] == "--screenshot" || args[0] == "--gui" ||
+        args[0] == "--bench-plan") {
         return cp::gui::run_gui(argc, argv);
     }
     cp::cli::Io io{std::cout, std::cerr};

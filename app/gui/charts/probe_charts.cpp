@@ -47,7 +47,7 @@ QChart* busbw_chart(const std::vector<BandwidthSeries>& series) {
     const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     const int first = int(std::floor(min_l));
     const int last = int(std::ceil(max_l));
-    const int step = last - first > 10 ? 4 : 2;  // a label every 4x or 16x keeps them apart
+    const int step = last - first > 8 ? 4 : 2;  // a label every 4x or 16x keeps them apart
     for (int e = first - first % step; e <= last; e += step) {
         if (e < first) continue;
         axis_x->append(QStringLiteral("%1 %2").arg(1 << (e % 10)).arg(QLatin1String(units[std::min(4, e / 10)])), e);
