@@ -99,10 +99,10 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
 QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     static const char* const kHeaders[] = {
-        QT_TR_NOOP("Instance"), QT_TR_NOOP("Family"), QT_TR_NOOP("Accelerator"), QT_TR_NOOP("Count"),
-        QT_TR_NOOP("Memory (GiB)"), QT_TR_NOOP("Network (Gbps)"), QT_TR_NOOP("EFA"),
-        QT_TR_NOOP("On-demand ($/h)"), QT_TR_NOOP("Spot ($/h)"), QT_TR_NOOP("Interruptions"),
-        QT_TR_NOOP("Price age")};
+        QT_TR_NOOP("Instance"), QT_TR_NOOP("Family"), QT_TR_NOOP("Accelerator"), QT_TR_NOOP("#"),
+        QT_TR_NOOP("GiB"), QT_TR_NOOP("Gbps"), QT_TR_NOOP("EFA"),
+        QT_TR_NOOP("OD $/h"), QT_TR_NOOP("Spot $/h"), QT_TR_NOOP("Reclaim"),
+        QT_TR_NOOP("Age")};
     static const char* const kTips[] = {
         QT_TR_NOOP("EC2 instance type"), QT_TR_NOOP("Instance family"),
         QT_TR_NOOP("Accelerator model (GPU, Trainium, Inferentia or Gaudi)"),

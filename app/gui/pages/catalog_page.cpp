@@ -134,7 +134,7 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     splitter->addWidget(side_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({860, 380});
+    splitter->setSizes({900, 330});
 
     auto* root = new QVBoxLayout(this);
     root->setContentsMargins(6, 6, 6, 6);
@@ -201,14 +201,15 @@ void CatalogPage::showDetail() {
     }
     html += QStringLiteral("</table>");
     html += tr("<h4>Current prices</h4><table cellspacing='0' cellpadding='2'>"
-               "<tr><th align='left'>Region</th><th align='left'>Zone</th><th align='left'>Kind</th>"
+               "<tr><th align='left'>Where</th><th align='left'>Kind</th>"
                "<th align='right'>$/h</th><th align='left'>&nbsp;As of</th></tr>");
     for (const PriceRow& p : d->prices) {
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align='right'>%4</td><td>&nbsp;%5</td></tr>")
-                    .arg(p.region.toHtmlEscaped(), p.zone.toHtmlEscaped(), p.kind.toHtmlEscaped(),
+        const QString where = p.zone.startsWith('(') ? p.region : p.zone;
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align='right'>%3</td><td style='white-space:nowrap'>&nbsp;%4</td></tr>")
+                    .arg(where.toHtmlEscaped(), p.kind == QLatin1String("on_demand") ? tr("on-demand") : p.kind.toHtmlEscaped(),
                          fmt_num(p.usd_per_hour, 4), p.as_of.toHtmlEscaped());
     }
-    if (d->prices.empty()) html += tr("<tr><td colspan='5'>No prices recorded.</td></tr>");
+    if (d->prices.empty()) html += tr("<tr><td colspan='4'>No prices recorded.</td></tr>");
     html += QStringLiteral("</table>");
     html += tr("<h4>Network</h4><p>%1 Gbps%2, EFA: %3; intra-node: %4</p>")
                 .arg(fmt_num(d->row.network_gbps, 0), d->row.network_up_to ? tr(" (up to)") : QString(),
