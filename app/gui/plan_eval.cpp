@@ -1,6 +1,7 @@
 #include "plan_eval.h"
 
 #include "catalog_service.h"
+#include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/sim/planner.h"
 #include "format.h"
@@ -93,6 +94,22 @@ std::optional<sim::NodeSpec> resolve_node(const sim::Scenario& sc, const catalog
     return sim::apply_custom_hardware(base, *sc.custom, accel ? &*accel : nullptr, sc.origin);
 }
 
+bool load_calibration(const sim::Scenario& sc, const catalog::Catalog* db,
+                      std::optional<sim::CalibrationProfile>& profile, QString* error) {
+    if (sc.calibration.empty() || sc.calibration == "datasheet") return true;
+    try {
+        if (db) profile = catalog::CalibrationStore(*const_cast<catalog::Catalog*>(db)).load(sc.calibration);
+    } catch (const std::exception& e) {
+        *error = q(e.what());
+        return false;
+    }
+    if (!profile) {
+        *error = QObject::tr("cluster.calibration: there is no calibration profile named '%1'.").arg(q(sc.calibration));
+        return false;
+    }
+    return true;
+}
+
 PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog) {
     PlanOutcome o;
     try {
@@ -103,7 +120,9 @@ PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog
             o.error = q(refusal);
             return o;
         }
-        const sim::PlanReport p = sim::simulate_plan(scenario, *node, nullptr);
+        std::optional<sim::CalibrationProfile> profile;
+        if (!load_calibration(scenario, catalog.raw(), profile, &o.error)) return o;
+        const sim::PlanReport p = sim::simulate_plan(scenario, *node, profile ? &*profile : nullptr);
         o.result = p.result;
         o.layout = p.layout;
         o.layout_searched = !p.searched.empty();

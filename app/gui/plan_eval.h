@@ -2,6 +2,7 @@
 // the page shows. Qt types only for presentation; no model logic here.
 #pragma once
 
+#include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
@@ -43,6 +44,11 @@ struct PlanOutcome {
 // `error` set (one sentence) when it cannot be resolved.
 std::optional<sim::NodeSpec> resolve_node(const sim::Scenario& scenario, const catalog::Catalog* db,
                                           QString* error);
+
+// The scenario's calibration profile (none for "datasheet"); false and `error` set when the
+// named profile is not stored.
+bool load_calibration(const sim::Scenario& scenario, const catalog::Catalog* db,
+                      std::optional<sim::CalibrationProfile>& profile, QString* error);
 
 PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog);
 

@@ -52,10 +52,11 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     const int total = int(node_counts.size() * request.nodes.size());
     int done = 0;
     sim::LayoutSpace space;
+    const sim::CalibrationProfile* calibration = request.calibration ? &*request.calibration : nullptr;
     for (const sim::NodeSpec& node : request.nodes) {
         if (!sim::training_refusal(node).empty()) continue;
         const QString instance = QString::fromStdString(node.instance_type);
-        const sim::ScalingBaseline baseline = sim::scaling_baseline(sc, node, nullptr);
+        const sim::ScalingBaseline baseline = sim::scaling_baseline(sc, node, calibration);
         const double base_per_device = baseline.devices > 0 ? baseline.samples_per_s / baseline.devices : 0;
         std::map<LayoutFamily, charts::ScalingSeries> by_family;
         for (int nodes : node_counts) {
@@ -68,7 +69,7 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
             sim::build_layout_space(sc, devices, node.accelerators_per_node, space);
             // Best (fastest) valid plan per (tp, pp) at this size.
             std::map<std::pair<int, int>, std::pair<sim::Layout, sim::PlanResult>> best;
-            out.evaluated += sim::evaluate_layouts(sc, cluster, space, nullptr,
+            out.evaluated += sim::evaluate_layouts(sc, cluster, space, calibration,
                                                    [&](const sim::Layout& l, const sim::PlanResult& r) {
                                                        if (!r.valid()) return;
                                                        auto& slot = best[{l.tp, l.pp}];
@@ -110,7 +111,7 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     sim::SweepOptions options;
     options.threads = 2;
     options.cancel = &cancel;
-    const sim::SweepResult sweep = sim::sweep(sweep_sc, request.nodes, nullptr, options);
+    const sim::SweepResult sweep = sim::sweep(sweep_sc, request.nodes, calibration, options);
     out.evaluated += sweep.evaluated;
     out.cancelled = sweep.cancelled;
     auto to_plan = [&](const sim::ConfigBest& c) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "charts/scaling_charts.h"
+#include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/scenario.h"
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace cp::gui {
@@ -55,6 +57,7 @@ struct ScalingRequest {
     sim::Scenario scenario;                      // parallel fields are searched
     std::vector<sim::NodeSpec> nodes;            // instance types to compare
     int max_nodes = 64;
+    std::optional<sim::CalibrationProfile> calibration;  // none: datasheet values
 };
 
 // `progress(done, total)` is called from the worker; `cancel` is polled between node counts.

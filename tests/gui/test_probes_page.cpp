@@ -6,6 +6,7 @@
 #include "gui_test_support.h"
 #include "main_window.h"
 #include "models/probe_result_model.h"
+#include "pages/plan_page.h"
 #include "pages/probes_page.h"
 
 #include <QSignalSpy>
@@ -45,6 +46,22 @@ TEST_CASE("Importing nccl-tests output shows its rows; bad logs are reported", "
     REQUIRE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());
     CHECK(page->profileNames().contains("p4d-test"));
     CHECK_FALSE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());  // names are unique
+
+    // The Plan page evaluates with the chosen profile, and names a missing one.
+    PlanPage* plan = window.planPage();
+    cp::sim::Scenario sc = context.scenario();
+    sc.calibration = "p4d-test";
+    int updates = plan->updateCount();
+    context.setScenario(sc);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    INFO(plan->outcome().error.toStdString());
+    CHECK(plan->outcome().error.isEmpty());
+    CHECK(plan->outcome().result.valid());
+    sc.calibration = "no-such-profile";
+    updates = plan->updateCount();
+    context.setScenario(sc);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK(plan->outcome().error.contains("no-such-profile"));
     CHECK(test::ModelGuard::violations() == 0);
 }
 

@@ -191,6 +191,11 @@ void ScalingPage::runSweep() {
         QString error;
         if (auto node = resolve_node(sc, db, &error)) request.nodes.push_back(*node);
     }
+    QString calibration_error;
+    if (!load_calibration(request.scenario, db, request.calibration, &calibration_error)) {
+        status_->setText(calibration_error);
+        return;
+    }
     if (request.nodes.empty()) {
         status_->setText(tr("Choose at least one instance type that can train."));
         return;
