@@ -78,7 +78,7 @@ total_runs=0
 for name in "${targets[@]}"; do
   log="$build/fuzz_$name.log"
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  cov=$({ grep -o 'cov: [0-9]*' "$log" || true; } | tail -n 1 | cut -d' ' -f2)  # none if it never started
   units=$(find "$build/work/$name" -type f | wc -l)
   total_runs=$((total_runs + ${runs:-0}))
   if [ "${rcs[$name]}" = 0 ] && [ -z "$(ls -A "$build/findings/$name")" ]; then
@@ -87,7 +87,7 @@ for name in "${targets[@]}"; do
     status=1
     printf 'fuzz_%-28s FAILED  (exit %s) %s runs; findings: %s\n' "$name" "${rcs[$name]}" \
       "${runs:-?}" "$(ls "$build/findings/$name" | tr '\n' ' ')"
-    grep -E 'ERROR: |FUZZ FINDING|runtime error|SUMMARY' "$log" | head -n 5 | sed 's/^/    /'
+    { grep -E 'ERROR: |FUZZ FINDING|runtime error|SUMMARY' "$log" || true; } | head -n 5 | sed 's/^/    /'
     tail -n 40 "$log" | sed 's/^/    | /'
   fi
   if [ "${FUZZ_MERGE:-0}" = "1" ] && [ "${rcs[$name]}" = 0 ]; then
