@@ -23,6 +23,9 @@ json parse_json(const ImportContext& ctx, const std::string& text) {
                       (at_end ? "(the file ends too early; truncated?)"
                               : "(malformed at line " + std::to_string(line_of(text, e.byte - 1)) +
                                     ", byte " + std::to_string(e.byte) + ")"));
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
+        ctx.fail_file(std::string("is not valid JSON (") + e.what() + ")");
     }
 }
 

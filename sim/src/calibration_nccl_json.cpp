@@ -33,8 +33,12 @@ Timing read_timing(const json& obj, const std::string& where) {
     if (!obj.contains("bus_bw")) throw CalibrationInputError(where + ".bus_bw is missing");
     t.algbw = json_number(obj["alg_bw"], where + ".alg_bw");
     t.busbw = json_number(obj["bus_bw"], where + ".bus_bw");
-    if (obj.contains("nwrong") && !obj["nwrong"].is_null())
-        t.wrong = static_cast<long long>(json_number(obj["nwrong"], where + ".nwrong"));
+    if (obj.contains("nwrong") && !obj["nwrong"].is_null()) {
+        const double wrong = json_number(obj["nwrong"], where + ".nwrong");
+        // Bounded before the cast: beyond long long range it is undefined (found by fuzzing).
+        if (!(std::fabs(wrong) < 9.0e18)) throw CalibrationInputError(where + ".nwrong is not a count");
+        t.wrong = static_cast<long long>(wrong);
+    }
     return t;
 }
 

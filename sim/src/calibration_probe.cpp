@@ -32,6 +32,13 @@ struct Reader {
         if (!std::isfinite(v) || v < 0) fail(path + "." + key, "must be a finite non-negative number");
         return v;
     }
+    // A count or index: bounded before the cast, since a double beyond int range converts with
+    // undefined behaviour (found by fuzzing). NaN (optional and absent) passes through as NaN.
+    double count(const json& obj, const std::string& key, const std::string& path, bool required = true) const {
+        const double v = number(obj, key, path, required);
+        if (v > 2147483647.0) fail(path + "." + key, "is too large");
+        return v;
+    }
     std::string string(const json& obj, const std::string& key, const std::string& path, bool required = false) const {
         if (!obj.contains(key) || obj[key].is_null()) {
             if (required) fail(path + "." + key, "is missing");
@@ -98,8 +105,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     }
     if (doc.contains("launch")) {
         const json& l = r.object(doc, "launch", "launch");
-        const double rank = r.number(l, "rank", "launch", false);
-        const double world = r.number(l, "world_size", "launch", false);
+        const double rank = r.count(l, "rank", "launch", false);
+        const double world = r.count(l, "world_size", "launch", false);
         out.rank = std::isnan(rank) ? 0 : static_cast<int>(rank);
         out.world_size = std::isnan(world) ? 1 : static_cast<int>(world);
     }
@@ -110,7 +117,7 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             const json& g = doc["gpus"][i];
             if (!g.is_object()) r.fail(path, "is not an object");
             ProbeGpu gpu;
-            gpu.index = static_cast<int>(r.number(g, "index", path));
+            gpu.index = static_cast<int>(r.count(g, "index", path));
             gpu.name = r.string(g, "name", path, true);
             gpu.compute_capability = r.string(g, "compute_capability", path);
             gpu.memory_bytes = r.number(g, "memory_bytes", path, false);
@@ -125,9 +132,9 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             if (!e.is_object()) r.fail(path, "is not an object");
             ProbeGemmResult g;
             g.precision = r.string(e, "precision", path, true);
-            g.m = static_cast<int>(r.number(e, "m", path));
-            g.n = static_cast<int>(r.number(e, "n", path));
-            g.k = static_cast<int>(r.number(e, "k", path));
+            g.m = static_cast<int>(r.count(e, "m", path));
+            g.n = static_cast<int>(r.count(e, "n", path));
+            g.k = static_cast<int>(r.count(e, "k", path));
             g.flops = r.number(e, "flops", path);
             g.time_s = r.number(e, "time_s", path);
             g.tflops = r.number(e, "tflops", path);
@@ -140,8 +147,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     out.p2p = read_bandwidths(r, doc, "p2p", "mode");
     if (const json* list = r.results(doc, "nccl")) {
         const json& sec = doc["nccl"];
-        const int ranks = static_cast<int>(r.number(sec, "ranks", "nccl"));
-        const int nodes = sec.contains("nodes") ? static_cast<int>(r.number(sec, "nodes", "nccl")) : 1;
+        const int ranks = static_cast<int>(r.count(sec, "ranks", "nccl"));
+        const int nodes = sec.contains("nodes") ? static_cast<int>(r.count(sec, "nodes", "nccl")) : 1;
         std::vector<std::string> hosts;
         if (sec.contains("hosts") && sec["hosts"].is_array()) {
             for (const auto& h : sec["hosts"])
