@@ -71,10 +71,21 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
     int per_process = 1;
     if (doc.contains("config") && doc["config"].is_object()) {
         const json& cfg = doc["config"];
-        per_process = cfg.value("nthreads", 1) * cfg.value("ngpus", 1);
+        // Small positive integers only: a string threw nlohmann's type_error and a huge value
+        // overflowed int (found by fuzzing).
+        const auto small_count = [&](const char* key) {
+            if (!cfg.contains(key)) return 1;
+            const json& v = cfg[key];
+            if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 1024)
+                throw CalibrationInputError(source + ": field 'config." + key + "' is not a thread/GPU count");
+            return static_cast<int>(v.get<long long>());
+        };
+        per_process = small_count("nthreads") * small_count("ngpus");
         if (cfg.contains("devices") && cfg["devices"].is_array()) {
             // One entry per process (the first GPU of each), see writeDeviceReport().
-            table.ranks = static_cast<int>(cfg["devices"].size()) * per_process;
+            const long long ranks = static_cast<long long>(cfg["devices"].size()) * per_process;
+            if (ranks > 1000000) throw CalibrationInputError(source + ": field 'config.devices' lists too many ranks");
+            table.ranks = static_cast<int>(ranks);
             for (const json& d : cfg["devices"]) {
                 if (d.contains("hostname") && d["hostname"].is_string()) table.hosts.push_back(d["hostname"]);
                 if (table.device.empty() && d.contains("device_info") && d["device_info"].is_string())
