@@ -106,6 +106,9 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
         CollectiveSample s;
         s.bytes = json_number(r["size"], where + ".size");
         s.count = r.contains("count") ? json_number(r["count"], where + ".count") : 0;
+        // value() threw nlohmann's type_error for a non-string "type" (found by fuzzing).
+        if (r.contains("type") && !r["type"].is_string())
+            throw CalibrationInputError(where + ".type is not a string");
         s.type = r.value("type", std::string());
         const Timing out = read_timing(r.value("out_of_place", json()), where + ".out_of_place");
         const Timing in = read_timing(r.value("in_place", json()), where + ".in_place");

@@ -81,7 +81,10 @@ inline void finish_table(CollectiveTable& t, const std::string& source) {
               [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
     for (std::size_t i = 1; i < t.samples.size(); ++i) {
         if (t.samples[i].bytes == t.samples[i - 1].bytes)
-            throw CalibrationInputError(source + ": size " + std::to_string(static_cast<long long>(t.samples[i].bytes)) +
+            // Sizes beyond long long are printed as doubles: that cast is undefined (fuzzing).
+            throw CalibrationInputError(source + ": size " +
+                                        (t.samples[i].bytes < 9.0e18 ? std::to_string(static_cast<long long>(t.samples[i].bytes))
+                                                                     : std::to_string(t.samples[i].bytes)) +
                                         " bytes appears twice; import one run per file");
     }
     std::set<std::string> hosts(t.hosts.begin(), t.hosts.end());
