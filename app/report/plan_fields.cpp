@@ -56,6 +56,21 @@ QString plan_layout_text(const nlohmann::ordered_json& plan) {
     return parts.join(QStringLiteral(" · "));
 }
 
+QString plan_layout_compact(const nlohmann::ordered_json& plan) {
+    // Non-breaking spaces: the layout reads as one token and never wraps inside a table cell.
+    QString out = QStringLiteral("TP%1\u00a0PP%2\u00a0DP%3\u00a0mb%4")
+                      .arg(integer(plan, "layout.tp"))
+                      .arg(integer(plan, "layout.pp"))
+                      .arg(integer(plan, "layout.dp"))
+                      .arg(integer(plan, "layout.micro_batch"));
+    if (const int v = integer(plan, "layout.virtual_stages"); v > 1) out += QStringLiteral("\u00a0v%1").arg(v);
+    if (const int z = integer(plan, "layout.zero"); z > 0) out += QStringLiteral("\u00a0Z%1").arg(z);
+    const QString recompute = fmt::text(plan, "layout.recompute");
+    if (recompute == QLatin1String("selective")) out += QStringLiteral("\u00a0sel");
+    if (recompute == QLatin1String("full")) out += QStringLiteral("\u00a0full");
+    return out;
+}
+
 bool plan_is_spot(const nlohmann::ordered_json& plan) { return fmt::text(plan, "purchase") == QLatin1String("spot"); }
 
 QString plan_short_label(const nlohmann::ordered_json& plan, int rank) {

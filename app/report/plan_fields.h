@@ -16,6 +16,8 @@ int plan_devices(const nlohmann::ordered_json& plan);
 QString plan_accelerator(const nlohmann::ordered_json& plan);
 QString plan_layout_text(const nlohmann::ordered_json& plan);  // "TP 8 · PP 2 · DP 8 · mb 1 · ZeRO-1"
 bool plan_is_spot(const nlohmann::ordered_json& plan);  // ranked on its spot purchase option
+// Compact form for tables: "TP8 PP2 DP8 mb1 Z1 full" (ZeRO stage Z, recompute mode).
+QString plan_layout_compact(const nlohmann::ordered_json& plan);
 QString plan_short_label(const nlohmann::ordered_json& plan, int rank);  // "#1 p4d.24xlarge ×16"
 // The planner's reasons for and against this plan, in words.
 QStringList plan_explanation(const nlohmann::ordered_json& plan);

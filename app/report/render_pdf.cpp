@@ -148,46 +148,81 @@ void place_block(Layout& layout, const KeyValueTable& kv) {
     layout.space(pt(8));
 }
 
-// Column widths: natural (unwrapped) cell widths, headers allowed to wrap; when the sum is
-// too wide, the widest columns give up space first so short numeric columns stay intact.
+bool right_aligned(const Table& table, int column) {
+    return column < static_cast<int>(table.align.size()) && table.align[static_cast<size_t>(column)] == Align::right;
+}
+
+double widest_word(Layout& layout, const QString& text, const QFont& f) {
+    double w = 0;
+    for (const auto& word : text.split(u' ', Qt::SkipEmptyParts)) w = std::max(w, layout.text_width(word, f));
+    return w;
+}
+
+// Column widths. Each column has a minimum (its longest word; numbers and headers' words
+// never wrap) and a natural width (longest cell on one line). Columns get their minimum
+// and share the rest in proportion to how much wrapping they would otherwise need.
+// Empty when even the minimums do not fit at this font size.
 std::vector<double> column_widths(Layout& layout, const Table& table, const QFont& f, const QFont& header_font,
                                   double padding) {
     const int columns = static_cast<int>(table.headers.size());
-    std::vector<double> widths(static_cast<size_t>(columns), 0.0);
+    std::vector<double> min_w(static_cast<size_t>(columns), 0.0);
+    std::vector<double> natural(static_cast<size_t>(columns), 0.0);
     for (int c = 0; c < columns; ++c) {
-        double w = 0;
-        for (const auto& word : table.headers[c].split(u' ')) w = std::max(w, layout.text_width(word, header_font));
-        for (const auto& row : table.rows) {
-            if (c < row.size()) w = std::max(w, layout.text_width(row[c], f));
+        double lo = widest_word(layout, table.headers[c], header_font);
+        double hi = layout.text_width(table.headers[c], header_font);
+        for (size_t r = 0; r < table.rows.size(); ++r) {
+            const QStringList& row = table.rows[r];
+            if (c >= row.size()) continue;
+            // Emphasised rows are drawn bold, which is wider.
+            const bool bold = std::find(table.emphasised_rows.begin(), table.emphasised_rows.end(),
+                                        static_cast<int>(r)) != table.emphasised_rows.end();
+            const QFont& cell = bold ? header_font : f;
+            const double full = layout.text_width(row[c], cell);
+            lo = std::max(lo, right_aligned(table, c) ? full : widest_word(layout, row[c], cell));
+            hi = std::max(hi, full);
         }
-        widths[static_cast<size_t>(c)] = w + 2 * padding;
+        min_w[static_cast<size_t>(c)] = lo + 2 * padding + 1;
+        natural[static_cast<size_t>(c)] = std::max(lo, hi) + 2 * padding + 1;
     }
-    double total = 0;
-    for (double w : widths) total += w;
     const double available = layout.width();
-    while (total > available + 0.5) {
-        auto widest = std::max_element(widths.begin(), widths.end());
-        double second = 0;
-        for (auto it = widths.begin(); it != widths.end(); ++it) {
-            if (it != widest) second = std::max(second, *it);
-        }
-        const double cut = std::min(total - available, std::max(*widest - second, *widest * 0.05));
-        *widest -= cut;
-        total -= cut;
+    double min_total = 0;
+    double natural_total = 0;
+    for (int c = 0; c < columns; ++c) {
+        min_total += min_w[static_cast<size_t>(c)];
+        natural_total += natural[static_cast<size_t>(c)];
     }
-    // Spread leftover space so the table spans the page width.
-    if (total < available && columns > 0) {
-        for (double& w : widths) w += (available - total) / columns;
+    if (min_total > available) return {};
+    std::vector<double> widths = min_w;
+    if (natural_total <= available) {
+        // Everything fits on one line: spread the spare width evenly.
+        for (int c = 0; c < columns; ++c) {
+            widths[static_cast<size_t>(c)] = natural[static_cast<size_t>(c)] + (available - natural_total) / columns;
+        }
+        return widths;
+    }
+    const double spare = available - min_total;
+    const double wanted = natural_total - min_total;
+    for (int c = 0; c < columns; ++c) {
+        widths[static_cast<size_t>(c)] += spare * (natural[static_cast<size_t>(c)] - min_w[static_cast<size_t>(c)]) / wanted;
     }
     return widths;
 }
 
 void place_block(Layout& layout, const Table& table) {
-    const QFont cell_font = font(7.5);
-    const QFont bold_font = font(7.5, true);
-    const QFont header_font = font(7.5, true);
+    // The largest font at which no word has to be broken.
+    double size = 8;
     const double pad = pt(3);
-    const auto widths = column_widths(layout, table, cell_font, header_font, pad);
+    std::vector<double> widths;
+    for (; size > 5.5; size -= 0.5) {
+        widths = column_widths(layout, table, font(size), font(size, true), pad);
+        if (!widths.empty()) break;
+    }
+    if (widths.empty()) {
+        widths.assign(static_cast<size_t>(table.headers.size()), layout.width() / std::max<qsizetype>(1, table.headers.size()));
+    }
+    const QFont cell_font = font(size);
+    const QFont bold_font = font(size, true);
+    const QFont header_font = font(size, true);
     auto row_height = [&](const QStringList& cells, const QFont& f) {
         double h = 0;
         for (int c = 0; c < cells.size() && c < static_cast<int>(widths.size()); ++c) {
@@ -203,8 +238,7 @@ void place_block(Layout& layout, const Table& table) {
             double x = r.left();
             for (int c = 0; c < cells.size() && c < static_cast<int>(widths.size()); ++c) {
                 const double w = widths[static_cast<size_t>(c)];
-                const bool right = c < static_cast<int>(table.align.size()) &&
-                                   table.align[static_cast<size_t>(c)] == Align::right;
+                const bool right = right_aligned(table, c);
                 p.drawText(QRectF(x + pad, r.top() + pad, w - 2 * pad, r.height() - 2 * pad),
                            Qt::TextWordWrap | (right ? Qt::AlignRight : Qt::AlignLeft), cells[c]);
                 x += w;

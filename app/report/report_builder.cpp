@@ -5,6 +5,7 @@
 #include "report_format.h"
 
 #include <QMap>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -41,10 +42,19 @@ QStringList words(const std::vector<std::vector<std::string>>& lists, size_t i) 
     return out;
 }
 
-// The planner's reasons for plan i (falls back to an "explanation" field in the plan).
+// The planner's reasons for plan i (falls back to an "explanation" field in the plan), as
+// sentences: the planner's "#2: " prefix is dropped (the paragraph's lead names the plan).
 QStringList reasons_for(const ReportData& data, size_t i) {
     QStringList out = words(data.reasons, i);
-    return out.isEmpty() ? plan_explanation(data.plans[i]) : out;
+    if (out.isEmpty()) out = plan_explanation(data.plans[i]);
+    static const QRegularExpression kRankPrefix(QStringLiteral("^#\\d+:\\s*"));
+    for (QString& line : out) {
+        line.remove(kRankPrefix);
+        line = line.trimmed();
+        if (!line.isEmpty() && !line.endsWith(u'.')) line += u'.';
+        if (!line.isEmpty()) line[0] = line[0].toUpper();
+    }
+    return out;
 }
 
 // The planner's limits for plan i; when it gave none, the largest overheads in the plan.
@@ -101,6 +111,15 @@ Section summary_section(const ReportData& data) {
         {QStringLiteral("Plans evaluated"),
          QStringLiteral("%1 in %2").arg(fmt::count(static_cast<double>(data.evaluated)), fmt::duration_s(data.search_s))},
     };
+    const double trials = fmt::number(best, "tuning.trials");
+    if (std::isfinite(trials) && trials > 1) {
+        facts.rows.emplace_back(
+            QStringLiteral("Tuning job"),
+            QStringLiteral("%1 trials, %2 in parallel: %3 wall time, %4 on demand, %5 expected on spot")
+                .arg(fmt::plain(trials, 6), fmt::plain(fmt::number(best, "tuning.max_parallel_trials"), 6),
+                     fmt::hours(fmt::number(best, "tuning.wall_time_h")), fmt::usd(fmt::number(best, "tuning.cost_usd")),
+                     fmt::usd(fmt::number(best, "tuning.spot_cost_usd"))));
+    }
     s.blocks.push_back(facts);
     return s;
 }
@@ -179,18 +198,19 @@ Section runners_up_section(const ReportData& data) {
     const auto& best = data.plans.front();
     for (size_t i = 1; i < data.plans.size() && i < 4; ++i) {
         const auto& plan = data.plans[i];
-        QString text = headline(plan, throughput_unit(data));
+        const QStringList why = reasons_for(data, i);
+        // The planner's reasons already state the plan's figures; without them, give ours.
+        QString text = why.isEmpty() ? headline(plan, throughput_unit(data)) : QString();
         const double dt = fmt::number(plan, "time_to_train_h") / fmt::number(best, "time_to_train_h") - 1.0;
         const double dc = fmt::number(plan, "cost_usd") / fmt::number(best, "cost_usd") - 1.0;
-        if (std::isfinite(dt) && std::isfinite(dc)) {
+        if (why.isEmpty() && std::isfinite(dt) && std::isfinite(dc)) {
             text += QStringLiteral(" Against the recommendation: %1 %2 time, %3 %4 cost.")
                         .arg(fmt::percent(std::abs(dt)), dt >= 0 ? QStringLiteral("more") : QStringLiteral("less"),
                              fmt::percent(std::abs(dc)), dc >= 0 ? QStringLiteral("more") : QStringLiteral("less"));
         }
-        const QStringList why = reasons_for(data, i);
-        if (!why.isEmpty()) text += u' ' + why.join(u' ');
+        if (!why.isEmpty()) text += why.join(u' ');
         const QString limits = limits_for(data, i);
-        if (!limits.isEmpty()) text += QStringLiteral(" Limits: ") + limits + u'.';
+        if (!limits.isEmpty()) text += QStringLiteral(" What limits it: ") + limits + u'.';
         s.blocks.push_back(Paragraph{text, QStringLiteral("#%1 %2 × %3, %4.")
                                          .arg(i + 1)
                                          .arg(plan_instance(plan))
@@ -211,7 +231,7 @@ Section table_section(const ReportData& data) {
     const QString unit = data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
     for (size_t i = 0; i < data.plans.size(); ++i) {
         const auto& p = data.plans[i];
-        t.rows.push_back({QString::number(i + 1), plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()), QString::number(plan_nodes(p)), plan_layout_text(p),
+        t.rows.push_back({QString::number(i + 1), plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()), QString::number(plan_nodes(p)), plan_layout_compact(p),
                           fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
                           fmt::percent(fmt::number(p, "mfu")), fmt::hours(fmt::number(p, "time_to_train_h")),
                           fmt::usd(fmt::number(p, "cost_usd")), fmt::usd(fmt::number(p, "cost_spot_usd")),
@@ -219,16 +239,42 @@ Section table_section(const ReportData& data) {
     }
     if (!t.rows.empty()) t.emphasised_rows = {0};
     t.note = QStringLiteral("Ranked by the scenario objective. Layout: tensor (TP), pipeline (PP) and data (DP) "
-                            "parallel degrees, micro-batch (mb). Spot cost includes expected restarts and lost work; "
-                            "“—” means unknown (no published price or figure).");
+                            "parallel degrees, micro-batch (mb), ZeRO stage (Z), activation recompute (sel = selective, "
+                            "full). Spot cost includes expected restarts and lost work; “—” means unknown (no "
+                            "published price or figure).");
     return Section{QStringLiteral("Top %1 plans").arg(data.plans.size()), {t}};
+}
+
+// Rescales one axis of an xy chart to thousands/millions/billions so tick labels stay short
+// ("12" with "million USD" rather than "1.2e+07").
+void rescale_axis(ChartSpec& chart, bool y_axis, const QString& unit) {
+    double max_abs = 0;
+    for (const auto& s : chart.series) {
+        for (const auto& p : s.points) max_abs = std::max(max_abs, std::abs(y_axis ? p.y() : p.x()));
+    }
+    struct Step { double factor; const char* word; };
+    const Step steps[] = {{1e9, "billion"}, {1e6, "million"}, {1e3, "thousand"}};
+    double factor = 1;
+    QString label = unit;
+    for (const auto& step : steps) {
+        if (max_abs >= step.factor * 10) {
+            factor = step.factor;
+            label = QStringLiteral("%1 %2").arg(QString::fromLatin1(step.word), unit);
+            break;
+        }
+    }
+    for (auto& s : chart.series) {
+        for (auto& p : s.points) (y_axis ? p.ry() : p.rx()) /= factor;
+    }
+    QString& axis_label = y_axis ? chart.y_label : chart.x_label;
+    axis_label = axis_label.arg(label);
 }
 
 Figure pareto_figure(const ReportData& data) {
     ChartSpec c;
     c.title = QStringLiteral("Time to train vs cost");
     c.x_label = QStringLiteral("wall time to train (h, log scale)");
-    c.y_label = QStringLiteral("cost (USD, log scale)");
+    c.y_label = QStringLiteral("cost (%1, log scale)");
     c.log_x = true;
     c.log_y = true;
     ChartSeries all{QStringLiteral("other plans"), {}, false, true, false, true};
@@ -248,6 +294,7 @@ Figure pareto_figure(const ReportData& data) {
     }
     std::sort(front.points.begin(), front.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     c.series = {all, front, top, best};
+    rescale_axis(c, true, QStringLiteral("USD"));
     return Figure{c,
                   QStringLiteral("Every plan meeting the constraints (grey; on demand and, where allowed, spot with "
                                  "expected interruptions), the Pareto front (no plan is both faster and cheaper), the "
@@ -269,7 +316,7 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
     ChartSpec tput;
     tput.title = QStringLiteral("Throughput vs devices");
     tput.x_label = QStringLiteral("devices (log scale)");
-    tput.y_label = qs(data.throughput_unit);
+    tput.y_label = QStringLiteral("%1 (log scale)");
     tput.log_x = true;
     tput.log_y = true;
     ChartSpec eff = tput;
@@ -288,6 +335,7 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
         std::sort(e.points.begin(), e.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         eff.series.push_back(e);
     }
+    rescale_axis(tput, true, qs(data.throughput_unit));
     return {Figure{tput,
                    QStringLiteral("Best throughput found at each device count on the recommended instance type, "
                                   "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout."),
@@ -296,6 +344,15 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
                    QStringLiteral("Scaling efficiency = throughput(n) / (n × throughput of one device), relative to the "
                                   "smallest configuration that fits when one device is too small."),
                    QStringLiteral("scaling-efficiency")}};
+}
+
+// Two short lines so category labels are not elided under narrow bars.
+QString bar_label(const nlohmann::ordered_json& plan, size_t index) {
+    return QStringLiteral("#%1 %2\n×%3%4")
+        .arg(index + 1)
+        .arg(plan_instance(plan))
+        .arg(plan_nodes(plan))
+        .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
 }
 
 Figure breakdown_figure(const ReportData& data) {
@@ -313,7 +370,7 @@ Figure breakdown_figure(const ReportData& data) {
         {"breakdown_s.optimizer", QStringLiteral("optimizer")},
     };
     const size_t shown = std::min<size_t>(data.plans.size(), 4);
-    for (size_t i = 0; i < shown; ++i) c.categories << plan_short_label(data.plans[i], static_cast<int>(i + 1));
+    for (size_t i = 0; i < shown; ++i) c.categories << bar_label(data.plans[i], i);
     for (const auto& [path, name] : parts) {
         ChartSeries s{name, {}, false, false, false, false};
         for (size_t i = 0; i < shown; ++i) {
@@ -340,7 +397,7 @@ Figure memory_figure(const ReportData& data) {
         {"memory_gib.activations", QStringLiteral("activations")},
     };
     const size_t shown = std::min<size_t>(data.plans.size(), 4);
-    for (size_t i = 0; i < shown; ++i) c.categories << plan_short_label(data.plans[i], static_cast<int>(i + 1));
+    for (size_t i = 0; i < shown; ++i) c.categories << bar_label(data.plans[i], i);
     for (const auto& [path, name] : parts) {
         ChartSeries s{name, {}, false, false, false, false};
         for (size_t i = 0; i < shown; ++i) {
@@ -406,6 +463,24 @@ Section calibration_section(const ReportData& data) {
     return s;
 }
 
+Section excluded_section(const ReportData& data) {
+    Section s{QStringLiteral("Instances without a plan"), {}};
+    if (data.excluded.empty()) {
+        s.blocks.push_back(Paragraph{QStringLiteral("Every instance type searched produced at least one plan."), {}});
+        return s;
+    }
+    Table t;
+    t.headers = {QStringLiteral("Why no plan"), QStringLiteral("Instance types")};
+    t.align = {Align::left, Align::left};
+    for (const auto& [reason, instances] : data.excluded) {
+        QStringList list;
+        for (const auto& i : instances) list << qs(i);
+        t.rows.push_back({qs(reason), list.join(QStringLiteral(", "))});
+    }
+    s.blocks.push_back(t);
+    return s;
+}
+
 Section assumptions_section(const ReportData& data) {
     Section s{QStringLiteral("Assumptions and caveats"), {}};
     BulletList assumptions;
@@ -434,6 +509,7 @@ Document build_document(const ReportData& data) {
     doc.sections.push_back(charts_section(data));
     doc.sections.push_back(prices_section(data));
     doc.sections.push_back(calibration_section(data));
+    doc.sections.push_back(excluded_section(data));
     doc.sections.push_back(assumptions_section(data));
     return doc;
 }

@@ -57,6 +57,8 @@ struct ReportData {
     std::vector<std::pair<std::string, std::string>> calibration;  // provenance rows
     std::vector<std::string> assumptions;
     std::vector<std::string> caveats;
+    // Instance types that produced no plan, grouped by the planner's reason.
+    std::vector<std::pair<std::string, std::vector<std::string>>> excluded;
     std::uint64_t evaluated = 0;        // plans the search evaluated
     double search_s = 0;                // its wall time
 };

@@ -167,7 +167,31 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     data.prices = catalog_prices(instances, scenario.region, catalog);
     data.calibration = provenance(cal, data.plans.empty() ? nlohmann::ordered_json() : data.plans.front());
 
-    for (const auto& line : result.summary) data.caveats.push_back(line);
+    // Instances without any plan, grouped by reason (a dozen G5 sizes share one reason).
+    auto exclude = [&data](const std::string& instance, std::string reason) {
+        if (reason.rfind(instance + ": ", 0) == 0) reason.erase(0, instance.size() + 2);
+        for (auto& [why, list] : data.excluded) {
+            if (why == reason) {
+                list.push_back(instance);
+                return;
+            }
+        }
+        data.excluded.push_back({reason, {instance}});
+    };
+    for (size_t i = 0; i < result.sweep.summaries.size(); ++i) {
+        const auto& s = result.sweep.summaries[i];
+        if (!s.skipped.empty()) {
+            exclude(s.instance, s.skipped);
+        } else if (s.configs_fitting == 0) {
+            exclude(s.instance, sim::why_nothing_fits(s, result.sweep.candidates[i], scenario));
+        }
+    }
+    // The rest of the planner's summary (deadline, budget, unpriced options) are caveats.
+    for (const auto& line : result.summary) {
+        bool per_instance = line.rfind("skipped: ", 0) == 0;
+        for (const auto& s : result.sweep.summaries) per_instance = per_instance || line.rfind(s.instance + ": ", 0) == 0;
+        if (!per_instance) data.caveats.push_back(line);
+    }
     data.caveats.push_back("ClusterPlan is an analytical model, validated against published runs (see the "
                            "project's validation report); treat step times as estimates and confirm the winner "
                            "with a short benchmark run before committing budget.");
