@@ -6,13 +6,21 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cp::cli {
 
 class UsageError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    // `usage` is the command's own (trusted, multi-line) usage text, printed after the
+    // one-line sentence; the sentence may quote user input and is printed escaped.
+    explicit UsageError(const std::string& sentence, std::string usage = {})
+        : std::runtime_error(sentence), usage_(std::move(usage)) {}
+    const std::string& usage() const { return usage_; }
+
+private:
+    std::string usage_;
 };
 
 // Bad input or data (exit 2): one sentence naming file, field and reason.

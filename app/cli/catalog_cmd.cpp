@@ -76,8 +76,7 @@ std::string spot_range(const cat::InstanceInfo& i) {
 int cmd_list(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json"}, {"--family", "--region"}});
     if (!args.positional().empty())
-        throw UsageError("catalog list takes no positional arguments\n" +
-                         std::string(kCatalogUsage));
+        throw UsageError("catalog list takes no positional arguments", kCatalogUsage);
     const auto catalog = open_catalog();
     cat::InstanceFilter filter;
     filter.family = args.value("--family");
@@ -139,8 +138,7 @@ void print_accelerator(const cat::AcceleratorInfo& a, std::ostream& out) {
 int cmd_show(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json", "--history"}, {"--region"}});
     if (args.positional().size() != 1)
-        throw UsageError("catalog show needs exactly one instance type\n" +
-                         std::string(kCatalogUsage));
+        throw UsageError("catalog show needs exactly one instance type", kCatalogUsage);
     const std::string type = args.positional()[0];
     const auto catalog = open_catalog();
     const std::string region = args.value("--region", cat::kDefaultRegion);
@@ -212,7 +210,7 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
 int cmd_import(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{}, {"--format", "--as-of"}});
     if (args.positional().size() != 1)
-        throw UsageError("catalog import needs exactly one FILE\n" + std::string(kCatalogUsage));
+        throw UsageError("catalog import needs exactly one FILE", kCatalogUsage);
     cat::ImportOptions options;
     if (args.has("--format")) {
         options.format = cat::parse_format(args.value("--format"));
@@ -231,7 +229,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
 int cmd_export(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{}, {}});
     if (args.positional().size() != 1)
-        throw UsageError("catalog export needs exactly one FILE\n" + std::string(kCatalogUsage));
+        throw UsageError("catalog export needs exactly one FILE", kCatalogUsage);
     const auto catalog = open_catalog();
     cat::export_csv(catalog, args.positional()[0]);
     io.out << "exported prices and Spot Advisor data to " << args.positional()[0] << "\n";
@@ -267,7 +265,7 @@ int cmd_catalog(const std::vector<std::string>& args, Io& io) {
     } catch (const cat::ImportError& e) {
         throw InputError(e.what());
     }
-    throw UsageError("unknown catalog subcommand '" + args[0] + "'\n" + kCatalogUsage);
+    throw UsageError("unknown catalog subcommand '" + args[0] + "'", kCatalogUsage);
 }
 
 } // namespace cp::cli

@@ -79,7 +79,8 @@ int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string
     try {
         return command(rest, io);
     } catch (const UsageError& e) {
-        io.err << "clusterplan " << argv[0] << ": " << printable_message(e.what()) << "\n";
+        io.err << "clusterplan " << argv[0] << ": " << printable_message(e.what()) << "\n"
+               << e.usage();
         return kUsage;
     } catch (const std::exception& e) {
         // Everything else that escapes a command is bad input or data.

@@ -203,7 +203,11 @@ TEST_CASE("usage errors exit 1", "[cli][catalog]") {
     CHECK(run({"catalog", "frobnicate"}).code == 1);
     CHECK(run({"catalog", "list", "extra"}).code == 1);
     CHECK(run({"catalog", "list", "--colour"}).code == 1);
-    CHECK(run({"catalog", "show"}).code == 1);
+    const auto show = run({"catalog", "show"});
+    CHECK(show.code == 1);
+    // The usage text after the sentence is printed as lines, not escaped as \x0a.
+    CHECK_THAT(show.err, !Catch::Contains("\\x0a"));
+    CHECK_THAT(show.err, Catch::Contains("\nusage: clusterplan catalog list"));
     CHECK(run({"catalog", "import"}).code == 1);
     const auto fmt = run({"catalog", "import", fixture("skypilot_vms.csv").string(), "--format",
                           "xml"});
