@@ -75,8 +75,10 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         << sim::enum_name(r.precision) << "\n";
     const sim::Layout& l = r.layout;
     out << "  layout       tp=" << l.tp << " pp=" << l.pp << " dp=" << l.dp << ", micro-batch " << l.micro_batch
-        << " of global " << l.global_batch << " (" << (l.micro_batch * l.dp > 0 ? l.micro_batches() : 0)
-        << " micro-batches), " << sim::enum_name(l.schedule);
+        << " of global " << l.global_batch;
+    const int micro_batches = l.micro_batch * l.dp > 0 ? l.micro_batches() : 0;
+    out << " (" << micro_batches << (micro_batches == 1 ? " micro-batch), " : " micro-batches), ")
+        << sim::enum_name(l.schedule);
     if (l.virtual_stages > 1) out << " v=" << l.virtual_stages;
     out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute) << ", dp " << sim::enum_name(l.dp_comm)
         << "\n";
@@ -156,6 +158,9 @@ void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::Sw
     if (sw.node_counts_pruned > 0)
         out << "  " << grouped(static_cast<double>(sw.node_counts_pruned))
             << " (instance, node count) pairs not evaluated: their total memory is below 12 bytes per parameter\n";
+    if (rk.excluded_deadline > 0) out << "  " << rk.excluded_deadline << " options miss the deadline\n";
+    if (rk.excluded_budget > 0) out << "  " << rk.excluded_budget << " options exceed the budget\n";
+    if (rk.excluded_no_price > 0) out << "  " << sim::no_price_sentence(scenario, rk.excluded_no_price) << "\n";
     out << "\nBest " << std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(top_n)) << " of "
         << rk.sorted.size() << " plans by " << rk.objective_text << ":\n";
     option_header(out);

@@ -57,8 +57,10 @@ MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout
                              Precision precision, double capacity_gib) {
     const StateBytes state = state_bytes(transformer_params_per_device(shape, layout), layout, precision);
     const double layers_per_stage = double(shape.layers) / layout.pp;
-    const double per_layer = layer_activation_bytes(shape, layout.micro_batch, layout.tp,
-                                                    layout.sequence_parallel, layout.recompute);
+    // Korthikanti's byte counts are for 2-byte activations; fp32/tf32 training keeps 4-byte ones.
+    const double element_scale = weight_bytes_per_param(precision) / 2.0;
+    const double per_layer = element_scale * layer_activation_bytes(shape, layout.micro_batch, layout.tp,
+                                                                    layout.sequence_parallel, layout.recompute);
     const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
     // Micro-batches whose activations the first stage holds at its peak.
     double in_flight = 1.0;
@@ -72,11 +74,11 @@ MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout
     double first = in_flight * layers_per_stage * per_layer;
     // Full recompute rebuilds one layer's complete activations at a time during backward.
     if (layout.recompute == Recompute::full)
-        first += layer_activation_bytes(shape, layout.micro_batch, layout.tp, layout.sequence_parallel,
-                                        Recompute::none);
+        first += element_scale * layer_activation_bytes(shape, layout.micro_batch, layout.tp,
+                                                        layout.sequence_parallel, Recompute::none);
     // The last stage holds one micro-batch in flight plus the logits (fp16, fp32 copy and grad).
     const double tokens = double(layout.micro_batch) * shape.seq_len;
-    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 + 4.0 + 4.0);
+    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 * element_scale + 4.0 + 4.0);
     double last = (layout.pp > 1 ? layers_per_stage * per_layer : 0.0) + logits;
     if (layout.pp == 1) last += first;
     return to_gib(state, std::max(first, last), capacity_gib);

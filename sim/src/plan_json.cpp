@@ -179,6 +179,10 @@ ojson sweep_json(const Scenario& sc, const SweepResult& sw, const Ranking& rk, i
     }
     j["instances"] = instances;
     j["plans_total"] = rk.sorted.size();
+    // Options left out of `plans` by the constraints (deadline, budget, a cost objective without a price).
+    j["excluded"] = ojson{{"deadline", rk.excluded_deadline},
+                          {"budget", rk.excluded_budget},
+                          {"no_price", rk.excluded_no_price}};
     ojson plans = ojson::array();
     const std::size_t n = std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(std::max(top_n, 0)));
     for (std::size_t i = 0; i < n; ++i) plans.push_back(option_json(sc, sw, rk.sorted[i]));

@@ -86,6 +86,10 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
     if (is_known(custom.inter_node_latency_us)) node.inter_node_latency_us = custom.inter_node_latency_us;
     if (is_known(custom.usd_per_node_hour)) {
         node.usd_per_node_hour_on_demand = custom.usd_per_node_hour;
+        // Spot never bills above the on-demand price (AWS's default spot maximum price), so a
+        // lower price given here caps the catalog's spot price too.
+        if (is_known(node.usd_per_node_hour_spot))
+            node.usd_per_node_hour_spot = std::min(node.usd_per_node_hour_spot, custom.usd_per_node_hour);
         node.price_as_of = "scenario";
     }
     if (node.intra_link != IntraNodeLink::none && node.accelerators_per_node > 1 &&
@@ -345,6 +349,17 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     const Cluster cluster{node, nodes};
     const std::uint64_t evaluated = evaluate_layouts(
         sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
+    if (!best.any && best.has_problem && !is_known(node.accelerator.peak(sc.precision)) &&
+        (best.first_problem.limit == Limit::unknown_hardware || best.first_problem.limit == Limit::cannot_train)) {
+        // The precision, not the layout, is what the user has to change: say so and offer the others.
+        std::string known;
+        for (Precision p : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
+            if (is_known(node.accelerator.peak(p))) known += (known.empty() ? "" : ", ") + std::string(enum_name(p));
+        throw ScenarioError(origin, "precision",
+                            node.accelerator.id + " has no published " + enum_name(sc.precision) +
+                                " peak, so " + node.instance_type + " cannot be planned at this precision (" +
+                                (known.empty() ? std::string("no precision is known") : "known: " + known) + ")");
+    }
     if (!best.any) {
         const std::string reason = best.has_problem ? describe_limit(best.first_problem) : "no layout evaluated";
         throw ScenarioError(origin, "parallel", "no valid layout on " + node.instance_type + ": " + reason);

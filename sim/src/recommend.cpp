@@ -15,6 +15,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // A step component is worth a sentence when it takes at least this share of the step.
 constexpr double kNotableShare = 0.05;
 
+// Whether the planner chose any parallel field of this plan (instance and nodes aside).
+bool layout_searched(const PlanReport& r) {
+    return std::any_of(r.searched.begin(), r.searched.end(),
+                       [](const std::string& f) { return f != "instance" && f != "nodes"; });
+}
+
 bool cost_objective(Objective o) { return o == Objective::cost || o == Objective::cost_under_deadline; }
 
 std::string fixed(double v, int digits) {
@@ -93,6 +99,13 @@ std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, co
     if (s.cannot_train > 0)
         return node.accelerator.id + " cannot train at " + enum_name(sc.precision);
     return "no layout is valid up to " + up_to + " (batch, heads or layer counts do not divide)";
+}
+
+std::string no_price_sentence(const Scenario& sc, int options) {
+    std::string out = std::to_string(options) + " options have no known price";
+    if (sc.custom && !is_known(sc.custom->usd_per_node_hour))
+        out += " (give cluster.custom.usd_per_node_hour, or rank by objective \"time\")";
+    return out;
 }
 
 Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
@@ -209,7 +222,10 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     if (share(b.pp_comm_s) >= kNotableShare)
         out.push_back("pipeline transfers take " + pct(share(b.pp_comm_s)) + " of the step");
     if (share(b.recompute_s) >= kNotableShare) {
-        out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) + ") to fit, costing " +
+        // Only a searched recompute mode was chosen to fit; a scenario's own choice is just a cost.
+        const bool chosen = std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
+        out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) +
+                      (chosen ? ") to fit, costing " : ", as the scenario sets, costing ") +
                       pct(share(b.recompute_s)) + " of the step");
     }
     if (share(b.optimizer_s) >= kNotableShare)
@@ -305,7 +321,9 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
                               std::to_string(rec.report.layout.pp) + ", dp=" + std::to_string(rec.report.layout.dp) +
                               ", micro-batch " + std::to_string(rec.report.layout.micro_batch) + ", ZeRO-" +
                               std::to_string(rec.report.layout.zero) + ", recompute " +
-                              enum_name(rec.report.layout.recompute) + " was the fastest of its cluster");
+                              enum_name(rec.report.layout.recompute) +
+                              (layout_searched(rec.report) ? " was the fastest of its cluster"
+                                                           : " as the scenario sets it"));
         rec.limits = explain_limits(rec.report);
         res.recommendations.push_back(std::move(rec));
     }
@@ -326,7 +344,7 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
         res.summary.push_back(std::to_string(rk.excluded_budget) + " options exceed the " +
                               usd(sc.constraints.budget_usd) + " budget");
     if (rk.excluded_no_price > 0)
-        res.summary.push_back(std::to_string(rk.excluded_no_price) + " options have no known price");
+        res.summary.push_back(no_price_sentence(sc, rk.excluded_no_price));
     if (rk.ranked.empty())
         res.summary.push_back("no plan meets the constraints: raise max_nodes, the deadline or the budget, "
                               "or allow more instance types");

@@ -238,7 +238,10 @@ void parse_cluster(Reader& r, Scenario& sc) {
         sc.instance = *v;
     }
     sc.nodes = r.integer("nodes", 1, kMaxScenarioNodes);
-    if (auto v = r.string("region")) sc.region = *v;
+    if (auto v = r.string("region")) {
+        if (v->empty()) r.fail("region", "must not be empty (leave it out for us-east-1)");
+        sc.region = *v;
+    }
     if (auto v = r.enumeration("pricing", kPricings)) sc.pricing = *v;
     if (auto v = r.string("calibration")) {
         if (v->empty()) r.fail("calibration", "must name a calibration profile or be \"datasheet\"");

@@ -41,8 +41,9 @@ SpotEstimate spot_estimate(const SpotSpec& spot, const NodeSpec& node, int nodes
     const double checkpoint_h = spot.checkpoint_write_s / 3600.0;
     double useful_fraction = 0;  // share of wall time that advances training
     double per_interruption_h = 0;
-    if (spot.checkpoint_on_notice) {
-        // The notice leaves time to write a checkpoint: no periodic checkpoints, nothing lost.
+    if (spot.checkpoint_on_notice || checkpoint_h <= 0) {
+        // The notice leaves time to write a checkpoint (a free one always fits): no periodic
+        // checkpoints, nothing lost. Young/Daly with C = 0 would give a 0/0 useful fraction.
         e.checkpoint_interval_s = 0;
         per_interruption_h = restart_h + checkpoint_h;
         useful_fraction = 1.0;
@@ -110,7 +111,7 @@ std::vector<std::string> cost_assumptions(const Scenario& sc, const NodeSpec& no
     if (node.spot_interruption_bucket < 0) s << " (bucket unknown: the worst bucket is assumed)";
     out.push_back(s.str());
     out.push_back("a synchronous job stops when any node is reclaimed: cluster rate = nodes × instance rate");
-    if (sc.spot.checkpoint_on_notice) {
+    if (sc.spot.checkpoint_on_notice || sc.spot.checkpoint_write_s <= 0) {
         out.push_back("a checkpoint is written inside the 2-minute notice, so no work is lost; each "
                       "interruption costs checkpoint_write_s + restart_s");
     } else {

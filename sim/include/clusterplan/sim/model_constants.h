@@ -83,13 +83,16 @@ inline constexpr double kOptimizerTrafficBytesPerParam = 32.0;
 inline constexpr double kFrameworkReserveGib = 1.5;
 
 // Human-readable statement of the above, for the CLI's `assumptions` list.
-inline constexpr std::array<std::string_view, 10> kAssumptions{{
+inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "GEMM rate = datasheet peak x best measured GEMM fraction (A100 0.87, Hopper 0.80, fp8 0.71) x "
     "framework factor 0.86 x size curve (1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at "
     "10 MFLOP; after Calculon); roofline "
     "against HBM for thin GEMMs",
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
     "by kernel size",
+    "attention materialises the a*s*s scores (Megatron-LM as validated, no FlashAttention): "
+    "scores GEMMs, softmax and dropout cost time and memory, so long sequences (s >= 4096) are "
+    "pessimistic against fused-attention frameworks",
     "collectives: alpha-beta per tier; 30 us per call + 4 us per ring step on NVLink/NVSwitch; "
     "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
     "network 0.95",

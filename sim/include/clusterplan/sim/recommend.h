@@ -61,6 +61,9 @@ PlanReport option_report(const Scenario& scenario, const SweepResult& sweep, con
 // Why no plan of an instance made it (memory, unknown figures ...), one sentence.
 std::string why_nothing_fits(const CandidateSummary& summary, const NodeSpec& node, const Scenario& scenario);
 
+// "N options have no known price", with what to set when the scenario's own hardware has none.
+std::string no_price_sentence(const Scenario& scenario, int options);
+
 // "what limits it" sentences for one plan.
 std::vector<std::string> explain_limits(const PlanReport& report);
 

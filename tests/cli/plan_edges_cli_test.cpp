@@ -1,0 +1,81 @@
+// Edge cases of simulate / sweep found by scripting against the CLI (audit of issues 2-4): the
+// DESIGN.md example scenario verbatim, unpriced custom hardware in sweep, free checkpoints, and
+// field-level errors. Runs in-process against a fresh CLUSTERPLAN_DATA_DIR.
+#include "cli_sandbox.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using cp::test::run_cli;
+using cp::test::Sandbox;
+
+namespace {
+
+// The scenario block of DESIGN.md, verbatim (the contract's own example).
+fs::path design_example() {
+    return fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "scenarios" / "design_md_example.json";
+}
+
+} // namespace
+
+TEST_CASE("the DESIGN.md example: spot never costs more than the scenario's on-demand price", "[cli][cost]") {
+    Sandbox box;
+    const fs::path path = design_example();
+    const auto r = run_cli({"simulate", path.string(), "--json"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    // custom.usd_per_node_hour = 0 overrides p4d's price: the spot price is capped by it.
+    CHECK(j["prices"]["usd_per_node_hour"] == 0.0);
+    CHECK(j["prices"]["usd_per_node_hour_spot"] == 0.0);
+    CHECK(j["cost_spot_usd"].get<double>() <= j["cost_usd"].get<double>());
+    for (const char* command : {"sweep", "recommend"}) {
+        const auto c = run_cli({command, path.string(), "--json"});
+        INFO(command << ": " << c.err);
+        CHECK(c.code == 0);
+        CHECK_NOTHROW(json::parse(c.out));
+    }
+}
+
+TEST_CASE("sweep of unpriced custom hardware says why no plan is ranked by cost", "[cli][sweep]") {
+    Sandbox box;
+    const auto path = box.write("custom.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"nodes": 2, "custom": {"accelerator": "H100-80GB", "accelerators_per_node": 8,
+                                            "inter_node_gbps": 400}},
+        "training": {"samples": 1e6}})");
+    const auto j = run_cli({"sweep", path.string(), "--json"});
+    REQUIRE(j.code == 0);
+    const json doc = json::parse(j.out);
+    CHECK(doc["valid"].get<int>() > 0);
+    CHECK(doc["plans"].empty());
+    CHECK(doc["excluded"]["no_price"].get<int>() > 0);
+    const auto text = run_cli({"sweep", path.string()});
+    CHECK_THAT(text.out, Catch::Contains("options have no known price (give cluster.custom.usd_per_node_hour"));
+}
+
+TEST_CASE("checkpoint_write_s 0 prices spot instead of printing unknowns", "[cli][spot]") {
+    Sandbox box;
+    const auto path = box.write("free-ckpt.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"instance": "p4d.24xlarge", "nodes": 2, "pricing": "spot"},
+        "training": {"tokens": 1e10}, "spot": {"checkpoint_write_s": 0, "restart_s": 300}})");
+    const auto r = run_cli({"simulate", path.string(), "--json"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    REQUIRE(j["cost_spot_usd"].is_number());
+    CHECK(j["spot"]["wall_time_h"].get<double>() >= j["time_to_train_h"].get<double>());
+    CHECK(std::isfinite(j["spot_expected_interruptions"].get<double>()));
+}
+
+TEST_CASE("an empty cluster.region is a field error", "[cli][errors]") {
+    Sandbox box;
+    const auto path = box.write("region.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"instance": "p4d.24xlarge", "nodes": 1, "region": ""}})");
+    const auto r = run_cli({"simulate", path.string()});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("cluster.region: must not be empty"));
+}

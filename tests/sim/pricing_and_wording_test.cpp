@@ -1,0 +1,112 @@
+// Regressions from the CLI audit: a scenario's own node price caps the catalog's spot price,
+// free checkpoints do not turn the spot estimate into NaN, and recommend does not claim the
+// planner chose what the scenario fixed; fp32 activations are 4-byte.
+#include "clusterplan/sim/memory_model.h"
+#include "clusterplan/sim/planner.h"
+#include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/scenario.h"
+#include "clusterplan/sim/spot_cost.h"
+
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace cp::sim;
+
+namespace {
+
+NodeSpec priced_a100_node(double on_demand, double spot) {
+    NodeSpec n;
+    n.instance_type = "test.a100";
+    n.accelerator.id = "A100-80GB";
+    n.accelerator.vendor = "NVIDIA";
+    n.accelerator.peak_tflops = {19.5, 156, 312, 312, kUnknown};
+    n.accelerator.memory_gib = 80;
+    n.accelerator.hbm_gbytes_per_s = 2039;
+    n.accelerator.link_gbytes_per_s = 300;
+    n.accelerators_per_node = 8;
+    n.intra_link = IntraNodeLink::nvswitch;
+    n.intra_node_gbytes_per_s = 300;
+    n.inter_node_gbps = 400;
+    n.efa = true;
+    n.usd_per_node_hour_on_demand = on_demand;
+    n.usd_per_node_hour_spot = spot;
+    n.spot_interruption_bucket = 2;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("cluster.custom.usd_per_node_hour caps the catalog's spot price", "[cost][spot]") {
+    const NodeSpec base = priced_a100_node(21.96, 2.47);
+    CustomHardware free_node;
+    free_node.usd_per_node_hour = 0;  // e.g. owned hardware, as in the DESIGN.md example
+    const NodeSpec owned = apply_custom_hardware(&base, free_node, nullptr, "t.json");
+    CHECK(owned.usd_per_node_hour_on_demand == 0);
+    CHECK(owned.usd_per_node_hour_spot == 0);
+
+    CustomHardware discounted;
+    discounted.usd_per_node_hour = 10;  // above the spot price: spot stays the market price
+    const NodeSpec d = apply_custom_hardware(&base, discounted, nullptr, "t.json");
+    CHECK(d.usd_per_node_hour_on_demand == 10);
+    CHECK(d.usd_per_node_hour_spot == 2.47);
+}
+
+TEST_CASE("a free checkpoint (checkpoint_write_s 0) gives finite spot figures", "[cost][spot]") {
+    const NodeSpec node = priced_a100_node(32, 12);
+    SpotSpec spot;
+    spot.checkpoint_write_s = 0;
+    spot.restart_s = 600;
+    const int nodes = 16;
+    const double work_h = 200;
+    const SpotEstimate e = spot_estimate(spot, node, nodes, work_h);
+    REQUIRE(e.feasible);
+    REQUIRE(std::isfinite(e.wall_time_h));
+    // Nothing is lost: each interruption costs only the restart.
+    const double rate = nodes * spot_interruptions_per_node_hour(2);
+    CHECK_REL(e.wall_time_h, work_h / (1 - rate * 600.0 / 3600), 1e-9);
+    CHECK_REL(e.cost_usd, nodes * 12.0 * e.wall_time_h, 1e-12);
+    CHECK(std::isfinite(e.expected_interruptions));
+}
+
+TEST_CASE("recommend says when the scenario, not the planner, fixed the layout and recompute", "[recommend]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "llama2-7b"}, "cluster": {"nodes": 1},
+            "parallel": {"tp": 8, "pp": 1, "dp": 1, "micro_batch": 1, "zero": 1, "recompute": "full"},
+            "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
+        "t.json");
+    const RecommendResult res = recommend(sc, {priced_a100_node(32, 12)}, nullptr, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    const Recommendation& top = res.recommendations.front();
+    bool layout_sentence = false;
+    for (const auto& why : top.reasons) {
+        CHECK(why.find("fastest of its cluster") == std::string::npos);
+        layout_sentence = layout_sentence || why.find("as the scenario sets it") != std::string::npos;
+    }
+    CHECK(layout_sentence);
+    for (const auto& limit : top.limits) CHECK(limit.find("to fit") == std::string::npos);
+}
+
+TEST_CASE("fp32 and tf32 activations take twice the bytes of bf16 ones", "[memory]") {
+    TransformerShape shape;
+    shape.layers = 32;
+    shape.hidden = 4096;
+    shape.heads = 32;
+    shape.kv_heads = 32;
+    shape.ffn_hidden = 11008;
+    shape.gated_mlp = true;
+    shape.seq_len = 4096;
+    shape.vocab = 32000;
+    Layout layout;
+    layout.tp = 2;
+    layout.pp = 2;
+    layout.dp = 8;
+    layout.global_batch = 512;
+    layout.recompute = Recompute::selective;
+    const MemoryGib half = transformer_memory(shape, layout, Precision::bf16, 80);
+    const MemoryGib full = transformer_memory(shape, layout, Precision::tf32, 80);
+    CHECK_REL(full.activations, 2.0 * half.activations, 1e-12);
+    CHECK_REL(transformer_memory(shape, layout, Precision::fp32, 80).activations, full.activations, 1e-12);
+}
