@@ -64,7 +64,8 @@ QAbstractAxis* make_axis(const QString& title, bool log, Range range) {
         const double pad = span > 0 ? span * 0.06 : std::max(std::abs(range.max) * 0.1, 1.0);
         const double low = range.min >= 0 && range.min - pad < 0 ? 0 : range.min - pad;
         value_axis->setRange(low, range.max + pad);
-        value_axis->setLabelFormat(QStringLiteral("%.3g"));
+        // Up to five digits: rescaled values stay under 10,000, so no "3e+03" tick labels.
+        value_axis->setLabelFormat(QStringLiteral("%.5g"));
         value_axis->applyNiceNumbers();
         axis = value_axis;
     }
@@ -149,24 +150,32 @@ void add_stacked_bars(QChart& chart, const ChartSpec& spec) {
         }
         y_range.add(sum);
     }
-    const bool has_reference = std::isfinite(spec.reference_y) && spec.reference_y > 0;
-    if (has_reference) y_range.add(spec.reference_y);
+    for (double v : spec.reference_values) {
+        if (std::isfinite(v) && v > 0) y_range.add(v);
+    }
     QAbstractAxis* y_axis = make_axis(spec.y_label, false, y_range);
     chart.addAxis(y_axis, Qt::AlignLeft);
     bars->attachAxis(y_axis);
-    if (has_reference) {
-        // Category axes place category i at x = i, so a line from -0.5 to n-0.5 spans all bars.
+    // One dashed mark across each bar (category i sits at x = i); one legend entry for all.
+    bool in_legend = false;
+    for (size_t i = 0; i < spec.reference_values.size(); ++i) {
+        const double v = spec.reference_values[i];
+        if (!(std::isfinite(v) && v > 0)) continue;
         auto* line = new QLineSeries;
         line->setName(spec.reference_label);
         QPen pen(QColor(200, 0, 0));
         pen.setWidthF(2.0);
         pen.setStyle(Qt::DashLine);
         line->setPen(pen);
-        line->append(-0.5, spec.reference_y);
-        line->append(static_cast<double>(spec.categories.size()) - 0.5, spec.reference_y);
+        line->append(static_cast<double>(i) - 0.45, v);
+        line->append(static_cast<double>(i) + 0.45, v);
         chart.addSeries(line);
         line->attachAxis(x_axis);
         line->attachAxis(y_axis);
+        if (in_legend) {
+            for (QLegendMarker* marker : chart.legend()->markers(line)) marker->setVisible(false);
+        }
+        in_legend = true;
     }
 }
 

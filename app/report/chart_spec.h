@@ -34,9 +34,9 @@ struct ChartSpec {
     bool log_y = false;
     std::vector<ChartSeries> series;
     QStringList categories;           // stacked_bar only
-    // stacked_bar only: a horizontal reference drawn across all bars (e.g. memory capacity);
-    // NaN or <= 0 = none.
-    double reference_y = 0;
+    // stacked_bar only: a horizontal reference mark per category (e.g. each plan's device
+    // memory capacity); NaN or <= 0 = none for that category.
+    std::vector<double> reference_values;
     QString reference_label;
 
     bool empty() const {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -73,6 +74,42 @@ QString plan_layout_compact(const nlohmann::ordered_json& plan) {
 
 bool plan_is_spot(const nlohmann::ordered_json& plan) { return fmt::text(plan, "purchase") == QLatin1String("spot"); }
 
+namespace {
+// The first of `paths` that holds a number; NaN when none does.
+double first_number(const nlohmann::ordered_json& plan, std::initializer_list<const char*> paths) {
+    for (const char* path : paths) {
+        if (const double v = fmt::number(plan, path); std::isfinite(v)) return v;
+    }
+    return std::nan("");
+}
+} // namespace
+
+double plan_job_hours(const nlohmann::ordered_json& plan, bool spot) {
+    if (spot) {
+        if (!std::isfinite(fmt::number(plan, "cost_spot_usd"))) return std::nan("");
+        return first_number(plan, {"tuning.spot_wall_time_h", "spot.wall_time_h"});
+    }
+    return first_number(plan, {"tuning.wall_time_h", "time_to_train_h"});
+}
+
+double plan_job_cost_usd(const nlohmann::ordered_json& plan, bool spot) {
+    if (spot) {
+        if (!std::isfinite(fmt::number(plan, "cost_spot_usd"))) return std::nan("");
+        return first_number(plan, {"tuning.spot_cost_usd", "cost_spot_usd"});
+    }
+    return first_number(plan, {"tuning.cost_usd", "cost_usd"});
+}
+
+double plan_spot_interruptions(const nlohmann::ordered_json& plan) {
+    if (!std::isfinite(fmt::number(plan, "cost_spot_usd"))) return std::nan("");
+    return fmt::number(plan, "spot_expected_interruptions");
+}
+
+int plan_trials(const nlohmann::ordered_json& plan) {
+    const double trials = fmt::number(plan, "tuning.trials");
+    return std::isfinite(trials) && trials > 1 ? static_cast<int>(std::lround(trials)) : 1;
+}
+
 QString plan_short_label(const nlohmann::ordered_json& plan, int rank) {
     return QStringLiteral("#%1 %2 ×%3%4")
         .arg(rank)
@@ -124,7 +161,7 @@ QString plan_limits(const nlohmann::ordered_json& plan) {
         parts << QStringLiteral("memory %1 of %2 per device (%3)")
                      .arg(fmt::gib(used), fmt::gib(capacity), fmt::percent(used / capacity));
     }
-    const double interruptions = fmt::number(plan, "spot_expected_interruptions");
+    const double interruptions = plan_spot_interruptions(plan);
     if (std::isfinite(interruptions)) {
         parts << QStringLiteral("on spot, %1 interruptions expected").arg(QString::number(interruptions, 'f', 1));
     }

@@ -23,4 +23,14 @@ QString plan_short_label(const nlohmann::ordered_json& plan, int rank);  // "#1 
 QStringList plan_explanation(const nlohmann::ordered_json& plan);
 QString plan_limits(const nlohmann::ordered_json& plan);  // what bounds it: memory, bubble, network...
 
+// Whole-job figures for one purchase option (NaN when unknown). A tuning job's are for all
+// its trials (the `tuning` block); on spot, wall time includes expected restarts and lost
+// work. These are what a budget is set from, so headline, table and charts all use them.
+double plan_job_hours(const nlohmann::ordered_json& plan, bool spot);
+double plan_job_cost_usd(const nlohmann::ordered_json& plan, bool spot);
+// Expected spot interruptions of one run; NaN when the plan has no spot price (custom
+// hardware, unpriced instance), where "interruptions" would mean nothing.
+double plan_spot_interruptions(const nlohmann::ordered_json& plan);
+int plan_trials(const nlohmann::ordered_json& plan);  // 1 unless a tuning job
+
 } // namespace cp::report

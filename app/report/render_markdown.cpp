@@ -13,7 +13,7 @@ namespace {
 // backslash, a leading block marker ("# ", "- ", "1. ") is neutralised, and HTML-significant
 // characters become entities (Markdown passes raw HTML through, so a scenario named
 // "<script>" must not).
-QString esc(const QString& text) {
+QString esc(const QString& text, bool at_line_start = true) {
     static const QString kSpecial = QStringLiteral("\\`*_[]|~");
     QString out;
     out.reserve(text.size() + 8);
@@ -31,7 +31,9 @@ QString esc(const QString& text) {
             out += ch;
         }
     }
-    static const QRegularExpression kBlockStart(QStringLiteral("^(\\s*)([#>+=-]|\\d+[.)])"));
+    // An ordered-list marker needs a space after it: "19.6 days" is no list and stays as is.
+    static const QRegularExpression kBlockStart(QStringLiteral("^(\\s*)([#>+=-]|\\d+[.)](?=\\s|$))"));
+    if (!at_line_start) return out;  // a table cell never starts a block
     const auto match = kBlockStart.match(out);
     if (match.hasMatch()) {
         const qsizetype at = match.capturedEnd(2) - 1;  // escape the marker's last character
@@ -55,7 +57,7 @@ QString md_block(const BulletList& list, MarkdownOutput&, const QString&) {
 QString table_row(const QStringList& cells, bool bold) {
     QString out = QStringLiteral("|");
     for (const auto& cell : cells) {
-        const QString text = esc(cell);
+        const QString text = esc(cell, false);
         out += u' ' + (bold && !text.isEmpty() ? QStringLiteral("**") + text + QStringLiteral("**") : text) +
                QStringLiteral(" |");
     }

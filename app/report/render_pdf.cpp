@@ -299,11 +299,22 @@ void place_block(Layout& layout, const Figure& figure) {
     layout.space(pt(10));
 }
 
-void place_heading(Layout& layout, const QString& heading) {
+// How much of a section's first block must fit under its heading: a whole figure (it is
+// never split), otherwise a few lines.
+double keep_with_heading(const Layout& layout, const std::vector<Block>& blocks) {
+    if (!blocks.empty()) {
+        if (const auto* figure = std::get_if<Figure>(&blocks.front()); figure != nullptr && !figure->chart.empty()) {
+            return layout.width() * kChartSize.height() / kChartSize.width() + pt(30);
+        }
+    }
+    return pt(90);
+}
+
+void place_heading(Layout& layout, const QString& heading, double keep) {
     const QFont f = font(13, true);
     const double h = layout.text_height(heading, f, layout.width()) + pt(8);
     // Keep a heading with the start of its section.
-    layout.ensure(h + pt(90));
+    layout.ensure(h + keep);
     layout.space(pt(6));
     layout.place(h, [heading, f](QPainter& p, const QRectF& r) {
         p.setFont(f);
@@ -367,7 +378,7 @@ bool render_pdf(const Document& doc, QIODevice& out, QString* error) {
     Layout layout(writer, body);
     place_title(layout, doc);
     for (const auto& section : doc.sections) {
-        place_heading(layout, section.heading);
+        place_heading(layout, section.heading, keep_with_heading(layout, section.blocks));
         for (const auto& block : section.blocks) std::visit([&](const auto& b) { place_block(layout, b); }, block);
     }
 

@@ -1,10 +1,10 @@
-// ReportData -> Document: the report's structure and wording. Charts are described here
-// (ChartSpec) and drawn by the renderers.
+// ReportData -> Document: the report's structure and wording. Charts are described in
+// report_charts.cpp (ChartSpec) and drawn by the renderers.
 #include "plan_fields.h"
 #include "report_data.h"
 #include "report_format.h"
+#include "report_sections.h"
 
-#include <QMap>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -15,23 +15,34 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+// "Time to train 37.8 days for $286,218 on spot (expected, ...); 35.3 days for $2,381,205 on
+// demand." The plan's own purchase option comes first: it is what the rank is based on.
+QString time_and_cost(const nlohmann::ordered_json& plan) {
+    const bool spot = plan_is_spot(plan);
+    auto option = [&plan](bool on_spot) {
+        return QStringLiteral("%1 for %2 %3")
+            .arg(fmt::hours(plan_job_hours(plan, on_spot)), fmt::usd(plan_job_cost_usd(plan, on_spot)),
+                 on_spot ? QStringLiteral("on spot (expected, restarts and lost work included)")
+                         : QStringLiteral("on demand"));
+    };
+    const int trials = plan_trials(plan);
+    QString text = trials > 1 ? QStringLiteral("The tuning job (%1 trials) takes ").arg(trials)
+                              : QStringLiteral("Time to train ");
+    text += option(spot);
+    if (std::isfinite(plan_job_cost_usd(plan, !spot))) text += QStringLiteral("; ") + option(!spot);
+    return text + u'.';
+}
+
 QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
     QString accel = plan_accelerator(plan);
     QString devices = QStringLiteral("%1 devices").arg(plan_devices(plan));
     if (!accel.isEmpty()) devices = QStringLiteral("%1 × %2").arg(plan_devices(plan)).arg(accel);
-    QString text = QStringLiteral("%1 nodes of %2 (%3), %4. Step time %5, %6, MFU %7. Time to train %8 at %9 on demand")
-                       .arg(plan_nodes(plan))
-                       .arg(plan_instance(plan), devices, plan_layout_text(plan),
-                            fmt::duration_s(fmt::number(plan, "step_time_s")),
-                            fmt::rate(fmt::number(plan, "tokens_per_s"), unit),
-                            fmt::percent(fmt::number(plan, "mfu")),
-                            fmt::hours(fmt::number(plan, "time_to_train_h")),
-                            fmt::usd(fmt::number(plan, "cost_usd")));
-    const double spot = fmt::number(plan, "cost_spot_usd");
-    if (std::isfinite(spot)) {
-        text += QStringLiteral(", or an expected %1 on spot").arg(fmt::usd(spot));
-    }
-    return text + u'.';
+    return QStringLiteral("%1 nodes of %2 (%3), %4. Step time %5, %6, MFU %7. ")
+               .arg(plan_nodes(plan))
+               .arg(plan_instance(plan), devices, plan_layout_text(plan),
+                    fmt::duration_s(fmt::number(plan, "step_time_s")),
+                    fmt::rate(fmt::number(plan, "tokens_per_s"), unit), fmt::percent(fmt::number(plan, "mfu"))) +
+           time_and_cost(plan);
 }
 
 QStringList words(const std::vector<std::vector<std::string>>& lists, size_t i) {
@@ -84,6 +95,18 @@ Section summary_section(const ReportData& data) {
                                                     "layout either does not fit in memory, breaks a constraint or "
                                                     "needs hardware figures the catalog does not have."),
                                      QStringLiteral("No recommendation.")});
+        // The concrete reasons, so the reader knows what to change.
+        BulletList why;
+        for (const auto& [reason, instances] : data.excluded) {
+            QStringList list;
+            for (const auto& i : instances) list << qs(i);
+            why.items << QStringLiteral("%1: %2").arg(list.join(QStringLiteral(", ")), qs(reason));
+        }
+        for (const auto& line : data.planner_summary) why.items << qs(line);
+        if (!why.items.isEmpty()) {
+            s.blocks.push_back(Paragraph{QString(), QStringLiteral("Why:")});
+            s.blocks.push_back(why);
+        }
         return s;
     }
     const auto& best = data.plans.front();
@@ -97,28 +120,32 @@ Section summary_section(const ReportData& data) {
     const QString limits = limits_for(data, 0);
     if (!limits.isEmpty()) s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
     KeyValueTable facts;
+    const QString job = plan_trials(best) > 1 ? QStringLiteral(" (whole tuning job)") : QString();
     facts.rows = {
         {QStringLiteral("Instance × nodes"), QStringLiteral("%1 × %2").arg(plan_instance(best)).arg(plan_nodes(best))},
         {QStringLiteral("Purchase option"), plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand")},
         {QStringLiteral("Parallel layout"), plan_layout_text(best)},
-        {QStringLiteral("Time to train"), fmt::hours(fmt::number(best, "time_to_train_h"))},
-        {QStringLiteral("Cost, on demand"), fmt::usd(fmt::number(best, "cost_usd"))},
-        {QStringLiteral("Cost, spot (expected)"), fmt::usd(fmt::number(best, "cost_spot_usd"))},
-        {QStringLiteral("Spot interruptions (expected)"), fmt::plain(fmt::number(best, "spot_expected_interruptions"), 3)},
+        {QStringLiteral("Time to train, on demand") + job, fmt::hours(plan_job_hours(best, false))},
+        {QStringLiteral("Cost, on demand") + job, fmt::usd(plan_job_cost_usd(best, false))},
+        {QStringLiteral("Time to train, spot (expected)") + job, fmt::hours(plan_job_hours(best, true))},
+        {QStringLiteral("Cost, spot (expected)") + job, fmt::usd(plan_job_cost_usd(best, true))},
+        {plan_trials(best) > 1 ? QStringLiteral("Spot interruptions (expected, per trial)")
+                               : QStringLiteral("Spot interruptions (expected)"),
+         fmt::plain(plan_spot_interruptions(best), 3)},
         {QStringLiteral("Memory per device"),
          QStringLiteral("%1 of %2").arg(fmt::gib(fmt::number(best, "memory_gib.total")),
                                         fmt::gib(fmt::number(best, "memory_gib.capacity")))},
         {QStringLiteral("Plans evaluated"),
          QStringLiteral("%1 in %2").arg(fmt::count(static_cast<double>(data.evaluated)), fmt::duration_s(data.search_s))},
     };
-    const double trials = fmt::number(best, "tuning.trials");
-    if (std::isfinite(trials) && trials > 1) {
+    if (plan_trials(best) > 1) {
         facts.rows.emplace_back(
             QStringLiteral("Tuning job"),
-            QStringLiteral("%1 trials, %2 in parallel: %3 wall time, %4 on demand, %5 expected on spot")
-                .arg(fmt::plain(trials, 6), fmt::plain(fmt::number(best, "tuning.max_parallel_trials"), 6),
-                     fmt::hours(fmt::number(best, "tuning.wall_time_h")), fmt::usd(fmt::number(best, "tuning.cost_usd")),
-                     fmt::usd(fmt::number(best, "tuning.spot_cost_usd"))));
+            QStringLiteral("%1 trials, %2 in parallel; one trial takes %3 and costs %4 on demand, %5 expected on spot")
+                .arg(fmt::plain(fmt::number(best, "tuning.trials"), 6),
+                     fmt::plain(fmt::number(best, "tuning.max_parallel_trials"), 6),
+                     fmt::hours(fmt::number(best, "time_to_train_h")), fmt::usd(fmt::number(best, "cost_usd")),
+                     fmt::usd(fmt::number(best, "cost_spot_usd"))));
     }
     s.blocks.push_back(facts);
     return s;
@@ -164,7 +191,7 @@ Section scenario_section(const ReportData& data) {
     kv.rows.emplace_back(QStringLiteral("Global batch"), or_unknown(json_scalar(sc, "parallel.global_batch")));
     kv.rows.emplace_back(QStringLiteral("Region, pricing"),
                          QStringLiteral("%1, %2").arg(or_unknown(fmt::text(sc, "cluster.region")),
-                                                      or_unknown(fmt::text(sc, "cluster.pricing"))));
+                                                      or_unknown(fmt::text(sc, "cluster.pricing")).replace(u'_', u' ')));
     QString instances;
     if (auto it = sc.find("constraints"); it != sc.end() && it->contains("instances") && (*it)["instances"].is_array()) {
         QStringList list;
@@ -175,8 +202,25 @@ Section scenario_section(const ReportData& data) {
     }
     const QString fixed = fmt::text(sc, "cluster.instance");
     if (!fixed.isEmpty()) instances = fixed;
+    if (const QString accel = fmt::text(sc, "cluster.custom.accelerator"); !accel.isEmpty()) {
+        const double usd = fmt::number(sc, "cluster.custom.usd_per_node_hour");
+        instances = QStringLiteral("custom hardware: %1 × %2 per node, %3 Gbps between nodes, %4 per node-hour")
+                        .arg(json_scalar(sc, "cluster.custom.accelerators_per_node"), accel,
+                             json_scalar(sc, "cluster.custom.inter_node_gbps"),
+                             std::isfinite(usd) ? fmt::usd(usd) : QStringLiteral("no price"));
+    }
     kv.rows.emplace_back(QStringLiteral("Instances considered"), or_unknown(instances));
-    kv.rows.emplace_back(QStringLiteral("Max nodes"), or_unknown(json_scalar(sc, "constraints.max_nodes")));
+    // A scenario that fixes the node count is planned at that count only.
+    if (const QString nodes = json_scalar(sc, "cluster.nodes"); !nodes.isEmpty()) {
+        kv.rows.emplace_back(QStringLiteral("Nodes"), nodes + QStringLiteral(" (fixed by the scenario)"));
+    } else {
+        kv.rows.emplace_back(QStringLiteral("Max nodes"), or_unknown(json_scalar(sc, "constraints.max_nodes")));
+    }
+    if (const double trials = fmt::number(sc, "training.trials"); std::isfinite(trials) && trials > 1) {
+        kv.rows.emplace_back(QStringLiteral("Tuning job"),
+                             QStringLiteral("%1 trials, %2 at a time")
+                                 .arg(fmt::plain(trials, 6), json_scalar(sc, "training.max_parallel_trials")));
+    }
     const double deadline = fmt::number(sc, "constraints.deadline_hours");
     kv.rows.emplace_back(QStringLiteral("Deadline"), std::isfinite(deadline) ? fmt::hours(deadline) : QStringLiteral("none"));
     const double budget = fmt::number(sc, "constraints.budget_usd");
@@ -191,8 +235,16 @@ Section scenario_section(const ReportData& data) {
 
 Section runners_up_section(const ReportData& data) {
     Section s{QStringLiteral("Runners-up"), {}};
+    if (data.plans.empty()) {
+        s.blocks.push_back(Paragraph{QStringLiteral("None: no plan was ranked."), {}});
+        return s;
+    }
     if (data.plans.size() < 2) {
-        s.blocks.push_back(Paragraph{QStringLiteral("No other plan satisfies the constraints."), {}});
+        const bool fixed = fmt::number(data.scenario, "cluster.nodes") > 0;
+        s.blocks.push_back(Paragraph{fixed ? QStringLiteral("None: the scenario fixes the cluster, and no other layout "
+                                                            "or purchase option on it meets the constraints.")
+                                           : QStringLiteral("None: no other plan meets the constraints."),
+                                     {}});
         return s;
     }
     const auto& best = data.plans.front();
@@ -201,8 +253,8 @@ Section runners_up_section(const ReportData& data) {
         const QStringList why = reasons_for(data, i);
         // The planner's reasons already state the plan's figures; without them, give ours.
         QString text = why.isEmpty() ? headline(plan, throughput_unit(data)) : QString();
-        const double dt = fmt::number(plan, "time_to_train_h") / fmt::number(best, "time_to_train_h") - 1.0;
-        const double dc = fmt::number(plan, "cost_usd") / fmt::number(best, "cost_usd") - 1.0;
+        const double dt = plan_job_hours(plan, plan_is_spot(plan)) / plan_job_hours(best, plan_is_spot(best)) - 1.0;
+        const double dc = plan_job_cost_usd(plan, plan_is_spot(plan)) / plan_job_cost_usd(best, plan_is_spot(best)) - 1.0;
         if (why.isEmpty() && std::isfinite(dt) && std::isfinite(dc)) {
             text += QStringLiteral(" Against the recommendation: %1 %2 time, %3 %4 cost.")
                         .arg(fmt::percent(std::abs(dt)), dt >= 0 ? QStringLiteral("more") : QStringLiteral("less"),
@@ -225,7 +277,7 @@ Section table_section(const ReportData& data) {
     t.headers = {QStringLiteral("#"),          QStringLiteral("Instance"),       QStringLiteral("Nodes"),
                  QStringLiteral("Layout"),     QStringLiteral("Step time"),      QStringLiteral("Throughput"),
                  QStringLiteral("MFU"),        QStringLiteral("Time to train"),  QStringLiteral("On-demand cost"),
-                 QStringLiteral("Spot cost (expected)"), QStringLiteral("Interruptions")};
+                 QStringLiteral("Spot cost (expected)"), QStringLiteral("Spot interruptions (expected)")};
     t.align = {Align::right, Align::left,  Align::right, Align::left,  Align::right, Align::right,
                Align::right, Align::right, Align::right, Align::right, Align::right};
     const QString unit = data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
@@ -233,219 +285,50 @@ Section table_section(const ReportData& data) {
         const auto& p = data.plans[i];
         t.rows.push_back({QString::number(i + 1), plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()), QString::number(plan_nodes(p)), plan_layout_compact(p),
                           fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
-                          fmt::percent(fmt::number(p, "mfu")), fmt::hours(fmt::number(p, "time_to_train_h")),
-                          fmt::usd(fmt::number(p, "cost_usd")), fmt::usd(fmt::number(p, "cost_spot_usd")),
-                          fmt::plain(fmt::number(p, "spot_expected_interruptions"), 3)});
+                          fmt::percent(fmt::number(p, "mfu")), fmt::hours(plan_job_hours(p, plan_is_spot(p))),
+                          fmt::usd(plan_job_cost_usd(p, false)), fmt::usd(plan_job_cost_usd(p, true)),
+                          fmt::plain(plan_spot_interruptions(p), 3)});
     }
-    if (!t.rows.empty()) t.emphasised_rows = {0};
-    t.note = QStringLiteral("Ranked by the scenario objective. Layout: tensor (TP), pipeline (PP) and data (DP) "
+    if (t.rows.empty()) {
+        return Section{QStringLiteral("Ranked plans"), {Paragraph{QStringLiteral("No plan to rank."), {}}}};
+    }
+    t.emphasised_rows = {0};
+    t.note = QStringLiteral("Ranked by the scenario objective; a row marked (spot) is ranked on its spot purchase "
+                            "option. Time to train is the wall time of the row's purchase option; spot time and cost "
+                            "include expected restarts and lost work. Layout: tensor (TP), pipeline (PP) and data (DP) "
                             "parallel degrees, micro-batch (mb), ZeRO stage (Z), activation recompute (sel = selective, "
-                            "full). Spot cost includes expected restarts and lost work; “—” means unknown (no "
-                            "published price or figure).");
+                            "full). “—” means unknown (no published price or figure).");
+    if (const int trials = plan_trials(data.plans.front()); trials > 1) {
+        t.note += QStringLiteral(" Times and costs are for the whole tuning job of %1 trials.").arg(trials);
+    }
     return Section{QStringLiteral("Top %1 plans").arg(data.plans.size()), {t}};
-}
-
-// Rescales one axis of an xy chart to thousands/millions/billions so tick labels stay short
-// ("12" with "million USD" rather than "1.2e+07").
-void rescale_axis(ChartSpec& chart, bool y_axis, const QString& unit) {
-    double max_abs = 0;
-    for (const auto& s : chart.series) {
-        for (const auto& p : s.points) max_abs = std::max(max_abs, std::abs(y_axis ? p.y() : p.x()));
-    }
-    struct Step { double factor; const char* word; };
-    const Step steps[] = {{1e9, "billion"}, {1e6, "million"}, {1e3, "thousand"}};
-    double factor = 1;
-    QString label = unit;
-    for (const auto& step : steps) {
-        if (max_abs >= step.factor * 10) {
-            factor = step.factor;
-            label = QStringLiteral("%1 %2").arg(QString::fromLatin1(step.word), unit);
-            break;
-        }
-    }
-    for (auto& s : chart.series) {
-        for (auto& p : s.points) (y_axis ? p.ry() : p.rx()) /= factor;
-    }
-    QString& axis_label = y_axis ? chart.y_label : chart.x_label;
-    axis_label = axis_label.arg(label);
-}
-
-Figure pareto_figure(const ReportData& data) {
-    ChartSpec c;
-    c.title = QStringLiteral("Time to train vs cost");
-    c.x_label = QStringLiteral("wall time to train (h, log scale)");
-    c.y_label = QStringLiteral("cost (%1, log scale)");
-    c.log_x = true;
-    c.log_y = true;
-    ChartSeries all{QStringLiteral("other plans"), {}, false, true, false, true};
-    ChartSeries front{QStringLiteral("Pareto front"), {}, true, true, false, false};
-    ChartSeries top{QStringLiteral("runners-up"), {}, false, true, false, false};
-    ChartSeries best{QStringLiteral("recommended"), {}, false, true, true, false};
-    for (const auto& p : data.cost_time) {
-        if (!(p.time_to_train_h > 0 && p.cost_usd > 0)) continue;
-        const QPointF point(p.time_to_train_h, p.cost_usd);
-        if (p.on_front) {
-            front.points.push_back(point);
-        } else if (p.rank == 0) {
-            all.points.push_back(point);
-        }
-        if (p.rank == 1) best.points.push_back(point);
-        if (p.rank > 1) top.points.push_back(point);
-    }
-    std::sort(front.points.begin(), front.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-    c.series = {all, front, top, best};
-    rescale_axis(c, true, QStringLiteral("USD"));
-    return Figure{c,
-                  QStringLiteral("Every plan meeting the constraints (grey; on demand and, where allowed, spot with "
-                                 "expected interruptions), the Pareto front (no plan is both faster and cheaper), the "
-                                 "runners-up and the recommendation."),
-                  QStringLiteral("pareto")};
-}
-
-std::vector<Figure> scaling_figures(const ReportData& data) {
-    QMap<QString, ChartSeries> by_strategy;
-    QStringList order;
-    for (const auto& p : data.scaling) {
-        const QString name = qs(p.strategy);
-        if (!by_strategy.contains(name)) {
-            order << name;
-            by_strategy[name] = ChartSeries{name, {}, true, true, false, false};
-        }
-        by_strategy[name].points.emplace_back(p.devices, p.throughput);
-    }
-    ChartSpec tput;
-    tput.title = QStringLiteral("Throughput vs devices");
-    tput.x_label = QStringLiteral("devices (log scale)");
-    tput.y_label = QStringLiteral("%1 (log scale)");
-    tput.log_x = true;
-    tput.log_y = true;
-    ChartSpec eff = tput;
-    eff.title = QStringLiteral("Scaling efficiency vs devices");
-    eff.y_label = QStringLiteral("scaling efficiency (%)");
-    eff.log_y = false;
-    for (const auto& name : order) {
-        ChartSeries s = by_strategy[name];
-        std::sort(s.points.begin(), s.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-        tput.series.push_back(s);
-        ChartSeries e = s;
-        e.points.clear();
-        for (const auto& p : data.scaling) {
-            if (qs(p.strategy) == name) e.points.emplace_back(p.devices, p.efficiency * 100.0);
-        }
-        std::sort(e.points.begin(), e.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-        eff.series.push_back(e);
-    }
-    rescale_axis(tput, true, qs(data.throughput_unit));
-    return {Figure{tput,
-                   QStringLiteral("Best throughput found at each device count on the recommended instance type, "
-                                  "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout."),
-                   QStringLiteral("scaling-throughput")},
-            Figure{eff,
-                   QStringLiteral("Scaling efficiency = throughput(n) / (n × throughput of one device), relative to the "
-                                  "smallest configuration that fits when one device is too small."),
-                   QStringLiteral("scaling-efficiency")}};
-}
-
-// Two short lines so category labels are not elided under narrow bars.
-QString bar_label(const nlohmann::ordered_json& plan, size_t index) {
-    return QStringLiteral("#%1 %2\n×%3%4")
-        .arg(index + 1)
-        .arg(plan_instance(plan))
-        .arg(plan_nodes(plan))
-        .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
-}
-
-Figure breakdown_figure(const ReportData& data) {
-    ChartSpec c;
-    c.kind = ChartKind::stacked_bar;
-    c.title = QStringLiteral("Step-time breakdown");
-    c.y_label = QStringLiteral("seconds per step");
-    const std::vector<std::pair<const char*, QString>> parts = {
-        {"breakdown_s.compute", QStringLiteral("compute")},
-        {"breakdown_s.recompute", QStringLiteral("recompute")},
-        {"breakdown_s.tp_comm", QStringLiteral("TP comm")},
-        {"breakdown_s.pp_bubble", QStringLiteral("PP bubble")},
-        {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
-        {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm (exposed)")},
-        {"breakdown_s.optimizer", QStringLiteral("optimizer")},
-    };
-    const size_t shown = std::min<size_t>(data.plans.size(), 4);
-    for (size_t i = 0; i < shown; ++i) c.categories << bar_label(data.plans[i], i);
-    for (const auto& [path, name] : parts) {
-        ChartSeries s{name, {}, false, false, false, false};
-        for (size_t i = 0; i < shown; ++i) {
-            const double v = fmt::number(data.plans[i], path);
-            s.points.emplace_back(static_cast<double>(i), std::isfinite(v) ? v : 0.0);
-        }
-        c.series.push_back(s);
-    }
-    return Figure{c,
-                  QStringLiteral("Where one training step's time goes, recommendation (#1) first. Communication "
-                                 "overlapped with compute is not shown; only its exposed part adds to the step."),
-                  QStringLiteral("step-breakdown")};
-}
-
-Figure memory_figure(const ReportData& data) {
-    ChartSpec c;
-    c.kind = ChartKind::stacked_bar;
-    c.title = QStringLiteral("Memory per device");
-    c.y_label = QStringLiteral("GiB");
-    const std::vector<std::pair<const char*, QString>> parts = {
-        {"memory_gib.weights", QStringLiteral("weights")},
-        {"memory_gib.gradients", QStringLiteral("gradients")},
-        {"memory_gib.optimizer", QStringLiteral("optimizer state")},
-        {"memory_gib.activations", QStringLiteral("activations")},
-    };
-    const size_t shown = std::min<size_t>(data.plans.size(), 4);
-    for (size_t i = 0; i < shown; ++i) c.categories << bar_label(data.plans[i], i);
-    for (const auto& [path, name] : parts) {
-        ChartSeries s{name, {}, false, false, false, false};
-        for (size_t i = 0; i < shown; ++i) {
-            const double v = fmt::number(data.plans[i], path);
-            s.points.emplace_back(static_cast<double>(i), std::isfinite(v) ? v : 0.0);
-        }
-        c.series.push_back(s);
-    }
-    if (shown > 0) {
-        c.reference_y = fmt::number(data.plans.front(), "memory_gib.capacity");
-        c.reference_label = QStringLiteral("device capacity (#1)");
-    }
-    return Figure{c,
-                  QStringLiteral("Memory each device needs (mixed-precision Adam; ZeRO and model parallelism shard "
-                                 "parts of it) against the device's capacity."),
-                  QStringLiteral("memory")};
-}
-
-Section charts_section(const ReportData& data) {
-    Section s{QStringLiteral("Charts"), {}};
-    s.blocks.push_back(pareto_figure(data));
-    for (auto& f : scaling_figures(data)) s.blocks.push_back(std::move(f));
-    s.blocks.push_back(breakdown_figure(data));
-    s.blocks.push_back(memory_figure(data));
-    return s;
 }
 
 Section prices_section(const ReportData& data) {
     Table t;
     t.headers = {QStringLiteral("Instance"), QStringLiteral("Region"),  QStringLiteral("Kind"),
                  QStringLiteral("USD/hour"), QStringLiteral("As of"),   QStringLiteral("Age"),
-                 QStringLiteral("Source")};
-    t.align = {Align::left, Align::left, Align::left, Align::right, Align::left, Align::right, Align::left};
+                 QStringLiteral("Source"),   QStringLiteral("Used")};
+    t.align = {Align::left, Align::left, Align::left, Align::right, Align::left, Align::right, Align::left, Align::left};
     for (const auto& p : data.prices) {
         QString source = qs(p.source);
         if (!p.note.empty()) source += QStringLiteral(" (") + qs(p.note) + u')';
-        t.rows.push_back({qs(p.instance_type), qs(p.region), p.kind == "on_demand" ? QStringLiteral("on demand") : qs(p.kind),
+        t.rows.push_back({qs(p.instance_type), qs(p.region), p.kind == "on_demand" ? QStringLiteral("on\u00a0demand") : qs(p.kind),
                           std::isfinite(p.usd_per_hour) ? QStringLiteral("%1").arg(p.usd_per_hour, 0, 'f', 4) : fmt::kUnknown,
                           or_unknown(qs(p.as_of)),
                           std::isfinite(p.age_days) ? QStringLiteral("%1 d").arg(std::lround(p.age_days)) : fmt::kUnknown,
-                          or_unknown(source)});
+                          or_unknown(source), p.used ? QStringLiteral("yes") : QString()});
     }
     Section s{QStringLiteral("Prices and sources"), {}};
     if (t.rows.empty()) {
-        s.blocks.push_back(Paragraph{QStringLiteral("No catalog prices were used (custom hardware without a price)."), {}});
+        s.blocks.push_back(Paragraph{data.plans.empty() ? QStringLiteral("No plan was ranked, so no price was used.")
+                                                        : QStringLiteral("No catalog prices were used: the plans run "
+                                                                         "on custom hardware priced by the scenario."),
+                                     {}});
     } else {
-        t.note = QStringLiteral("Prices from the ClusterPlan catalog at the time of the report. Spot prices vary by zone "
-                                "and hour; check their age before committing budget.");
+        t.note = QStringLiteral("Prices from the ClusterPlan catalog at the time of the report; “Used” marks the "
+                                "hourly prices the plans' costs are computed from. Spot prices vary by zone and hour; "
+                                "check their age before committing budget.");
         s.blocks.push_back(t);
     }
     return s;
@@ -487,7 +370,12 @@ Section assumptions_section(const ReportData& data) {
     for (const auto& a : data.assumptions) assumptions.items << qs(a);
     if (!assumptions.items.isEmpty()) s.blocks.push_back(assumptions);
     BulletList caveats;
-    for (const auto& c : data.caveats) caveats.items << qs(c);
+    for (const auto& c : data.caveats) {
+        // Without a plan the planner's summary already stands under "Recommendation".
+        const bool shown = data.plans.empty() && std::find(data.planner_summary.begin(), data.planner_summary.end(), c) !=
+                                                     data.planner_summary.end();
+        if (!shown) caveats.items << qs(c);
+    }
     if (!caveats.items.isEmpty()) {
         s.blocks.push_back(Paragraph{QString(), QStringLiteral("Caveats")});
         s.blocks.push_back(caveats);

@@ -40,7 +40,8 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
     const QString out_path = QString::fromStdString(out);
     const QFileInfo out_info(out_path);
     if (!export_formats().contains(out_info.suffix().toLower())) {
-        throw cli::UsageError("--out " + out + ": unknown report format (use .pdf, .html, .md, .csv or .json)");
+        // A bad value rather than a bad command line: exit 2, like an unwritable --out.
+        throw cli::InputError("--out " + out + ": unknown report format (use .pdf, .html, .md, .csv or .json)");
     }
     const int top = parsed.int_value("--top", kDefaultTopN, 1, 1000);
     const int threads = parsed.int_value("--threads", static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), 1, 256);

@@ -25,6 +25,7 @@ struct PriceSource {
     double age_days = 0;       // NaN = unknown
     std::string source;
     std::string note;
+    bool used = false;         // the hourly price the ranked plans of this instance are costed at
 };
 
 // Best plan found for one parallel strategy at one device count (scaling charts).
@@ -57,6 +58,8 @@ struct ReportData {
     std::vector<std::pair<std::string, std::string>> calibration;  // provenance rows
     std::vector<std::string> assumptions;
     std::vector<std::string> caveats;
+    // The planner's own summary lines (deadline, budget, unpriced options); also in caveats.
+    std::vector<std::string> planner_summary;
     // Instance types that produced no plan, grouped by the planner's reason.
     std::vector<std::pair<std::string, std::vector<std::string>>> excluded;
     std::uint64_t evaluated = 0;        // plans the search evaluated

@@ -42,7 +42,9 @@ QString plain(double value, int significant) {
 QString duration_s(double seconds) {
     if (!known(seconds)) return kUnknown;
     if (seconds < 1.0) return QStringLiteral("%1 ms").arg(plain(seconds * 1e3, 3));
-    if (seconds < 600) return QStringLiteral("%1 s").arg(plain(seconds, 3));
+    // Seconds up to ten hours, so a column of step times never mixes units.
+    if (seconds < 100) return QStringLiteral("%1 s").arg(plain(seconds, 3));
+    if (seconds < 36000) return QStringLiteral("%1 s").arg(QLocale(QLocale::English).toString(std::round(seconds), 'f', 0));
     return hours(seconds / 3600.0);
 }
 

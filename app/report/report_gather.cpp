@@ -165,6 +165,17 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
         for (const auto& a : result.recommendations.front().report.assumptions) data.assumptions.push_back(a);
     }
     data.prices = catalog_prices(instances, scenario.region, catalog);
+    // Mark the rows the plans are costed at: a catalog may hold several spot prices of one
+    // type (e.g. min and max over zones) and the reader must know which one the totals use.
+    for (auto& price : data.prices) {
+        for (const auto& plan : data.plans) {
+            if (!plan.contains("prices") || plan.value("instance", "") != price.instance_type) continue;
+            const auto& used = plan["prices"][price.kind == "spot" ? "usd_per_node_hour_spot" : "usd_per_node_hour"];
+            if (used.is_number() && std::abs(used.get<double>() - price.usd_per_hour) <= 1e-9 * std::abs(price.usd_per_hour)) {
+                price.used = true;
+            }
+        }
+    }
     data.calibration = provenance(cal, data.plans.empty() ? nlohmann::ordered_json() : data.plans.front());
 
     // Instances without any plan, grouped by reason (a dozen G5 sizes share one reason).
@@ -190,7 +201,10 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     for (const auto& line : result.summary) {
         bool per_instance = line.rfind("skipped: ", 0) == 0;
         for (const auto& s : result.sweep.summaries) per_instance = per_instance || line.rfind(s.instance + ": ", 0) == 0;
-        if (!per_instance) data.caveats.push_back(line);
+        if (!per_instance) {
+            data.caveats.push_back(line);
+            data.planner_summary.push_back(line);
+        }
     }
     data.caveats.push_back("ClusterPlan is an analytical model, validated against published runs (see the "
                            "project's validation report); treat step times as estimates and confirm the winner "

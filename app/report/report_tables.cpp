@@ -50,6 +50,11 @@ constexpr std::string_view kColumns[] = {
     "memory_gib.capacity", "fits_in_memory",        "layout.tp",
     "layout.pp",           "layout.dp",             "layout.micro_batch",
     "layout.zero",         "layout.recompute",      "layout.virtual_stages",
+    // Appended later (columns are only ever added at the end): which purchase option the
+    // row is ranked on, the spot wall time, whole tuning-job figures and the hourly prices.
+    "purchase",            "spot.wall_time_h",      "tuning.trials",
+    "tuning.wall_time_h",  "tuning.cost_usd",       "tuning.spot_wall_time_h",
+    "tuning.spot_cost_usd", "prices.usd_per_node_hour", "prices.usd_per_node_hour_spot",
 };
 
 } // namespace

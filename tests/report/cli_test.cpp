@@ -1,0 +1,89 @@
+// `clusterplan report` through the CLI dispatcher, in process: a bad --out (unknown format,
+// missing or unwritable directory) is bad input, exit 2 with one sentence and no file left.
+#include "fixture.h"
+#include "report_cmd.h"
+
+#include "cli.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Result {
+    int code = 0;
+    std::string out;
+    std::string err;
+};
+
+Result run_report(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    cp::cli::Io io{out, err};
+    static char name[] = "clusterplan";
+    static char* argv[] = {name, nullptr};
+    const std::map<std::string, cp::cli::Command> extra = {
+        {"report", [](const std::vector<std::string>& rest, cp::cli::Io& rio) {
+             return cp::report::cmd_report(1, argv, rest, rio);
+         }}};
+    std::vector<std::string> full = {"report"};
+    full.insert(full.end(), args.begin(), args.end());
+    const int code = cp::cli::run(full, io, extra);
+    return {code, out.str(), err.str()};
+}
+
+size_t lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+} // namespace
+
+TEST_CASE("report with a bad --out exits 2 with one sentence and writes nothing", "[report][cli][errors]") {
+    cp::report::test::ensure_qt_app();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    const std::string scenario = std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/bert-large-p3dn-dp.json";
+    QTemporaryDir locked;
+    REQUIRE(QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    const bool root_ignores_permissions = QFileInfo(locked.path()).isWritable();
+    const std::vector<std::string> bad = {
+        dir.filePath(QStringLiteral("r.docx")).toStdString(),
+        dir.filePath(QStringLiteral("r")).toStdString(),
+        dir.filePath(QStringLiteral("no/such/dir/r.pdf")).toStdString(),
+        QDir(locked.path()).filePath(QStringLiteral("r.pdf")).toStdString(),
+    };
+    for (const auto& out : bad) {
+        if (out.rfind(locked.path().toStdString(), 0) == 0 && root_ignores_permissions) continue;
+        const Result r = run_report({scenario, "--out", out});
+        INFO(out << ": exit " << r.code << ", stderr: " << r.err);
+        CHECK(r.code == 2);
+        CHECK(lines(r.err) == 1);
+        CHECK(r.err.find(out) != std::string::npos);
+        CHECK(r.out.empty());
+        CHECK_FALSE(QFileInfo::exists(QString::fromStdString(out)));
+    }
+    QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+TEST_CASE("report writes every format from a scenario", "[report][cli]") {
+    cp::report::test::ensure_qt_app();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    const std::string scenario = std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/resnet50-hpo.json";
+    for (const char* name : {"r.pdf", "r.html", "r.md", "r.csv", "r.json"}) {
+        const std::string out = dir.filePath(QString::fromLatin1(name)).toStdString();
+        const Result r = run_report({scenario, "--out", out, "--top", "3"});
+        INFO(name << ": " << r.err);
+        CHECK(r.code == 0);
+        CHECK(QFileInfo(QString::fromStdString(out)).size() > 100);
+    }
+}
