@@ -32,10 +32,17 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     painter->save();
     painter->resetTransform();
     const QRect area = viewport()->rect().adjusted(40, 40, -40, -40);
-    painter->setPen(palette().color(QPalette::PlaceholderText));
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     painter->setFont(f);
+    // An opaque panel behind the message keeps it clear of the axis labels and grid under it.
+    const QRect text_rect = painter->fontMetrics().boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
+    const QRect panel = text_rect.adjusted(-10, -8, 10, 8);
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(palette().color(QPalette::Base));
+    painter->setPen(QPen(palette().color(QPalette::Mid), 1));
+    painter->drawRoundedRect(panel, 4, 4);
+    painter->setPen(palette().color(QPalette::PlaceholderText));
     painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
     painter->restore();
 }

@@ -7,11 +7,14 @@ namespace cp::gui {
 
 FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* parent) : QFrame(parent) {
     setFrameShape(QFrame::StyledPanel);
+    setObjectName(QStringLiteral("figureCard"));
     setToolTip(tooltip);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 6, 10, 6);
     layout->setSpacing(1);
+    title_text_ = title;
     auto* title_label = new QLabel(title);
+    title_ = title_label;
     QPalette muted = title_label->palette();
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
     title_label->setPalette(muted);
@@ -23,6 +26,7 @@ FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* pa
     value_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     detail_ = new QLabel;
     detail_->setPalette(muted);
+    detail_->setWordWrap(true);  // long details wrap inside the card instead of widening the grid
     layout->addWidget(title_label);
     layout->addWidget(value_);
     layout->addWidget(detail_);
@@ -34,5 +38,16 @@ void FigureCard::setValue(const QString& value, const QString& detail) {
 }
 
 QString FigureCard::value() const { return value_->text(); }
+
+QString FigureCard::detail() const { return detail_->text(); }
+
+void FigureCard::setHighlighted(bool on) {
+    if (on == highlighted_) return;
+    highlighted_ = on;
+    // palette(highlight) keeps the frame readable in light and dark palettes alike.
+    setStyleSheet(on ? QStringLiteral("QFrame#figureCard { border: 2px solid palette(highlight); border-radius: 3px; }")
+                     : QString());
+    title_->setText(on ? tr("%1 · chosen").arg(title_text_) : title_text_);
+}
 
 } // namespace cp::gui

@@ -6,7 +6,7 @@
 class QApplication;
 
 namespace cp::gui {
-// Starts the desktop application. Understands `--screenshot FILE.png [--page NAME]`
+// Starts the desktop application. Understands `--screenshot FILE.png [--page NAME] [--size WxH]`
 // and the hidden `--bench-plan` (prints the Plan page's edit-to-charts latency) and
 // `--probe-file FILE` (repeatable: measurements shown on the Probes page, for screenshots).
 int run_gui(int argc, char** argv);

@@ -34,7 +34,7 @@ QString largest_overhead(const sim::PlanResult& r, double* share) {
     return QCoreApplication::translate("plan", best->first);
 }
 
-QString verdict_for(const sim::PlanReport& p, bool* ok) {
+QString verdict_for(const sim::PlanReport& p, const sim::Constraints& constraints, bool* ok) {
     const sim::PlanResult& r = p.result;
     if (!r.valid()) {
         *ok = false;
@@ -43,18 +43,44 @@ QString verdict_for(const sim::PlanReport& p, bool* ok) {
     *ok = true;
     QStringList s;
     s << QObject::tr("Fits in memory (%1 of %2 per device).").arg(fmt_gib(r.memory_gib.total), fmt_gib(r.memory_gib.capacity));
-    s << QObject::tr("Training takes %1 on %2 × %3 and costs %4 on demand.")
-             .arg(fmt_hours(p.job.time_to_train_h))
-             .arg(p.nodes)
-             .arg(q(p.instance), fmt_usd(p.job.cost_usd));
+    const QString on_demand = QObject::tr("Training takes %1 on %2 × %3 and costs %4 on demand.")
+                                  .arg(fmt_hours(p.job.time_to_train_h))
+                                  .arg(p.nodes)
+                                  .arg(q(p.instance), fmt_usd(p.job.cost_usd));
+    // The scenario's pricing choice leads; the other purchase option follows for comparison.
     if (p.job.spot.priced) {
         const double saving = std::isnan(p.job.cost_usd) || p.job.cost_usd <= 0 ? sim::kUnknown
                                                                                   : 1.0 - p.job.spot.cost_usd / p.job.cost_usd;
-        s << QObject::tr("On spot expect %1 interruptions, %2 and %3 (%4 saved).")
-                 .arg(fmt_num(p.job.spot.expected_interruptions, 1), fmt_hours(p.job.spot.wall_time_h),
-                      fmt_usd(p.job.spot.cost_usd), fmt_percent(saving, 0));
+        if (p.spot) {
+            s << QObject::tr("On spot, training is expected to take %1 and cost %2, including %3 interruptions "
+                             "(%4 less than on demand: %5 in %6).")
+                     .arg(fmt_hours(p.job.spot.wall_time_h), fmt_usd(p.job.spot.cost_usd),
+                          fmt_num(p.job.spot.expected_interruptions, 1), fmt_percent(saving, 0),
+                          fmt_usd(p.job.cost_usd), fmt_hours(p.job.time_to_train_h));
+        } else {
+            s << on_demand;
+            s << QObject::tr("On spot expect %1 interruptions, %2 and %3 (%4 saved).")
+                     .arg(fmt_num(p.job.spot.expected_interruptions, 1), fmt_hours(p.job.spot.wall_time_h),
+                          fmt_usd(p.job.spot.cost_usd), fmt_percent(saving, 0));
+        }
     } else {
-        s << QObject::tr("No spot price is known for this instance.");
+        s << on_demand;
+        s << (p.spot ? QObject::tr("Spot pricing was chosen, but no spot price is known for this instance.")
+                     : QObject::tr("No spot price is known for this instance."));
+        if (p.spot) *ok = false;
+    }
+    // Constraints the user set on the Plan page: say plainly when this plan breaks them.
+    const double wall_h = p.spot && p.job.spot.priced ? p.job.spot.wall_time_h : p.job.time_to_train_h;
+    const double cost = p.spot && p.job.spot.priced ? p.job.spot.cost_usd : p.job.cost_usd;
+    const double deadline_h = constraints.deadline_hours;  // NaN: none
+    const double budget_usd = constraints.budget_usd;
+    if (deadline_h > 0 && wall_h > deadline_h) {
+        s << QObject::tr("It misses the %1 deadline by %2.").arg(fmt_hours(deadline_h), fmt_hours(wall_h - deadline_h));
+        *ok = false;
+    }
+    if (budget_usd > 0 && cost > budget_usd) {
+        s << QObject::tr("It exceeds the %1 budget by %2.").arg(fmt_usd(budget_usd), fmt_usd(cost - budget_usd));
+        *ok = false;
     }
     const double mfu = r.mfu;
     const QString mfu_word = mfu >= 0.45 ? QObject::tr("excellent") : mfu >= 0.35 ? QObject::tr("good")
@@ -135,7 +161,8 @@ PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog
         o.spot_time_to_train_h = p.job.spot.priced ? p.job.spot.wall_time_h : sim::kUnknown;
         o.spot_expected_interruptions = p.job.spot.priced ? p.job.spot.expected_interruptions : sim::kUnknown;
         o.scaling_efficiency = p.scaling_efficiency;
-        o.verdict = verdict_for(p, &o.verdict_ok);
+        o.verdict = verdict_for(p, scenario.constraints, &o.verdict_ok);
+        o.spot_headline = p.spot;
         for (const std::string& a : p.assumptions) o.assumptions << q(a);
     } catch (const std::exception& e) {
         o.error = q(e.what());

@@ -35,6 +35,7 @@ struct PlanOutcome {
     double spot_time_to_train_h = 0;
     double spot_expected_interruptions = 0;
     double scaling_efficiency = 0;
+    bool spot_headline = false;       // the scenario prices on spot: its cost is the headline
     QString verdict;                  // plain-language summary
     bool verdict_ok = true;           // false → shown as a warning
     QStringList assumptions;

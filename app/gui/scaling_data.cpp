@@ -166,6 +166,9 @@ sim::Scenario scenario_for(const sim::Scenario& base, const SweepPlan& plan) {
     sc.parallel.zero = plan.layout.zero;
     sc.parallel.recompute = plan.layout.recompute;
     sc.parallel.virtual_stages = plan.layout.virtual_stages;
+    // The purchase option is part of what was clicked: a spot point must open as a spot plan,
+    // or the Plan page would headline the on-demand figures of a different choice.
+    sc.pricing = plan.spot ? sim::Pricing::spot : sim::Pricing::on_demand;
     return sc;
 }
 

@@ -58,6 +58,21 @@ TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "
         CHECK(v >= previous);
         previous = v;
     }
+    // Instance types sort by size, not character by character: xlarge, 2xlarge, 12xlarge, metal.
+    auto row_of = [&](const char* type) {
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            if (proxy->data(proxy->index(r, InstanceTableModel::Type)).toString() == QLatin1String(type)) return r;
+        }
+        return -1;
+    };
+    for (const int column : {int(InstanceTableModel::Type), int(InstanceTableModel::Family)}) {
+        page->table()->sortByColumn(column, Qt::AscendingOrder);
+        REQUIRE(row_of("g4dn.2xlarge") >= 0);
+        CHECK(row_of("g4dn.2xlarge") < row_of("g4dn.12xlarge"));
+        CHECK(row_of("g4dn.12xlarge") < row_of("g4dn.16xlarge"));
+        CHECK(row_of("g4dn.xlarge") < row_of("g4dn.2xlarge"));
+        CHECK(row_of("g4dn.16xlarge") < row_of("g4dn.metal"));
+    }
     CHECK(test::ModelGuard::violations() == 0);
 }
 

@@ -8,8 +8,11 @@
 #include "clusterplan/sim/result.h"
 #include "format.h"
 #include "gui_test_support.h"
+#include "tolerance.h"
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QDir>
 #include <QFile>
@@ -69,4 +72,35 @@ TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "
     REQUIRE(f.open(QIODevice::ReadOnly));
     CHECK(f.readAll().contains("<svg"));
     CHECK_FALSE(charts::save_chart(step.get(), QDir(dir.path()).filePath("x.bmpx")).isEmpty());
+}
+
+TEST_CASE("The memory bar adds up to the total the Plan page states", "[gui][charts]") {
+    cp::sim::PlanResult plan;
+    // weights, gradients, optimizer, activations, total (with 1.5 GiB framework reserve), capacity
+    plan.memory_gib = {2, 2, 12, 30, 47.5, 80};
+    std::unique_ptr<QChart> memory(charts::memory_chart({{"A", &plan}}));
+    double stacked = 0;
+    bool has_reserve = false;
+    for (QAbstractSeries* s : memory->series()) {
+        auto* bars = qobject_cast<QAbstractBarSeries*>(s);
+        if (!bars) continue;
+        for (QBarSet* set : bars->barSets()) {
+            stacked += set->at(0);
+            has_reserve = has_reserve || set->label() == QStringLiteral("Framework");
+        }
+    }
+    CHECK(has_reserve);
+    CHECK_REL(stacked, 47.5, 1e-9);
+}
+
+TEST_CASE("GEMM bars carry vertical labels and name their source", "[gui][charts]") {
+    std::unique_ptr<QChart> gemm(charts::gemm_chart({{"fp32", 17.0, 19.5}, {"bf16", 271.4, 312}},
+                                                    QStringLiteral("from example.json (host h, 2026-11-20)")));
+    CHECK(gemm->title().contains(QStringLiteral("example.json")));
+    for (QAbstractSeries* s : gemm->series()) {
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) CHECK(bars->labelsAngle() == -90.0);
+    }
+    // Without measurements the category axis has no title to float in a corner.
+    std::unique_ptr<QChart> empty(charts::gemm_chart({}));
+    CHECK_FALSE(axis_titles(empty.get()).contains(QStringLiteral("Precision")));
 }

@@ -98,3 +98,39 @@ TEST_CASE("Scenario files round-trip through open and save; bad files are refuse
     CHECK(error.contains(QStringLiteral("bad.json")));
     CHECK(other.scenario().name == "round trip");  // nothing changed
 }
+
+TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budget", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    PlanPage* plan = window.planPage();
+    REQUIRE(plan->outcome().error.isEmpty());
+    // Default: on-demand pricing is the headline.
+    CHECK(plan->figureHighlighted("cost_on_demand"));
+    CHECK_FALSE(plan->figureHighlighted("cost_spot"));
+    CHECK(plan->verdictText().contains(QStringLiteral("on demand.")));
+    // The layout card names what the search chose besides TP×PP×DP.
+    CHECK(plan->figureDetail("layout").contains(QStringLiteral("ZeRO-")));
+    CHECK(plan->figureDetail("layout").contains(QStringLiteral("recompute")));
+
+    cp::sim::Scenario sc = context.scenario();
+    sc.pricing = cp::sim::Pricing::spot;
+    int updates = plan->updateCount();
+    context.setScenario(sc);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK(plan->figureHighlighted("cost_spot"));
+    CHECK_FALSE(plan->figureHighlighted("cost_on_demand"));
+    CHECK(plan->verdictText().contains(QStringLiteral("On spot, training is expected to take")));
+
+    // A deadline shorter than the run and a budget below its cost are named and make the
+    // verdict a warning.
+    sc.constraints.deadline_hours = 24;
+    sc.constraints.budget_usd = 1000;
+    updates = plan->updateCount();
+    context.setScenario(sc);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    INFO(plan->verdictText().toStdString());
+    CHECK(plan->verdictText().contains(QStringLiteral("misses the 24.0 h deadline")));
+    CHECK(plan->verdictText().contains(QStringLiteral("exceeds the $1,000 budget")));
+    CHECK_FALSE(plan->outcome().verdict_ok);
+}

@@ -7,8 +7,11 @@
 #include "main_window.h"
 #include "models/probe_result_model.h"
 #include "pages/plan_page.h"
+#include "chart_view.h"
 #include "pages/probes_page.h"
 
+#include <QAbstractBarSeries>
+#include <QChart>
 #include <QSignalSpy>
 
 using namespace cp::gui;
@@ -76,5 +79,15 @@ TEST_CASE("A probe JSON document brings GEMM results", "[gui][probes]") {
     REQUIRE(finished.wait(30000));
     CHECK(finished.first().first().toBool());
     CHECK(page->results()->rowCount() > 0);
+    // The GEMM chart shows bars and says which file and host they come from.
+    QChart* gemm = page->gemmView()->chart();
+    REQUIRE(gemm);
+    CHECK(gemm->title().contains(QStringLiteral("probe_a100x8_example.json")));
+    CHECK(gemm->title().contains(QStringLiteral("dgx-a100-01")));
+    int bars = 0;
+    for (QAbstractSeries* s : gemm->series()) {
+        if (auto* b = qobject_cast<QAbstractBarSeries*>(s)) bars += int(b->barSets().size());
+    }
+    CHECK(bars == 2);
     CHECK(test::ModelGuard::violations() == 0);
 }

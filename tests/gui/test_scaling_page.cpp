@@ -3,13 +3,18 @@
 #include <catch2/catch.hpp>
 
 #include "app_context.h"
+#include "chart_view.h"
 #include "gui_test_support.h"
+#include "tolerance.h"
 #include "main_window.h"
 #include "models/recommendation_model.h"
 #include "pages/plan_page.h"
 #include "pages/scaling_page.h"
 
+#include <QChart>
+#include <QScatterSeries>
 #include <QSignalSpy>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -44,6 +49,30 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
         CHECK(cost >= previous);
         previous = cost;
     }
+    // The Pareto scatter: hovering a point explains it, clicking opens it in Plan.
+    QScatterSeries* front = nullptr;
+    for (QAbstractSeries* s : page->paretoView()->chart()->series()) {
+        auto* scatter = qobject_cast<QScatterSeries*>(s);
+        if (scatter && scatter->count() > 0 && scatter->name().contains(QStringLiteral("Pareto"))) front = scatter;
+    }
+    REQUIRE(front);
+    const QPointF point = front->points().first();
+    emit front->hovered(point, true);
+    CHECK(QToolTip::text().contains(QStringLiteral("Click to open in Plan")));
+    CHECK(QToolTip::text().contains(QStringLiteral("TP×PP×DP")));
+    emit front->hovered(point, false);
+    const int plan_updates = window.planPage()->updateCount();
+    emit front->clicked(point);
+    REQUIRE(window.planPage()->isVisible());
+    const cp::sim::Scenario opened = context.scenario();
+    CHECK(opened.parallel.tp.has_value());  // a concrete layout, not "search"
+    REQUIRE(test::wait_until([&] { return window.planPage()->updateCount() > plan_updates; }));
+    // The Plan page shows the clicked point: its purchase option and its time to train.
+    const PlanOutcome& shown = window.planPage()->outcome();
+    const bool spot = opened.pricing == cp::sim::Pricing::spot;
+    CHECK(window.planPage()->figureHighlighted(spot ? "cost_spot" : "cost_on_demand"));
+    CHECK_REL(spot ? shown.spot_time_to_train_h : shown.time_to_train_h, point.x(), 0.02);
+
     // "Open in Plan" puts the plan's layout into the current scenario.
     const SweepPlan best = *model->planAt(0);
     emit context.openPlanRequested(scenario_for(context.scenario(), best));

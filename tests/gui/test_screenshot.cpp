@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSettings>
 
 using namespace cp::gui;
 
@@ -24,6 +25,20 @@ TEST_CASE("render_screenshot writes a 1280x800 PNG of every page", "[gui][screen
         CHECK(image.height() >= 800);
     }
     CHECK_FALSE(render_screenshot(QDir(data.path()).filePath("x.png"), "nonsense").isEmpty());
+}
+
+TEST_CASE("A screenshot renders larger sizes and leaves the user's window state alone", "[gui][screenshot]") {
+    test::TempDataDir data;
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/page"), 0);
+    settings.remove(QStringLiteral("window/geometry"));
+    const QString path = QDir(data.path()).filePath("big.png");
+    REQUIRE(render_screenshot(path, QStringLiteral("scaling"), 1920, 1200).isEmpty());
+    const QImage image(path);
+    CHECK(image.size() == QSize(1920, 1200));
+    QSettings after;
+    CHECK(after.value(QStringLiteral("window/page")).toInt() == 0);
+    CHECK_FALSE(after.contains(QStringLiteral("window/geometry")));
 }
 
 #ifdef CLUSTERPLAN_BINARY
@@ -48,6 +63,20 @@ TEST_CASE("clusterplan --screenshot works on the offscreen platform", "[gui][scr
     REQUIRE(bad.waitForFinished(60000));
     CHECK(bad.exitCode() == 1);
     CHECK(bad.readAllStandardError().contains("--page"));
+
+    QProcess big;
+    big.setProcessEnvironment(env);
+    big.start(QStringLiteral(CLUSTERPLAN_BINARY), {"--screenshot", path, "--page", "catalog", "--size", "1600x1000"});
+    REQUIRE(big.waitForFinished(120000));
+    CHECK(big.exitCode() == 0);
+    CHECK(QImage(path).size() == QSize(1600, 1000));
+
+    QProcess bad_size;
+    bad_size.setProcessEnvironment(env);
+    bad_size.start(QStringLiteral(CLUSTERPLAN_BINARY), {"--screenshot", path, "--size", "640x480"});
+    REQUIRE(bad_size.waitForFinished(60000));
+    CHECK(bad_size.exitCode() == 1);
+    CHECK(bad_size.readAllStandardError().contains("--size"));
 }
 #endif
 

@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QTextDocumentFragment>
 
 namespace cp::gui::charts {
 
@@ -38,7 +39,7 @@ QString save_chart(QChart* chart, const QString& path, QSize size) {
         svg.setFileName(path);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(chart->title());
+        svg.setTitle(QTextDocumentFragment::fromHtml(chart->title()).toPlainText());
         QPainter painter;
         if (!painter.begin(&svg)) return QObject::tr("%1: cannot be written.").arg(path);
         paint_chart(chart, painter, size);
@@ -64,8 +65,11 @@ QString save_chart(QChart* chart, const QString& path, QSize size) {
 
 void export_chart_interactive(QChart* chart, QWidget* parent) {
     QString selected;
+    // Titles may carry a rich-text second line (data source): name the file after the first.
+    const QString title = QTextDocumentFragment::fromHtml(chart->title()).toPlainText().section(QChar::LineSeparator, 0, 0)
+                              .section(QLatin1Char('\n'), 0, 0).trimmed();
     const QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export chart"), chart->title().isEmpty() ? "chart.png" : chart->title() + ".png",
+        parent, QObject::tr("Export chart"), title.isEmpty() ? "chart.png" : title + ".png",
         QObject::tr("PNG image (*.png);;SVG vector image (*.svg)"), &selected);
     if (path.isEmpty()) return;
     QString target = path;

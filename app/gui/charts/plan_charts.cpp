@@ -117,6 +117,20 @@ QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
         for (const auto& lp : plans) *set << lp.second->memory_gib.*(part.field);
         series->append(set);
     }
+    // The total also holds what the four parts do not (CUDA context, allocator slack): without
+    // this segment the bar would stop short of the total the Plan page states.
+    auto* reserve = new QBarSet(QObject::tr("Framework"));  // reserve: short enough for the legend
+    const QColor reserve_color(0xba, 0xb0, 0xac);
+    reserve->setColor(reserve_color);
+    reserve->setBorderColor(reserve_color.darker(115));
+    bool any_reserve = false;
+    for (const auto& lp : plans) {
+        const sim::MemoryGib& m = lp.second->memory_gib;
+        const double rest = m.total - (m.weights + m.gradients + m.optimizer + m.activations);
+        any_reserve = any_reserve || rest > 1e-9;
+        *reserve << std::max(0.0, rest);
+    }
+    if (any_reserve) series->append(reserve); else delete reserve;
     series->setBarWidth(0.5);
     chart->addSeries(series);
     auto* axis_x = new QBarCategoryAxis;

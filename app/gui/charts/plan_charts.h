@@ -21,8 +21,8 @@ using LabelledPlan = std::pair<QString, const sim::PlanResult*>;
 // exposed DP comm, optimizer (milliseconds).
 QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans);
 
-// Stacked bar of weights / gradients / optimizer / activations per device with the device
-// capacity drawn as a line (GiB).
+// Stacked bar of weights / gradients / optimizer / activations / framework reserve per device
+// (summing to the stated total) with the device capacity drawn as a line (GiB).
 QChart* memory_chart(const std::vector<LabelledPlan>& plans);
 
 } // namespace cp::gui::charts

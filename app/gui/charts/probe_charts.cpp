@@ -68,9 +68,13 @@ QChart* busbw_chart(const std::vector<BandwidthSeries>& series) {
     return chart;
 }
 
-QChart* gemm_chart(const std::vector<GemmBar>& bars) {
+QChart* gemm_chart(const std::vector<GemmBar>& bars, const QString& source) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("GEMM throughput by precision"));
+    if (!source.isEmpty()) {
+        chart->setTitle(QStringLiteral("<div align='center'>%1<br><span style='font-size:small; font-weight:normal'>%2</span></div>")
+                            .arg(chart->title().toHtmlEscaped(), source.toHtmlEscaped()));
+    }
     auto* achieved = new QBarSet(QObject::tr("Measured (best shape)"));
     achieved->setColor(QColor(0x4e, 0x79, 0xa7));
     auto* peak = new QBarSet(QObject::tr("Datasheet dense peak"));
@@ -94,13 +98,16 @@ QChart* gemm_chart(const std::vector<GemmBar>& bars) {
     series->setLabelsFormat("@value");
     series->setLabelsPrecision(3);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    // Upright labels over neighbouring bars ran into each other ("1719.5"); vertical ones cannot.
+    series->setLabelsAngle(-90);
     chart->addSeries(series);
     auto* axis_x = new QBarCategoryAxis;
     axis_x->append(categories);
-    axis_x->setTitleText(QObject::tr("Precision"));
+    // Without categories the axis collapses and its title would float in a corner.
+    if (!bars.empty()) axis_x->setTitleText(QObject::tr("Precision"));
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("TFLOP/s per device"));
-    axis_y->setRange(0, max_v > 0 ? max_v * 1.15 : 100.0);
+    axis_y->setRange(0, max_v > 0 ? max_v * 1.2 : 100.0);  // headroom for the vertical labels
     axis_y->applyNiceNumbers();
     axis_y->setLabelFormat("%.0f");
     chart->addAxis(axis_x, Qt::AlignBottom);

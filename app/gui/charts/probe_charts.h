@@ -24,6 +24,8 @@ struct GemmBar {
     double peak_tflops = 0;        // datasheet dense peak, NaN when unknown
 };
 
-QChart* gemm_chart(const std::vector<GemmBar>& bars);
+// `source` (may be empty) names where the measurements come from (file, host, date); it is
+// shown under the title so a chart never passes off example data as this cluster's.
+QChart* gemm_chart(const std::vector<GemmBar>& bars, const QString& source = QString());
 
 } // namespace cp::gui::charts

@@ -16,6 +16,33 @@ namespace {
 QVariant sort_value(double v) {
     return std::isnan(v) ? QVariant(std::numeric_limits<double>::max()) : QVariant(v);
 }
+
+// Size order within a family: xlarge < 2xlarge < 12xlarge < metal. Digit runs compare as
+// numbers (zero-padded); a bare "xlarge" counts as 1xlarge and "metal" as the largest.
+QString natural_key(QString text) {
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    if (dot >= 0) {
+        const QString size = text.mid(dot + 1);
+        if (size.startsWith(QLatin1String("xlarge"))) text.insert(dot + 1, QLatin1Char('1'));
+        else if (size.startsWith(QLatin1String("metal"))) text.insert(dot + 1, QStringLiteral("99999999"));
+    }
+    QString out;
+    QString digits;
+    auto flush = [&] {
+        if (!digits.isEmpty()) out += digits.rightJustified(8, QLatin1Char('0'));
+        digits.clear();
+    };
+    for (const QChar c : text) {
+        if (c.isDigit()) {
+            digits += c;
+        } else {
+            flush();
+            out += c;
+        }
+    }
+    flush();
+    return out;
+}
 } // namespace
 
 InstanceTableModel::InstanceTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -76,6 +103,9 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
         case Spot: return sort_value(r.spot_usd_per_hour);
         case Interruption: return r.interruption_bucket < 0 ? 99 : r.interruption_bucket;
         case PriceAge: return sort_value(r.price_age_days);
+        case Type: return natural_key(r.type);
+        // Within a family, instances stay in size order rather than catalog order.
+        case Family: return r.family + QChar(1) + natural_key(r.type);
         default: return data(index, Qt::DisplayRole);
         }
     }

@@ -18,6 +18,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cp::gui {
 
 PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context_(context) {
@@ -47,10 +49,14 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
                               "over the devices' dense peak.")},
         {"memory", tr("Memory per device"), tr("Peak memory per accelerator against its capacity, GiB.")},
         {"time_to_train", tr("Time to train"), tr("Wall time for the whole dataset on on-demand instances.")},
-        {"cost_on_demand", tr("Cost, on-demand"), tr("Nodes × on-demand price × time to train, USD.")},
+        {"cost_on_demand", tr("Cost, on-demand"),
+         tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing is on-demand.")},
         {"cost_spot", tr("Cost, spot (expected)"),
-         tr("Spot price × expected time including interruptions, restarts and lost work, USD.")},
-        {"layout", tr("Layout"), tr("Tensor × pipeline × data parallel degrees and micro-batch.")},
+         tr("Spot price × expected time including interruptions, restarts and lost work, USD. "
+            "Framed when the scenario's pricing is spot.")},
+        {"layout", tr("Layout (TP×PP×DP)"),
+         tr("Tensor × pipeline × data parallel degrees, micro-batch size (samples), ZeRO stage and "
+            "activation recomputation.")},
     };
     int i = 0;
     for (const CardSpec& s : specs) {
@@ -140,6 +146,16 @@ QString PlanPage::figure(const QString& key) const {
     return it == cards_.end() ? QString() : it->second->value();
 }
 
+QString PlanPage::figureDetail(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it == cards_.end() ? QString() : it->second->detail();
+}
+
+bool PlanPage::figureHighlighted(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it != cards_.end() && it->second->highlighted();
+}
+
 QString PlanPage::verdictText() const { return verdict_->text(); }
 
 void PlanPage::showOutcome() {
@@ -169,10 +185,18 @@ void PlanPage::showOutcome() {
     cards_["cost_spot"]->setValue(fmt_usd(o.cost_spot_usd),
                                   tr("%1 interruptions, %2").arg(fmt_num(o.spot_expected_interruptions, 1),
                                                                  fmt_hours(o.spot_time_to_train_h)));
+    // ZeRO and recompute are part of the layout the search picks: a plan is not reproducible
+    // without them.
+    static const char* const kRecompute[] = {QT_TR_NOOP("no recompute"), QT_TR_NOOP("selective recompute"),
+                                             QT_TR_NOOP("full recompute")};
     cards_["layout"]->setValue(QStringLiteral("%1×%2×%3").arg(o.layout.tp).arg(o.layout.pp).arg(o.layout.dp),
-                               tr("TP×PP×DP, micro-batch %1%2")
+                               tr("mb %1 · ZeRO-%2 · %3%4")
                                    .arg(o.layout.micro_batch)
-                                   .arg(o.layout_searched ? tr(" (searched)") : QString()));
+                                   .arg(o.layout.zero)
+                                   .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))
+                                   .arg(o.layout_searched ? tr(" · searched") : QString()));
+    cards_["cost_on_demand"]->setHighlighted(!o.spot_headline);
+    cards_["cost_spot"]->setHighlighted(o.spot_headline);
     verdict_->setText(o.verdict.toHtmlEscaped());
     verdict_->setStyleSheet(o.verdict_ok ? QStringLiteral("QLabel#verdict { border: 2px solid #59a14f; }")
                                          : QStringLiteral("QLabel#verdict { border: 2px solid #e15759; }"));

@@ -28,6 +28,8 @@ public:
     // The figure shown under `key` (step_time, throughput, mfu, time_to_train, cost_on_demand,
     // cost_spot, memory, layout) — for tests.
     QString figure(const QString& key) const;
+    QString figureDetail(const QString& key) const;
+    bool figureHighlighted(const QString& key) const;
     QString verdictText() const;
     int updateCount() const { return update_count_; }
 

@@ -92,8 +92,9 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     hosts_->setToolTip(tr("GPU hosts to measure; one probe process runs per host."));
     hosts_->setMaximumHeight(110);
     host_entry_ = new QLineEdit;
-    host_entry_->setPlaceholderText(tr("user@gpu-host or IP"));
-    host_entry_->setToolTip(tr("Host name reachable with the launcher below; press Enter to add."));
+    host_entry_->setPlaceholderText(tr("user@host"));
+    host_entry_->setToolTip(tr("Host name or IP address, optionally user@host, reachable with the launcher "
+                               "below; press Enter to add."));
     auto* add = new QPushButton(tr("Add"));
     auto* remove = new QPushButton(tr("Remove"));
     auto* host_row = new QHBoxLayout;
@@ -278,6 +279,13 @@ void ProbesPage::importFile(const QString& path) {
         }
         if (imported.probe) {
             gemm_results_.insert(gemm_results_.end(), imported.probe->gemm.begin(), imported.probe->gemm.end());
+            if (!imported.probe->gemm.empty()) {
+                const QString source = tr("%1 (host %2, %3)")
+                                           .arg(QFileInfo(path).fileName(), QString::fromStdString(imported.probe->hostname),
+                                                QString::fromStdString(imported.probe->started_at).left(10));
+                // Several imports all feed the bars, so all of them are named.
+                gemm_source_ = gemm_source_.isEmpty() ? tr("from %1").arg(source) : gemm_source_ + QStringLiteral("; ") + source;
+            }
             probe_doc_ = std::move(imported.probe);
         }
         results_->setTables(std::move(tables));
@@ -320,7 +328,7 @@ void ProbesPage::showResults() {
         bars.push_back({QString::fromLatin1(order[p]), it->second,
                         accel ? accel->peak(static_cast<sim::Precision>(p)) : sim::kUnknown});
     }
-    gemm_->replaceChart(charts::gemm_chart(bars));
+    gemm_->replaceChart(charts::gemm_chart(bars, gemm_source_));
     gemm_->setEmptyText(bars.empty() ? tr("No GEMM measurements yet.\nThey come from clusterplan-probe runs "
                                           "(or its JSON output).")
                                      : QString());
@@ -432,6 +440,9 @@ void ProbesPage::runProbes() {
         for (sim::CollectiveTable& t : outcome.imported.tables) tables.push_back(std::move(t));
         if (outcome.imported.probe) {
             gemm_results_ = outcome.imported.probe->gemm;
+            gemm_source_ = tr("probe run on %1, %2")
+                               .arg(QString::fromStdString(outcome.imported.probe->hostname),
+                                    QString::fromStdString(outcome.imported.probe->started_at).left(10));
             probe_doc_ = std::move(outcome.imported.probe);
         }
         results_->setTables(std::move(tables));

@@ -46,6 +46,7 @@ public:
     ProbeResultModel* results() const { return results_; }
     QString statusText() const;
     QStringList profileNames() const;
+    ChartView* gemmView() const { return gemm_; }
 
 signals:
     void importFinished(bool ok);
@@ -76,6 +77,7 @@ private:
     QPlainTextEdit* log_ = nullptr;
     std::vector<sim::ProbeGemmResult> gemm_results_;
     std::optional<sim::ProbeDocument> probe_doc_;
+    QString gemm_source_;  // where the GEMM figures come from, shown on their chart
     std::vector<std::pair<std::string, std::string>> raw_sources_;  // (origin, text) as measured
     std::shared_ptr<remote::ProbeRunner> runner_;
     bool busy_ = false;

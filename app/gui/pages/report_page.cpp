@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTextBrowser>
@@ -47,6 +48,16 @@ ReportPage::ReportPage(AppContext& context, QWidget* parent) : Page(parent), con
     bar->addWidget(status_, 1);
     preview_ = new QTextBrowser;
     preview_->setOpenExternalLinks(true);
+    // The preview shows the document as exported: dark ink on white paper whatever the system
+    // palette, because the report's stylesheet and charts are drawn for paper (a dark palette
+    // would put light text on its light table bands).
+    QPalette paper = preview_->palette();
+    for (const QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+        paper.setColor(group, QPalette::Base, Qt::white);
+        paper.setColor(group, QPalette::Text, QColor(0x1d, 0x23, 0x30));
+        paper.setColor(group, QPalette::Link, QColor(0x00, 0x72, 0xb2));
+    }
+    preview_->setPalette(paper);
     auto* root = new QVBoxLayout(this);
     root->setContentsMargins(6, 6, 6, 6);
     root->addLayout(bar);

@@ -32,6 +32,7 @@ public:
     void runSweep();
     void cancelSweep();
     RecommendationModel* recommendations() const { return model_; }
+    ChartView* paretoView() const { return pareto_; }
     std::shared_ptr<const ScalingData> data() const { return data_; }
     QStringList selectedInstances() const;
     void setSelectedInstances(const QStringList& types);

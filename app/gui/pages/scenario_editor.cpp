@@ -99,7 +99,10 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     auto* cluster = form_in(cluster_box);
     instance_ = choice_field({}, tr("Instance type from the catalog (accelerators per node shown)."));
     instance_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    instance_->setMinimumContentsLength(18);
+    // Wide enough for the longest trainable choice ("trn1n.32xlarge (16 × Trainium1)"; the
+    // length counts 'x' widths, wider than the average character): a clipped accelerator name
+    // hides what the plan runs on.
+    instance_->setMinimumContentsLength(21);
     nodes_ = int_field(1, 4096, tr(" nodes"), tr("Number of instances (nodes) in the cluster."));
     devices_ = new QLabel;
     devices_->setToolTip(tr("Total accelerators = nodes × accelerators per node."));
@@ -191,7 +194,7 @@ void ScenarioEditor::setInstances(const std::vector<InstanceChoice>& instances) 
     const QSignalBlocker block(instance_);
     instance_->clear();
     for (const InstanceChoice& c : instances_) {
-        instance_->addItem(QStringLiteral("%1  (%2)").arg(c.type, c.description), c.type);
+        instance_->addItem(QStringLiteral("%1 (%2)").arg(c.type, c.description), c.type);
     }
     const int i = instance_->findData(current);
     if (i >= 0) instance_->setCurrentIndex(i);
