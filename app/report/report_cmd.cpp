@@ -52,6 +52,11 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
     if (!dir.isDir()) throw cli::InputError("cannot write " + out + ": directory " + dir.filePath().toStdString() + " does not exist");
     if (!dir.isWritable()) throw cli::InputError("cannot write " + out + ": directory " + dir.filePath().toStdString() + " is not writable");
     if (out_info.isDir()) throw cli::InputError("cannot write " + out + ": it is a directory");
+    // `report s.json --out s.json` would replace the scenario with the report.
+    const QFileInfo scenario_info(QString::fromStdString(parsed.positional()[0]));
+    if (out_info.exists() && out_info.canonicalFilePath() == scenario_info.canonicalFilePath()) {
+        throw cli::InputError("cannot write " + out + ": it is the scenario file being reported on");
+    }
 
     catalog::Catalog catalog = catalog::Catalog::open_default();
     sim::SweepOptions options;

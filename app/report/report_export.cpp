@@ -39,7 +39,8 @@ bool export_markdown(const ReportData& data, const QString& path, QString* error
     const MarkdownOutput md = render_markdown(build_document(data), image_dir);
     QDir dir = info.absoluteDir();
     const bool had_dir = dir.exists(image_dir);
-    if (!had_dir && !dir.mkpath(image_dir)) {
+    // A report without charts (no plan) gets no empty chart directory.
+    if (!had_dir && !md.images.empty() && !dir.mkpath(image_dir)) {
         if (error) *error = cannot_write(dir.filePath(image_dir), QStringLiteral("cannot create the chart directory"));
         return false;
     }

@@ -73,6 +73,28 @@ TEST_CASE("report with a bad --out exits 2 with one sentence and writes nothing"
     QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
+TEST_CASE("report never writes over its own scenario file", "[report][cli][errors]") {
+    cp::report::test::ensure_qt_app();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    const QString scenario = dir.filePath(QStringLiteral("s.json"));
+    REQUIRE(QFile::copy(QStringLiteral(CLUSTERPLAN_SOURCE_DIR "/resources/scenarios/bert-large-p3dn-dp.json"), scenario));
+    QFile original(scenario);
+    REQUIRE(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+    // Also through another spelling of the same path.
+    for (const QString& out : {scenario, dir.path() + QStringLiteral("/./s.json")}) {
+        const Result r = run_report({scenario.toStdString(), "--out", out.toStdString()});
+        INFO(r.err);
+        CHECK(r.code == 2);
+        CHECK(lines(r.err) == 1);
+    }
+    REQUIRE(original.open(QIODevice::ReadOnly));
+    CHECK(original.readAll() == before);
+}
+
 TEST_CASE("report writes every format from a scenario", "[report][cli]") {
     cp::report::test::ensure_qt_app();
     QTemporaryDir dir;

@@ -160,5 +160,7 @@ TEST_CASE("Report with no feasible plan still renders", "[report][pdf]") {
     QString error;
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.pdf")), &error));
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.html")), &error));
+    REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.md")), &error));
+    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("empty_charts"))));  // no charts, no directory
     CHECK(read_text(dir.filePath(QStringLiteral("empty.html"))).contains(QStringLiteral("No recommendation.")));
 }
