@@ -3,6 +3,7 @@
 #include "args.h"
 
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
 
 #include <cerrno>
@@ -91,6 +92,21 @@ std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& 
                                      "; or use \"datasheet\")");
     }
     return profile;
+}
+
+void check_calibration_applies(const sim::Scenario& sc, const std::vector<sim::NodeSpec>& candidates,
+                               const std::optional<sim::CalibrationProfile>& calibration) {
+    if (!calibration) return;
+    for (const auto& node : candidates)
+        if (sim::calibration_matches(*calibration, node)) return;
+    const std::string measured_on =
+        calibration->accelerator.empty() ? calibration->instance_type : calibration->accelerator;
+    const std::string target = candidates.size() == 1
+                                   ? candidates.front().instance_type + "'s " + candidates.front().accelerator.id
+                                   : "any instance searched";
+    throw sim::ScenarioError(sc.origin, "cluster.calibration",
+                             "profile '" + calibration->name + "' was measured on " + measured_on + ", not on " +
+                                 target + " (use \"datasheet\" or a profile of this hardware)");
 }
 
 } // namespace cp::cli

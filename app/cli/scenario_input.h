@@ -30,4 +30,9 @@ std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& scenario, con
 std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& scenario,
                                                            catalog::Catalog& catalog);
 
+// A named profile that describes none of the candidates (measured on another accelerator) is an
+// error naming cluster.calibration; where it fits some, the others use datasheet figures.
+void check_calibration_applies(const sim::Scenario& scenario, const std::vector<sim::NodeSpec>& candidates,
+                               const std::optional<sim::CalibrationProfile>& calibration);
+
 } // namespace cp::cli

@@ -51,6 +51,7 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
     catalog::Catalog cat = catalog::Catalog::open_default();
     auto candidates = resolve_candidates(sc, cat);
     const auto calibration = resolve_calibration(sc, cat);
+    check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
     const sim::SweepResult result = sim::sweep(sc, std::move(candidates), calibration ? &*calibration : nullptr, options);
@@ -71,6 +72,7 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
     catalog::Catalog cat = catalog::Catalog::open_default();
     auto candidates = resolve_candidates(sc, cat);
     const auto calibration = resolve_calibration(sc, cat);
+    check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
     const sim::RecommendResult result =

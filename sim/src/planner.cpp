@@ -1,5 +1,6 @@
 #include "clusterplan/sim/planner.h"
 
+#include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/model_constants.h"
 
 #include <algorithm>
@@ -227,6 +228,7 @@ std::string describe_limit(const PlanResult& r) {
 
 ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node, const CalibrationProfile* cal) {
     ScalingBaseline b;
+    cal = calibration_for(cal, node);
     // The reference is the best the small configuration can do, whatever layout the scenario
     // fixes for the large one: every layout field is searched.
     Scenario sc = scenario;
@@ -264,6 +266,7 @@ ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node,
 PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes, const Layout& layout,
                             const CalibrationProfile* cal, const ScalingBaseline* baseline) {
     PlanReport rep;
+    cal = calibration_for(cal, node);  // a profile of another accelerator is not used (nor claimed)
     rep.scenario_name = sc.name;
     rep.instance = node.instance_type;
     rep.accelerator = node.accelerator.id;
@@ -303,8 +306,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions) rep.assumptions.emplace_back(a);
     if (cal)
-        rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" +
-                                  cal->source + ", " + cal->measured_at + ") where measured, datasheet elsewhere");
+        rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" + cal->source +
+                                  (cal->measured_at.empty() ? "" : ", " + cal->measured_at) +
+                                  ") where measured, datasheet elsewhere");
     else
         rep.assumptions.push_back("hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
     if (rep.scaling_reference_devices > 1)
@@ -319,6 +323,12 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
 
 PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const CalibrationProfile* cal) {
     const std::string& origin = sc.origin;
+    if (cal && !calibration_matches(*cal, node))
+        throw ScenarioError(origin, "cluster.calibration",
+                            "profile '" + cal->name + "' was measured on " +
+                                (cal->accelerator.empty() ? cal->instance_type : cal->accelerator) + ", not on " +
+                                node.instance_type + "'s " + node.accelerator.id +
+                                " (its figures would be wrong there; use \"datasheet\" or a profile of this hardware)");
     if (!sc.nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "required by simulate (sweep and recommend search node counts)");
@@ -353,8 +363,8 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
         (best.first_problem.limit == Limit::unknown_hardware || best.first_problem.limit == Limit::cannot_train)) {
         // The precision, not the layout, is what the user has to change: say so and offer the others.
         std::string known;
-        for (Precision p : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
-            if (is_known(node.accelerator.peak(p))) known += (known.empty() ? "" : ", ") + std::string(enum_name(p));
+        for (Precision q : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
+            if (is_known(node.accelerator.peak(q))) known += (known.empty() ? "" : ", ") + std::string(enum_name(q));
         throw ScenarioError(origin, "precision",
                             node.accelerator.id + " has no published " + enum_name(sc.precision) +
                                 " peak, so " + node.instance_type + " cannot be planned at this precision (" +

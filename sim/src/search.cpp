@@ -1,5 +1,6 @@
 #include "clusterplan/sim/search.h"
 
+#include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
 
 #include <algorithm>
@@ -33,6 +34,7 @@ struct ItemOutcome {
 ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const CalibrationProfile* cal,
                      double min_params, LayoutSpace& space) {
     ItemOutcome out;
+    cal = calibration_for(cal, node);  // measured on another accelerator: datasheet here
     const Cluster cluster{node, nodes};
     const int devices = cluster.devices();
     // No layout fits when even fully sharded weights + optimizer state exceed all memory.
@@ -113,7 +115,7 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
             if (!probe.bases.empty()) {
                 Layout l = probe.bases.front();
                 l.recompute = probe.recomputes.front();
-                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision, cal);
+                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision, calibration_for(cal, node));
                 ++result.evaluated;
                 ++summary.evaluated;
                 if (r.limit == Limit::unknown_hardware || r.limit == Limit::cannot_train) {

@@ -79,3 +79,38 @@ TEST_CASE("an empty cluster.region is a field error", "[cli][errors]") {
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("cluster.region: must not be empty"));
 }
+
+TEST_CASE("a calibration profile of another accelerator is refused, not silently applied", "[cli][calibration]") {
+    Sandbox box;
+    const std::string log =
+        (fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration" / "nccl_tests_allreduce_a100x8.txt").string();
+    REQUIRE(run_cli({"calibrate", "import", log, "--name", "a100-lab"}).code == 0);
+    const auto on = [&](const char* instance) {
+        return box.write(std::string(instance) + ".json",
+                         std::string(R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": ")") + instance +
+                             R"(", "nodes": 1, "calibration": "a100-lab"}, "training": {"tokens": 1e9}})");
+    };
+    const auto p4d = run_cli({"simulate", on("p4d.24xlarge").string(), "--json"});
+    INFO(p4d.err);
+    REQUIRE(p4d.code == 0);
+    const json plan = json::parse(p4d.out);
+    CHECK(plan["calibration"]["source"] == "nccl-tests (a100-lab)");
+    // The log carries no date: the assumption does not print an empty one.
+    for (const auto& a : plan["assumptions"]) CHECK(a.get<std::string>().find(", )") == std::string::npos);
+    for (const char* command : {"simulate", "sweep", "recommend"}) {
+        const auto p5 = run_cli({command, on("p5.48xlarge").string()});
+        INFO(command);
+        CHECK(p5.code == 2);
+        CHECK_THAT(p5.err, Catch::Contains("cluster.calibration: profile 'a100-lab' was measured on NVIDIA A100"));
+    }
+    // Searching every instance: the A100 plans use the profile, the others their datasheets.
+    const auto any = box.write("any.json", R"({"model": {"preset": "llama2-7b"}, "training": {"tokens": 1e9},
+        "cluster": {"calibration": "a100-lab"}, "constraints": {"max_nodes": 2, "objective": "time"}})");
+    const auto rec = run_cli({"recommend", any.string(), "--json", "--top", "10"});
+    INFO(rec.err);
+    REQUIRE(rec.code == 0);
+    for (const auto& r : json::parse(rec.out)["recommendations"]) {
+        const bool a100 = r["plan"]["accelerator"].get<std::string>().rfind("A100", 0) == 0;
+        CHECK((r["plan"]["calibration"]["source"] == "datasheet") != a100);
+    }
+}

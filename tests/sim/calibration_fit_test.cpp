@@ -1,6 +1,7 @@
 #include "calibration_test_util.h"
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/calibration_lookup.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -83,4 +84,30 @@ TEST_CASE("flat times give a latency-only regime, but the last regime keeps a ba
     CHECK(flat[0].beta_bytes_per_s > 0);
     CHECK(segments_time_s(flat, 4096) == Approx(10e-6).epsilon(0.05));
     CHECK(segments_time_s(flat, 1e9) > segments_time_s(flat, 1e6));
+}
+
+TEST_CASE("a calibration profile applies only to the hardware it was measured on", "[calibration]") {
+    cp::sim::CalibrationProfile profile;
+    profile.accelerator = "NVIDIA A100-SXM4-80GB";
+    cp::sim::NodeSpec node;
+    node.instance_type = "p4de.24xlarge";
+    node.accelerator.id = "A100-80GB";
+    CHECK(cp::sim::calibration_matches(profile, node));
+    node.accelerator.id = "A100-40GB";  // same family, other memory size: same GEMMs and links
+    CHECK(cp::sim::calibration_matches(profile, node));
+    node.accelerator.id = "H100-80GB";
+    CHECK_FALSE(cp::sim::calibration_matches(profile, node));
+    CHECK(cp::sim::calibration_for(&profile, node) == nullptr);
+    node.accelerator.id = "A10";  // a word, not a prefix: "A10" is not "A100"
+    CHECK_FALSE(cp::sim::calibration_matches(profile, node));
+    profile.accelerator = "NVIDIA H100 80GB HBM3";
+    node.accelerator.id = "H100-80GB";
+    CHECK(cp::sim::calibration_for(&profile, node) == &profile);
+    // Instance type alone decides when the profile names no accelerator.
+    profile.accelerator.clear();
+    profile.instance_type = "p5.48xlarge";
+    node.instance_type = "p5.48xlarge";
+    CHECK(cp::sim::calibration_matches(profile, node));
+    node.instance_type = "p4d.24xlarge";
+    CHECK_FALSE(cp::sim::calibration_matches(profile, node));
 }
