@@ -89,6 +89,15 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     const std::string instance = args.value("--instance");
     if (!instance.empty() && !db.has_instance_type(instance))
         throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+    if (!instance.empty()) {
+        // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13 target.
+        const auto info = db.instance(instance);
+        if (info && info->accelerator.rfind("V100", 0) == 0)
+            throw InputError("--instance: " + instance + " carries " + info->accelerator +
+                             " GPUs, which CUDA 13 (the probe's toolkit) does not support; run nccl-tests on those "
+                             "hosts and import its output with `clusterplan calibrate import FILE --instance " +
+                             instance + "`");
+    }
     catalog::CalibrationStore store(db);
     const std::string wanted_name = args.value("--name");
     if (!wanted_name.empty() && store.exists(wanted_name))

@@ -169,6 +169,16 @@ TEST_CASE("incompatible hosts get a clear message and nothing is stored", "[remo
     CHECK_THAT(r.err, Catch::Matchers::Contains("V100") && Catch::Matchers::Contains("CUDA 13") &&
                           Catch::Matchers::Contains("calibrate import"));
     unsetenv("FAKE_GPU_NAME");
+    // A P3 instance type is refused from the catalog, before ssh is started at all.
+    setenv("FAKE_SSH_UNREACHABLE", "p3-host", 1);
+    for (const char* p3 : {"p3.16xlarge", "p3dn.24xlarge"}) {
+        r = run({"probe", "run", "--host", "p3-host", "--instance", p3, "--probe", kFakeProbe});
+        CHECK(r.rc == 2);
+        CHECK_THAT(r.err, Catch::Matchers::Contains("V100") && Catch::Matchers::Contains("CUDA 13") &&
+                              Catch::Matchers::Contains("calibrate import FILE --instance " + std::string(p3)) &&
+                              !Catch::Matchers::Contains("cannot reach"));
+    }
+    unsetenv("FAKE_SSH_UNREACHABLE");
     setenv("FAKE_DRIVER", "535.183.01", 1);
     r = run({"probe", "run", "--host", "old-driver", "--probe", kFakeProbe});
     CHECK(r.rc == 2);
