@@ -100,7 +100,7 @@ void configure_application(QApplication& app) {
 QString render_screenshot(const QString& path, const QString& page, int width, int height,
                           const QStringList& probe_files) {
     AppContext context;
-    MainWindow window(context);
+    MainWindow window(context, nullptr, /*restore_state=*/false);
     for (const QString& f : probe_files) window.probesPage()->importFile(f);
     window.resize(width, height);
     if (!window.showPage(page)) return QStringLiteral("--page: '%1' is not a page").arg(page);
@@ -119,7 +119,7 @@ QString render_screenshot(const QString& path, const QString& page, int width, i
 
 double bench_plan_latency_ms(int edits, QString* details) {
     AppContext context;
-    MainWindow window(context);
+    MainWindow window(context, nullptr, /*restore_state=*/false);
     window.resize(1280, 800);
     window.showPage(QStringLiteral("plan"));
     window.show();

@@ -19,12 +19,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 
 namespace cp::gui {
 
-MainWindow::MainWindow(AppContext& context, QWidget* parent) : QMainWindow(parent), context_(context) {
+MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
+    : QMainWindow(parent), context_(context) {
     setWindowIcon(QIcon(QStringLiteral(":/clusterplan/icons/clusterplan.svg")));
     auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
@@ -74,12 +76,29 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent) : QMainWindow(paren
     statusBar()->showMessage(context_.catalog().summary());
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+    if (!restore_state || !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         resize(1360, 860);
     }
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    nav_->setCurrentRow(std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(), 0, 4));
+    if (restore_state) {
+        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+        for (const auto& [key, splitter] : splitters()) {
+            splitter->restoreState(settings.value(key).toByteArray());
+        }
+    }
+    nav_->setCurrentRow(restore_state ? std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(), 0, 4) : 1);
     updateTitle();
+}
+
+std::vector<std::pair<QString, QSplitter*>> MainWindow::splitters() const {
+    // Keyed by page and creation order, which the page constructors fix.
+    std::vector<std::pair<QString, QSplitter*>> out;
+    for (std::size_t p = 0; p < pages_.size(); ++p) {
+        const QList<QSplitter*> found = pages_[p]->findChildren<QSplitter*>();
+        for (int i = 0; i < found.size(); ++i) {
+            out.emplace_back(QStringLiteral("window/splitters/%1/%2").arg(pageNames()[int(p)]).arg(i), found[i]);
+        }
+    }
+    return out;
 }
 
 QStringList MainWindow::pageNames() {
@@ -218,6 +237,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/page"), nav_->currentRow());
+    // Pane sizes the user dragged (editor width, chart/table split) come back next time too.
+    for (const auto& [key, splitter] : splitters()) settings.setValue(key, splitter->saveState());
     QMainWindow::closeEvent(event);
 }
 

@@ -3,10 +3,12 @@
 
 #include <QMainWindow>
 
+#include <utility>
 #include <vector>
 
 class QListWidget;
 class QMenu;
+class QSplitter;
 class QStackedWidget;
 
 namespace cp::gui {
@@ -22,7 +24,9 @@ class ReportPage;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(AppContext& context, QWidget* parent = nullptr);
+    // `restore_state` false: ignore the saved window state (screenshots must not depend on how
+    // the user left the window).
+    explicit MainWindow(AppContext& context, QWidget* parent = nullptr, bool restore_state = true);
 
     static QStringList pageNames();  // "catalog", "plan", "scaling", "probes", "report"
     bool showPage(const QString& name);
@@ -47,6 +51,8 @@ private:
     void openScenarioFile(const QString& path);
     void saveScenario(bool ask_for_name);
     void updateTitle();
+    // Every splitter of every page with its QSettings key.
+    std::vector<std::pair<QString, QSplitter*>> splitters() const;
 
     AppContext& context_;
     QListWidget* nav_ = nullptr;

@@ -3,13 +3,17 @@
 
 #include "gui_main.h"
 #include "gui_test_support.h"
+#include "app_context.h"
 #include "main_window.h"
+#include "pages/catalog_page.h"
+#include "pages/plan_page.h"
 
 #include <QDir>
 #include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QSettings>
+#include <QSplitter>
 
 using namespace cp::gui;
 
@@ -86,4 +90,30 @@ TEST_CASE("Plan edit-to-charts latency", "[.][bench][gui]") {
     const double median_ms = bench_plan_latency_ms(50, &details);
     WARN(details.toStdString());
     CHECK(median_ms > 0);
+}
+
+TEST_CASE("Window page and pane sizes come back from QSettings; screenshots ignore them", "[gui][settings]") {
+    test::TempDataDir data;
+    QList<int> dragged;
+    {
+        AppContext context;
+        MainWindow window(context);
+        window.resize(1280, 800);
+        window.show();
+        window.showPage(QStringLiteral("catalog"));
+        auto* splitter = window.catalogPage()->findChild<QSplitter*>();
+        REQUIRE(splitter);
+        splitter->setSizes({500, 700});
+        dragged = splitter->sizes();
+        window.close();  // saves the state
+    }
+    AppContext context;
+    MainWindow again(context);
+    again.resize(1280, 800);
+    again.show();
+    CHECK(again.catalogPage()->isVisibleTo(&again));
+    CHECK(again.catalogPage()->findChild<QSplitter*>()->sizes() == dragged);
+    // A screenshot starts from defaults: the Plan page, whatever was saved.
+    MainWindow fresh(context, nullptr, false);
+    CHECK(fresh.planPage()->isVisibleTo(&fresh));
 }

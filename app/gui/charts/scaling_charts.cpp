@@ -213,7 +213,7 @@ const ParetoPoint* pareto_point_near(const std::vector<ParetoPoint>& points,
     int best = -1;
     double best_d = std::numeric_limits<double>::infinity();
     for (int k = 0; k < xy.size(); ++k) {
-        // Both axes are logarithmic, so compare in log space.
+        // Time is on a log axis and costs are positive: ratios compare points of any magnitude.
         const double dx = std::log(xy[k].x() / value.x());
         const double dy = std::log(xy[k].y() / value.y());
         const double d = dx * dx + dy * dy;
