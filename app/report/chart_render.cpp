@@ -103,6 +103,7 @@ void add_xy(QChart& chart, const ChartSpec& spec) {
             line->setName(s.name);
             QPen pen(base);
             pen.setWidthF(s.emphasised ? 3.0 : 2.0);
+            if (s.dashed) pen.setStyle(Qt::DashLine);
             line->setPen(pen);
             line->setPointsVisible(s.markers);
             add(line);

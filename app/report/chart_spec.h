@@ -23,6 +23,7 @@ struct ChartSeries {
     bool markers = true;      // xy: draw a marker at each point
     bool emphasised = false;  // drawn larger/darker (the recommended plan)
     bool muted = false;       // drawn light grey (the cloud of all evaluated plans)
+    bool dashed = false;      // xy line: dashed, so a line it covers still shows through
 };
 
 struct ChartSpec {

@@ -241,8 +241,9 @@ Section runners_up_section(const ReportData& data) {
     }
     if (data.plans.size() < 2) {
         const bool fixed = fmt::number(data.scenario, "cluster.nodes") > 0;
-        s.blocks.push_back(Paragraph{fixed ? QStringLiteral("None: the scenario fixes the cluster, and no other layout "
-                                                            "or purchase option on it meets the constraints.")
+        s.blocks.push_back(Paragraph{fixed ? QStringLiteral("None: the scenario fixes the cluster, and the planner ranks "
+                                                            "only its fastest layout for each purchase option that "
+                                                            "has a price.")
                                            : QStringLiteral("None: no other plan meets the constraints."),
                                      {}});
         return s;

@@ -133,6 +133,9 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
     eff.log_y = false;
     for (const auto& name : order) {
         ChartSeries s = by_strategy[name];
+        // The best layout often is the data- or model-parallel one: drawn dashed on top, the
+        // curve it coincides with stays visible.
+        s.dashed = !name.startsWith(QLatin1String("Data parallel")) && !name.startsWith(QLatin1String("Model parallel"));
         std::sort(s.points.begin(), s.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         tput.series.push_back(s);
         ChartSeries e = s;

@@ -211,6 +211,19 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
                            "with a short benchmark run before committing budget.");
     data.caveats.push_back("Prices are catalog snapshots; on-demand prices change rarely, spot prices hourly and "
                            "per zone. Their dates and sources are listed above.");
+    // A budget is only as current as its prices: name the oldest one the plans use.
+    double oldest_days = 0;
+    std::string oldest_as_of;
+    for (const auto& price : data.prices) {
+        if (price.used && std::isfinite(price.age_days) && price.age_days > oldest_days) {
+            oldest_days = price.age_days;
+            oldest_as_of = price.as_of;
+        }
+    }
+    if (oldest_days > 90) {
+        data.caveats.push_back("The oldest price the plans use is " + std::to_string(std::lround(oldest_days)) +
+                               " days old (as of " + oldest_as_of + "); refresh the catalog before committing budget.");
+    }
     data.caveats.push_back("Spot estimates use the Spot Advisor interruption bucket of each instance type; actual "
                            "capacity and interruption rates vary by zone and over time.");
     return data;
