@@ -131,7 +131,7 @@ QChart* pareto_chart(const std::vector<ParetoPoint>& points) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Time vs cost of every plan"));
     auto* others = new QScatterSeries;
-    others->setName(QObject::tr("Plans"));
+    others->setName(QObject::tr("Plans (on demand)"));  // spot options appear on the front only
     others->setMarkerSize(7);
     others->setColor(QColor(0x4e, 0x79, 0xa7, 140));
     others->setBorderColor(Qt::transparent);
