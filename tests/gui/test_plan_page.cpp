@@ -4,6 +4,7 @@
 
 #include "app_context.h"
 #include "gui_test_support.h"
+#include "tolerance.h"
 #include "main_window.h"
 #include "pages/plan_page.h"
 #include "pages/scenario_editor.h"
@@ -133,4 +134,26 @@ TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budg
     CHECK(plan->verdictText().contains(QStringLiteral("misses the 24.0 h deadline")));
     CHECK(plan->verdictText().contains(QStringLiteral("exceeds the $1,000 budget")));
     CHECK_FALSE(plan->outcome().verdict_ok);
+}
+
+TEST_CASE("Search mode shows the searched layout; Manual starts from it", "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    PlanPage* plan = window.planPage();
+    REQUIRE(plan->outcome().error.isEmpty());
+    REQUIRE(plan->outcome().layout_searched);
+    const cp::sim::Layout searched = plan->outcome().layout;
+    const double step_s = plan->outcome().result.step_time_s;
+    ScenarioEditor* editor = plan->editor();
+    CHECK(editor->tensorParallelField()->value() == searched.tp);
+    CHECK(editor->zeroField()->currentIndex() == searched.zero);
+    // Switching to Manual keeps the plan: the fields already hold the searched layout.
+    const int updates = plan->updateCount();
+    editor->layoutModeField()->setCurrentIndex(1);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK_FALSE(plan->outcome().layout_searched);
+    CHECK(plan->outcome().layout.dp == searched.dp);
+    CHECK(plan->outcome().layout.zero == searched.zero);
+    CHECK_REL(plan->outcome().result.step_time_s, step_s, 1e-9);
 }

@@ -14,6 +14,7 @@
 #include <QChart>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QToolTip>
 
 #include <cmath>
@@ -96,4 +97,18 @@ TEST_CASE("A running sweep can be cancelled", "[gui][scaling]") {
     page->cancelSweep();
     REQUIRE(finished.wait(60000));
     CHECK_FALSE(page->busy());
+}
+
+TEST_CASE("The sweep size is the scenario's max nodes, kept across Plan edits", "[gui][scaling]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    auto* max_nodes = window.scalingPage()->findChild<QSpinBox*>();
+    REQUIRE(max_nodes);
+    max_nodes->setValue(128);
+    CHECK(context.scenario().constraints.max_nodes == 128);
+    // An unrelated edit on the Plan page leaves it alone.
+    window.planPage()->simulateEdit(0);
+    CHECK(max_nodes->value() == 128);
+    CHECK(context.scenario().constraints.max_nodes == 128);
 }

@@ -195,6 +195,7 @@ void PlanPage::showOutcome() {
                                    .arg(o.layout.zero)
                                    .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))
                                    .arg(o.layout_searched ? tr(" · searched") : QString()));
+    if (o.layout_searched) editor_->showSearchedLayout(o.layout);
     cards_["cost_on_demand"]->setHighlighted(!o.spot_headline);
     cards_["cost_spot"]->setHighlighted(o.spot_headline);
     verdict_->setText(o.verdict.toHtmlEscaped());

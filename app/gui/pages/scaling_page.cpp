@@ -42,7 +42,8 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     max_nodes_ = new QSpinBox;
     max_nodes_->setRange(1, 4096);
     max_nodes_->setSuffix(tr(" nodes"));
-    max_nodes_->setToolTip(tr("Largest cluster swept; node counts double from 1 up to this."));
+    max_nodes_->setToolTip(tr("Largest cluster swept (the scenario's max-nodes constraint); node counts "
+                              "double from 1 up to this."));
     run_ = new QPushButton(tr("Run sweep"));
     run_->setShortcut(QKeySequence(Qt::Key_F5));
     run_->setToolTip(tr("Evaluate every layout at every node count (F5)."));
@@ -125,6 +126,14 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     });
     connect(&context_, &AppContext::catalogChanged, this, [this] { reloadInstances(); stale_ = true; });
     max_nodes_->setValue(context_.scenario().constraints.max_nodes);
+    // "up to" is the scenario's max-nodes constraint: written back, so a later edit on the Plan
+    // page does not silently reset it and the Plan page's Max nodes agrees.
+    connect(max_nodes_, &QSpinBox::valueChanged, this, [this](int value) {
+        if (value == context_.scenario().constraints.max_nodes) return;
+        sim::Scenario sc = context_.scenario();
+        sc.constraints.max_nodes = value;
+        context_.setScenario(sc, this);
+    });
     reloadInstances();
 }
 

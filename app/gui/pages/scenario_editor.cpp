@@ -9,6 +9,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::gui {
@@ -236,6 +237,7 @@ void ScenarioEditor::onPresetChosen() {
 
 void ScenarioEditor::setScenario(const sim::Scenario& sc) {
     loading_ = true;
+    searched_dp_ = 0;
     base_ = sc;
     const sim::TransformerShape& s = sc.workload.shape;
     {
@@ -338,6 +340,21 @@ sim::Scenario ScenarioEditor::scenario() const {
     return sc;
 }
 
+void ScenarioEditor::showSearchedLayout(const sim::Layout& l) {
+    if (layout_mode_->currentIndex() == 1) return;
+    loading_ = true;
+    tp_->setValue(l.tp);
+    pp_->setValue(l.pp);
+    micro_batch_->setValue(l.micro_batch);
+    schedule_->setCurrentIndex(static_cast<int>(l.schedule));
+    seq_parallel_->setChecked(l.sequence_parallel);
+    zero_->setCurrentIndex(std::clamp(l.zero, 0, 3));
+    recompute_->setCurrentIndex(static_cast<int>(l.recompute));
+    loading_ = false;
+    searched_dp_ = l.dp;
+    updateDerived();
+}
+
 void ScenarioEditor::updateEnabledState() {
     const bool manual = layout_mode_->currentIndex() == 1;
     for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_, recompute_, seq_parallel_}) {
@@ -354,7 +371,7 @@ void ScenarioEditor::updateDerived() {
     devices_->setText(tr("%1 accelerators (%2 per node)").arg(devices).arg(per_node));
     const int mp = tp_->value() * pp_->value();
     if (layout_mode_->currentIndex() != 1) {
-        dp_->setText(tr("searched"));
+        dp_->setText(searched_dp_ > 0 ? tr("%1 (searched)").arg(searched_dp_) : tr("searched"));
     } else if (devices % mp != 0) {
         dp_->setText(tr("invalid: TP × PP = %1 does not divide %2 devices").arg(mp).arg(devices));
     } else {
@@ -364,6 +381,7 @@ void ScenarioEditor::updateDerived() {
 
 void ScenarioEditor::emitEdited() {
     if (loading_) return;
+    searched_dp_ = 0;  // until the next evaluation says what the search chose
     updateEnabledState();
     updateDerived();
     emit edited();

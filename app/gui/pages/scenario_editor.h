@@ -41,10 +41,16 @@ public:
     void setScenario(const sim::Scenario& scenario);
     sim::Scenario scenario() const;
 
+    // In search mode, shows the layout the search chose in the (disabled) manual fields, so they
+    // never display stale values and switching to Manual starts from the searched layout.
+    void showSearchedLayout(const sim::Layout& layout);
+
     // Field access for tests and shortcuts.
     QSpinBox* nodesField() const { return nodes_; }
     QComboBox* instanceField() const { return instance_; }
     QComboBox* layoutModeField() const { return layout_mode_; }
+    QSpinBox* tensorParallelField() const { return tp_; }
+    QComboBox* zeroField() const { return zero_; }
 
 signals:
     void edited();
@@ -59,6 +65,7 @@ private:
     std::vector<InstanceChoice> instances_;
     std::vector<PresetChoice> presets_;
     bool loading_ = false;
+    int searched_dp_ = 0;  // data-parallel degree the search chose (0: none yet)
 
     QComboBox* preset_ = nullptr;
     QSpinBox* layers_ = nullptr;
