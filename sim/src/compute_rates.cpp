@@ -44,6 +44,14 @@ double best_fraction(const AcceleratorSpec& accelerator, Precision precision) {
     return model::kBestGemmFractionDefault;
 }
 
+double flash_attention_fraction(const AcceleratorSpec& accelerator) {
+    const std::string_view id = accelerator.id;
+    if (id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200"))
+        return model::kFlashAttentionFractionHopper;
+    if (id.starts_with("A100")) return model::kFlashAttentionFractionA100;
+    return model::kFlashAttentionFractionDefault;
+}
+
 // Measured throughput at `flops`, log-log interpolated between calibration points.
 double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) {
     if (flops <= points.front().flops) return points.front().tflops * 1e12 * flops / points.front().flops;
@@ -66,6 +74,7 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.peak_flops = accelerator.peak(precision) * 1e12;
     r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
+    r.fused_attention_fraction = flash_attention_fraction(accelerator);
     if (calibration) {
         const char* name = precision_name(precision);
         for (const auto& [precision_id, points] : calibration->gemm) {
@@ -86,7 +95,7 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     return rates.peak_flops * rates.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, flops);
 }
 
-double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element) {
+double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
     // A batched GEMM is one kernel call: its efficiency follows the whole call's FLOPs. Output
@@ -95,7 +104,20 @@ double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double byte
     const double tile = model::kGemmTileWidth;
     const double quantisation = (gemm.m / (std::ceil(gemm.m / tile) * tile)) *
                                 (gemm.n / (std::ceil(gemm.n / tile) * tile));
-    const double compute_s = flops / (gemm_flops_per_s(rates, flops) * quantisation);
+    return flops / (gemm_flops_per_s(rates, flops) * quantisation);
+}
+
+double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm) {
+    const double flops = gemm.flops();
+    if (flops <= 0) return 0;
+    const double kernel_flops_per_s = rates.peak_flops * rates.fused_attention_fraction *
+                                      model::kFrameworkGemmFactor * interpolate_log(model::kGemmSizeCurve, flops);
+    return std::max(gemm_compute_time_s(rates, gemm), flops / kernel_flops_per_s);
+}
+
+double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element) {
+    if (gemm.flops() <= 0) return 0;
+    const double compute_s = gemm_compute_time_s(rates, gemm);
     const double bytes = gemm.bytes(bytes_per_element);
     const double memory_s = bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes));
     return std::max(compute_s, memory_s);

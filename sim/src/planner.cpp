@@ -305,6 +305,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) + ", Adam optimizer");
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions) rep.assumptions.emplace_back(a);
+    if (sc.workload.kind == WorkloadKind::transformer)
+        rep.assumptions.emplace_back(sc.workload.shape.flash_attention ? model::kAttentionFused
+                                                                       : model::kAttentionMaterialised);
     if (cal)
         rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" + cal->source +
                                   (cal->measured_at.empty() ? "" : ", " + cal->measured_at) +

@@ -183,6 +183,8 @@ void parse_model(Reader& r, Scenario& sc) {
     if (auto v = r.integer("seq_len", 1)) s.seq_len = *v;
     if (auto v = r.integer("vocab", 1)) s.vocab = *v;
     if (auto v = r.boolean("learned_positions")) s.learned_positions = *v;
+    const auto flash = r.boolean("flash_attention");
+    if (flash) s.flash_attention = *flash;
     const auto params = r.number("params", 0, false);
     const auto flops = r.number("flops_per_sample", 0, false);
     r.reject_unknown();
@@ -216,6 +218,8 @@ void parse_model(Reader& r, Scenario& sc) {
                              "transformer, or model.preset)");
         if (w.flops_per_sample <= 0)
             r.fail("flops_per_sample", "required for a generic model (forward+backward FLOPs per sample)");
+        if (flash && *flash)
+            r.fail("flash_attention", "only for transformer models (a generic model has no attention to fuse)");
     }
     if (w.name.empty()) w.name = sc.name.empty() ? "custom model" : sc.name;
 }
@@ -493,6 +497,7 @@ std::string scenario_to_json(const Scenario& sc) {
         model["seq_len"] = s.seq_len;
         model["vocab"] = s.vocab;
         model["learned_positions"] = s.learned_positions;
+        model["flash_attention"] = s.flash_attention;
         model["params"] = w.params > 0 ? ojson(w.params) : ojson(nullptr);
     } else {
         model["params"] = w.params;

@@ -139,18 +139,24 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     StageTimes st;
     const LayerWork lw = transformer_layer_work(shape, layout.micro_batch, layout.tp,
                                                 layout.sequence_parallel, e);
-    double gemm_fwd = 0;
-    for (int i = 0; i < lw.gemm_count; ++i) gemm_fwd += gemm_time_s(rates, lw.gemms[static_cast<std::size_t>(i)], e);
     const std::size_t core = static_cast<std::size_t>(lw.attention_core_begin);
-    const double core_gemm = gemm_time_s(rates, lw.gemms[core], e) + gemm_time_s(rates, lw.gemms[core + 1], e);
+    // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate.
+    auto core_time = [&](std::size_t i) {
+        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i]) : gemm_time_s(rates, lw.gemms[i], e);
+    };
+    double gemm_fwd = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i)
+        gemm_fwd += i == core || i == core + 1 ? core_time(i) : gemm_time_s(rates, lw.gemms[i], e);
+    const double core_gemm = core_time(core) + core_time(core + 1);
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
                            memory_time_s(rates, lw.sharded_bytes, 1) + core_mem;
     const double layer_fwd = gemm_fwd + mem_fwd;
     const double layer_bwd = 2.0 * layer_fwd; // dgrad + wgrad GEMMs, grads of each kernel
-    double layer_rec = 0;
-    if (layout.recompute == Recompute::full) layer_rec = layer_fwd;
-    if (layout.recompute == Recompute::selective) layer_rec = core_gemm + core_mem;
+    // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
+    double layer_rec = lw.attention_fused ? core_time(core) : 0.0;
+    if (layout.recompute == Recompute::full) layer_rec += layer_fwd;
+    if (layout.recompute == Recompute::selective) layer_rec += core_gemm + core_mem;
 
     // Tensor-parallel collectives on b*s*h activations, not overlapped with compute.
     double tp_fwd = 0, tp_bwd_extra = 0;
@@ -247,7 +253,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
 
     r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s;
     r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
-    r.model_flops_per_step = layout.global_batch * transformer_flops_per_sample(shape, Recompute::none);
+    r.model_flops_per_step = layout.global_batch * transformer_model_flops_per_sample(shape);
     r.hardware_flops_per_step = layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
     r.memory_gib = transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);

@@ -35,6 +35,15 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
     w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
     w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
     w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
+    if (shape.flash_attention) {
+        // FlashAttention (Dao et al. 2022, Alg. 1): scale, mask, softmax and dropout run on SRAM
+        // tiles inside the fused kernel, so none of this s*s traffic reaches HBM. Its backward
+        // (Alg. 2 / FlashAttention-2 Alg. 2) recomputes S = Q*K^T per tile; the context P*V is
+        // not recomputed (dV uses the recomputed P directly).
+        w.attention_fused = true;
+        w.attention_core_bytes = 0;
+        w.attention_backward_recompute_flops = w.gemms[static_cast<std::size_t>(w.attention_core_begin)].flops();
+    }
     return w;
 }
 
@@ -72,7 +81,15 @@ double transformer_flops_per_sample(const TransformerShape& shape, Recompute rec
     double layer_flops = 3.0 * layer.gemm_flops; // forward + backward (2x)
     if (recompute == Recompute::full) layer_flops += layer.gemm_flops;
     if (recompute == Recompute::selective) layer_flops += layer.attention_core_flops;
+    layer_flops += layer.attention_backward_recompute_flops;
     return shape.layers * layer_flops + 3.0 * head.logits.flops();
+}
+
+double transformer_model_flops_per_sample(const TransformerShape& shape) {
+    // The same work with the scores materialised: fusing attention changes how, not what, is computed.
+    TransformerShape unfused = shape;
+    unfused.flash_attention = false;
+    return transformer_flops_per_sample(unfused, Recompute::none);
 }
 
 double megatron_flops_per_iteration(double batch, double seq_len, double layers, double hidden,
@@ -95,8 +112,11 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     const double kv_ratio = kv_heads(shape) / a;
     const double f_ratio = ffn(shape) / h;
     const double sharded = (2.0 + 4.0 * kv_ratio + 2.0 + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) * sbh;
-    // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores.
-    const double core = recompute == Recompute::selective ? 0.0 : 5.0 * a * s * s * b;
+    // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores. FlashAttention keeps
+    // only the fp32 log-sum-exp of each score row (4 bytes per head and token) and regenerates the
+    // dropout mask from the RNG state (Dao et al. 2022, sec. 3.1).
+    double core = shape.flash_attention ? 4.0 * a * s * b : 5.0 * a * s * s * b;
+    if (recompute == Recompute::selective) core = 0.0;
     return replicated / replicated_div + (sharded + core) / t;
 }
 

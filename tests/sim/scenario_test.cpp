@@ -116,6 +116,22 @@ TEST_CASE("a preset fills the shape and explicit fields override it", "[scenario
     CHECK_FALSE(sc.parallel.tp.has_value());
 }
 
+TEST_CASE("model.flash_attention defaults off, works next to a preset and round-trips", "[scenario][flash]") {
+    const Scenario off = parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"}})",
+                                        "s.json");
+    CHECK_FALSE(off.workload.shape.flash_attention);
+    const Scenario on = parse_scenario(
+        R"({"model": {"preset": "llama3-8b", "flash_attention": true}, "cluster": {"instance": "p5.48xlarge"}})", "s.json");
+    CHECK(on.workload.shape.flash_attention);
+    CHECK(on.workload.shape.seq_len == 8192);  // the rest of the preset is kept
+    CHECK(parse_scenario(scenario_to_json(on), "again.json").workload.shape.flash_attention);
+    CHECK_FALSE(parse_scenario(scenario_to_json(off), "again.json").workload.shape.flash_attention);
+    CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b", "flash_attention": "yes"}, "cluster": {}})"),
+               Catch::Contains("model.flash_attention: must be true or false"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "resnet50", "flash_attention": true}, "cluster": {}})"),
+               Catch::Contains("model.flash_attention") && Catch::Contains("only for transformer"));
+}
+
 TEST_CASE("a custom shape without training length assumes 20 tokens per parameter and says so", "[scenario]") {
     const Scenario sc = parse_scenario(
         R"({"model": {"layers": 2, "hidden": 256, "heads": 4, "seq_len": 128, "vocab": 1000},

@@ -16,6 +16,7 @@ struct ComputeRates {
     double hbm_bytes_per_s = 0;
     const std::vector<GemmPoint>* measured_gemm = nullptr; // calibration, ascending FLOPs
     bool measured_hbm = false;
+    double fused_attention_fraction = 0; // FlashAttention-2 kernel rate / peak (model_constants.h)
 };
 
 // Precision name as used in calibration profiles ("fp32", "tf32", "fp16", "bf16", "fp8").
@@ -27,6 +28,11 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
 
 // Achieved FLOP/s of one GEMM call of `flops` FLOPs (compute side of the roofline).
 double gemm_flops_per_s(const ComputeRates& rates, double flops);
+// Compute side of one (batched) GEMM call: size efficiency and tile quantisation, no HBM roofline.
+double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm);
+// One GEMM of FlashAttention's fused kernel: operands stay on chip (no HBM roofline), and the
+// kernel runs no faster than its published rate nor than a plain GEMM of the same size.
+double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm);
 // Time of one (batched) GEMM: the slower of its compute and its HBM traffic.
 double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double bytes_per_element);
 // Time of memory-bound work split over `kernels` kernels moving `bytes` in total.

@@ -19,6 +19,15 @@ inline constexpr double kBestGemmFractionDefault = 0.80;
 // (PyTorch/Megatron). Tuned on the published runs.
 inline constexpr double kFrameworkGemmFactor = 0.86;
 
+// FlashAttention-2's fused attention kernel (forward + backward) as a fraction of the dense peak,
+// from its paper (Dao 2023, arXiv:2307.08691): 50-73 % on A100, the top at long sequences where
+// fusing matters; "up to 335 TFLOPs/s" on H100 (34 % of 989), because it does not use Hopper's
+// asynchronous tensor-core instructions. Parts with no published figure: the bottom of the A100
+// range. Scaled like the GEMMs by kFrameworkGemmFactor and the size curve.
+inline constexpr double kFlashAttentionFractionA100 = 0.73;
+inline constexpr double kFlashAttentionFractionHopper = 0.34;
+inline constexpr double kFlashAttentionFractionDefault = 0.50;
+
 // Size dependence of GEMM efficiency relative to the best rate, log-interpolated in FLOPs per
 // GEMM call. Shape after Calculon (Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1,
 // 0.1 below) but steeper at the small end, because a GEMM of ~16 GFLOP fills only a few waves of
@@ -83,16 +92,13 @@ inline constexpr double kOptimizerTrafficBytesPerParam = 32.0;
 inline constexpr double kFrameworkReserveGib = 1.5;
 
 // Human-readable statement of the above, for the CLI's `assumptions` list.
-inline constexpr std::array<std::string_view, 11> kAssumptions{{
+inline constexpr std::array<std::string_view, 10> kAssumptions{{
     "GEMM rate = datasheet peak x best measured GEMM fraction (A100 0.87, Hopper 0.80, fp8 0.71) x "
     "framework factor 0.86 x size curve (1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at "
     "10 MFLOP; after Calculon); roofline "
     "against HBM for thin GEMMs",
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
     "by kernel size",
-    "attention materialises the a*s*s scores (Megatron-LM as validated, no FlashAttention): "
-    "scores GEMMs, softmax and dropout cost time and memory, so long sequences (s >= 4096) are "
-    "pessimistic against fused-attention frameworks",
     "collectives: alpha-beta per tier; 30 us per call + 4 us per ring step on NVLink/NVSwitch; "
     "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
     "network 0.95",
@@ -109,5 +115,18 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "from NVIDIA's ResNet-50 v1.5 training throughput on A100/V100; data parallel only",
     "asynchronous parameter servers: communication overlaps the next step (stale gradients)",
 }};
+
+// Which attention a transformer plan assumes (model.flash_attention), for the same list.
+inline constexpr std::string_view kAttentionMaterialised =
+    "attention materialises the a*s*s scores (Megatron-LM as validated, no FlashAttention): "
+    "scores GEMMs, softmax and dropout cost time and memory, so long sequences (s >= 4096) are "
+    "pessimistic against fused-attention frameworks (set model.flash_attention)";
+inline constexpr std::string_view kAttentionFused =
+    "attention fused (model.flash_attention; FlashAttention, Dao et al. 2022 / FlashAttention-2, "
+    "2023): no a*s*s scores stored or written to HBM (one fp32 log-sum-exp per row kept), no "
+    "softmax/dropout traffic; the fused kernel runs at FlashAttention-2's published rate (A100 "
+    "0.73, Hopper 0.34, other 0.50 of peak, x framework factor and size curve, at most the GEMM "
+    "rate); backward recomputes Q*K^T, counted in hardware FLOPs and recompute time, not in model "
+    "FLOPs/MFU; full s*s work counted (no causal block skipping)";
 
 } // namespace cp::sim::model

@@ -32,7 +32,11 @@ struct LayerWork {
     // HBM traffic of memory-bound kernels in the forward pass, bytes:
     double replicated_bytes = 0;    // layernorms, dropout+residual: not split by tp (split with SP)
     double sharded_bytes = 0;       // bias-GeLU / SwiGLU: split by tp
-    double attention_core_bytes = 0;// softmax + dropout of the scores: split by tp
+    double attention_core_bytes = 0;// softmax + dropout of the scores: split by tp (0 when fused)
+    // FlashAttention fuses scores, softmax and context in on-chip SRAM (the s*s matrix is never
+    // written), and its backward recomputes the scores Q*K^T from the stored softmax statistics.
+    bool attention_fused = false;
+    double attention_backward_recompute_flops = 0; // the recomputed scores GEMM, 0 unless fused
     double memory_bytes() const { return replicated_bytes + sharded_bytes + attention_core_bytes; }
 };
 
@@ -52,9 +56,13 @@ double transformer_layer_params(const TransformerShape& shape);
 double transformer_embedding_params(const TransformerShape& shape);
 double transformer_params(const TransformerShape& shape);
 
-// FLOPs per sample summed from the per-layer GEMMs (forward + backward, plus the recomputed
-// forward work for selective/full recompute). The logits GEMM is never recomputed.
+// Hardware FLOPs per sample summed from the per-layer GEMMs: forward + backward, plus the
+// recomputed forward work for selective/full recompute and FlashAttention's recomputed scores.
+// The logits GEMM is never recomputed.
 double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute);
+// Model FLOPs per sample (forward + backward, no recompute of any kind, fused attention or not):
+// what MFU and model TFLOP/s count.
+double transformer_model_flops_per_sample(const TransformerShape& shape);
 
 // Megatron closed form (SC'21 eq. 3): 72*B*s*l*h^2*(1 + s/(6h) + V/(12*l*h)) without recompute,
 // 96*B*s*l*h^2*(1 + s/(6h) + V/(16*l*h)) with full recompute. The test oracle only.
@@ -62,7 +70,8 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
                                     double vocab, bool full_recompute);
 
 // Activation bytes one layer keeps for backward, per micro-batch on one tp rank
-// (Korthikanti et al. 2022, eq. 1-5, generalised to GQA and gated MLPs).
+// (Korthikanti et al. 2022, eq. 1-5, generalised to GQA and gated MLPs; with FlashAttention the
+// a*s*s softmax/dropout terms are replaced by the per-row softmax statistics).
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
                               bool sequence_parallel, Recompute recompute);
 

@@ -16,6 +16,9 @@ struct TransformerShape {
     int seq_len = 0;
     int vocab = 0;
     bool learned_positions = false; // adds seq_len*hidden parameters
+    // Fused attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): the a*s*s
+    // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
+    bool flash_attention = false;
 };
 
 enum class WorkloadKind { transformer, generic };
