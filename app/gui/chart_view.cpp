@@ -31,7 +31,11 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     if (empty_text_.isEmpty()) return;
     painter->save();
     painter->resetTransform();
-    const QRect area = viewport()->rect().adjusted(40, 40, -40, -40);
+    // Inside the plot area, so the message never covers the axis labels and titles.
+    QRect area = viewport()->rect().adjusted(40, 40, -40, -40);
+    if (QChart* c = chart(); c && c->plotArea().isValid()) {
+        area = mapFromScene(c->mapToScene(c->plotArea())).boundingRect().adjusted(14, 14, -14, -14);
+    }
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     painter->setFont(f);

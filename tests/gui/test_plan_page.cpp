@@ -73,7 +73,7 @@ TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui
     CHECK_FALSE(plan->verdictText().isEmpty());
 }
 
-TEST_CASE("Scenario files round-trip through open and save; bad files are refused", "[gui][plan]") {
+TEST_CASE("Scenario files round-trip through open and save, bad files are refused", "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     cp::sim::Scenario sc = context.scenario();
@@ -136,7 +136,7 @@ TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budg
     CHECK_FALSE(plan->outcome().verdict_ok);
 }
 
-TEST_CASE("Search mode shows the searched layout; Manual starts from it", "[gui][plan]") {
+TEST_CASE("Search mode shows the searched layout, Manual starts from it", "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);

@@ -22,7 +22,7 @@ QString calibration_data(const char* name) {
 }
 } // namespace
 
-TEST_CASE("Importing nccl-tests output shows its rows; bad logs are reported", "[gui][probes]") {
+TEST_CASE("Importing nccl-tests output shows its rows, bad logs are reported", "[gui][probes]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);

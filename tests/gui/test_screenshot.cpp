@@ -92,7 +92,7 @@ TEST_CASE("Plan edit-to-charts latency", "[.][bench][gui]") {
     CHECK(median_ms > 0);
 }
 
-TEST_CASE("Window page and pane sizes come back from QSettings; screenshots ignore them", "[gui][settings]") {
+TEST_CASE("Window page and pane sizes come back from QSettings, screenshots ignore them", "[gui][settings]") {
     test::TempDataDir data;
     QList<int> dragged;
     {
