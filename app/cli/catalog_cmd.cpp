@@ -5,6 +5,7 @@
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <ostream>
@@ -91,7 +92,11 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
         if (!known)
             throw InputError("--family '" + filter.family + "' is not a family in the catalog.");
     }
+    const auto price_regions = catalog.price_regions();
+    const bool region_unpriced = args.has("--region") &&
+        std::find(price_regions.begin(), price_regions.end(), filter.region) == price_regions.end();
     if (args.flag("--json")) {
+        // A plain array, as always (scripts parse it); an unpriced region is simply empty.
         json out = json::array();
         for (const auto& i : rows) out.push_back(instance_json(i));
         io.out << out.dump(2) << "\n";
@@ -116,6 +121,13 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
                            table);
     io.out << rows.size() << " instance types, prices in " << filter.region
            << ("; unknown values shown as " + std::string(kDash)) << "\n";
+    if (region_unpriced) {
+        // Not an error (an empty listing is a true answer), but most likely a typo: say where prices are.
+        std::string known;
+        for (const auto& r : price_regions) known += (known.empty() ? "" : ", ") + r;
+        io.err << "note: the catalog has no prices in region '" << filter.region << "'; regions with prices: "
+               << (known.empty() ? std::string("none") : known) << "\n";
+    }
     return kOk;
 }
 

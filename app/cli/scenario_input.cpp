@@ -6,6 +6,7 @@
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -21,6 +22,23 @@ sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
         throw sim::ScenarioError(sc.origin, field,
                                  "unknown instance type '" + type + "' (see `clusterplan catalog list`)");
     return *node;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out.empty() ? std::string("none") : out;
+}
+
+// Catalog prices are looked up in cluster.region; a region with no price at all (a typo, or one the
+// catalog does not cover) would leave every cost unknown. Not needed when the scenario gives the price.
+void check_region_has_prices(const sim::Scenario& sc, const catalog::Catalog& cat) {
+    if (sc.custom && sim::is_known(sc.custom->usd_per_node_hour)) return;
+    const std::vector<std::string> regions = cat.price_regions();
+    if (std::find(regions.begin(), regions.end(), sc.region) != regions.end()) return;
+    throw sim::ScenarioError(sc.origin, "cluster.region",
+                             "the catalog has no price in '" + sc.region + "' (regions with prices: " +
+                                 joined(regions) + "; or give cluster.custom.usd_per_node_hour)");
 }
 
 std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc, const catalog::Catalog& cat) {
@@ -55,6 +73,7 @@ sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat)
         return sim::apply_custom_hardware(nullptr, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     }
     sim::NodeSpec node = catalog_node(sc, cat, sc.instance, "cluster.instance");
+    check_region_has_prices(sc, cat);
     if (sc.custom) node = sim::apply_custom_hardware(&node, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     return node;
 }
@@ -63,6 +82,7 @@ std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc, const cat
     if (!sc.instance.empty() || (sc.custom && !sc.custom->accelerator.empty()))
         return {resolve_node(sc, cat)};
     std::vector<sim::NodeSpec> out;
+    check_region_has_prices(sc, cat);
     if (!sc.constraints.instances.empty()) {
         for (const auto& type : sc.constraints.instances) {
             sim::NodeSpec node = catalog_node(sc, cat, type, "constraints.instances");

@@ -200,6 +200,13 @@ std::vector<std::string> Catalog::regions() const {
     return out;
 }
 
+std::vector<std::string> Catalog::price_regions() const {
+    std::vector<std::string> out;
+    Stmt s(db_, "SELECT DISTINCT region FROM prices ORDER BY 1");
+    while (s.step()) out.push_back(s.get_text(0));
+    return out;
+}
+
 std::vector<std::string> Catalog::families() const {
     std::vector<std::string> out;
     Stmt s(db_, "SELECT DISTINCT family FROM instance_types ORDER BY 1");

@@ -71,6 +71,7 @@ public:
     // Spot Advisor rows; empty type = all.
     std::vector<SpotAdvisorRow> spot_advisor(std::string_view type = {}) const;
     std::vector<std::string> regions() const;   // regions with any price
+    std::vector<std::string> price_regions() const;  // regions with an on-demand or spot price
     std::vector<std::string> families() const;
 
     // --- conversion to the simulator's types --------------------------------------------
