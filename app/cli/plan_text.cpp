@@ -101,8 +101,11 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
                       p.step_time_s > 0 ? 100.0 * value / p.step_time_s : 0.0);
         out << buf;
     }
-    out << "  throughput   " << grouped(p.tokens_per_s) << " tokens/s, " << fmt("%.1f", p.samples_per_s)
-        << " samples/s\n";
+    if (r.workload_kind == sim::WorkloadKind::generic)  // no tokens: a sample is an image for CNNs
+        out << "  throughput   " << fmt("%.1f", p.samples_per_s) << " samples/s (images/s for an image model)\n";
+    else
+        out << "  throughput   " << grouped(p.tokens_per_s) << " tokens/s, " << fmt("%.1f", p.samples_per_s)
+            << " samples/s\n";
     out << "  per device   " << fmt("%.1f", p.model_tflops_per_device) << " model TFLOP/s, "
         << fmt("%.1f", p.hardware_tflops_per_device) << " hardware TFLOP/s, MFU " << fmt("%.1f%%", 100 * p.mfu) << "\n";
     const sim::MemoryGib& m = p.memory_gib;

@@ -41,6 +41,13 @@ ojson layout_json(const Layout& l) {
     return j;
 }
 
+// DESIGN.md lists tokens_per_s among the fields simulate --json always returns, so the key stays;
+// a generic model (ResNet-50 ...) has no tokens, and null is this document's "no value" (as for
+// unknown figures), where 0 would read as a measured zero throughput. samples_per_s is its rate.
+ojson tokens_per_s(WorkloadKind kind, double value) {
+    return kind == WorkloadKind::generic ? ojson(nullptr) : num(value);
+}
+
 ojson compact_layout(const Layout& l) {
     return ojson{{"tp", l.tp},
                  {"pp", l.pp},
@@ -76,7 +83,7 @@ ojson plan_report_json(const PlanReport& r) {
                              {"optimizer", num(p.breakdown_s.optimizer_s)}};
     j["dp_comm_total_s"] = num(p.dp_comm_total_s);
     j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
-    j["tokens_per_s"] = num(p.tokens_per_s);
+    j["tokens_per_s"] = tokens_per_s(r.workload_kind, p.tokens_per_s);
     j["samples_per_s"] = num(p.samples_per_s);
     j["model_tflops_per_device"] = num(p.model_tflops_per_device);
     j["hardware_tflops_per_device"] = num(p.hardware_tflops_per_device);
@@ -127,7 +134,7 @@ ojson plan_report_json(const PlanReport& r) {
     return j;
 }
 
-ojson option_json(const Scenario& /*scenario*/, const SweepResult& sw, const PlanOption& o) {
+ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOption& o) {
     const ConfigBest& c = sw.configs[o.config];
     const NodeSpec& node = sw.candidates[c.candidate];
     ojson j;
@@ -138,7 +145,7 @@ ojson option_json(const Scenario& /*scenario*/, const SweepResult& sw, const Pla
     j["purchase"] = o.spot ? "spot" : "on_demand";
     j["layout"] = compact_layout(c.layout);
     j["step_time_s"] = num(c.step_time_s);
-    j["tokens_per_s"] = num(c.tokens_per_s);
+    j["tokens_per_s"] = tokens_per_s(scenario.workload.kind, c.tokens_per_s);
     j["samples_per_s"] = num(c.samples_per_s);
     j["mfu"] = num(c.mfu);
     j["memory_gib"] = num(c.memory_gib);

@@ -36,7 +36,7 @@ struct BestPlan {
 
     void offer(const Layout& layout_in, const PlanResult& r) {
         if (r.limit == Limit::none) {
-            if (!fits || r.step_time_s < result.step_time_s) take(layout_in, r, true);
+            if (!fits || better_plan(layout_in, r, layout, result)) take(layout_in, r, true);
         } else if (r.limit == Limit::out_of_memory) {
             if (!fits && (!any || r.memory_gib.total < result.memory_gib.total)) take(layout_in, r, false);
         } else {
@@ -275,6 +275,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.devices = nodes * node.accelerators_per_node;
     rep.layout = layout;
     rep.precision = sc.precision;
+    rep.workload_kind = sc.workload.kind;
     rep.usd_per_node_hour = node.usd_per_node_hour_on_demand;
     rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
     rep.price_as_of = node.price_as_of;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -472,6 +473,15 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
         }
     }
     validate_layout_against_model(sc, origin);
+    const auto& allowed = sc.constraints.instances;
+    if (!sc.instance.empty() && !allowed.empty() &&
+        std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {
+        std::string list;
+        for (const auto& type : allowed) list += (list.empty() ? "" : ", ") + type;
+        throw ScenarioError(origin, "cluster.instance",
+                            "'" + sc.instance + "' is not in constraints.instances (" + list +
+                                "): the two contradict; add it to the list or leave one of them out");
+    }
     default_training(sc, origin);
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",

@@ -50,8 +50,8 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const 
     out.evaluated = evaluate_layouts(sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) {
         if (r.limit == Limit::none) {
             ++out.valid;
-            // Strictly faster only: the first of equal plans (enumeration order) wins.
-            if (!found || r.step_time_s < best.step_time_s) {
+            // Deterministic: enumeration order, equal times resolved toward the larger micro-batch.
+            if (!found || better_plan(l, r, best_layout, best)) {
                 found = true;
                 best = r;
                 best_layout = l;

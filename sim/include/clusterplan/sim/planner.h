@@ -49,6 +49,15 @@ void build_layout_space(const Scenario& scenario, int devices, int per_node, Lay
 // Layout with every field the scenario fixes (schedule, dp_comm ...) and tp=pp=dp=1.
 Layout base_layout(const Scenario& scenario);
 
+// Whether plan `r` (layout `l`) beats the best so far: faster, or as fast (within rounding) with a
+// larger micro-batch. Generic models' step time does not depend on the micro-batch, and a
+// practitioner then picks the largest that fits (fewer accumulation steps); first seen wins otherwise.
+inline bool better_plan(const Layout& l, const PlanResult& r, const Layout& best_l, const PlanResult& best) {
+    const double tie = 1e-9 * best.step_time_s;
+    if (r.step_time_s < best.step_time_s - tie) return true;
+    return r.step_time_s <= best.step_time_s + tie && l.micro_batch > best_l.micro_batch;
+}
+
 // Evaluates every layout of `space` on `cluster`, calling visit(layout, result) for each.
 // Micro-batches grow in powers of two dividing the per-replica batch; once one runs out of
 // memory (or hits an unknown hardware figure) the larger ones are skipped, and so are not
@@ -107,6 +116,7 @@ struct PlanReport {
     int devices = 0;
     Layout layout;
     Precision precision = Precision::bf16;
+    WorkloadKind workload_kind = WorkloadKind::transformer; // generic models count samples, not tokens
     PlanResult result;
     JobEconomics job;                   // one trial
     HpoEstimate hpo;                    // all trials
