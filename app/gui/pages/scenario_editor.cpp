@@ -229,7 +229,10 @@ void ScenarioEditor::onPresetChosen() {
         vocab_->setValue(s.vocab);
         gated_->setChecked(s.gated_mlp);
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
+        // model.flash_attention has no widget here: a new preset must not drop the loaded setting.
+        const bool flash_attention = base_.workload.shape.flash_attention;
         base_.workload = p.workload;
+        base_.workload.shape.flash_attention = flash_attention;
         loading_ = false;
     }
     emitEdited();
