@@ -17,6 +17,18 @@ const char* kResnetOnP4d = R"({"model": {"preset": "resnet50"},
     "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "parallel": {"global_batch": 1024},
     "precision": "fp16", "training": {"epochs": 1, "dataset_samples": 1281167}})";
 
+// Runs simulate, sweep and recommend on `path`; each must exit 2. Returns their stderr.
+std::vector<std::string> planner_errors(const std::filesystem::path& path) {
+    std::vector<std::string> errors;
+    for (const char* command : {"simulate", "sweep", "recommend"}) {
+        const auto r = run_cli({command, path.string()});
+        INFO(command << ": " << r.err);
+        CHECK(r.code == 2);
+        errors.push_back(r.err);
+    }
+    return errors;
+}
+
 } // namespace
 
 TEST_CASE("a generic model reports samples/s, not tokens/s", "[cli][generic]") {
@@ -58,13 +70,9 @@ TEST_CASE("cluster.instance outside a non-empty constraints.instances exits 2 na
     const auto path = box.write("contra.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1},
         "constraints": {"instances": ["p5.48xlarge", "p4de.24xlarge"]}})");
-    for (const char* command : {"simulate", "sweep", "recommend"}) {
-        const auto r = run_cli({command, path.string()});
-        INFO(command);
-        CHECK(r.code == 2);
-        CHECK_THAT(r.err, Catch::Contains("cluster.instance") && Catch::Contains("constraints.instances") &&
-                              Catch::Contains("p4d.24xlarge"));
-    }
+    for (const auto& err : planner_errors(path))
+        CHECK_THAT(err, Catch::Contains("cluster.instance") && Catch::Contains("constraints.instances") &&
+                            Catch::Contains("p4d.24xlarge"));
     const auto listed = box.write("listed.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "training": {"tokens": 1e10},
         "constraints": {"instances": ["p4d.24xlarge"]}})");
@@ -75,13 +83,9 @@ TEST_CASE("a cluster.region without any price exits 2 listing the priced regions
     Sandbox box;
     const auto mars = box.write("mars.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1, "region": "mars-1"}, "training": {"tokens": 1e10}})");
-    for (const char* command : {"simulate", "sweep", "recommend"}) {
-        const auto r = run_cli({command, mars.string()});
-        INFO(command);
-        CHECK(r.code == 2);
-        CHECK_THAT(r.err, Catch::Contains("cluster.region") && Catch::Contains("mars-1") &&
-                              Catch::Contains("regions with prices: us-east-1"));
-    }
+    for (const auto& err : planner_errors(mars))
+        CHECK_THAT(err, Catch::Contains("cluster.region") && Catch::Contains("mars-1") &&
+                            Catch::Contains("regions with prices: us-east-1"));
     const auto searched = box.write("searched.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"region": "mars-1"}, "training": {"tokens": 1e10}, "constraints": {"max_nodes": 2}})");
     CHECK(run_cli({"sweep", searched.string()}).code == 2);
