@@ -80,7 +80,7 @@ TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]")
     CHECK_REL(single->inter_node_gbps, 2.5, 1e-12);
 }
 
-TEST_CASE("Inferentia is inference-only; Neuron and Gaudi are not GPUs", "[catalog][seed]") {
+TEST_CASE("Inferentia is inference-only and Neuron and Gaudi are accelerators not GPUs", "[catalog][seed]") {
     TempDir dir;
     Catalog cat(dir / "c.sqlite");
     for (const char* id : {"Inferentia1", "Inferentia2"}) {

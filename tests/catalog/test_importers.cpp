@@ -226,7 +226,7 @@ TEST_CASE("format detection and unreadable files", "[catalog][import]") {
     CHECK_FALSE(parse_format("xml"));
 }
 
-TEST_CASE("a large AWS price list streams through; a cut-off one is rejected",
+TEST_CASE("a large AWS price list streams through and a cut-off one is rejected",
           "[catalog][import]") {
     TempDir dir;
     Catalog cat(dir / "c.sqlite");

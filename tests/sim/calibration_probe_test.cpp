@@ -77,7 +77,7 @@ TEST_CASE("malformed probe documents name the field", "[calibration][probe]") {
                       Catch::Matchers::Contains("field 'host' is missing"));
 }
 
-TEST_CASE("nccl-tests tables become a profile; multi-host tables are inter-node", "[calibration][probe]") {
+TEST_CASE("nccl-tests tables become a profile and multi-host tables are inter-node", "[calibration][probe]") {
     const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
     CollectiveTable t = parse_nccl_tests_text(read_text(path), path);
     CalibrationProfile p = profile_from_tables({t}, {"nt", "", "", "", "2026-11-01", ""});
