@@ -1,5 +1,7 @@
 #include "plan_text.h"
 
+#include "clusterplan/sim/wording.h"
+
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -33,12 +35,7 @@ std::string grouped(double v) {
 
 std::string usd(double v) { return is_known(v) ? "$" + grouped(v) : "—"; }
 
-std::string duration(double hours) {
-    if (!is_known(hours)) return "—";
-    if (hours >= 48) return fmt("%.1f days", hours / 24.0);
-    if (hours >= 1) return fmt("%.1f h", hours);
-    return fmt("%.1f min", hours * 60.0);
-}
+std::string duration(double hours) { return is_known(hours) ? sim::format_duration_s(hours * 3600.0) : "—"; }
 
 std::string layout_text(const sim::Layout& l) {
     std::string s = "tp=" + std::to_string(l.tp) + " pp=" + std::to_string(l.pp) + " dp=" + std::to_string(l.dp) +
@@ -126,8 +123,8 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         out << "  spot         no spot price known for " << r.instance << "\n";
     } else if (s.feasible) {
         out << "  spot         " << usd(s.cost_usd) << " expected at " << fmt("$%.2f", r.usd_per_node_hour_spot)
-            << "/node-hour, " << duration(s.wall_time_h) << ", " << fmt("%.1f", s.expected_interruptions)
-            << " interruptions expected (Spot Advisor " << sim::spot_bucket_label(r.node.spot_interruption_bucket)
+            << "/node-hour, " << duration(s.wall_time_h) << ", " << sim::format_expected_interruptions(s.expected_interruptions)
+            << " (Spot Advisor " << sim::spot_bucket_label(r.node.spot_interruption_bucket)
             << "), checkpoint every " << (s.checkpoint_interval_s > 0 ? duration(s.checkpoint_interval_s / 3600) : "notice")
             << "\n";
     } else {

@@ -1,5 +1,7 @@
 #include "clusterplan/sim/recommend.h"
 
+#include "clusterplan/sim/wording.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,11 +55,7 @@ std::string relative(double a, double b, const char* up, const char* down, const
     return pct(std::abs(ratio - 1.0)) + " " + (ratio > 1.0 ? up : down) + " than " + what;
 }
 
-std::string hours(double h) {
-    if (!is_known(h)) return "unknown time";
-    if (h >= 48) return fixed(h / 24.0, 1) + " days";
-    return fixed(h, 1) + " h";
-}
+std::string hours(double h) { return format_duration_s(h * 3600.0); }
 
 
 std::string describe_option(const PlanReport& r) {
@@ -201,7 +199,7 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     const double step = p.step_time_s;
     const Layout& l = r.layout;
     auto share = [&](double part) { return step > 0 ? part / step : 0.0; };
-    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + fixed(step, 3) + " s step, at " +
+    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + format_duration_s(step) + " step, at " +
                   pct(p.mfu) + " MFU");
     if (share(b.pp_bubble_s) >= kNotableShare) {
         out.push_back("pipeline bubble: " + pct(share(b.pp_bubble_s)) + " of the step (pp=" + std::to_string(l.pp) +
@@ -245,16 +243,15 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     if (r.spot && s.feasible) {
         std::string saving;
         if (is_known(r.job.cost_usd) && r.job.cost_usd > 0)
-            saving = ", " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
-        out.push_back("spot risk: about " + fixed(s.expected_interruptions, 1) +
-                      " expected interruptions (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
-                      ", cluster MTBF " + hours(s.mtbf_h) + ") add " + hours(s.overhead_h) +
-                      " of checkpoints, restarts and lost work" + saving);
+            saving = "; " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
+        out.push_back("spot risk: " + format_expected_interruptions(s.expected_interruptions) + " (Spot Advisor " +
+                      spot_bucket_label(r.node.spot_interruption_bucket) + ", cluster MTBF " + hours(s.mtbf_h) +
+                      "); checkpoints, restarts and lost work add " + hours(s.overhead_h) + saving);
     }
     if (!r.spot && s.feasible && s.priced && is_known(r.job.cost_usd) && r.job.cost_usd > 0) {
         out.push_back("on spot the same plan would cost about " + usd(s.cost_usd) + " (" +
-                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) but expect " +
-                      fixed(s.expected_interruptions, 1) + " interruptions and " + hours(s.overhead_h) + " more");
+                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) and take " + hours(s.overhead_h) +
+                      " longer, " + format_expected_interruptions(s.expected_interruptions));
     }
     if (r.hpo.trials > 1) {
         out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +

@@ -6,6 +6,7 @@
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/spot_cost.h"
+#include "clusterplan/sim/wording.h"
 
 #include "tolerance.h"
 
@@ -109,4 +110,48 @@ TEST_CASE("fp32 and tf32 activations take twice the bytes of bf16 ones", "[memor
     const MemoryGib full = transformer_memory(shape, layout, Precision::tf32, 80);
     CHECK_REL(full.activations, 2.0 * half.activations, 1e-12);
     CHECK_REL(transformer_memory(shape, layout, Precision::fp32, 80).activations, full.activations, 1e-12);
+}
+
+TEST_CASE("durations read in the unit a person expects", "[wording]") {
+    CHECK(format_duration_s(0.004) == "4 ms");
+    CHECK(format_duration_s(0.0042) == "4.2 ms");
+    CHECK(format_duration_s(0.85) == "850 ms");
+    CHECK(format_duration_s(1.234) == "1.23 s");
+    CHECK(format_duration_s(12.34) == "12.3 s");
+    CHECK(format_duration_s(270) == "4.5 min");
+    CHECK(format_duration_s(3.2 * 3600) == "3.2 h");
+    CHECK(format_duration_s(30 * 3600) == "30 h");
+    CHECK(format_duration_s(34.1 * 86400) == "34.1 days");
+    CHECK(format_duration_s(std::nan("")) == "unknown time");
+}
+
+TEST_CASE("expected interruptions read as words, not 0.0", "[wording]") {
+    CHECK(format_expected_interruptions(0.0) == "no interruption expected");
+    CHECK(format_expected_interruptions(0.04) == "no interruption expected");
+    CHECK(format_expected_interruptions(0.3) == "about 0.3 interruptions expected");
+    CHECK(format_expected_interruptions(1.02) == "about 1 interruption expected");
+    CHECK(format_expected_interruptions(2.44) == "about 2.4 interruptions expected");
+    CHECK(format_expected_interruptions(12.4) == "about 12 interruptions expected");
+}
+
+TEST_CASE("recommend words a millisecond step and an interruption-free spot run plainly", "[recommend][wording]") {
+    // A small model on one node: a step of milliseconds and a run of seconds, too short for spot
+    // interruptions to be expected.
+    const Scenario sc = parse_scenario(
+        R"({"model": {"layers": 2, "hidden": 256, "heads": 4, "ffn_hidden": 1024, "seq_len": 128, "vocab": 1000},
+            "cluster": {"nodes": 1}, "parallel": {"global_batch": 8},
+            "training": {"tokens": 1e6}, "constraints": {"max_nodes": 1}})",
+        "t.json");
+    const RecommendResult res = recommend(sc, {priced_a100_node(32, 12)}, nullptr, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    const Recommendation& top = res.recommendations.front();
+    REQUIRE(top.report.result.step_time_s < 1.0);
+    std::string text;
+    for (const auto& s : top.limits) text += s + "\n";
+    for (const auto& s : top.reasons) text += s + "\n";
+    INFO(text);
+    CHECK(text.find(" ms step") != std::string::npos);
+    CHECK(text.find(" s step") == std::string::npos);
+    CHECK(text.find("no interruption expected") != std::string::npos);
+    CHECK(text.find("0.0 ") == std::string::npos);
 }
