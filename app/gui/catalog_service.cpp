@@ -135,8 +135,7 @@ std::vector<PresetChoice> CatalogService::presetChoices() const {
     std::vector<PresetChoice> out;
     try {
         for (const sim::ModelPreset& p : sim::model_presets()) {
-            // The editor shows transformer shapes; generic presets (ResNet-50) stay file-only.
-            if (p.workload.kind != sim::WorkloadKind::transformer) continue;
+            // Generic presets (ResNet-50) are offered too: the editor shows their size, not a shape.
             out.push_back({q(p.id), q(p.title), p.workload, p.global_batch});
         }
     } catch (const std::exception&) {

@@ -1,5 +1,6 @@
 #include "format.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 #include <cmath>
@@ -54,6 +55,27 @@ QString fmt_count(double count) {
         ++i;
     }
     return QLocale().toString(v, 'f', i == 0 ? 0 : 2) + QString::fromLatin1(suffix[i]);
+}
+
+QString throughput_unit(sim::WorkloadKind kind) {
+    return kind == sim::WorkloadKind::generic ? QCoreApplication::translate("format", "samples/s")
+                                              : QCoreApplication::translate("format", "tok/s");
+}
+
+QString fmt_throughput(double tokens_per_s, double samples_per_s, sim::WorkloadKind kind) {
+    const double value = kind == sim::WorkloadKind::generic ? samples_per_s : tokens_per_s;
+    if (std::isnan(value)) return kDash;
+    return fmt_count(value) + QLatin1Char(' ') + throughput_unit(kind);
+}
+
+QString fmt_interruptions(double expected) {
+    if (std::isnan(expected)) return kDash;
+    if (expected < 0.05) return QCoreApplication::translate("format", "no interruption expected");
+    const int decimals = expected < 9.95 ? 1 : 0;
+    // "1.0" reads as a measurement; one interruption is a count.
+    if (std::abs(expected - 1.0) < 0.05) return QCoreApplication::translate("format", "about 1 interruption expected");
+    return QCoreApplication::translate("format", "about %1 interruptions expected")
+        .arg(QLocale().toString(expected, 'f', decimals));
 }
 
 } // namespace cp::gui

@@ -1,6 +1,8 @@
 // Number formatting shared by pages, models and charts. Unknown values (NaN) show as "—".
 #pragma once
 
+#include "clusterplan/sim/workload.h"
+
 #include <QString>
 
 namespace cp::gui {
@@ -16,5 +18,13 @@ QString fmt_duration_s(double seconds);       // "850 ms", "12.3 s", "4.2 h", "3
 QString fmt_hours(double hours);
 QString fmt_gib(double gib);
 QString fmt_count(double count);              // 1.2e12 -> "1.20 T"
+
+// Throughput in the unit the model trains on: transformers count tokens ("tok/s"), generic
+// models (ResNet-50 ...) count samples, i.e. images ("samples/s").
+QString throughput_unit(sim::WorkloadKind kind);
+QString fmt_throughput(double tokens_per_s, double samples_per_s, sim::WorkloadKind kind);  // "1.23 M tok/s"
+// Expected spot interruptions in words: "no interruption expected" below 0.05, "about 1
+// interruption expected", "about 2.4 interruptions expected" (as sim::format_expected_interruptions).
+QString fmt_interruptions(double expected);
 
 } // namespace cp::gui

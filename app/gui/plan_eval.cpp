@@ -52,16 +52,16 @@ QString verdict_for(const sim::PlanReport& p, const sim::Constraints& constraint
         const double saving = std::isnan(p.job.cost_usd) || p.job.cost_usd <= 0 ? sim::kUnknown
                                                                                   : 1.0 - p.job.spot.cost_usd / p.job.cost_usd;
         if (p.spot) {
-            s << QObject::tr("On spot, training is expected to take %1 and cost %2, including %3 interruptions "
+            s << QObject::tr("On spot, training is expected to take %1 and cost %2, %3 "
                              "(%4 less than on demand: %5 in %6).")
                      .arg(fmt_hours(p.job.spot.wall_time_h), fmt_usd(p.job.spot.cost_usd),
-                          fmt_num(p.job.spot.expected_interruptions, 1), fmt_percent(saving, 0),
+                          fmt_interruptions(p.job.spot.expected_interruptions), fmt_percent(saving, 0),
                           fmt_usd(p.job.cost_usd), fmt_hours(p.job.time_to_train_h));
         } else {
             s << on_demand;
-            s << QObject::tr("On spot expect %1 interruptions, %2 and %3 (%4 saved).")
-                     .arg(fmt_num(p.job.spot.expected_interruptions, 1), fmt_hours(p.job.spot.wall_time_h),
-                          fmt_usd(p.job.spot.cost_usd), fmt_percent(saving, 0));
+            s << QObject::tr("On spot it would take %1 and cost %2 (%3 saved), %4.")
+                     .arg(fmt_hours(p.job.spot.wall_time_h), fmt_usd(p.job.spot.cost_usd), fmt_percent(saving, 0),
+                          fmt_interruptions(p.job.spot.expected_interruptions));
         }
     } else {
         s << on_demand;
@@ -153,6 +153,7 @@ PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog
         o.layout = p.layout;
         o.layout_searched = !p.searched.empty();
         o.devices = p.devices;
+        o.workload_kind = scenario.workload.kind;
         o.instance = q(p.instance);
         o.accelerator = q(p.accelerator);
         o.time_to_train_h = p.job.time_to_train_h;

@@ -27,6 +27,7 @@ struct PlanOutcome {
     sim::Layout layout;
     bool layout_searched = false;     // the layout was chosen by search
     int devices = 0;
+    sim::WorkloadKind workload_kind = sim::WorkloadKind::transformer;  // tokens or samples
     QString instance;
     QString accelerator;
     double time_to_train_h = 0;

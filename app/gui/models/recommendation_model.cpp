@@ -10,9 +10,10 @@ namespace cp::gui {
 
 RecommendationModel::RecommendationModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RecommendationModel::setData(std::shared_ptr<const ScalingData> data) {
+void RecommendationModel::setData(std::shared_ptr<const ScalingData> data, sim::WorkloadKind kind) {
     beginResetModel();
     data_ = std::move(data);
+    kind_ = kind;  // the reset makes views read the headers again
     endResetModel();
 }
 
@@ -44,6 +45,7 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         case Buy: return p->spot ? tr("spot") : tr("on-demand");
         case TimeToTrain: return fmt_hours(p->wall_time_h);
         case Cost: return fmt_usd(p->option_cost_usd);
+        // sim counts one token per sample for a generic model: tokens_per_s is its samples/s.
         case Throughput: return fmt_count(p->tokens_per_s);
         case Mfu: return fmt_percent(p->mfu, 0);
         case ColumnCount: break;
@@ -60,10 +62,10 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         return bold;
     }
     if (role == Qt::ToolTipRole) {
-        return tr("%1 · on demand %2 in %3, spot %4 in %5 · double-click to open in Plan%6")
-            .arg(family_label(p->family), fmt_usd(p->cost_usd), fmt_hours(p->time_to_train_h),
-                 fmt_usd(p->spot_cost_usd), fmt_hours(p->spot_time_h),
-                 index.row() == 0 ? tr(" · recommended") : QString());
+        return tr("%1 · %2 · on demand %3 in %4, spot %5 in %6 · double-click to open in Plan%7")
+            .arg(family_label(p->family), fmt_count(p->tokens_per_s) + QLatin1Char(' ') + throughput_unit(kind_),
+                 fmt_usd(p->cost_usd), fmt_hours(p->time_to_train_h), fmt_usd(p->spot_cost_usd),
+                 fmt_hours(p->spot_time_h), index.row() == 0 ? tr(" · recommended") : QString());
     }
     return {};
 }
@@ -73,6 +75,7 @@ QVariant RecommendationModel::headerData(int section, Qt::Orientation orientatio
     static const char* const kHeaders[] = {QT_TR_NOOP("#"), QT_TR_NOOP("Instance"), QT_TR_NOOP("Nodes"),
                                            QT_TR_NOOP("TP×PP×DP"), QT_TR_NOOP("Buy"), QT_TR_NOOP("Time"),
                                            QT_TR_NOOP("Cost"), QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU")};
+    const bool generic = kind_ == sim::WorkloadKind::generic;
     static const char* const kTips[] = {
         QT_TR_NOOP("Rank under the scenario's objective and constraints"), QT_TR_NOOP("Instance type"),
         QT_TR_NOOP("Nodes (total accelerators)"),
@@ -81,6 +84,10 @@ QVariant RecommendationModel::headerData(int section, Qt::Orientation orientatio
         QT_TR_NOOP("Wall time of the whole job (spot: expected, including interruptions)"),
         QT_TR_NOOP("Cost of the whole job, USD (spot: expected)"),
         QT_TR_NOOP("Cluster throughput, tokens per second"), QT_TR_NOOP("Model FLOPs utilisation")};
+    if (section == Throughput && generic) {
+        if (role == Qt::DisplayRole) return tr("Samples/s");
+        if (role == Qt::ToolTipRole) return tr("Cluster throughput, samples (images) per second");
+    }
     if (role == Qt::DisplayRole) return tr(kHeaders[section]);
     if (role == Qt::ToolTipRole) return tr(kTips[section]);
     return {};

@@ -16,7 +16,9 @@ public:
     static constexpr int kMaxRows = 50;
 
     explicit RecommendationModel(QObject* parent = nullptr);
-    void setData(std::shared_ptr<const ScalingData> data);
+    // `kind` picks the throughput unit: tokens/s for transformers, samples/s for generic models.
+    void setData(std::shared_ptr<const ScalingData> data,
+                 sim::WorkloadKind kind = sim::WorkloadKind::transformer);
     const SweepPlan* planAt(int row) const;
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -26,6 +28,7 @@ public:
 
 private:
     std::shared_ptr<const ScalingData> data_;
+    sim::WorkloadKind kind_ = sim::WorkloadKind::transformer;
 };
 
 } // namespace cp::gui

@@ -44,7 +44,8 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
     };
     const CardSpec specs[] = {
         {"step_time", tr("Step time"), tr("Wall time of one optimizer step (global batch), seconds.")},
-        {"throughput", tr("Throughput"), tr("Training tokens processed per second by the whole cluster.")},
+        {"throughput", tr("Throughput"),
+         tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s for generic models.")},
         {"mfu", tr("MFU"), tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
                               "over the devices' dense peak.")},
         {"memory", tr("Memory per device"), tr("Peak memory per accelerator against its capacity, GiB.")},
@@ -172,8 +173,13 @@ void PlanPage::showOutcome() {
     const sim::PlanResult& r = o.result;
     cards_["step_time"]->setValue(fmt_duration_s(r.step_time_s),
                                   tr("%1 micro-batches").arg(o.layout.micro_batches()));
-    cards_["throughput"]->setValue(fmt_count(r.tokens_per_s) + tr(" tok/s"),
-                                   tr("%1 samples/s").arg(fmt_num(r.samples_per_s, 1)));
+    // A transformer counts tokens (samples alongside); a generic model (ResNet-50) only samples.
+    const bool generic = o.workload_kind == sim::WorkloadKind::generic;
+    cards_["throughput"]->setValue(fmt_throughput(r.tokens_per_s, r.samples_per_s, o.workload_kind),
+                                   generic ? tr("%1 samples/s per device").arg(fmt_num(r.samples_per_s / std::max(1, o.devices), 1))
+                                           : tr("%1 samples/s").arg(fmt_num(r.samples_per_s, 1)));
+    cards_["throughput"]->setToolTip(generic ? tr("Training samples (images) processed per second by the whole cluster.")
+                                             : tr("Training tokens processed per second by the whole cluster."));
     cards_["mfu"]->setValue(fmt_percent(r.mfu),
                             tr("%1 TFLOP/s per device").arg(fmt_num(r.model_tflops_per_device, 0)));
     cards_["memory"]->setValue(fmt_gib(r.memory_gib.total),
@@ -183,8 +189,8 @@ void PlanPage::showOutcome() {
                                       tr("%1 × %2").arg(o.devices).arg(o.accelerator));
     cards_["cost_on_demand"]->setValue(fmt_usd(o.cost_on_demand_usd), o.instance);
     cards_["cost_spot"]->setValue(fmt_usd(o.cost_spot_usd),
-                                  tr("%1 interruptions, %2").arg(fmt_num(o.spot_expected_interruptions, 1),
-                                                                 fmt_hours(o.spot_time_to_train_h)));
+                                  tr("%1, %2").arg(fmt_hours(o.spot_time_to_train_h),
+                                                   fmt_interruptions(o.spot_expected_interruptions)));
     // ZeRO and recompute are part of the layout the search picks: a plan is not reproducible
     // without them.
     static const char* const kRecompute[] = {QT_TR_NOOP("no recompute"), QT_TR_NOOP("selective recompute"),

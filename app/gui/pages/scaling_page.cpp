@@ -256,7 +256,7 @@ void ScalingPage::cancelSweep() {
 
 void ScalingPage::showData() {
     const ScalingData& d = *data_;
-    const QString unit = tr("tokens/s");
+    const QString unit = throughput_unit(swept_scenario_.workload.kind);
     throughput_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::throughput, unit, false));
     efficiency_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::efficiency, unit, false));
     cost_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::cost, unit, false));
@@ -307,7 +307,7 @@ void ScalingPage::showData() {
         });
     }
     pareto_->replaceChart(chart);
-    model_->setData(data_);
+    model_->setData(data_, swept_scenario_.workload.kind);
     table_->resizeColumnsToContents();
     if (model_->rowCount() > 0) table_->selectRow(0);
 }

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -70,7 +71,18 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     vocab_ = int_field(2, 1048576, tr(" tokens"), tr("Vocabulary size V, tokens."));
     gated_ = new QCheckBox(tr("Gated (SwiGLU) MLP"));
     gated_->setToolTip(tr("Three-matrix gated MLP as in LLaMA; GPT uses two matrices."));
+    flash_attention_ = new QCheckBox(tr("Fused attention (FlashAttention)"));
+    flash_attention_->setToolTip(
+        tr("Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
+           "never stored, so activation memory shrinks; the attention kernels run faster; the "
+           "backward pass recomputes the attention scores instead of reading them back.\n"
+           "Off by default because the validated Megatron-LM runs did not use it. Transformers only."));
+    generic_info_ = new QLabel;
+    generic_info_->setToolTip(tr("A generic model (a CNN such as ResNet-50) is described by its parameter "
+                                 "count and training FLOPs per sample, and trains data parallel only."));
+    model_form_ = model;
     model->addRow(tr("Preset:"), preset_);
+    model->addRow(tr("Size:"), generic_info_);
     model->addRow(tr("Layers:"), layers_);
     model->addRow(tr("Hidden size:"), hidden_);
     model->addRow(tr("Heads / KV heads:"), [&] {
@@ -85,6 +97,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     model->addRow(tr("Sequence length:"), seq_);
     model->addRow(tr("Vocabulary:"), vocab_);
     model->addRow(QString(), gated_);
+    model->addRow(QString(), flash_attention_);
 
     auto* train_box = new QGroupBox(tr("Training"));
     auto* train = form_in(train_box);
@@ -174,7 +187,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
             emitEdited();
         });
     }
-    connect(gated_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    for (QCheckBox* c : {gated_, flash_attention_}) connect(c, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
     for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
@@ -219,20 +232,10 @@ void ScenarioEditor::onPresetChosen() {
     for (const PresetChoice& p : presets_) {
         if (p.id != id) continue;
         loading_ = true;
-        const sim::TransformerShape& s = p.workload.shape;
-        layers_->setValue(s.layers);
-        hidden_->setValue(s.hidden);
-        heads_->setValue(s.heads);
-        kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
-        ffn_->setValue(s.ffn_hidden);
-        seq_->setValue(s.seq_len);
-        vocab_->setValue(s.vocab);
-        gated_->setChecked(s.gated_mlp);
+        // A generic preset has no shape: the shape fields keep the last transformer's values.
+        if (p.workload.kind == sim::WorkloadKind::transformer) showShape(p.workload.shape);
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
-        // model.flash_attention has no widget here: a new preset must not drop the loaded setting.
-        const bool flash_attention = base_.workload.shape.flash_attention;
-        base_.workload = p.workload;
-        base_.workload.shape.flash_attention = flash_attention;
+        base_.workload = p.workload;  // the flash-attention checkbox keeps its own state
         loading_ = false;
     }
     emitEdited();
@@ -242,26 +245,24 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
     loading_ = true;
     searched_dp_ = 0;
     base_ = sc;
-    const sim::TransformerShape& s = sc.workload.shape;
     {
         const QSignalBlocker block(preset_);
         const int i = preset_->findData(QString::fromStdString(sc.preset));
         preset_->setCurrentIndex(i >= 0 ? i : 0);
     }
-    layers_->setValue(s.layers);
-    hidden_->setValue(s.hidden);
-    heads_->setValue(s.heads);
-    kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
-    ffn_->setValue(s.ffn_hidden);
-    seq_->setValue(s.seq_len);
-    vocab_->setValue(s.vocab);
-    gated_->setChecked(s.gated_mlp);
+    if (sc.workload.kind == sim::WorkloadKind::transformer) {
+        showShape(sc.workload.shape);
+        flash_attention_->setChecked(sc.workload.shape.flash_attention);
+    }
     double tokens = sc.training.tokens;
     if (!(tokens > 0) && sc.training.samples > 0) tokens = sc.training.samples * sc.workload.tokens_per_sample();
     if (!(tokens > 0) && sc.training.epochs > 0) {
         tokens = sc.training.epochs * sc.training.dataset_samples * sc.workload.tokens_per_sample();
     }
-    tokens_b_->setValue(tokens / 1e9);
+    updateSizeUnit();
+    tokens_b_->setValue(tokens / sizeScale());
+    loaded_size_ = tokens_b_->value();
+    loaded_kind_ = sc.workload.kind;
     precision_->setCurrentIndex(static_cast<int>(sc.precision));
     const int inst = instance_->findData(QString::fromStdString(sc.instance));
     if (inst >= 0) instance_->setCurrentIndex(inst);
@@ -291,20 +292,34 @@ sim::Scenario ScenarioEditor::scenario() const {
     sim::Scenario sc = base_;
     sc.preset = preset_->currentData().toString().toStdString();
     sim::Workload& w = sc.workload;
-    w.kind = sim::WorkloadKind::transformer;
-    if (sc.preset.empty()) w.name = "custom";
-    w.shape.layers = layers_->value();
-    w.shape.hidden = hidden_->value();
-    w.shape.heads = heads_->value();
-    w.shape.kv_heads = kv_heads_->value();
-    w.shape.ffn_hidden = ffn_->value();
-    w.shape.seq_len = seq_->value();
-    w.shape.vocab = vocab_->value();
-    w.shape.gated_mlp = gated_->isChecked();
-    w.params = 0;  // derived from the shape
-    sc.training.tokens = tokens_b_->value() * 1e9;
-    sc.training.samples = 0;
-    sc.training.epochs = 0;
+    if (sc.preset.empty()) {
+        w.kind = sim::WorkloadKind::transformer;
+        w.name = "custom";
+        w.flops_per_sample = 0;
+    }
+    // A generic preset's workload (params, FLOPs per sample) is kept from base_ as it is.
+    if (w.kind == sim::WorkloadKind::transformer) {
+        w.shape.layers = layers_->value();
+        w.shape.hidden = hidden_->value();
+        w.shape.heads = heads_->value();
+        w.shape.kv_heads = kv_heads_->value();
+        w.shape.ffn_hidden = ffn_->value();
+        w.shape.seq_len = seq_->value();
+        w.shape.vocab = vocab_->value();
+        w.shape.gated_mlp = gated_->isChecked();
+        w.shape.flash_attention = flash_attention_->isChecked();
+        w.params = 0;  // derived from the shape
+    }
+    // An untouched dataset field keeps the file's own form (epochs of a dataset, samples); the
+    // field rounds, and a generic model counts samples, never tokens.
+    if (w.kind != loaded_kind_ || tokens_b_->value() != loaded_size_) {
+        sc.training.tokens = 0;
+        sc.training.samples = 0;
+        sc.training.epochs = 0;
+        sc.training.dataset_samples = 0;
+        (w.kind == sim::WorkloadKind::transformer ? sc.training.tokens : sc.training.samples) =
+            tokens_b_->value() * sizeScale();
+    }
     sc.precision = static_cast<sim::Precision>(precision_->currentIndex());
     sc.instance = instance_->currentData().toString().toStdString();
     sc.nodes = nodes_->value();
@@ -358,7 +373,45 @@ void ScenarioEditor::showSearchedLayout(const sim::Layout& l) {
     updateDerived();
 }
 
+void ScenarioEditor::showShape(const sim::TransformerShape& s) {
+    layers_->setValue(s.layers);
+    hidden_->setValue(s.hidden);
+    heads_->setValue(s.heads);
+    kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
+    ffn_->setValue(s.ffn_hidden);
+    seq_->setValue(s.seq_len);
+    vocab_->setValue(s.vocab);
+    gated_->setChecked(s.gated_mlp);
+}
+
+bool ScenarioEditor::genericModel() const {
+    return !preset_->currentData().toString().isEmpty() && base_.workload.kind == sim::WorkloadKind::generic;
+}
+
+double ScenarioEditor::sizeScale() const { return genericModel() ? 1e6 : 1e9; }
+
+void ScenarioEditor::updateSizeUnit() {
+    const bool generic = genericModel();
+    tokens_b_->setSuffix(generic ? tr(" M samples") : tr(" B tokens"));
+    tokens_b_->setToolTip(generic ? tr("Dataset size: samples (images) processed over the whole run, in millions "
+                                       "(epochs × dataset size).")
+                                  : tr("Dataset size: tokens processed over the whole run, in billions."));
+}
+
 void ScenarioEditor::updateEnabledState() {
+    // A generic model has no transformer shape: its size replaces the shape rows.
+    const bool generic = genericModel();
+    for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_, gated_}) {
+        model_form_->setRowVisible(w == heads_ ? heads_->parentWidget() : w, !generic);
+    }
+    model_form_->setRowVisible(generic_info_, generic);
+    if (generic) {
+        generic_info_->setText(tr("%1 M parameters, %2 GFLOP per sample")
+                                   .arg(QLocale().toString(base_.workload.params / 1e6, 'f', 1),
+                                        QLocale().toString(base_.workload.flops_per_sample / 1e9, 'f', 1)));
+    }
+    flash_attention_->setEnabled(!generic);
+    updateSizeUnit();
     const bool manual = layout_mode_->currentIndex() == 1;
     for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_, recompute_, seq_parallel_}) {
         w->setEnabled(manual);

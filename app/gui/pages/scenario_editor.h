@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QSpinBox;
 
@@ -51,6 +52,8 @@ public:
     QComboBox* layoutModeField() const { return layout_mode_; }
     QSpinBox* tensorParallelField() const { return tp_; }
     QComboBox* zeroField() const { return zero_; }
+    QCheckBox* flashAttentionField() const { return flash_attention_; }
+    QComboBox* presetField() const { return preset_; }
 
 signals:
     void edited();
@@ -58,6 +61,10 @@ signals:
 private:
     void onPresetChosen();
     void updateEnabledState();
+    void showShape(const sim::TransformerShape& shape);
+    bool genericModel() const;   // a generic preset (ResNet-50 ...) is chosen
+    double sizeScale() const;    // the dataset field's unit: 1e9 tokens, or 1e6 samples (generic)
+    void updateSizeUnit();
     void updateDerived();
     void emitEdited();
 
@@ -66,6 +73,8 @@ private:
     std::vector<PresetChoice> presets_;
     bool loading_ = false;
     int searched_dp_ = 0;  // data-parallel degree the search chose (0: none yet)
+    double loaded_size_ = 0;  // the dataset field's value as setScenario() showed it
+    sim::WorkloadKind loaded_kind_ = sim::WorkloadKind::transformer;  // ... and the model kind then
 
     QComboBox* preset_ = nullptr;
     QSpinBox* layers_ = nullptr;
@@ -76,6 +85,9 @@ private:
     QSpinBox* seq_ = nullptr;
     QSpinBox* vocab_ = nullptr;
     QCheckBox* gated_ = nullptr;
+    QCheckBox* flash_attention_ = nullptr;
+    QLabel* generic_info_ = nullptr;
+    QFormLayout* model_form_ = nullptr;
     QDoubleSpinBox* tokens_b_ = nullptr;
     QComboBox* precision_ = nullptr;
     QComboBox* instance_ = nullptr;
