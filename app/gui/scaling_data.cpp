@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/search.h"
 
 #include <QElapsedTimer>
@@ -9,8 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <tuple>
 
 namespace cp::gui {
 
@@ -22,6 +21,11 @@ QString family_label(LayoutFamily family) {
     case LayoutFamily::three_d: return QObject::tr("3D (TP × PP × DP)");
     }
     return {};
+}
+
+QString series_label(LayoutFamily family) {
+    // The 3D line is the envelope: the best layout of any kind at each size.
+    return family == LayoutFamily::three_d ? QObject::tr("Best layout (3D: TP × PP × DP)") : family_label(family);
 }
 
 namespace {
@@ -39,70 +43,53 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     ScalingData out;
     QElapsedTimer timer;
     timer.start();
-    sim::Scenario sc = request.scenario;
     // Every layout is searched here: the page compares layout families.
-    sc.parallel.tp.reset();
-    sc.parallel.pp.reset();
-    sc.parallel.dp.reset();
-    sc.parallel.micro_batch.reset();
-    sc.parallel.zero.reset();
-    sc.parallel.recompute.reset();
-    std::vector<int> node_counts;
-    for (int n = 1; n <= std::max(1, request.max_nodes); n *= 2) node_counts.push_back(n);
-    const int total = int(node_counts.size() * request.nodes.size());
-    int done = 0;
-    sim::LayoutSpace space;
+    const sim::Scenario sc = sim::with_layout_searched(request.scenario);
     const sim::CalibrationProfile* calibration = request.calibration ? &*request.calibration : nullptr;
+    // The report's device counts: 1, 2, 4 ... within a node, then whole nodes doubling.
+    std::vector<std::vector<sim::ScalingSize>> sizes;
+    int total = 0;
     for (const sim::NodeSpec& node : request.nodes) {
-        if (!sim::training_refusal(node).empty()) continue;
-        const QString instance = QString::fromStdString(node.instance_type);
-        const sim::ScalingBaseline baseline = sim::scaling_baseline(sc, node, calibration);
-        const double base_per_device = baseline.devices > 0 ? baseline.samples_per_s / baseline.devices : 0;
-        std::map<LayoutFamily, charts::ScalingSeries> by_family;
-        for (int nodes : node_counts) {
-            if (cancel.load()) {
-                out.cancelled = true;
-                break;
-            }
-            sim::Cluster cluster{node, nodes};
-            const int devices = cluster.devices();
-            sim::build_layout_space(sc, devices, node.accelerators_per_node, space);
-            // Best (fastest) valid plan per (tp, pp) at this size.
-            std::map<std::pair<int, int>, std::pair<sim::Layout, sim::PlanResult>> best;
-            out.evaluated += sim::evaluate_layouts(sc, cluster, space, calibration,
-                                                   [&](const sim::Layout& l, const sim::PlanResult& r) {
-                                                       if (!r.valid()) return;
-                                                       auto& slot = best[{l.tp, l.pp}];
-                                                       if (slot.second.step_time_s == 0 || r.step_time_s < slot.second.step_time_s) {
-                                                           slot = {l, r};
-                                                       }
-                                                   });
-            // Fastest plan of each family at this size, with its cost.
-            std::map<LayoutFamily, charts::ScalingPoint> family_best;
-            for (const auto& [key, lr] : best) {
-                const LayoutFamily family = classify(lr.first);
-                auto it = family_best.find(family);
-                if (it != family_best.end() && it->second.tokens_per_s >= lr.second.tokens_per_s) continue;
-                const sim::JobEconomics job = sim::job_economics(sc, node, nodes, lr.second.step_time_s);
-                const double per_device = lr.second.samples_per_s / devices;
-                family_best[family] = {devices, lr.second.tokens_per_s,
-                                       base_per_device > 0 ? per_device / base_per_device : sim::kUnknown,
-                                       job.cost_usd};
-            }
-            for (const auto& [family, point] : family_best) {
-                charts::ScalingSeries& s = by_family[family];
-                s.label = request.nodes.size() > 1 ? family_label(family) + QStringLiteral(" · ") + instance
-                                                   : family_label(family);
-                s.points.push_back(point);
-            }
-            if (progress) progress(++done, total);
-        }
-        for (auto& [family, s] : by_family) out.series.push_back(std::move(s));
-        if (out.cancelled) break;
+        sizes.push_back(sim::scaling_sizes(node.accelerators_per_node, request.max_nodes));
+        if (sim::training_refusal(node).empty()) total += int(sizes.back().size());
     }
-    if (out.cancelled) {
-        out.seconds = double(timer.nsecsElapsed()) / 1e9;
-        return out;
+    int done = 0;
+    sim::ScalingOptions scaling_options;
+    scaling_options.calibration = calibration;
+    scaling_options.cancel = &cancel;
+    scaling_options.progress = [&](int step, int) {
+        if (progress) progress(done + step, total);
+    };
+    // The page's four families; its "3D" line is the best of every layout (sim's `any`).
+    const std::pair<LayoutFamily, sim::LayoutFamily> families[] = {
+        {LayoutFamily::data, sim::LayoutFamily::data},
+        {LayoutFamily::tensor, sim::LayoutFamily::tensor},
+        {LayoutFamily::pipeline, sim::LayoutFamily::pipeline},
+        {LayoutFamily::three_d, sim::LayoutFamily::any}};
+    for (std::size_t i = 0; i < request.nodes.size(); ++i) {
+        const sim::NodeSpec& node = request.nodes[i];
+        if (!sim::training_refusal(node).empty()) continue;
+        const sim::ScalingCurves curves = sim::scaling_curves(sc, node, sizes[i], scaling_options);
+        done += int(curves.rows.size());
+        out.evaluated += curves.evaluated;
+        const QString instance = QString::fromStdString(node.instance_type);
+        for (const auto& [family, sim_family] : families) {
+            charts::ScalingSeries s;
+            s.label = series_label(family);
+            // The best layout often is one of the others: dashed, the one below stays visible.
+            s.dashed = sim_family == sim::LayoutFamily::any;
+            if (request.nodes.size() > 1) s.label += QStringLiteral(" · ") + instance;
+            for (const sim::ScalingRow& row : curves.rows) {
+                const sim::ScalingPoint& p = row.at(sim_family);
+                if (p.found) s.points.push_back({row.size.devices(), p.throughput, p.scaling_efficiency, p.cost_usd});
+            }
+            if (!s.points.empty()) out.series.push_back(std::move(s));
+        }
+        if (curves.cancelled) {
+            out.cancelled = true;
+            out.seconds = double(timer.nsecsElapsed()) / 1e9;
+            return out;
+        }
     }
     // Ranking and the Pareto front come from sim's sweep, exactly as `clusterplan recommend`.
     sim::Scenario sweep_sc = sc;

@@ -1,6 +1,7 @@
-// Background computation behind the Scaling page: for each chosen instance and node count, the
-// best plan of each layout family (data-, tensor-, pipeline-parallel, 3D), every plan's time and
-// cost for the Pareto scatter, and the ranked recommendations. Runs on a worker thread.
+// Background computation behind the Scaling page: for each chosen instance and device count, the
+// best plan of each layout family (data-, tensor-, pipeline-parallel, best 3D: sim::scaling_curves),
+// every plan's time and cost for the Pareto scatter, and the ranked recommendations. Runs on a
+// worker thread.
 #pragma once
 
 #include "charts/scaling_charts.h"
@@ -21,6 +22,8 @@ namespace cp::gui {
 
 enum class LayoutFamily { data, tensor, pipeline, three_d };
 QString family_label(LayoutFamily family);
+// Legend of a family's scaling line (the 3D line is the best of every layout).
+QString series_label(LayoutFamily family);
 
 struct SweepPlan {
     QString instance;
@@ -60,7 +63,7 @@ struct ScalingRequest {
     std::optional<sim::CalibrationProfile> calibration;  // none: datasheet values
 };
 
-// `progress(done, total)` is called from the worker; `cancel` is polled between node counts.
+// `progress(done, total)` is called from the worker; `cancel` is polled between device counts.
 ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<bool>& cancel,
                             const std::function<void(int, int)>& progress);
 

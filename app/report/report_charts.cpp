@@ -155,7 +155,8 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
                    QStringLiteral("scaling-throughput")},
             Figure{eff,
                    QStringLiteral("Scaling efficiency = throughput(n) / (n × throughput of one device), relative to the "
-                                  "smallest configuration that fits when one device is too small."),
+                                  "smallest configuration that fits when one device is too small; above 100 % when "
+                                  "that reference had to trade speed for memory (see the assumptions)."),
                    QStringLiteral("scaling-efficiency")}};
 }
 

@@ -9,6 +9,7 @@
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
+#include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/search.h"
 
 #include <QDateTime>
@@ -22,56 +23,26 @@ namespace cp::report {
 namespace {
 
 // Best throughput per strategy at 1, 2, 4 ... devices within a node, then doubling whole
-// nodes up to the scenario's limit: data parallel only (tp = pp = 1), model parallel only
-// (dp = 1) and the best of every layout. Every layout field is searched, as for the
-// planner's scaling baseline, so the curves compare strategies rather than one fixed layout.
+// nodes up to the scenario's limit: data parallel only, model parallel only (dp = 1) and the
+// best of every layout, as sim::scaling_curves computes them for the GUI's Scaling page too.
 std::vector<ScalingPoint> scaling_curves(const sim::Scenario& scenario, const sim::NodeSpec& node,
                                          const sim::CalibrationProfile* calibration) {
-    sim::Scenario sc = scenario;
-    sc.parallel.tp.reset();
-    sc.parallel.pp.reset();
-    sc.parallel.dp.reset();
-    sc.parallel.micro_batch.reset();
-    sc.parallel.virtual_stages.reset();
-    sc.parallel.zero.reset();
-    sc.parallel.recompute.reset();
-    const sim::ScalingBaseline baseline = sim::scaling_baseline(sc, node, calibration);
-    const bool tokens = sc.workload.kind == sim::WorkloadKind::transformer;
+    const int max_nodes = std::min(scenario.constraints.max_nodes, 1024);
+    sim::ScalingOptions options;
+    options.calibration = calibration;
+    const sim::ScalingCurves curves =
+        sim::scaling_curves(scenario, node, sim::scaling_sizes(node.accelerators_per_node, max_nodes), options);
+    const std::pair<const char*, sim::LayoutFamily> strategies[] = {
+        {"Data parallel", sim::LayoutFamily::data},
+        {"Model parallel (TP/PP)", sim::LayoutFamily::model},
+        {"Best layout (3D)", sim::LayoutFamily::any}};
     std::vector<ScalingPoint> points;
-    sim::LayoutSpace space;
-    auto measure = [&](const sim::NodeSpec& n, int nodes) {
-        const sim::Cluster cluster{n, nodes};
-        const int devices = cluster.devices();
-        sim::build_layout_space(sc, devices, n.accelerators_per_node, space);
-        sim::PlanResult best_dp, best_mp, best_any;
-        auto keep = [](sim::PlanResult& best, const sim::PlanResult& r) {
-            if (r.samples_per_s > best.samples_per_s) best = r;
-        };
-        sim::evaluate_layouts(sc, cluster, space, calibration, [&](const sim::Layout& l, const sim::PlanResult& r) {
-            if (r.limit != sim::Limit::none) return;
-            if (l.tp == 1 && l.pp == 1) keep(best_dp, r);
-            if (l.dp == 1 && l.tp * l.pp > 1) keep(best_mp, r);
-            keep(best_any, r);
-        });
-        const double reference = baseline.devices > 0 ? baseline.samples_per_s / baseline.devices : 0;
-        auto add = [&](const char* name, const sim::PlanResult& r) {
-            if (r.samples_per_s <= 0) return;
-            const double efficiency = reference > 0 ? (r.samples_per_s / devices) / reference : std::nan("");
-            points.push_back({name, devices, tokens ? r.tokens_per_s : r.samples_per_s, efficiency});
-        };
-        add("Data parallel", best_dp);
-        add("Model parallel (TP/PP)", best_mp);
-        add("Best layout (3D)", best_any);
-    };
-    const int per_node = node.accelerators_per_node;
-    for (int d = 1; d < per_node; d *= 2) {
-        if (per_node % d != 0) continue;
-        sim::NodeSpec partial = node;
-        partial.accelerators_per_node = d;
-        measure(partial, 1);
+    for (const sim::ScalingRow& row : curves.rows) {
+        for (const auto& [name, family] : strategies) {
+            const sim::ScalingPoint& p = row.at(family);
+            if (p.found) points.push_back({name, row.size.devices(), p.throughput, p.scaling_efficiency});
+        }
     }
-    const int max_nodes = std::max(1, std::min(sc.constraints.max_nodes, 1024));
-    for (int nodes = 1; nodes <= max_nodes; nodes *= 2) measure(node, nodes);
     return points;
 }
 

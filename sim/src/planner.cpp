@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/model_constants.h"
+#include "clusterplan/sim/scaling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,43 +227,6 @@ std::string describe_limit(const PlanResult& r) {
     return "not valid";
 }
 
-ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node, const CalibrationProfile* cal) {
-    ScalingBaseline b;
-    cal = calibration_for(cal, node);
-    // The reference is the best the small configuration can do, whatever layout the scenario
-    // fixes for the large one: every layout field is searched.
-    Scenario sc = scenario;
-    sc.parallel.tp.reset();
-    sc.parallel.pp.reset();
-    sc.parallel.dp.reset();
-    sc.parallel.micro_batch.reset();
-    sc.parallel.virtual_stages.reset();
-    sc.parallel.zero.reset();
-    sc.parallel.recompute.reset();
-    LayoutSpace space;
-    auto best_at = [&](const NodeSpec& n, int nodes) {
-        Cluster cluster{n, nodes};
-        build_layout_space(sc, cluster.devices(), n.accelerators_per_node, space);
-        double best = 0;
-        evaluate_layouts(sc, cluster, space, cal, [&](const Layout&, const PlanResult& r) {
-            if (r.limit == Limit::none) best = std::max(best, r.samples_per_s);
-        });
-        return best;
-    };
-    // Within one node: 1, 2, 4 ... devices (a node with fewer accelerators, same links).
-    const int per_node = node.accelerators_per_node;
-    for (int d = 1; d <= per_node; ++d) {
-        if (per_node % d != 0) continue;
-        NodeSpec partial = node;
-        partial.accelerators_per_node = d;
-        if (const double thr = best_at(partial, 1); thr > 0) return {d, thr};
-    }
-    // Whole nodes, doubling, up to the scenario's node limit.
-    for (int nodes = 2; nodes <= sc.constraints.max_nodes; nodes *= 2)
-        if (const double thr = best_at(node, nodes); thr > 0) return {nodes * per_node, thr};
-    return b;
-}
-
 PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes, const Layout& layout,
                             const CalibrationProfile* cal, const ScalingBaseline* baseline) {
     PlanReport rep;
@@ -280,16 +244,17 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
     rep.price_as_of = node.price_as_of;
     const Cluster cluster{node, nodes};
+    std::string superlinear;  // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
         rep.job = job_economics(sc, node, nodes, rep.result.step_time_s);
         rep.hpo = hpo_estimate(sc.training, nodes, rep.job);
         const ScalingBaseline b = baseline ? *baseline : scaling_baseline(sc, node, cal);
-        if (b.devices > 0 && b.samples_per_s > 0) {
+        rep.scaling_efficiency = scaling_efficiency(b, rep.result.samples_per_s, rep.devices);
+        if (is_known(rep.scaling_efficiency)) {
             rep.scaling_reference_devices = b.devices;
-            rep.scaling_efficiency =
-                (rep.result.samples_per_s / rep.devices) / (b.samples_per_s / b.devices);
+            superlinear = superlinear_scaling_note(b, layout, rep.devices, rep.scaling_efficiency);
         }
     } else {
         // Not valid or not fitting: not priced (DESIGN.md), time unknown.
@@ -319,6 +284,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.assumptions.push_back("scaling efficiency is relative to " + std::to_string(rep.scaling_reference_devices) +
                                   " devices, the smallest configuration of " + node.accelerator.id +
                                   " that fits the model (powers of two searched)");
+    if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
     for (auto& a : cost_assumptions(sc, node)) rep.assumptions.push_back(std::move(a));
     if (!is_known(node.usd_per_node_hour_on_demand))
         rep.assumptions.push_back("no on-demand price known for " + node.instance_type + ": cost not computed");

@@ -1,5 +1,6 @@
 #include "clusterplan/sim/recommend.h"
 
+#include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/wording.h"
 
 #include <algorithm>

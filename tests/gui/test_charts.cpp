@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLineSeries>
 
 #include <cmath>
 #include <memory>
@@ -56,6 +57,13 @@ TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "
     CHECK(axis_titles(thr.get()).join(' ').contains("tokens/s"));
     std::unique_ptr<QChart> cost(charts::scaling_chart({s}, charts::ScalingMetric::cost));
     CHECK(axis_titles(cost.get()).join(' ').contains("USD"));
+    // An envelope series is dashed so the curve it coincides with shows through.
+    charts::ScalingSeries best = s;
+    best.dashed = true;
+    std::unique_ptr<QChart> both(charts::scaling_chart({s, best}, charts::ScalingMetric::throughput));
+    REQUIRE(both->series().size() == 2);
+    CHECK(qobject_cast<QLineSeries*>(both->series()[0])->pen().style() == Qt::SolidLine);
+    CHECK(qobject_cast<QLineSeries*>(both->series()[1])->pen().style() != Qt::SolidLine);
     std::unique_ptr<QChart> pareto(charts::pareto_chart({{10, 1000, true, "a", 0}, {20, 900, true, "b", 1}}));
     CHECK(axis_titles(pareto.get()).join(' ').contains("hours"));
     std::unique_ptr<QChart> bw(charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}}}));

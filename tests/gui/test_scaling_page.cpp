@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace cp::gui;
@@ -38,8 +39,18 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
     const auto result = page->data();
     REQUIRE(result);
     CHECK(result->evaluated > 0);
-    // Four layout families on one instance type.
-    CHECK(result->series.size() == 4);
+    // Four layout families on one instance type; the last, dashed, is the best of every layout.
+    REQUIRE(result->series.size() == 4);
+    const auto& envelope = result->series.back();
+    CHECK(envelope.dashed);
+    for (const auto& s : result->series) {
+        for (const auto& p : s.points) {
+            const auto best = std::find_if(envelope.points.begin(), envelope.points.end(),
+                                           [&](const auto& q) { return q.devices == p.devices; });
+            REQUIRE(best != envelope.points.end());
+            CHECK(best->tokens_per_s >= p.tokens_per_s);
+        }
+    }
     CHECK_FALSE(result->front.empty());
     RecommendationModel* model = page->recommendations();
     REQUIRE(model->rowCount() > 1);

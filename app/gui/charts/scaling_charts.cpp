@@ -81,6 +81,12 @@ QChart* scaling_chart(const std::vector<ScalingSeries>& series, ScalingMetric me
         line->setPointsVisible(true);
         QPen pen(series_color(colour++));
         pen.setWidthF(2.0);
+        if (s.dashed) {
+            // Long gaps and flat caps: the line underneath must show through at 2 px width.
+            pen.setStyle(Qt::DashLine);
+            pen.setCapStyle(Qt::FlatCap);
+            pen.setDashPattern({4, 3});
+        }
         line->setPen(pen);
         for (const ScalingPoint& p : s.points) {
             const double y = metric_value(p, metric) / scale.divisor;

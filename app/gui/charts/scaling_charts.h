@@ -23,6 +23,7 @@ struct ScalingPoint {
 struct ScalingSeries {
     QString label;                    // "Data parallel · p4d.24xlarge"
     std::vector<ScalingPoint> points; // ascending devices
+    bool dashed = false;              // an envelope drawn over the curve it coincides with
 };
 
 enum class ScalingMetric { throughput, efficiency, cost };

@@ -96,14 +96,8 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
 
 // ---- reports ---------------------------------------------------------------------------------
 
-// Throughput of the smallest configuration of this accelerator that fits the model: one device
-// when it fits, else the fewest devices that do (scaling efficiency is relative to it).
-struct ScalingBaseline {
-    int devices = 0;            // 0: nothing fits up to the limit searched
-    double samples_per_s = 0;
-};
-ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node,
-                                 const CalibrationProfile* calibration);
+// The reference of scaling efficiency (scaling.h, where it is computed).
+struct ScalingBaseline;
 
 // Everything `simulate --json` reports for one plan (DESIGN.md), computed once so the CLI, GUI
 // and report show identical numbers.
