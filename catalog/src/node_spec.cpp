@@ -68,6 +68,8 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
     s.vendor = a.vendor;
     s.is_gpu = a.is_gpu;
     s.can_train = !a.inference_only;
+    // AWS's own accelerators train through the Neuron SDK, which offers ZeRO-1 only.
+    if (a.vendor == "AWS") s.max_zero_stage = 1;
     s.peak_tflops[static_cast<int>(sim::Precision::fp32)] = or_nan(a.fp32_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::tf32)] = or_nan(a.tf32_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::fp16)] = or_nan(a.fp16_tflops);

@@ -11,6 +11,7 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (layout.devices() != cluster.devices()) return bad;
     if (layout.global_batch % (layout.micro_batch * layout.dp) != 0) return bad;
     if (layout.zero < 0 || layout.zero > 3) return bad;
+    if (layout.zero > cluster.node.accelerator.max_zero_stage) return bad;
     if (!(layout.grad_compression > 0.0 && layout.grad_compression <= 1.0)) return bad;
     if (layout.dp_comm == DpComm::parameter_server && layout.parameter_servers < 1) return bad;
     if (layout.virtual_stages > 1 && layout.schedule != Schedule::interleaved) return bad;

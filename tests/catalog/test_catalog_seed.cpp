@@ -57,6 +57,9 @@ TEST_CASE("p4d.24xlarge is 8 x A100-40GB with 400 Gbps EFA on NVSwitch", "[catal
     CHECK_REL(node->accelerator.memory_gib, 40.0, 1e-12);
     CHECK_REL(node->usd_per_node_hour_spot, 2.4655, 1e-9);
     CHECK(node->spot_interruption_bucket == -1);  // no Spot Advisor data in the seed
+    CHECK(node->accelerator.max_zero_stage == 3);
+    // Trainium trains through the Neuron SDK, which shards optimizer state only (ZeRO-1).
+    CHECK(cat.node_spec("trn1.32xlarge")->accelerator.max_zero_stage == 1);
 }
 
 TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]") {

@@ -114,3 +114,24 @@ TEST_CASE("a calibration profile of another accelerator is refused, not silently
         CHECK((r["plan"]["calibration"]["source"] == "datasheet") != a100);
     }
 }
+
+TEST_CASE("Trainium plans stop at ZeRO-1, the stage the Neuron SDK offers", "[cli][neuron]") {
+    Sandbox box;
+    const auto fixed = box.write("trn1-zero3.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"instance": "trn1.32xlarge", "nodes": 2},
+        "parallel": {"zero": 3}, "training": {"tokens": 1e9}})");
+    const auto refused = run_cli({"simulate", fixed.string()});
+    CHECK(refused.code == 2);
+    CHECK_THAT(refused.err, Catch::Contains("parallel.zero") && Catch::Contains("ZeRO up to stage 1"));
+
+    // Searched: every plan offered on Trainium uses ZeRO 0 or 1.
+    const auto searched = box.write("trn1-any.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"instance": "trn1.32xlarge"}, "constraints": {"max_nodes": 4},
+        "training": {"tokens": 1e9}})");
+    const auto r = run_cli({"sweep", searched.string(), "--json"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json doc = json::parse(r.out);
+    REQUIRE_FALSE(doc["plans"].empty());
+    for (const auto& plan : doc["plans"]) CHECK(plan["layout"]["zero"].get<int>() <= 1);
+}

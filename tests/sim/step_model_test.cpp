@@ -117,6 +117,15 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     z.zero = 1;
     z.dp_comm = sim::DpComm::parameter_server;
     CHECK(limit(z) == sim::Limit::invalid_layout); // no server shards
+    // Hardware whose software offers only ZeRO-1 (Neuron) gets no ZeRO-2/3 plan.
+    sim::Cluster neuron_like = c;
+    neuron_like.node.accelerator.max_zero_stage = 1;
+    sim::Layout zn = layout(8, 8, 1, 1, 64);
+    zn.zero = 1;
+    CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit == sim::Limit::none);
+    zn.zero = 3;
+    CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+    CHECK(limit(zn) == sim::Limit::none);
     sim::Workload gqa = w;
     gqa.shape.kv_heads = 4;
     CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit == sim::Limit::invalid_layout);

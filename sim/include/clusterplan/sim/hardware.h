@@ -23,6 +23,11 @@ struct AcceleratorSpec {
     std::string vendor;                 // "NVIDIA", "AWS", "Habana Labs (Intel)"
     bool is_gpu = true;                 // Neuron and Gaudi are accelerators, not GPUs
     bool can_train = true;              // false for Inferentia (inference-only)
+    // Highest ZeRO stage its training software offers. The Neuron SDK (Trainium) shards only the
+    // optimizer state: NxD Training and optimum-neuron document ZeRO-1 and no stage 2/3
+    // (awsdocs-neuron.readthedocs-hosted.com, "ZeRO-1 Tutorial"; huggingface.co/docs/optimum-neuron,
+    // "Distributed Training"). Plans beyond it are not offered.
+    int max_zero_stage = 3;
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                    kUnknown};
