@@ -149,9 +149,19 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
     rescale_axis(tput, true, qs(data.throughput_unit));
     log_only_where_wide(tput);
     log_only_where_wide(eff);
+    // A family with no line is one with no plan that fits: say so rather than leave the reader
+    // looking for a missing curve.
+    QString missing;
+    for (const QString& family : {QStringLiteral("Data parallel"), QStringLiteral("Model parallel")}) {
+        const bool drawn = std::any_of(order.begin(), order.end(),
+                                       [&](const QString& name) { return name.startsWith(family); });
+        if (!drawn)
+            missing += QStringLiteral(" %1 alone gives no plan that fits (memory, batch split) at any device count here, so it has no line.").arg(family);
+    }
     return {Figure{tput,
                    QStringLiteral("Best throughput found at each device count on the recommended instance type, "
-                                  "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout."),
+                                  "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout.") +
+                       missing,
                    QStringLiteral("scaling-throughput")},
             Figure{eff,
                    QStringLiteral("Scaling efficiency = throughput(n) / (n × throughput of one device), relative to the "

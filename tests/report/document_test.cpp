@@ -138,3 +138,13 @@ TEST_CASE("Markdown leaves numbers in table cells unescaped", "[report][markdown
     CHECK_FALSE(md.text.contains(QStringLiteral("\\.")));
     CHECK(md.text.contains(QStringLiteral("| 2 | p4de.24xlarge | 32 |")));
 }
+
+TEST_CASE("A layout family that fits nowhere is named in the scaling caption", "[report][document]") {
+    const Document full = build_document(fixture_report("all families", 2));
+    CHECK_FALSE(figure(full, QStringLiteral("scaling-throughput")).caption.contains(QStringLiteral("gives no plan")));
+    auto data = fixture_report("no data parallel", 2);
+    std::erase_if(data.scaling, [](const auto& p) { return p.strategy == "Data parallel"; });
+    const QString caption = figure(build_document(data), QStringLiteral("scaling-throughput")).caption;
+    CHECK(caption.contains(QStringLiteral("Data parallel alone gives no plan that fits")));
+    CHECK_FALSE(caption.contains(QStringLiteral("Model parallel alone")));
+}
