@@ -11,6 +11,28 @@
 
 namespace cp::test {
 
+// An 8-GPU NVSwitch node with A100-80GB datasheet figures and made-up round prices.
+inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0, int bucket = 1) {
+    sim::NodeSpec n;
+    n.instance_type = type;
+    n.accelerator.id = "A100-80GB";
+    n.accelerator.vendor = "NVIDIA";
+    n.accelerator.peak_tflops = {19.5, 156, 312, 312, sim::kUnknown};
+    n.accelerator.memory_gib = 80;
+    n.accelerator.hbm_gbytes_per_s = 2039;
+    n.accelerator.link_gbytes_per_s = 300;
+    n.accelerators_per_node = 8;
+    n.intra_link = sim::IntraNodeLink::nvswitch;
+    n.intra_node_gbytes_per_s = 300;
+    n.inter_node_gbps = 400;
+    n.efa = true;
+    n.usd_per_node_hour_on_demand = od;
+    n.usd_per_node_hour_spot = spot;
+    n.spot_interruption_bucket = bucket;
+    n.price_as_of = "2025-08";
+    return n;
+}
+
 // NVIDIA A100-80GB SXM (datasheet): 312 TFLOP/s dense fp16/bf16, 2039 GB/s HBM, 80 GiB, NVSwitch
 // at 300 GB/s per GPU per direction, 8 per node; `inter_node_gbps` is the node's NIC total.
 inline sim::Cluster a100_cluster(int nodes, double inter_node_gbps) {

@@ -1,4 +1,5 @@
 // Planner, spot/HPO economics, sweep, Pareto front, ranking and the plan-report JSON.
+#include "engine_fixtures.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
@@ -18,30 +19,9 @@ using namespace cp::sim;
 
 namespace {
 
-// An 8-GPU NVSwitch node with A100-80GB datasheet figures and made-up round prices.
-NodeSpec a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0, int bucket = 1) {
-    NodeSpec n;
-    n.instance_type = type;
-    n.accelerator.id = "A100-80GB";
-    n.accelerator.vendor = "NVIDIA";
-    n.accelerator.peak_tflops = {19.5, 156, 312, 312, kUnknown};
-    n.accelerator.memory_gib = 80;
-    n.accelerator.hbm_gbytes_per_s = 2039;
-    n.accelerator.link_gbytes_per_s = 300;
-    n.accelerators_per_node = 8;
-    n.intra_link = IntraNodeLink::nvswitch;
-    n.intra_node_gbytes_per_s = 300;
-    n.inter_node_gbps = 400;
-    n.efa = true;
-    n.usd_per_node_hour_on_demand = od;
-    n.usd_per_node_hour_spot = spot;
-    n.spot_interruption_bucket = bucket;
-    n.price_as_of = "2025-08";
-    return n;
-}
 
 NodeSpec inferentia_node() {
-    NodeSpec n = a100_node("inf2.48xlarge");
+    NodeSpec n = cp::test::priced_a100_node("inf2.48xlarge");
     n.accelerator.id = "Inferentia2";
     n.accelerator.is_gpu = false;
     n.accelerator.can_train = false;
@@ -107,7 +87,7 @@ TEST_CASE("the layout space holds only layouts that match the cluster and the mo
 }
 
 TEST_CASE("simulate refuses layouts that do not match the cluster, naming the field", "[planner]") {
-    const NodeSpec node = a100_node();
+    const NodeSpec node = cp::test::priced_a100_node();
     const Scenario sc = scenario(R"("parallel": {"tp": 8, "pp": 4, "dp": 8})");
     Scenario with_nodes = sc;
     with_nodes.nodes = 2;  // 16 devices, layout wants 256
@@ -129,7 +109,7 @@ TEST_CASE("Inferentia is refused with a clear reason", "[planner]") {
     CHECK_THAT(err, Catch::StartsWith("cluster.instance") && Catch::Contains("Inferentia2") &&
                         Catch::Contains("built for inference"));
     CHECK_FALSE(training_refusal(inferentia_node()).empty());
-    CHECK(training_refusal(a100_node()).empty());
+    CHECK(training_refusal(cp::test::priced_a100_node()).empty());
     // In a sweep it is skipped with the same reason, and nothing is evaluated on it.
     const SweepResult sw = sweep(scenario(R"("constraints": {"max_nodes": 2})"), {inferentia_node()}, nullptr);
     CHECK(sw.evaluated == 0);
@@ -139,7 +119,7 @@ TEST_CASE("Inferentia is refused with a clear reason", "[planner]") {
 TEST_CASE("simulate fills searched fields with the fastest fitting layout and says so", "[planner]") {
     Scenario sc = scenario("");
     sc.nodes = 2;
-    const PlanReport r = simulate_plan(sc, a100_node(), nullptr);
+    const PlanReport r = simulate_plan(sc, cp::test::priced_a100_node(), nullptr);
     REQUIRE(r.result.valid());
     CHECK(r.layout.tp * r.layout.pp * r.layout.dp == 16);
     CHECK(r.searched == std::vector<std::string>{"tp", "pp", "dp", "micro_batch", "zero", "recompute"});
@@ -147,14 +127,14 @@ TEST_CASE("simulate fills searched fields with the fastest fitting layout and sa
     // No layout the planner tries on this cluster is faster and fits.
     LayoutSpace space;
     build_layout_space(sc, 16, 8, space);
-    evaluate_layouts(sc, Cluster{a100_node(), 2}, space, nullptr, [&](const Layout&, const PlanResult& p) {
+    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 2}, space, nullptr, [&](const Layout&, const PlanResult& p) {
         if (p.valid()) CHECK(p.step_time_s >= r.result.step_time_s);
     });
 }
 
 TEST_CASE("time to train and on-demand cost follow from the step time", "[planner][cost]") {
     Scenario sc = scenario(R"("training": {"tokens": 4.096e10}, "parallel": {"global_batch": 1000})");
-    const NodeSpec node = a100_node();
+    const NodeSpec node = cp::test::priced_a100_node();
     const JobEconomics j = job_economics(sc, node, 4, 2.0);
     CHECK(j.samples_total == 4.096e10 / 4096);   // tokens / seq_len
     CHECK(j.steps == 10000);                    // ceil(1e7 / 1000)
@@ -175,7 +155,7 @@ TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected c
     CHECK(spot_interruptions_per_node_hour(-1) == spot_interruptions_per_node_hour(kConservativeSpotBucket));
     CHECK(spot_bucket_label(2) == "10-15%");
 
-    const NodeSpec node = a100_node("x", 32.0, 12.0, 2);
+    const NodeSpec node = cp::test::priced_a100_node("x", 32.0, 12.0, 2);
     SpotSpec spot;
     spot.checkpoint_write_s = 120;
     spot.restart_s = 600;
@@ -209,7 +189,7 @@ TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected c
     // A cluster that is interrupted faster than it can restart is not feasible.
     spot.checkpoint_on_notice = false;
     spot.restart_s = 3600 * 10;
-    CHECK_FALSE(spot_estimate(spot, a100_node("x", 32, 12, 4), 512, work_h).feasible);
+    CHECK_FALSE(spot_estimate(spot, cp::test::priced_a100_node("x", 32, 12, 4), 512, work_h).feasible);
 }
 
 TEST_CASE("a tuning job runs trials in waves of max_parallel_trials", "[cost][hpo]") {
@@ -233,7 +213,7 @@ TEST_CASE("a tuning job runs trials in waves of max_parallel_trials", "[cost][hp
 
 TEST_CASE("sweep results do not depend on the thread count", "[search]") {
     const Scenario sc = scenario(R"("constraints": {"max_nodes": 6})");
-    const std::vector<NodeSpec> nodes = {a100_node("a"), a100_node("b", 20.0, 9.0, 3), inferentia_node()};
+    const std::vector<NodeSpec> nodes = {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3), inferentia_node()};
     const SweepResult one = sweep(sc, nodes, nullptr, SweepOptions{1});
     const SweepResult three = sweep(sc, nodes, nullptr, SweepOptions{3});
     REQUIRE(one.evaluated > 0);
@@ -268,7 +248,7 @@ TEST_CASE("sweep results do not depend on the thread count", "[search]") {
 
 TEST_CASE("the Pareto front holds no dominated plan and ranking respects constraints", "[search][recommend]") {
     const Scenario sc = scenario(R"("constraints": {"max_nodes": 8, "allow_spot": true})");
-    const SweepResult sw = sweep(sc, {a100_node("a"), a100_node("b", 20.0, 9.0, 3)}, nullptr, SweepOptions{2});
+    const SweepResult sw = sweep(sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)}, nullptr, SweepOptions{2});
     const Ranking rk = rank_options(sc, sw, 5);
     REQUIRE(rk.pareto.size() >= 2);
     for (std::size_t i = 1; i < rk.pareto.size(); ++i) {
@@ -310,7 +290,7 @@ TEST_CASE("the Pareto front holds no dominated plan and ranking respects constra
 
 TEST_CASE("recommend explains each choice and the plan JSON carries every DESIGN.md field", "[recommend][json]") {
     const Scenario sc = scenario(R"("constraints": {"max_nodes": 4}, "training": {"tokens": 1e10, "trials": 4, "max_parallel_trials": 2})");
-    const RecommendResult res = recommend(sc, {a100_node("a"), a100_node("b", 20.0, 9.0, 3)}, nullptr, 3, SweepOptions{2});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)}, nullptr, 3, SweepOptions{2});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     CHECK_THAT(top.reasons.front(), Catch::StartsWith("best by lowest cost"));
@@ -363,7 +343,7 @@ TEST_CASE("the interleaved schedule searches virtual stages that split the layer
     CHECK(vs.count(4) == 1);
     // Every evaluated interleaved plan that is valid keeps Megatron's rule: micro-batches % pp == 0.
     std::uint64_t valid = 0;
-    evaluate_layouts(sc, Cluster{a100_node(), 64}, space, nullptr, [&](const Layout& l, const PlanResult& r) {
+    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 64}, space, nullptr, [&](const Layout& l, const PlanResult& r) {
         if (r.valid() && l.virtual_stages > 1) {
             ++valid;
             CHECK(l.micro_batches() % l.pp == 0);

@@ -1,6 +1,7 @@
 // Regressions from the CLI audit: a scenario's own node price caps the catalog's spot price,
 // free checkpoints do not turn the spot estimate into NaN, and recommend does not claim the
 // planner chose what the scenario fixed; fp32 activations are 4-byte.
+#include "engine_fixtures.h"
 #include "clusterplan/sim/memory_model.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
@@ -16,32 +17,8 @@
 
 using namespace cp::sim;
 
-namespace {
-
-NodeSpec priced_a100_node(double on_demand, double spot) {
-    NodeSpec n;
-    n.instance_type = "test.a100";
-    n.accelerator.id = "A100-80GB";
-    n.accelerator.vendor = "NVIDIA";
-    n.accelerator.peak_tflops = {19.5, 156, 312, 312, kUnknown};
-    n.accelerator.memory_gib = 80;
-    n.accelerator.hbm_gbytes_per_s = 2039;
-    n.accelerator.link_gbytes_per_s = 300;
-    n.accelerators_per_node = 8;
-    n.intra_link = IntraNodeLink::nvswitch;
-    n.intra_node_gbytes_per_s = 300;
-    n.inter_node_gbps = 400;
-    n.efa = true;
-    n.usd_per_node_hour_on_demand = on_demand;
-    n.usd_per_node_hour_spot = spot;
-    n.spot_interruption_bucket = 2;
-    return n;
-}
-
-} // namespace
-
 TEST_CASE("cluster.custom.usd_per_node_hour caps the catalog's spot price", "[cost][spot]") {
-    const NodeSpec base = priced_a100_node(21.96, 2.47);
+    const NodeSpec base = cp::test::priced_a100_node("test.a100", 21.96, 2.47, 2);
     CustomHardware free_node;
     free_node.usd_per_node_hour = 0;  // e.g. owned hardware, as in the DESIGN.md example
     const NodeSpec owned = apply_custom_hardware(&base, free_node, nullptr, "t.json");
@@ -56,7 +33,7 @@ TEST_CASE("cluster.custom.usd_per_node_hour caps the catalog's spot price", "[co
 }
 
 TEST_CASE("a free checkpoint (checkpoint_write_s 0) gives finite spot figures", "[cost][spot]") {
-    const NodeSpec node = priced_a100_node(32, 12);
+    const NodeSpec node = cp::test::priced_a100_node("test.a100", 32, 12, 2);
     SpotSpec spot;
     spot.checkpoint_write_s = 0;
     spot.restart_s = 600;
@@ -78,7 +55,7 @@ TEST_CASE("recommend says when the scenario, not the planner, fixed the layout a
             "parallel": {"tp": 8, "pp": 1, "dp": 1, "micro_batch": 1, "zero": 1, "recompute": "full"},
             "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
         "t.json");
-    const RecommendResult res = recommend(sc, {priced_a100_node(32, 12)}, nullptr, 1, SweepOptions{1});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     bool layout_sentence = false;
@@ -142,7 +119,7 @@ TEST_CASE("recommend words a millisecond step and an interruption-free spot run 
             "cluster": {"nodes": 1}, "parallel": {"global_batch": 8},
             "training": {"tokens": 1e6}, "constraints": {"max_nodes": 1}})",
         "t.json");
-    const RecommendResult res = recommend(sc, {priced_a100_node(32, 12)}, nullptr, 1, SweepOptions{1});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     REQUIRE(top.report.result.step_time_s < 1.0);
