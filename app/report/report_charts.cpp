@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace cp::report {
 namespace {
@@ -101,15 +102,19 @@ Figure pareto_figure(const ReportData& data) {
 }
 
 std::vector<Figure> scaling_figures(const ReportData& data) {
-    QMap<QString, ChartSeries> by_strategy;
+    // One pass: each strategy's throughput and efficiency series side by side.
+    QMap<QString, std::pair<ChartSeries, ChartSeries>> by_strategy;
     QStringList order;
     for (const auto& p : data.scaling) {
         const QString name = qs(p.strategy);
         if (!by_strategy.contains(name)) {
             order << name;
-            by_strategy[name] = ChartSeries{name, {}, true, true, false, false};
+            const ChartSeries empty{name, {}, true, true, false, false};
+            by_strategy[name] = {empty, empty};
         }
-        by_strategy[name].points.emplace_back(p.devices, p.throughput);
+        auto& [throughput, efficiency] = by_strategy[name];
+        throughput.points.emplace_back(p.devices, p.throughput);
+        efficiency.points.emplace_back(p.devices, p.efficiency * 100.0);
     }
     // Same strategy, same colour in every report: data parallel first, then model parallel,
     // then the rest, whichever appears first at the smallest device count.
@@ -132,18 +137,15 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
     eff.y_label = QStringLiteral("scaling efficiency (%)");
     eff.log_y = false;
     for (const auto& name : order) {
-        ChartSeries s = by_strategy[name];
+        auto [s, e] = by_strategy[name];
         // The best layout often is the data- or model-parallel one: drawn dashed on top, the
         // curve it coincides with stays visible.
         s.dashed = !name.startsWith(QLatin1String("Data parallel")) && !name.startsWith(QLatin1String("Model parallel"));
-        std::sort(s.points.begin(), s.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        e.dashed = s.dashed;
+        for (ChartSeries* series : {&s, &e})
+            std::sort(series->points.begin(), series->points.end(),
+                      [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         tput.series.push_back(s);
-        ChartSeries e = s;
-        e.points.clear();
-        for (const auto& p : data.scaling) {
-            if (qs(p.strategy) == name) e.points.emplace_back(p.devices, p.efficiency * 100.0);
-        }
-        std::sort(e.points.begin(), e.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         eff.series.push_back(e);
     }
     rescale_axis(tput, true, qs(data.throughput_unit));

@@ -322,9 +322,8 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     if (p.zero && *p.zero > node.accelerator.max_zero_stage)
         throw ScenarioError(origin, "parallel.zero",
                             "the training software of " + node.accelerator.id + " offers ZeRO up to stage " +
-                                std::to_string(node.accelerator.max_zero_stage) +
-                                (node.accelerator.vendor == "AWS" ? " (the Neuron SDK shards optimizer state only)" : "") +
-                                ", got " + std::to_string(*p.zero));
+                                std::to_string(node.accelerator.max_zero_stage) + ", got " +
+                                std::to_string(*p.zero));
 
     LayoutSpace space;
     build_layout_space(sc, devices, per_node, space);

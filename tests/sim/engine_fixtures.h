@@ -11,28 +11,6 @@
 
 namespace cp::test {
 
-// An 8-GPU NVSwitch node with A100-80GB datasheet figures and made-up round prices.
-inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0, int bucket = 1) {
-    sim::NodeSpec n;
-    n.instance_type = type;
-    n.accelerator.id = "A100-80GB";
-    n.accelerator.vendor = "NVIDIA";
-    n.accelerator.peak_tflops = {19.5, 156, 312, 312, sim::kUnknown};
-    n.accelerator.memory_gib = 80;
-    n.accelerator.hbm_gbytes_per_s = 2039;
-    n.accelerator.link_gbytes_per_s = 300;
-    n.accelerators_per_node = 8;
-    n.intra_link = sim::IntraNodeLink::nvswitch;
-    n.intra_node_gbytes_per_s = 300;
-    n.inter_node_gbps = 400;
-    n.efa = true;
-    n.usd_per_node_hour_on_demand = od;
-    n.usd_per_node_hour_spot = spot;
-    n.spot_interruption_bucket = bucket;
-    n.price_as_of = "2025-08";
-    return n;
-}
-
 // NVIDIA A100-80GB SXM (datasheet): 312 TFLOP/s dense fp16/bf16, 2039 GB/s HBM, 80 GiB, NVSwitch
 // at 300 GB/s per GPU per direction, 8 per node; `inter_node_gbps` is the node's NIC total.
 inline sim::Cluster a100_cluster(int nodes, double inter_node_gbps) {
@@ -53,6 +31,19 @@ inline sim::Cluster a100_cluster(int nodes, double inter_node_gbps) {
     n.inter_node_gbps = inter_node_gbps;
     n.inter_node_latency_us = 5;
     return c;
+}
+
+// The same A100 node as a catalog instance with made-up round prices and a Spot Advisor bucket.
+inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0,
+                                      int bucket = 1) {
+    sim::NodeSpec n = a100_cluster(1, 400).node;
+    n.instance_type = type;
+    n.efa = true;
+    n.usd_per_node_hour_on_demand = od;
+    n.usd_per_node_hour_spot = spot;
+    n.spot_interruption_bucket = bucket;
+    n.price_as_of = "2025-08";
+    return n;
 }
 
 inline sim::Workload gpt(int layers, int hidden, int heads, int seq_len = 2048, int vocab = 51200) {
