@@ -1,8 +1,10 @@
 #include "chart_view.h"
 
 #include "charts/chart_export.h"
+#include "charts/chart_style.h"
 
 #include <QContextMenuEvent>
+#include <QEvent>
 #include <QMenu>
 #include <QPainter>
 
@@ -17,6 +19,7 @@ ChartView::ChartView(QWidget* parent) : QChartView(parent) {
 void ChartView::replaceChart(QChart* chart) {
     QChart* old = this->chart();
     setChart(chart);
+    charts::restyle(chart);
     // QChartView creates a default chart it owns; charts we set are ours to delete.
     if (old && old != chart) old->deleteLater();
 }
@@ -49,6 +52,12 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     painter->setPen(palette().color(QPalette::PlaceholderText));
     painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
     painter->restore();
+}
+
+void ChartView::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        charts::restyle(chart());
 }
 
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {

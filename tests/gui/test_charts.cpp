@@ -1,6 +1,7 @@
 // Chart builders and export: axes carry titles with units, PNG and SVG files are written.
 #include <catch2/catch.hpp>
 
+#include "chart_view.h"
 #include "charts/chart_export.h"
 #include "charts/plan_charts.h"
 #include "charts/probe_charts.h"
@@ -11,6 +12,9 @@
 #include "tolerance.h"
 
 #include <QAbstractAxis>
+#include <QApplication>
+#include <QLegend>
+#include <QPalette>
 #include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -111,4 +115,34 @@ TEST_CASE("GEMM bars carry vertical labels and name their source", "[gui][charts
     // Without measurements the category axis has no title to float in a corner.
     std::unique_ptr<QChart> empty(charts::gemm_chart({}));
     CHECK_FALSE(axis_titles(empty.get()).contains(QStringLiteral("Precision")));
+}
+
+TEST_CASE("A chart on screen follows a live light/dark palette switch", "[gui][charts][palette]") {
+    cp::sim::PlanResult plan;
+    plan.step_time_s = 1.5;
+    plan.breakdown_s.compute_s = 1.0;
+    plan.breakdown_s.recompute_s = 0.5;
+    const QPalette previous = QApplication::palette();
+    ChartView view;
+    view.replaceChart(charts::step_breakdown_chart({{"A", &plan}}));
+    QChart* chart = view.chart();
+    auto* bars = qobject_cast<QAbstractBarSeries*>(chart->series().front());
+    REQUIRE(bars);
+    const QColor compute_colour = bars->barSets().front()->color();
+
+    QPalette dark = previous;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    QApplication::setPalette(dark);
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    CHECK(chart->backgroundBrush().color() == QColor(0x1e, 0x1e, 0x1e));
+    CHECK(chart->legend()->labelColor() == QColor(0xe6, 0xe6, 0xe6));
+    for (QAbstractAxis* axis : chart->axes()) CHECK(axis->labelsBrush().color() == QColor(0xe6, 0xe6, 0xe6));
+    // The parts keep their own colours (a theme change would have reset them).
+    CHECK(bars->barSets().front()->color() == compute_colour);
+    QApplication::setPalette(previous);
+    QCoreApplication::processEvents();
+    CHECK(chart->backgroundBrush().color() == previous.color(QPalette::Base));
 }

@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <string_view>
+
 using namespace cp;
 
 TEST_CASE("ring collectives follow the alpha-beta formulas", "[engine]") {
@@ -52,4 +55,17 @@ TEST_CASE("an 8xH100 NVSwitch ring reaches ~370 GB/s bus bandwidth, an 8xA100 on
     c.node.intra_node_gbytes_per_s = 450;
     REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
     CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, 370e9, 0.01);
+}
+
+// The assumptions list is prose written next to the constants; it must not drift from them
+// (it once kept saying 30 + 4 us after a refit).
+TEST_CASE("the assumptions text states the collective latencies the model uses", "[engine]") {
+    char expected[96];
+    std::snprintf(expected, sizeof expected, "%g us per call + %g us per ring step",
+                  sim::model::kCollectiveLaunchS * 1e6, sim::model::kNvlinkStepS * 1e6);
+    bool found = false;
+    for (const std::string_view line : sim::model::kAssumptions)
+        found = found || line.find(expected) != std::string_view::npos;
+    INFO("expected: " << expected);
+    CHECK(found);
 }

@@ -49,6 +49,8 @@ double nice_max(double v) {
 QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Step time breakdown"));
+    // Up to seven parts: under a 350 px chart a bottom legend elided "Recompute" to "Recomp…".
+    chart->legend()->setAlignment(Qt::AlignRight);
     auto* series = new QHorizontalStackedBarSeries;
     QStringList categories;
     double max_ms = 0;

@@ -101,7 +101,7 @@ inline constexpr std::array<std::string_view, 10> kAssumptions{{
     "against HBM for thin GEMMs",
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
     "by kernel size",
-    "collectives: alpha-beta per tier; 30 us per call + 4 us per ring step on NVLink/NVSwitch; "
+    "collectives: alpha-beta per tier; 35 us per call + 2.5 us per ring step on NVLink/NVSwitch; "
     "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
     "network 0.95",
     "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
