@@ -90,7 +90,7 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         {"compute", b.compute_s},     {"recompute", b.recompute_s},
         {"tp_comm", b.tp_comm_s},     {"pp_bubble", b.pp_bubble_s},
         {"pp_comm", b.pp_comm_s},     {"dp_comm_exposed", b.dp_comm_exposed_s},
-        {"optimizer", b.optimizer_s},
+        {"optimizer", b.optimizer_s}, {"host_overhead", b.host_overhead_s},
     };
     for (const auto& [name, value] : parts) {
         char buf[128];

@@ -27,6 +27,7 @@ QString largest_overhead(const sim::PlanResult& r, double* share) {
         {QT_TRANSLATE_NOOP("plan", "pipeline communication"), r.breakdown_s.pp_comm_s},
         {QT_TRANSLATE_NOOP("plan", "exposed gradient synchronisation"), r.breakdown_s.dp_comm_exposed_s},
         {QT_TRANSLATE_NOOP("plan", "the optimizer step"), r.breakdown_s.optimizer_s},
+        {QT_TRANSLATE_NOOP("plan", "waiting for the host to issue kernels"), r.breakdown_s.host_overhead_s},
     };
     const auto* best = std::max_element(std::begin(parts), std::end(parts),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });

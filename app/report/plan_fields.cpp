@@ -143,6 +143,7 @@ QString plan_limits(const nlohmann::ordered_json& plan) {
             {"breakdown_s.dp_comm_exposed", QStringLiteral("exposed gradient sync (network)")},
             {"breakdown_s.pp_comm", QStringLiteral("pipeline transfers")},
             {"breakdown_s.recompute", QStringLiteral("activation recompute")},
+            {"breakdown_s.host_overhead", QStringLiteral("host-bound kernel issue")},
         };
         std::vector<std::pair<double, QString>> shares;
         for (const auto& [path, name] : overheads) {

@@ -212,6 +212,7 @@ Figure breakdown_figure(const ReportData& data) {
                                           {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
                                           {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm (exposed)")},
                                           {"breakdown_s.optimizer", QStringLiteral("optimizer")},
+                                          {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
                                       });
     return Figure{c,
                   QStringLiteral("Where one training step's time goes, recommendation (#1) first. Communication "

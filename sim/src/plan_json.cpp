@@ -80,7 +80,8 @@ ojson plan_report_json(const PlanReport& r) {
                              {"pp_bubble", num(p.breakdown_s.pp_bubble_s)},
                              {"pp_comm", num(p.breakdown_s.pp_comm_s)},
                              {"dp_comm_exposed", num(p.breakdown_s.dp_comm_exposed_s)},
-                             {"optimizer", num(p.breakdown_s.optimizer_s)}};
+                             {"optimizer", num(p.breakdown_s.optimizer_s)},
+                             {"host_overhead", num(p.breakdown_s.host_overhead_s)}};
     j["dp_comm_total_s"] = num(p.dp_comm_total_s);
     j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
     j["tokens_per_s"] = tokens_per_s(r.workload_kind, p.tokens_per_s);

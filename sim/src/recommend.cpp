@@ -224,11 +224,15 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
         // Only a searched recompute mode was chosen to fit; a scenario's own choice is just a cost.
         const bool chosen = std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
         out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) +
-                      (chosen ? ") to fit, costing " : ", as the scenario sets, costing ") +
+                      (chosen ? ") to fit, costing " : ", as the scenario sets), costing ") +
                       pct(share(b.recompute_s)) + " of the step");
     }
     if (share(b.optimizer_s) >= kNotableShare)
         out.push_back("the optimizer step takes " + pct(share(b.optimizer_s)) + " of the step");
+    if (share(b.host_overhead_s) >= kNotableShare)
+        out.push_back("host-bound: the GPUs wait " + pct(share(b.host_overhead_s)) +
+                      " of the step for the host to issue kernels (layers too small at micro-batch " +
+                      std::to_string(l.micro_batch) + "; a larger micro-batch or less tensor parallelism helps)");
     const MemoryGib& m = p.memory_gib;
     if (m.capacity > 0 && m.total / m.capacity >= 0.85) {
         out.push_back("memory is " + pct(m.total / m.capacity) + " full (" + fixed(m.total, 1) + " of " +

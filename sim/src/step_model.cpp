@@ -132,6 +132,7 @@ struct StageTimes {
     double recompute_s = 0;
     double tp_comm_s = 0;
     double backward_s = 0;   // the part that can hide the data-parallel sync
+    double host_s = 0;       // GPU idle while the host is still issuing the layers' kernels
 };
 
 StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
@@ -183,6 +184,13 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     }
     const double ends = layout.pp == 1 ? head_s + embed_s : std::max(head_s, embed_s);
 
+    // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
+    // issued its kernels; what the host adds beyond the GPU work is idle GPU time.
+    const double passes = 3.0 + (layout.recompute == Recompute::full        ? 1.0
+                                 : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
+                                                                            : 0.0);
+    const double gpu_layer_s = layer_fwd + layer_bwd + layer_rec + 2.0 * tp_fwd + tp_bwd_extra + tp_rec;
+    st.host_s = layers * std::max(0.0, passes * model::kHostIssuePerLayerPassS - gpu_layer_s);
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
     st.recompute_s = layers * layer_rec;
     // Backward mirrors forward; the recomputed forward's collectives are counted as TP comm.
@@ -228,12 +236,14 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
 
     StepBreakdown& b = r.breakdown_s;
     b.compute_s = m * st.compute_s;
+    b.host_overhead_s = m * st.host_s;
     b.recompute_s = m * st.recompute_s;
     b.tp_comm_s = m * st.tp_comm_s;
     b.pp_comm_s = m * p2p;
-    const double per_mb = st.compute_s + st.recompute_s + st.tp_comm_s + p2p;
+    const double per_mb = st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + p2p;
     b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
-    const double pipeline_s = b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_comm_s + b.pp_bubble_s;
+    const double pipeline_s =
+        b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s + b.pp_comm_s + b.pp_bubble_s;
 
     const double params_device = transformer_params_per_device(shape, layout);
     const int g = net.devices_per_node;

@@ -13,6 +13,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <cmath>
 
 using namespace cp::sim;
@@ -65,6 +67,30 @@ TEST_CASE("recommend says when the scenario, not the planner, fixed the layout a
     }
     CHECK(layout_sentence);
     for (const auto& limit : top.limits) CHECK(limit.find("to fit") == std::string::npos);
+    // Every sentence closes what it opens ("recomputed (full, as the scenario sets, costing ..." did not).
+    for (const auto* lines : {&top.reasons, &top.limits})
+        for (const std::string& line : *lines) {
+            INFO(line);
+            CHECK(std::count(line.begin(), line.end(), '(') == std::count(line.begin(), line.end(), ')'));
+        }
+}
+
+TEST_CASE("recommend names a host-bound plan and what would help", "[recommend]") {
+    // 1024-wide layers at micro-batch 1 leave the GPU waiting for the host (model_constants.h).
+    const Scenario sc = parse_scenario(
+        R"({"model": {"layers": 12, "hidden": 1024, "heads": 16, "seq_len": 1024, "vocab": 51200},
+            "cluster": {"nodes": 1},
+            "parallel": {"tp": 1, "pp": 1, "dp": 8, "micro_batch": 1, "global_batch": 64, "zero": 0,
+                         "recompute": "full"},
+            "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
+        "t.json");
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    bool host_bound = false;
+    for (const auto& limit : res.recommendations.front().limits)
+        host_bound = host_bound || (limit.find("host-bound") != std::string::npos &&
+                                    limit.find("larger micro-batch") != std::string::npos);
+    CHECK(host_bound);
 }
 
 TEST_CASE("fp32 and tf32 activations take twice the bytes of bf16 ones", "[memory]") {

@@ -2,6 +2,7 @@
 // physical trends the model must show.
 #include "engine_fixtures.h"
 
+#include "clusterplan/sim/model_constants.h"
 #include "clusterplan/sim/step_model.h"
 #include "clusterplan/sim/transformer_work.h"
 #include "tolerance.h"
@@ -28,7 +29,7 @@ sim::Layout layout(int tp, int pp, int dp, int mb, int gb) {
 
 double sum(const sim::StepBreakdown& b) {
     return b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_bubble_s + b.pp_comm_s + b.dp_comm_exposed_s +
-           b.optimizer_s;
+           b.optimizer_s + b.host_overhead_s;
 }
 
 sim::Workload bert_large() {
@@ -74,6 +75,37 @@ TEST_CASE("a valid plan's breakdown adds up to its step time", "[engine]") {
     CHECK(r.mfu > 0.3);
     CHECK(r.mfu < 0.6);
     CHECK(r.calibration_used.any() == false);
+}
+
+TEST_CASE("small layers at small micro-batches are bound by the host issuing their kernels", "[engine]") {
+    // A 1024-wide, 12-layer GPT at micro-batch 1 on one A100: each layer's GPU work is well under
+    // a millisecond, so the host (0.875 ms per forward pass, 4 passes with full recompute) sets
+    // the pace; the idle GPU time is its own breakdown part and adds up with the rest.
+    const sim::Workload small = test::gpt(12, 1024, 16, 1024);
+    sim::Layout l = layout(1, 1, 1, 1, 8);
+    sim::Cluster one = test::a100_cluster(1, 800);
+    one.node.accelerators_per_node = 1;
+    const sim::PlanResult r = sim::evaluate(small, one, l, sim::Precision::fp16);
+    REQUIRE(r.valid());
+    CHECK(r.breakdown_s.host_overhead_s > 0);
+    CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
+    const double host_floor_s = 8.0 * 12.0 * 4.0 * sim::model::kHostIssuePerLayerPassS;
+    CHECK(r.breakdown_s.compute_s + r.breakdown_s.recompute_s + r.breakdown_s.host_overhead_s >= host_floor_s * 0.999);
+    // Without recompute the host issues three passes per layer, not four.
+    l.recompute = sim::Recompute::none;
+    const sim::PlanResult none = sim::evaluate(small, one, l, sim::Precision::fp16);
+    CHECK(none.breakdown_s.compute_s + none.breakdown_s.host_overhead_s >= host_floor_s * 0.75 * 0.999);
+    CHECK(none.step_time_s < r.step_time_s);
+    // A larger micro-batch fills the GPU: per sample it is faster, the way measured runs behave.
+    l.recompute = sim::Recompute::full;
+    l.micro_batch = 8;
+    const sim::PlanResult big_mb = sim::evaluate(small, one, l, sim::Precision::fp16);
+    CHECK(big_mb.step_time_s < r.step_time_s);
+    // GPT-3-sized layers never wait for the host.
+    const sim::PlanResult gpt3 = sim::evaluate(test::gpt(96, 12288, 96), test::a100_cluster(128, 1600),
+                                               layout(8, 8, 16, 1, 1536), sim::Precision::bf16);
+    REQUIRE(gpt3.valid());
+    CHECK(gpt3.breakdown_s.host_overhead_s == 0);
 }
 
 TEST_CASE("BERT-large ring all-reduce sends 2(n-1)/n x 680 MB per device", "[engine]") {

@@ -33,6 +33,7 @@ const Part kStepParts[] = {
     {QT_TRANSLATE_NOOP("charts", "PP comm"), &sim::StepBreakdown::pp_comm_s, QColor(0xff, 0x9d, 0xa7)},
     {QT_TRANSLATE_NOOP("charts", "DP comm"), &sim::StepBreakdown::dp_comm_exposed_s, QColor(0x59, 0xa1, 0x4f)},
     {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::StepBreakdown::optimizer_s, QColor(0xb0, 0x7a, 0xa1)},
+    {QT_TRANSLATE_NOOP("charts", "Host overhead"), &sim::StepBreakdown::host_overhead_s, QColor(0x9c, 0x75, 0x5f)},
 };
 
 // A readable upper bound for a value axis (1, 2, 2.5, 5 × 10^k).

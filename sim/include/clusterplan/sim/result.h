@@ -21,6 +21,8 @@ struct StepBreakdown {
     double pp_comm_s = 0;
     double dp_comm_exposed_s = 0;
     double optimizer_s = 0;
+    // GPU idle while the host issues the kernels of small layers (host-issue floor).
+    double host_overhead_s = 0;
 };
 
 struct MemoryGib {
