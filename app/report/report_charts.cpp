@@ -210,7 +210,7 @@ Figure breakdown_figure(const ReportData& data) {
                                           {"breakdown_s.tp_comm", QStringLiteral("TP comm")},
                                           {"breakdown_s.pp_bubble", QStringLiteral("PP bubble")},
                                           {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
-                                          {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm (exposed)")},
+                                          {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm")},
                                           {"breakdown_s.optimizer", QStringLiteral("optimizer")},
                                           {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
                                       });
