@@ -60,6 +60,23 @@ inline sim::Workload gpt(int layers, int hidden, int heads, int seq_len = 2048, 
     return w;
 }
 
+// The layout of a vTrain run (Megatron-DeepSpeed as vTrain ran it: 1F1B, full recompute, the
+// data-parallel all-reduce after the backward pass, no gradient buckets) from the CSV's
+// global batch, micro-batch, tp, dp and pp cells starting at `first` (the two CSVs differ only
+// in where those columns start).
+inline sim::Layout vtrain_layout(const std::vector<std::string>& row, std::size_t first) {
+    sim::Layout l;
+    l.global_batch = std::stoi(row[first]);
+    l.micro_batch = std::stoi(row[first + 1]);
+    l.tp = std::stoi(row[first + 6]);
+    l.dp = std::stoi(row[first + 7]);
+    l.pp = std::stoi(row[first + 8]);
+    l.schedule = sim::Schedule::one_f_one_b;
+    l.recompute = sim::Recompute::full;
+    l.overlap_dp = false;
+    return l;
+}
+
 using CsvRow = std::vector<std::string>;
 
 // Reads a simple CSV (no quoted commas in the fields we use); the first row is the header.

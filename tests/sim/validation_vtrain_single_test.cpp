@@ -25,15 +25,7 @@ TEST_CASE("vTrain single-node A100 iteration times are reproduced", "[validation
         const sim::Workload w = test::gpt(std::stoi(c[5]), std::stoi(c[3]), std::stoi(c[4]), std::stoi(c[6]));
         sim::Cluster cluster = test::a100_cluster(1, 800);
         cluster.node.accelerators_per_node = gpus;
-        sim::Layout l;
-        l.global_batch = std::stoi(c[1]);
-        l.micro_batch = std::stoi(c[2]);
-        l.tp = std::stoi(c[7]);
-        l.dp = std::stoi(c[8]);
-        l.pp = std::stoi(c[9]);
-        l.schedule = sim::Schedule::one_f_one_b;
-        l.recompute = sim::Recompute::full;
-        l.overlap_dp = false;
+        const sim::Layout l = test::vtrain_layout(c, 1);
         const sim::PlanResult res = sim::evaluate(w, cluster, l, sim::Precision::fp16);
         INFO("row " << r);
         REQUIRE(res.valid());

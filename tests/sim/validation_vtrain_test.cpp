@@ -23,15 +23,7 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
         const int gpus = std::stoi(c[1]);
         const sim::Workload w = test::gpt(std::stoi(c[6]), std::stoi(c[4]), std::stoi(c[5]), std::stoi(c[7]));
         const sim::Cluster cluster = test::a100_cluster(gpus / 8, 800);
-        sim::Layout l;
-        l.global_batch = std::stoi(c[2]);
-        l.micro_batch = std::stoi(c[3]);
-        l.tp = std::stoi(c[8]);
-        l.dp = std::stoi(c[9]);
-        l.pp = std::stoi(c[10]);
-        l.schedule = sim::Schedule::one_f_one_b;
-        l.recompute = sim::Recompute::full;
-        l.overlap_dp = false; // Megatron-DeepSpeed all-reduces after the backward pass
+        const sim::Layout l = test::vtrain_layout(c, 2);
         const sim::PlanResult res = sim::evaluate(w, cluster, l, sim::Precision::fp16);
         INFO("row " << r);
         REQUIRE((res.valid() || res.limit == sim::Limit::out_of_memory));
