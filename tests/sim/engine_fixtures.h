@@ -33,6 +33,19 @@ inline sim::Cluster a100_cluster(int nodes, double inter_node_gbps) {
     return c;
 }
 
+// p5.48xlarge / DGX-H100-like node: H100 SXM datasheet (989 dense bf16, 1979 fp8 TFLOP/s,
+// 3350 GB/s, 80 GiB), NVSwitch at 450 GB/s per GPU, 3200 Gb/s between nodes.
+inline sim::Cluster h100_cluster(int nodes) {
+    sim::Cluster c = a100_cluster(nodes, 3200);
+    c.node.accelerator.id = "H100-80GB";
+    c.node.accelerator.peak_tflops = {67, 494.5, 989, 989, 1979};
+    c.node.accelerator.precision_unsupported = {};
+    c.node.accelerator.hbm_gbytes_per_s = 3350;
+    c.node.accelerator.link_gbytes_per_s = 450;
+    c.node.intra_node_gbytes_per_s = 450;
+    return c;
+}
+
 // The same A100 node as a catalog instance with made-up round prices and a Spot Advisor bucket.
 inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0,
                                       int bucket = 1) {

@@ -21,19 +21,6 @@ sim::Workload llama3_8b(bool flash) {
     return w;
 }
 
-// p5.48xlarge-like node: H100 SXM datasheet (989 dense bf16 TFLOP/s, 3350 GB/s, 80 GiB), NVSwitch
-// at 450 GB/s per GPU, 3200 Gb/s EFA per node.
-sim::Cluster h100_cluster(int nodes) {
-    sim::Cluster c = test::a100_cluster(nodes, 3200);
-    c.node.accelerator.id = "H100-80GB";
-    c.node.accelerator.peak_tflops = {67, 494.5, 989, 989, 1979};
-    c.node.accelerator.precision_unsupported = {};
-    c.node.accelerator.hbm_gbytes_per_s = 3350;
-    c.node.accelerator.link_gbytes_per_s = 450;
-    c.node.intra_node_gbytes_per_s = 450;
-    return c;
-}
-
 sim::Layout data_parallel(int dp, int global_batch, sim::Recompute recompute) {
     sim::Layout l;
     l.dp = dp;
@@ -78,7 +65,7 @@ TEST_CASE("flash attention removes the score traffic and recomputes Q*K^T in bac
 }
 
 TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with flash attention", "[engine][flash]") {
-    const sim::Cluster cluster = h100_cluster(8);
+    const sim::Cluster cluster = test::h100_cluster(8);
     const sim::Layout layout = data_parallel(64, 512, sim::Recompute::none);
     const sim::PlanResult plain = sim::evaluate(llama3_8b(false), cluster, layout, sim::Precision::bf16);
     const sim::PlanResult flash = sim::evaluate(llama3_8b(true), cluster, layout, sim::Precision::bf16);
