@@ -110,7 +110,7 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     // baseline also stands in when no headline figure is known.
     n.inter_node_gbps = or_nan(in.network_is_up_to || !in.network_gbps ? in.network_baseline_gbps
                                                                        : in.network_gbps);
-    n.efa = in.efa.value_or(false);
+    n.efa = in.efa;
     n.usd_per_node_hour_on_demand = or_nan(in.on_demand_usd_per_hour);
     n.usd_per_node_hour_spot = or_nan(in.spot_usd_per_hour_min);
     n.spot_interruption_bucket = in.interruption_bucket.value_or(-1);

@@ -52,7 +52,7 @@ TEST_CASE("p4d.24xlarge is 8 x A100-40GB with 400 Gbps EFA on NVSwitch", "[catal
     CHECK(node->intra_link == cp::sim::IntraNodeLink::nvswitch);
     CHECK_REL(node->intra_node_gbytes_per_s, 300.0, 1e-12);  // 600 GB/s bidirectional
     CHECK_REL(node->inter_node_gbps, 400.0, 1e-12);
-    CHECK(node->efa);
+    CHECK(node->efa == true);
     CHECK_REL(node->accelerator.peak(cp::sim::Precision::bf16), 312.0, 1e-12);
     CHECK_REL(node->accelerator.memory_gib, 40.0, 1e-12);
     CHECK_REL(node->usd_per_node_hour_spot, 2.4655, 1e-9);

@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 
 #include <cmath>
 
@@ -157,4 +158,27 @@ TEST_CASE("recommend words a millisecond step and an interruption-free spot run 
     CHECK(text.find(" s step") == std::string::npos);
     CHECK(text.find("no interruption expected") != std::string::npos);
     CHECK(text.find("0.0 ") == std::string::npos);
+}
+
+TEST_CASE("a multi-node plan on an instance without EFA says its network times are optimistic", "[recommend]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "gpt2-1.5b"}, "cluster": {"nodes": 2},
+            "parallel": {"tp": 1, "pp": 1, "dp": 16, "micro_batch": 4, "zero": 1, "recompute": "none"},
+            "training": {"tokens": 1e9}, "constraints": {"max_nodes": 2}})",
+        "t.json");
+    auto says_no_efa = [&](std::optional<bool> efa) {
+        NodeSpec node = cp::test::priced_a100_node("test.a100", 32, 12, 2);
+        node.efa = efa;
+        const RecommendResult res = recommend(sc, {node}, nullptr, 1, SweepOptions{1});
+        REQUIRE_FALSE(res.recommendations.empty());
+        const Recommendation& top = res.recommendations.front();
+        bool limit = false, assumption = false;
+        for (const auto& l : top.limits) limit = limit || l.find("has no EFA") != std::string::npos;
+        for (const auto& a : top.report.assumptions) assumption = assumption || a.find("no EFA") != std::string::npos;
+        CHECK(limit == assumption);
+        return limit;
+    };
+    CHECK(says_no_efa(false));
+    CHECK_FALSE(says_no_efa(true));
+    CHECK_FALSE(says_no_efa(std::nullopt)); // the catalog does not say: no claim either way
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace cp::sim {
@@ -49,7 +50,9 @@ struct NodeSpec {
     double intra_node_gbytes_per_s = kUnknown; // per accelerator, unidirectional
     double inter_node_gbps = kUnknown;         // node total (all NICs)
     double inter_node_latency_us = 5.0;
-    bool efa = false;
+    // Elastic Fabric Adapter (RDMA) between nodes; empty when the catalog does not say. Without
+    // it NCCL falls back to TCP sockets, which the datasheet network model does not capture.
+    std::optional<bool> efa;
     double usd_per_node_hour_on_demand = kUnknown;
     double usd_per_node_hour_spot = kUnknown;
     int spot_interruption_bucket = -1;  // Spot Advisor bucket 0..4, -1 unknown

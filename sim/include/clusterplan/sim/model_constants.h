@@ -132,6 +132,16 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "asynchronous parameter servers: communication overlaps the next step (stale gradients)",
 }};
 
+// Instances without EFA (AWS docs: EFA provides the OS-bypass, RDMA-style transport NCCL uses
+// through aws-ofi-nccl; without it NCCL falls back to its TCP socket transport, staging through
+// host memory). No published NCCL-over-ENA figure is used, so the network model is not changed;
+// the plan says it is optimistic and how to measure instead.
+inline constexpr std::string_view kNoEfaAssumption =
+    "no EFA between nodes: NCCL runs over TCP sockets staged through host memory, with less "
+    "bandwidth and more latency than the RDMA-class figures used here (0.95 of line rate), so the "
+    "inter-node times are optimistic; measure with clusterplan-probe or nccl-tests and "
+    "`clusterplan calibrate import`";
+
 // Which attention a transformer plan assumes (model.flash_attention), for the same list.
 inline constexpr std::string_view kAttentionMaterialised =
     "attention materialises the a*s*s scores (Megatron-LM as validated, no FlashAttention): "
