@@ -199,6 +199,38 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     return st;
 }
 
+// ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
+// micro-batch all-gathers them for its forward and again for its backward and reduce-scatters
+// its gradients, one call per layer (FSDP wraps each block; DeepSpeed fetches per module), each
+// prefetched behind the compute of its pass. Per-layer calls pay the ring latency once per layer,
+// which is what slows ZeRO-3 at hundreds of ranks.
+struct Zero3Traffic {
+    bool applies = false;
+    double total_s = 0, exposed_s = 0, bytes_sent = 0;
+};
+
+Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, const Network& net, int dp_local,
+                           const StageTimes& st, double param_bytes) {
+    Zero3Traffic z;
+    if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server || param_bytes <= 0)
+        return z;
+    z.applies = true;
+    const int n = layout.dp;
+    const LinkTier tier = group_tier(net, n, dp_local);
+    const double calls = std::max(1.0, double(shape.layers) / layout.pp);
+    const double gather_s = calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
+    const double scatter_s = calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
+    const double m = layout.micro_batches();
+    const double forward_s = st.compute_s + st.recompute_s - st.backward_s;
+    z.total_s = m * (2.0 * gather_s + scatter_s);
+    z.exposed_s = layout.overlap_dp ? m * (std::max(0.0, gather_s - forward_s) +
+                                           std::max(0.0, gather_s + scatter_s - st.backward_s))
+                                    : z.total_s;
+    const double nd = n;
+    z.bytes_sent = m * (nd - 1.0) / nd * param_bytes * (2.0 + layout.grad_compression);
+    return z;
+}
+
 // Point-to-point time per micro-batch on the critical path (forward activation + backward grad,
 // v times with interleaving).
 double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net, double e) {
@@ -251,7 +283,11 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const DpSync sync = dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
     r.dp_comm_total_s = sync.time_s;
     r.dp_bytes_per_device = sync.bytes_sent;
-    if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async) {
+    if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e); z3.applies) {
+        r.dp_comm_total_s = z3.total_s;
+        r.dp_bytes_per_device = z3.bytes_sent;
+        b.dp_comm_exposed_s = z3.exposed_s;
+    } else if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async) {
         b.dp_comm_exposed_s = std::max(0.0, sync.time_s - pipeline_s); // overlaps the next step
     } else if (layout.overlap_dp) {
         b.dp_comm_exposed_s = std::max(0.0, sync.time_s - st.backward_s);

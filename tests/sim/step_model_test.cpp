@@ -196,7 +196,37 @@ TEST_CASE("plans that do not fit are marked out of memory but still computed", "
     const sim::PlanResult z = sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
     CHECK_REL(z.memory_gib.weights * 8, r.memory_gib.weights, 1e-9);
     CHECK_REL(z.memory_gib.optimizer * 8, r.memory_gib.optimizer, 1e-9);
-    CHECK(z.dp_bytes_per_device == Approx(1.5 * r.dp_bytes_per_device));
+    // ZeRO-3 moves 3 x (n-1)/n of the parameters per micro-batch (gather for forward and for
+    // backward, reduce-scatter the gradients); the all-reduce moves 2 x (n-1)/n once per step.
+    CHECK(z.dp_bytes_per_device == Approx(z.micro_batches * 1.5 * r.dp_bytes_per_device));
+}
+
+TEST_CASE("ZeRO-3 pays its parameter traffic every micro-batch, ZeRO-1 once per step", "[engine]") {
+    // GPT-2 XL-sized model data parallel over 16 nodes of a 100 Gb/s network: gradient
+    // accumulation multiplies ZeRO-3's gathers, not ZeRO-1's all-reduce.
+    const sim::Workload w = test::gpt(48, 1600, 25, 1024, 50257);
+    const sim::Cluster slow = test::a100_cluster(16, 100);
+    auto step = [&](int zero, int micro_batch) {
+        sim::Layout l = layout(1, 1, 128, micro_batch, 1024);
+        l.zero = zero;
+        l.recompute = sim::Recompute::none;
+        const sim::PlanResult r = sim::evaluate(w, slow, l, sim::Precision::bf16);
+        REQUIRE(r.valid());
+        CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
+        return r;
+    };
+    const sim::PlanResult z1_one = step(1, 8), z1_eight = step(1, 1);
+    const sim::PlanResult z3_one = step(3, 8), z3_eight = step(3, 1);
+    CHECK_REL(z1_eight.dp_comm_total_s, z1_one.dp_comm_total_s, 1e-12);
+    CHECK_REL(z3_eight.dp_comm_total_s, 8.0 * z3_one.dp_comm_total_s, 1e-12);
+    CHECK(z3_eight.breakdown_s.dp_comm_exposed_s > z1_eight.breakdown_s.dp_comm_exposed_s);
+    // Without overlap every gather and scatter is on the critical path.
+    sim::Layout l = layout(1, 1, 128, 1, 1024);
+    l.zero = 3;
+    l.recompute = sim::Recompute::none;
+    l.overlap_dp = false;
+    const sim::PlanResult serial = sim::evaluate(w, slow, l, sim::Precision::bf16);
+    CHECK_REL(serial.breakdown_s.dp_comm_exposed_s, serial.dp_comm_total_s, 1e-12);
 }
 
 TEST_CASE("recompute trades time for memory", "[engine]") {

@@ -124,7 +124,9 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "PP: bubble (p-1)/(v*m) of a micro-batch's time; p2p of b*s*h per boundary, split over tp "
     "ranks across nodes (Megatron scatter/gather); slowest of first/last stage sets the pace",
     "DP: gradient all-reduce of the largest stage; with overlap only the last micro-batch's "
-    "backward hides it; ZeRO-3 moves 1.5x the bytes",
+    "backward hides it. ZeRO-3 (FSDP): every micro-batch all-gathers the parameters for forward "
+    "and backward and reduce-scatters gradients, one call per layer, each hidden behind its "
+    "pass's compute where it fits (generic models: 1.5x the all-reduce bytes per step)",
     "memory: weights 2P, grads 2P, Adam 12P (mixed precision) sharded by ZeRO; activations per "
     "Korthikanti et al. 2022; 1F1B first stage holds p micro-batches; 1.5 GiB framework reserve",
     "generic (CNN) models: 21 % of the fp16/bf16 peak (15 % tf32, 57 % fp32) over a whole step, "
