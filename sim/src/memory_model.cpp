@@ -76,9 +76,11 @@ MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout
     if (layout.recompute == Recompute::full)
         first += element_scale * layer_activation_bytes(shape, layout.micro_batch, layout.tp,
                                                         layout.sequence_parallel, Recompute::none);
-    // The last stage holds one micro-batch in flight plus the logits (fp16, fp32 copy and grad).
+    // The last stage holds one micro-batch in flight plus the logits: the fp16 output and its
+    // fp32 copy, which Megatron's vocab-parallel cross-entropy turns into the softmax in place and
+    // later into its own gradient in place (so no third buffer), peak 6 bytes per logit.
     const double tokens = double(layout.micro_batch) * shape.seq_len;
-    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 * element_scale + 4.0 + 4.0);
+    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 * element_scale + 4.0);
     double last = (layout.pp > 1 ? layers_per_stage * per_layer : 0.0) + logits;
     if (layout.pp == 1) last += first;
     return to_gib(state, std::max(first, last), capacity_gib);
