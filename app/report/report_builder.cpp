@@ -37,8 +37,10 @@ QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
     QString accel = plan_accelerator(plan);
     QString devices = QStringLiteral("%1 devices").arg(plan_devices(plan));
     if (!accel.isEmpty()) devices = QStringLiteral("%1 × %2").arg(plan_devices(plan)).arg(accel);
-    return QStringLiteral("%1 nodes of %2 (%3), %4. Step time %5, %6, MFU %7. ")
-               .arg(plan_nodes(plan))
+    const int nodes = plan_nodes(plan);
+    return QStringLiteral("%1 %2 of %3 (%4), %5. Step time %6, %7, MFU %8. ")
+               .arg(nodes)
+               .arg(nodes == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
                .arg(plan_instance(plan), devices, plan_layout_text(plan),
                     fmt::duration_s(fmt::number(plan, "step_time_s")),
                     fmt::rate(fmt::number(plan, "tokens_per_s"), unit), fmt::percent(fmt::number(plan, "mfu"))) +

@@ -148,3 +148,14 @@ TEST_CASE("A layout family that fits nowhere is named in the scaling caption", "
     CHECK(caption.contains(QStringLiteral("Data parallel alone gives no plan that fits")));
     CHECK_FALSE(caption.contains(QStringLiteral("Model parallel alone")));
 }
+
+TEST_CASE("The recommendation headline counts one node in the singular", "[report][document]") {
+    auto data = fixture_report("one node", 2);
+    data.plans[0]["nodes"] = 1;
+    const QString one = all_text(section(build_document(data), QStringLiteral("Recommendation")));
+    CHECK(one.contains(QStringLiteral("1 node of ")));
+    CHECK_FALSE(one.contains(QStringLiteral("1 nodes")));
+    data.plans[0]["nodes"] = 4;
+    const QString four = all_text(section(build_document(data), QStringLiteral("Recommendation")));
+    CHECK(four.contains(QStringLiteral("4 nodes of ")));
+}
