@@ -45,13 +45,17 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
     // Each candidate physical mechanism was checked against the neighbouring runs (figures from
     // this model on A100-80GB) and none explains them without contradicting other rows:
     //
-    // 3.6B tp8 dp8 mb64 (9839 ms measured, 5039 model, -48.8 %). The same run at mb32 (same
+    // 3.6B tp8 dp8 mb64 (9839 ms measured, 5036 model, -48.8 %). The same run at mb32 (same
     //   tokens and FLOPs per GPU) takes 4972 ms (model +2.7 %): mb64 is 1.98x slower. Memory
     //   pressure (caching allocator retrying cudaMalloc near capacity)? Predicted 45.2 of 80 GiB
     //   (22.5 layer-input checkpoints, 9.9 one layer's recompute, 4.7 logits, 6.6 weights and
     //   optimizer), while 32 other runs predicted at 45.2-68.6 GiB are all within 16.9 % (3.6B
-    //   tp1 mb8: 68.6 GiB, -4.3 %), the outlier 39.1B tp2 pp8 mb2 apart; a rule firing at <= 60 % of capacity would be a fit to one
-    //   row. Same attention batch (b*a/tp = 256) and logits size as tp4 mb32 (-9.8 %).
+    //   tp1 mb8: 68.6 GiB, -4.3 %), the outlier 39.1B tp2 pp8 mb2 apart; a rule firing at
+    //   <= 57 % of capacity would be a fit to one row. Same attention batch (b*a/tp = 256) and
+    //   logits size as tp4 mb32 (-9.8 %).
+    //   On a 40 GB part under ZeRO-1 (neither is recorded) it would be the 6th largest of the
+    //   109 at 40.8 GiB, below 39.1B tp8 mb24 (48.4 and 49.5 GiB, +11.6 and +7.0 %): capacity
+    //   does not single it out either (checked 2026-11-22).
     // 3.6B mb2 at tp8 (8881 vs 5957 ms, -32.9 %) and tp4 (6228 vs 4551, -26.9 %). Going from
     //   mb4 to mb2 costs 6.8 ms (tp8) and 6.1 ms (tp4) per extra layer-micro-batch, but only
     //   1.0 (tp1), 1.5 (tp2), 1.6 (tp16) and 1.6 (18.4B tp8). Small GEMMs / wave quantisation?
