@@ -70,6 +70,7 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
     s.can_train = !a.inference_only;
     // AWS's own accelerators train through the Neuron SDK, which offers ZeRO-1 only.
     if (a.vendor == "AWS") s.max_zero_stage = 1;
+    if (a.vendor == "AWS" || a.vendor.starts_with("Habana")) s.eager_kernel_issue = false;
     s.peak_tflops[static_cast<int>(sim::Precision::fp32)] = or_nan(a.fp32_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::tf32)] = or_nan(a.tf32_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::fp16)] = or_nan(a.fp16_tflops);

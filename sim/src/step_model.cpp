@@ -136,7 +136,7 @@ struct StageTimes {
 };
 
 StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
-                             const ComputeRates& rates, double e) {
+                             const ComputeRates& rates, double e, double host_pass_s) {
     StageTimes st;
     const LayerWork lw = transformer_layer_work(shape, layout.micro_batch, layout.tp,
                                                 layout.sequence_parallel, e);
@@ -190,7 +190,7 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
                                  : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
                                                                             : 0.0);
     const double gpu_layer_s = layer_fwd + layer_bwd + layer_rec + 2.0 * tp_fwd + tp_bwd_extra + tp_rec;
-    st.host_s = layers * std::max(0.0, passes * model::kHostIssuePerLayerPassS - gpu_layer_s);
+    st.host_s = layers * std::max(0.0, passes * host_pass_s - gpu_layer_s);
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
     st.recompute_s = layers * layer_rec;
     // Backward mirrors forward; the recomputed forward's collectives are counted as TP comm.
@@ -260,7 +260,9 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     PlanResult r;
     const TransformerShape& shape = workload.shape;
     const double e = weight_bytes_per_param(precision);
-    const StageTimes st = transformer_stage(shape, layout, net, rates, e);
+    const double host_pass_s =
+        cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
+    const StageTimes st = transformer_stage(shape, layout, net, rates, e, host_pass_s);
     const double p2p = pipeline_p2p_s(shape, layout, net, e);
     const double m = layout.micro_batches();
     const double v = std::max(1, layout.virtual_stages);

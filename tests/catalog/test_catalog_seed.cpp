@@ -60,6 +60,9 @@ TEST_CASE("p4d.24xlarge is 8 x A100-40GB with 400 Gbps EFA on NVSwitch", "[catal
     CHECK(node->accelerator.max_zero_stage == 3);
     // Trainium trains through the Neuron SDK, which shards optimizer state only (ZeRO-1).
     CHECK(cat.node_spec("trn1.32xlarge")->accelerator.max_zero_stage == 1);
+    // ... and compiles the step ahead of time, so no host-issue floor; GPUs run eager kernels.
+    CHECK_FALSE(cat.node_spec("trn1.32xlarge")->accelerator.eager_kernel_issue);
+    CHECK(cat.node_spec("p4d.24xlarge")->accelerator.eager_kernel_issue);
 }
 
 TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]") {

@@ -101,6 +101,13 @@ TEST_CASE("small layers at small micro-batches are bound by the host issuing the
     l.micro_batch = 8;
     const sim::PlanResult big_mb = sim::evaluate(small, one, l, sim::Precision::fp16);
     CHECK(big_mb.step_time_s < r.step_time_s);
+    // Neuron compiles the whole step (XLA): no per-kernel issue from the host, no floor.
+    sim::Cluster compiled = one;
+    compiled.node.accelerator.eager_kernel_issue = false;
+    l.micro_batch = 1;
+    const sim::PlanResult graph = sim::evaluate(small, compiled, l, sim::Precision::fp16);
+    CHECK(graph.breakdown_s.host_overhead_s == 0);
+    CHECK_REL(graph.step_time_s, r.step_time_s - r.breakdown_s.host_overhead_s, 1e-9);
     // GPT-3-sized layers never wait for the host.
     const sim::PlanResult gpt3 = sim::evaluate(test::gpt(96, 12288, 96), test::a100_cluster(128, 1600),
                                                layout(8, 8, 16, 1, 1536), sim::Precision::bf16);

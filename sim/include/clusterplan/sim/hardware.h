@@ -29,6 +29,10 @@ struct AcceleratorSpec {
     // (awsdocs-neuron.readthedocs-hosted.com, "ZeRO-1 Tutorial"; huggingface.co/docs/optimum-neuron,
     // "Distributed Training"). Plans beyond it are not offered.
     int max_zero_stage = 3;
+    // Whether its framework issues kernels one by one from the host (eager PyTorch on GPUs), so
+    // small layers can wait for the host (the host-issue floor). Neuron (Trainium) compiles the
+    // whole step ahead of time through XLA, and Gaudi's lazy mode runs accumulated graphs.
+    bool eager_kernel_issue = true;
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                    kUnknown};

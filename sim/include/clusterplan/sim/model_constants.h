@@ -117,8 +117,9 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "network 0.95",
     "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
     "host-issue floor: a layer takes at least the time the host needs to issue its kernels "
-    "(eager PyTorch/Megatron, 0.875 ms per forward pass, backward 2x, recomputed forward 1x; fitted "
-    "on vTrain's 1,440 single-node A100 runs); binds only for small layers at small micro-batches",
+    "(eager PyTorch/Megatron on GPUs, 0.875 ms per forward pass, backward 2x, recomputed forward "
+    "1x; fitted on vTrain's 1,440 single-node A100 runs; none for Neuron's compiled graphs); binds "
+    "only for small layers at small micro-batches",
     "TP: 4 all-reduces of b*s*h per layer per micro-batch (+2 with full recompute); RS+AG pairs "
     "with sequence parallel; not overlapped with compute",
     "PP: bubble (p-1)/(v*m) of a micro-batch's time; p2p of b*s*h per boundary, split over tp "
