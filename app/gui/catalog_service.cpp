@@ -29,7 +29,7 @@ InstanceRow to_row(const catalog::InstanceInfo& i, const catalog::Catalog& db) {
     r.accelerator_memory_gib = opt(i.accelerator_memory_gib_each);
     r.network_gbps = opt(i.network_gbps);
     r.network_up_to = i.network_is_up_to;
-    r.efa = i.efa.value_or(false);
+    r.efa = i.efa;
     r.interconnect = q(i.intra_node_interconnect);
     r.on_demand_usd_per_hour = opt(i.on_demand_usd_per_hour);
     r.spot_usd_per_hour = opt(i.spot_usd_per_hour_min);

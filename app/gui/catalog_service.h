@@ -26,7 +26,7 @@ struct InstanceRow {
     double accelerator_memory_gib = 0;   // per accelerator; NaN unknown
     double network_gbps = 0;             // NaN unknown
     bool network_up_to = false;
-    bool efa = false;
+    std::optional<bool> efa;             // empty: the catalog does not say
     QString interconnect;
     double on_demand_usd_per_hour = 0;   // NaN unknown
     double spot_usd_per_hour = 0;        // NaN unknown

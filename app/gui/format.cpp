@@ -45,6 +45,11 @@ QString fmt_gib(double gib) {
     return QLocale().toString(gib, 'f', gib < 10 ? 2 : 1) + QStringLiteral(" GiB");
 }
 
+QString fmt_yes_no(std::optional<bool> value) {
+    if (!value) return kDash;
+    return *value ? QCoreApplication::translate("format", "yes") : QCoreApplication::translate("format", "no");
+}
+
 QString fmt_count(double count) {
     if (std::isnan(count)) return kDash;
     static const char* const suffix[] = {"", " k", " M", " B", " T", " P"};

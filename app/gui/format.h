@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace cp::gui {
 
 inline const QString kDash = QStringLiteral("\u2014");
@@ -17,6 +19,7 @@ QString fmt_percent(double fraction, int decimals = 1);  // 0.42 -> "42.0 %"
 QString fmt_duration_s(double seconds);       // "850 ms", "12.3 s", "4.2 h", "31 days"
 QString fmt_hours(double hours);
 QString fmt_gib(double gib);
+QString fmt_yes_no(std::optional<bool> value);  // "yes" / "no" / "—" when unknown
 QString fmt_count(double count);              // 1.2e12 -> "1.20 T"
 
 // Throughput in the unit the model trains on: transformers count tokens ("tok/s"), generic

@@ -48,6 +48,14 @@ TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "
     }
     CHECK(found_p4d);
     CHECK(any_dash);  // the seed leaves some cells unknown; they must not show as 0
+    // EFA is a fact too: unknown (p3.2xlarge's cell is empty) is a dash, not "no".
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QString type = model->data(model->index(r, InstanceTableModel::Type)).toString();
+        const QString efa = model->data(model->index(r, InstanceTableModel::Efa)).toString();
+        if (type == QLatin1String("p3.2xlarge")) CHECK(efa == QStringLiteral("\u2014"));
+        if (type == QLatin1String("p4d.24xlarge")) CHECK(efa == QStringLiteral("yes"));
+        if (type == QLatin1String("g5.4xlarge")) CHECK(efa == QStringLiteral("no"));
+    }
 
     // Numeric sort: on-demand price ascending puts unknown prices last.
     page->table()->sortByColumn(InstanceTableModel::OnDemand, Qt::AscendingOrder);

@@ -84,7 +84,7 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
         case Network:
             if (std::isnan(r.network_gbps)) return kDash;
             return (r.network_up_to ? tr("up to ") : QString()) + fmt_num(r.network_gbps, 0);
-        case Efa: return r.efa ? tr("yes") : tr("no");
+        case Efa: return fmt_yes_no(r.efa);
         case OnDemand: return std::isnan(r.on_demand_usd_per_hour) ? kDash : fmt_num(r.on_demand_usd_per_hour, 3);
         case Spot: return std::isnan(r.spot_usd_per_hour) ? kDash : fmt_num(r.spot_usd_per_hour, 3);
         case Interruption: return interruptionText(r.interruption_bucket);

@@ -213,7 +213,7 @@ void CatalogPage::showDetail() {
     html += QStringLiteral("</table>");
     html += tr("<h4>Network</h4><p>%1 Gbps%2, EFA: %3; intra-node: %4</p>")
                 .arg(fmt_num(d->row.network_gbps, 0), d->row.network_up_to ? tr(" (up to)") : QString(),
-                     d->row.efa ? tr("yes") : tr("no"),
+                     fmt_yes_no(d->row.efa),
                      d->row.interconnect.isEmpty() ? kDash : d->row.interconnect.toHtmlEscaped());
     if (!d->notes.isEmpty()) html += tr("<p><i>Notes:</i> %1</p>").arg(d->notes.toHtmlEscaped());
     html += tr("<p><small>Sources: %1</small></p>").arg(d->source.toHtmlEscaped());
@@ -239,7 +239,7 @@ void CatalogPage::compareSelected() {
             r->family, r->accelerator.isEmpty() ? kDash : r->accelerator, QString::number(r->accelerator_count),
             fmt_gib(r->accelerator_memory_gib),
             std::isnan(r->network_gbps) ? kDash : (r->network_up_to ? tr("up to ") : QString()) + fmt_num(r->network_gbps, 0) + tr(" Gbps"),
-            r->efa ? tr("yes") : tr("no"), r->interconnect.isEmpty() ? kDash : r->interconnect,
+            fmt_yes_no(r->efa), r->interconnect.isEmpty() ? kDash : r->interconnect,
             fmt_usd_per_hour(r->on_demand_usd_per_hour), fmt_usd_per_hour(r->spot_usd_per_hour),
             InstanceTableModel::interruptionText(r->interruption_bucket),
             std::isnan(r->price_age_days) ? kDash : tr("%1 days").arg(fmt_num(r->price_age_days, 0))};
