@@ -7,6 +7,8 @@
 
 #include <QObject>
 
+#include <cmath>
+
 #include <exception>
 #include <stdexcept>
 
@@ -84,7 +86,7 @@ std::optional<InstanceDetail> CatalogService::detail(const QString& type) const 
     if (!info) return std::nullopt;
     InstanceDetail d;
     d.row = to_row(*info, *db_);
-    d.vcpus = info->vcpus.value_or(0);
+    d.vcpus = info->vcpus ? double(*info->vcpus) : std::nan("");
     d.memory_gib = opt(info->memory_gib);
     d.notes = q(info->notes);
     d.source = q(info->source);

@@ -47,7 +47,7 @@ struct PriceRow {
 
 struct InstanceDetail {
     InstanceRow row;
-    int vcpus = 0;
+    double vcpus = 0;                    // NaN unknown
     double memory_gib = 0;
     // Accelerator specs as label/value pairs, already formatted ("BF16 dense" → "312 TFLOP/s").
     std::vector<std::pair<QString, QString>> accelerator_specs;

@@ -187,7 +187,7 @@ void CatalogPage::showDetail() {
     if (!d) return;
     QString html = QStringLiteral("<h3>%1</h3><p>%2 · %3 vCPU · %4 host memory · %5 × %6</p>")
                        .arg(d->row.type.toHtmlEscaped(), d->row.family.toHtmlEscaped())
-                       .arg(d->vcpus)
+                       .arg(fmt_num(d->vcpus, 0))
                        .arg(fmt_gib(d->memory_gib))
                        .arg(d->row.accelerator_count)
                        .arg(d->row.accelerator.toHtmlEscaped());
