@@ -285,7 +285,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
                                   " devices, the smallest configuration of " + node.accelerator.id +
                                   " that fits the model (powers of two searched)");
     if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
-    if (rep.nodes > 1 && node.efa == false && !(cal && !cal->inter_node.empty()))
+    if (rep.nodes > 1 && node.efa == false && !rep.result.calibration_used.inter_node)
         rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
     for (auto& a : cost_assumptions(sc, node)) rep.assumptions.push_back(std::move(a));
     if (!is_known(node.usd_per_node_hour_on_demand))
