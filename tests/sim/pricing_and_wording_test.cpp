@@ -181,4 +181,23 @@ TEST_CASE("a multi-node plan on an instance without EFA says its network times a
     CHECK(says_no_efa(false));
     CHECK_FALSE(says_no_efa(true));
     CHECK_FALSE(says_no_efa(std::nullopt)); // the catalog does not say: no claim either way
+
+    // A profile that measured the inter-node network replaces the guess: no warning then.
+    CalibrationProfile measured;
+    measured.name = "tcp-measured";
+    measured.source = "nccl-tests";
+    measured.instance_type = "test.a100";
+    CollectiveFit fit;
+    fit.collective = "all_reduce";
+    fit.ranks = 16;
+    fit.segments.push_back({0, 1e18, 60e-6, 5e9});
+    measured.inter_node.push_back(fit);
+    NodeSpec node = cp::test::priced_a100_node("test.a100", 32, 12, 2);
+    node.efa = false;
+    const RecommendResult res = recommend(sc, {node}, &measured, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    const Recommendation& top = res.recommendations.front();
+    REQUIRE(top.report.result.calibration_used.inter_node);
+    for (const auto& l : top.limits) CHECK(l.find("has no EFA") == std::string::npos);
+    for (const auto& a : top.report.assumptions) CHECK(a.find("no EFA") == std::string::npos);
 }
