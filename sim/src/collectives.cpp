@@ -59,9 +59,7 @@ double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double t
 }
 
 double nvswitch_bus_efficiency(const AcceleratorSpec& accelerator) {
-    const std::string_view id = accelerator.id;
-    const bool hopper = id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
-    return hopper ? model::kNvswitchBusEfficiencyHopper : model::kNvswitchBusEfficiency;
+    return accelerator.is_hopper() ? model::kNvswitchBusEfficiencyHopper : model::kNvswitchBusEfficiency;
 }
 
 LinkTier datasheet_intra(const NodeSpec& node) {

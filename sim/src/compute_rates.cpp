@@ -36,19 +36,15 @@ const char* precision_name(Precision precision) {
 namespace {
 
 double best_fraction(const AcceleratorSpec& accelerator, Precision precision) {
-    const std::string_view id = accelerator.id;
-    const bool hopper = id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
-    if (hopper) return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8
-                                                   : model::kBestGemmFractionHopper;
-    if (id.starts_with("A100")) return model::kBestGemmFractionA100;
+    if (accelerator.is_hopper())
+        return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8 : model::kBestGemmFractionHopper;
+    if (accelerator.is_a100()) return model::kBestGemmFractionA100;
     return model::kBestGemmFractionDefault;
 }
 
 double flash_attention_fraction(const AcceleratorSpec& accelerator) {
-    const std::string_view id = accelerator.id;
-    if (id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200"))
-        return model::kFlashAttentionFractionHopper;
-    if (id.starts_with("A100")) return model::kFlashAttentionFractionA100;
+    if (accelerator.is_hopper()) return model::kFlashAttentionFractionHopper;
+    if (accelerator.is_a100()) return model::kFlashAttentionFractionA100;
     return model::kFlashAttentionFractionDefault;
 }
 

@@ -227,6 +227,10 @@ std::string describe_limit(const PlanResult& r) {
     return "not valid";
 }
 
+bool inter_node_over_tcp(const PlanReport& report) {
+    return report.nodes > 1 && report.node.efa == false && !report.result.calibration_used.inter_node;
+}
+
 PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes, const Layout& layout,
                             const CalibrationProfile* cal, const ScalingBaseline* baseline) {
     PlanReport rep;
@@ -285,7 +289,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
                                   " devices, the smallest configuration of " + node.accelerator.id +
                                   " that fits the model (powers of two searched)");
     if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
-    if (rep.nodes > 1 && node.efa == false && !rep.result.calibration_used.inter_node)
+    if (inter_node_over_tcp(rep))
         rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
     for (auto& a : cost_assumptions(sc, node)) rep.assumptions.push_back(std::move(a));
     if (!is_known(node.usd_per_node_hour_on_demand))

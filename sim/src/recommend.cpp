@@ -233,7 +233,7 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
         out.push_back("host-bound: the GPUs wait " + pct(share(b.host_overhead_s)) +
                       " of the step for the host to issue kernels (layers too small at micro-batch " +
                       std::to_string(l.micro_batch) + "; a larger micro-batch or less tensor parallelism helps)");
-    if (r.nodes > 1 && r.node.efa == false && !p.calibration_used.inter_node)
+    if (inter_node_over_tcp(r))
         out.push_back("network: " + r.node.instance_type + " has no EFA, so NCCL falls back to TCP sockets between "
                       "the " + std::to_string(r.nodes) + " nodes; the inter-node times are optimistic unless "
                       "calibrated");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace cp::sim {
 namespace {
@@ -126,13 +127,33 @@ bool in_family(const Layout& l, LayoutFamily family) {
     return false;
 }
 
+namespace {
+
+// The baseline read off rows already evaluated: scaling_baseline walks the canonical sizes in
+// order and stops at the first that fits, so when the rows start with those same sizes up to
+// a fitting one, that row is the baseline and nothing needs evaluating twice. Empty optional:
+// the rows do not decide it.
+std::optional<ScalingBaseline> baseline_from_rows(const std::vector<ScalingRow>& rows,
+                                                  const std::vector<ScalingSize>& canonical) {
+    for (std::size_t i = 0; i < canonical.size(); ++i) {
+        if (i >= rows.size() || rows[i].size.nodes != canonical[i].nodes ||
+            rows[i].size.accelerators_per_node != canonical[i].accelerators_per_node)
+            return std::nullopt;
+        const ScalingPoint& best = rows[i].at(LayoutFamily::any);
+        if (best.found && best.result.samples_per_s > 0)
+            return ScalingBaseline{canonical[i].devices(), best.result.samples_per_s, best.layout};
+    }
+    return ScalingBaseline{};  // every canonical size evaluated, none fits
+}
+
+} // namespace
+
 ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node, const std::vector<ScalingSize>& sizes,
                              const ScalingOptions& options) {
     ScalingCurves out;
     const CalibrationProfile* cal = calibration_for(options.calibration, node);
     const Scenario searched = with_layout_searched(scenario);
     out.tokens = searched.workload.kind == WorkloadKind::transformer;
-    out.baseline = scaling_baseline(searched, node, cal);
     LayoutSpace space;
     int done = 0;
     for (const ScalingSize& size : sizes) {
@@ -156,12 +177,19 @@ ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node, con
             p.layout = best[f].layout;
             p.result = r;
             p.throughput = out.tokens ? r.tokens_per_s : r.samples_per_s;
-            p.scaling_efficiency = scaling_efficiency(out.baseline, r.samples_per_s, size.devices());
             p.cost_usd = job_economics(searched, used, size.nodes, r.step_time_s).cost_usd;
         }
         out.rows.push_back(std::move(row));
         if (options.progress) options.progress(++done, int(sizes.size()));
     }
+    // Efficiency needs the reference, which the rows usually contain already (a cancelled run's
+    // partial rows are still shown, so they get it too).
+    const std::optional<ScalingBaseline> known =
+        baseline_from_rows(out.rows, scaling_sizes(node.accelerators_per_node, searched.constraints.max_nodes));
+    out.baseline = known ? *known : scaling_baseline(searched, node, cal);
+    for (ScalingRow& row : out.rows)
+        for (ScalingPoint& p : row.best)
+            if (p.found) p.scaling_efficiency = scaling_efficiency(out.baseline, p.result.samples_per_s, row.size.devices());
     return out;
 }
 

@@ -282,19 +282,20 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double params_device = transformer_params_per_device(shape, layout);
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(layout.dp, g / layout.tp);
-    const DpSync sync = dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
-    r.dp_comm_total_s = sync.time_s;
-    r.dp_bytes_per_device = sync.bytes_sent;
     if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e); z3.applies) {
         r.dp_comm_total_s = z3.total_s;
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
-    } else if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async) {
-        b.dp_comm_exposed_s = std::max(0.0, sync.time_s - pipeline_s); // overlaps the next step
-    } else if (layout.overlap_dp) {
-        b.dp_comm_exposed_s = std::max(0.0, sync.time_s - st.backward_s);
     } else {
-        b.dp_comm_exposed_s = sync.time_s;
+        const DpSync sync = dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
+        r.dp_comm_total_s = sync.time_s;
+        r.dp_bytes_per_device = sync.bytes_sent;
+        if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
+            b.dp_comm_exposed_s = std::max(0.0, sync.time_s - pipeline_s); // overlaps the next step
+        else if (layout.overlap_dp)
+            b.dp_comm_exposed_s = std::max(0.0, sync.time_s - st.backward_s);
+        else
+            b.dp_comm_exposed_s = sync.time_s;
     }
     const double opt_params = params_device / (layout.zero >= 1 ? layout.dp : 1);
     b.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);

@@ -44,6 +44,9 @@ struct AcceleratorSpec {
     std::array<bool, kPrecisionCount> precision_unsupported{};
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
+    // The generations model_constants.h carries measured efficiencies for (by catalog id).
+    bool is_hopper() const { return id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200"); }
+    bool is_a100() const { return id.starts_with("A100"); }
 };
 
 struct NodeSpec {

@@ -137,6 +137,10 @@ std::string describe_limit(const PlanResult& result);
 
 // Builds the report for a plan already evaluated (result may be recomputed). `baseline` may be
 // null (then it is computed).
+// Whether the plan crosses nodes without EFA and no calibration measured that network: NCCL then
+// runs over TCP sockets, slower than the RDMA-class figures the model uses (model_constants.h).
+bool inter_node_over_tcp(const PlanReport& report);
+
 PlanReport make_plan_report(const Scenario& scenario, const NodeSpec& node, int nodes,
                             const Layout& layout, const CalibrationProfile* calibration,
                             const ScalingBaseline* baseline = nullptr);
