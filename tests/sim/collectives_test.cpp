@@ -1,8 +1,8 @@
 // Alpha-beta collective formulas and group placement over nodes.
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/collectives.h"
-#include "clusterplan/sim/model_constants.h"
+#include "engine/collectives.h"
+#include "engine/model_constants.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 // and a plausible MFU for a long-sequence Llama-3 8B run on 64 H100.
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/transformer_work.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>

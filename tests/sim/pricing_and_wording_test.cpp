@@ -2,7 +2,7 @@
 // free checkpoints do not turn the spot estimate into NaN, and recommend does not claim the
 // planner chose what the scenario fixed; fp32 activations are 4-byte.
 #include "engine_fixtures.h"
-#include "clusterplan/sim/memory_model.h"
+#include "engine/memory_model.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scenario.h"

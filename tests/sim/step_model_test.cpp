@@ -2,9 +2,9 @@
 // physical trends the model must show.
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/model_constants.h"
+#include "engine/model_constants.h"
 #include "clusterplan/sim/step_model.h"
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/transformer_work.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // parameter counts.
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/transformer_work.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>

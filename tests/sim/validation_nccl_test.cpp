@@ -5,7 +5,7 @@
 // cannot know.
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/collectives.h"
+#include "engine/collectives.h"
 
 #include <catch2/catch.hpp>
 

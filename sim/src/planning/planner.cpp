@@ -1,7 +1,7 @@
 #include "clusterplan/sim/planner.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
-#include "clusterplan/sim/model_constants.h"
+#include "engine/model_constants.h"
 #include "clusterplan/sim/scaling.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/hardware.h"
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/transformer_work.h"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
-#include "clusterplan/sim/memory_model.h"
+#include "engine/memory_model.h"
 
-#include "clusterplan/sim/model_constants.h"
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/model_constants.h"
+#include "engine/transformer_work.h"
 
 #include <algorithm>
 

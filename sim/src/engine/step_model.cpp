@@ -2,12 +2,12 @@
 // pipeline bubble and optimizer step for one training iteration (DESIGN.md "The simulator model").
 #include "clusterplan/sim/step_model.h"
 
-#include "clusterplan/sim/collectives.h"
-#include "clusterplan/sim/compute_rates.h"
-#include "clusterplan/sim/layout_check.h"
-#include "clusterplan/sim/memory_model.h"
-#include "clusterplan/sim/model_constants.h"
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/collectives.h"
+#include "engine/compute_rates.h"
+#include "engine/layout_check.h"
+#include "engine/memory_model.h"
+#include "engine/model_constants.h"
+#include "engine/transformer_work.h"
 
 #include <algorithm>
 

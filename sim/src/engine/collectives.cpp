@@ -1,6 +1,6 @@
-#include "clusterplan/sim/collectives.h"
+#include "engine/collectives.h"
 
-#include "clusterplan/sim/model_constants.h"
+#include "engine/model_constants.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "clusterplan/sim/transformer_work.h"
+#include "engine/transformer_work.h"
 
 namespace cp::sim {
 

@@ -1,4 +1,4 @@
-#include "clusterplan/sim/layout_check.h"
+#include "engine/layout_check.h"
 
 namespace cp::sim {
 

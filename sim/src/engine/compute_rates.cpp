@@ -1,6 +1,6 @@
-#include "clusterplan/sim/compute_rates.h"
+#include "engine/compute_rates.h"
 
-#include "clusterplan/sim/model_constants.h"
+#include "engine/model_constants.h"
 
 #include <algorithm>
 #include <cmath>

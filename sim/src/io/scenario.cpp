@@ -1,0 +1,84 @@
+// Parsing and validation of `clusterplan.scenario/1` (DESIGN.md "Scenario file"). Every error is
+// a ScenarioError naming the origin, the field and the reason; unknown fields are errors.
+#include "clusterplan/sim/scenario.h"
+
+#include "clusterplan/sim/presets.h"
+#include "io/scenario_reader.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+
+using namespace scenario_io;
+
+const char* enum_name(Precision p) { return name_of(kPrecisions, p); }
+const char* enum_name(Recompute r) { return name_of(kRecomputes, r); }
+const char* enum_name(Schedule s) { return name_of(kSchedules, s); }
+const char* enum_name(DpComm d) { return name_of(kDpComms, d); }
+const char* enum_name(PsSync s) { return name_of(kPsSyncs, s); }
+const char* enum_name(Pricing p) { return name_of(kPricings, p); }
+const char* enum_name(Objective o) { return name_of(kObjectives, o); }
+
+Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
+    json doc;
+    try {
+        doc = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        // nlohmann's message carries the byte position; keep it, drop the exception prefix.
+        std::string what = e.what();
+        if (auto pos = what.find("parse error"); pos != std::string::npos) what = what.substr(pos);
+        throw ScenarioError(origin, "(file)", "not valid JSON: " + what);
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
+        throw ScenarioError(origin, "(file)", "not valid JSON: " + std::string(e.what()));
+    }
+    if (!doc.is_object()) throw ScenarioError(origin, "(file)", "must hold a JSON object");
+
+    Scenario sc;
+    sc.origin = origin;
+    Reader top(doc, "", origin);
+    if (auto v = top.string("schema"); v && *v != "clusterplan.scenario/1")
+        top.fail("schema", "unsupported schema '" + *v + "' (expected clusterplan.scenario/1)");
+    if (auto v = top.string("name")) sc.name = *v;
+
+    auto model = top.object("model");
+    if (!model) top.fail("model", "required (a preset or a shape)");
+    parse_model(*model, sc);
+    auto cluster = top.object("cluster");
+    if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");
+    parse_cluster(*cluster, sc);
+    if (auto p = top.object("parallel")) parse_parallel(*p, sc);
+    if (auto v = top.enumeration("precision", kPrecisions)) sc.precision = *v;
+    if (auto t = top.object("training")) parse_training(*t, sc);
+    if (auto s = top.object("spot")) parse_spot(*s, sc);
+    if (auto c = top.object("constraints")) parse_constraints(*c, sc);
+    top.reject_unknown();
+
+    if (sc.parallel.global_batch == 0) {
+        const ModelPreset* preset = find_model_preset(sc.preset);
+        if (preset && preset->global_batch > 0) {
+            sc.parallel.global_batch = preset->global_batch;
+        } else {
+            sc.parallel.global_batch = sc.workload.kind == WorkloadKind::transformer ? 512 : 256;
+            sc.notes.push_back("parallel.global_batch not given: " +
+                               std::to_string(sc.parallel.global_batch) + " samples assumed");
+        }
+    }
+    validate_layout_against_model(sc, origin);
+    const auto& allowed = sc.constraints.instances;
+    if (!sc.instance.empty() && !allowed.empty() &&
+        std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {
+        std::string list;
+        for (const auto& type : allowed) list += (list.empty() ? "" : ", ") + type;
+        throw ScenarioError(origin, "cluster.instance",
+                            "'" + sc.instance + "' is not in constraints.instances (" + list +
+                                "): the two contradict; add it to the list or leave one of them out");
+    }
+    default_training(sc, origin);
+    if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
+        throw ScenarioError(origin, "cluster.nodes",
+                            "exceeds constraints.max_nodes (" + std::to_string(sc.constraints.max_nodes) + ")");
+    return sc;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,108 @@
+// Serialisation of a Scenario back to `clusterplan.scenario/1` JSON (the GUI saves with it).
+#include "clusterplan/sim/scenario.h"
+
+#include "io/scenario_reader.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cp::sim {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+ojson nullable(const std::optional<int>& v) { return v ? ojson(*v) : ojson(nullptr); }
+ojson nullable(double v) { return is_known(v) ? ojson(v) : ojson(nullptr); }
+
+} // namespace
+
+std::string scenario_to_json(const Scenario& sc) {
+    ojson doc;
+    doc["schema"] = "clusterplan.scenario/1";
+    doc["name"] = sc.name;
+    ojson model;
+    if (!sc.preset.empty()) model["preset"] = sc.preset;
+    const Workload& w = sc.workload;
+    if (w.kind == WorkloadKind::transformer) {
+        const auto& s = w.shape;
+        model["layers"] = s.layers;
+        model["hidden"] = s.hidden;
+        model["heads"] = s.heads;
+        model["kv_heads"] = s.kv_heads;
+        model["ffn_hidden"] = s.ffn_hidden;
+        model["gated_mlp"] = s.gated_mlp;
+        model["seq_len"] = s.seq_len;
+        model["vocab"] = s.vocab;
+        model["learned_positions"] = s.learned_positions;
+        model["flash_attention"] = s.flash_attention;
+        model["params"] = w.params > 0 ? ojson(w.params) : ojson(nullptr);
+    } else {
+        model["params"] = w.params;
+        model["flops_per_sample"] = w.flops_per_sample;
+    }
+    doc["model"] = model;
+
+    ojson cluster;
+    cluster["instance"] = sc.instance.empty() ? ojson(nullptr) : ojson(sc.instance);
+    cluster["nodes"] = (nullable(sc.nodes));
+    cluster["region"] = sc.region;
+    cluster["pricing"] = enum_name(sc.pricing);
+    cluster["calibration"] = sc.calibration;
+    if (sc.custom) {
+        const CustomHardware& c = *sc.custom;
+        ojson custom;
+        if (!c.accelerator.empty()) custom["accelerator"] = c.accelerator;
+        if (c.accelerators_per_node > 0) custom["accelerators_per_node"] = c.accelerators_per_node;
+        if (is_known(c.intra_node_gbytes_per_s)) custom["intra_node_gbytes_per_s"] = c.intra_node_gbytes_per_s;
+        if (is_known(c.inter_node_gbps)) custom["inter_node_gbps"] = c.inter_node_gbps;
+        if (is_known(c.inter_node_latency_us)) custom["inter_node_latency_us"] = c.inter_node_latency_us;
+        if (is_known(c.usd_per_node_hour)) custom["usd_per_node_hour"] = c.usd_per_node_hour;
+        cluster["custom"] = custom;
+    }
+    doc["cluster"] = cluster;
+
+    const ParallelSpec& p = sc.parallel;
+    ojson par;
+    par["tp"] = (nullable(p.tp));
+    par["pp"] = (nullable(p.pp));
+    par["dp"] = (nullable(p.dp));
+    par["micro_batch"] = (nullable(p.micro_batch));
+    par["global_batch"] = p.global_batch;
+    par["schedule"] = enum_name(p.schedule);
+    par["virtual_stages"] = (nullable(p.virtual_stages));
+    par["sequence_parallel"] = p.sequence_parallel;
+    par["zero"] = (nullable(p.zero));
+    par["recompute"] = p.recompute ? ojson(enum_name(*p.recompute)) : ojson(nullptr);
+    par["dp_comm"] = enum_name(p.dp_comm);
+    par["parameter_servers"] = p.parameter_servers;
+    par["ps_sync"] = enum_name(p.ps_sync);
+    par["overlap_dp"] = p.overlap_dp;
+    par["grad_compression"] = p.grad_compression;
+    doc["parallel"] = par;
+    doc["precision"] = enum_name(sc.precision);
+
+    const TrainingSpec& t = sc.training;
+    ojson training;
+    if (t.tokens > 0) training["tokens"] = t.tokens;
+    if (t.samples > 0) training["samples"] = t.samples;
+    if (t.epochs > 0) {
+        training["epochs"] = t.epochs;
+        training["dataset_samples"] = t.dataset_samples;
+    }
+    training["trials"] = t.trials;
+    training["max_parallel_trials"] = t.max_parallel_trials;
+    doc["training"] = training;
+    doc["spot"] = ojson{{"checkpoint_write_s", sc.spot.checkpoint_write_s},
+                        {"restart_s", sc.spot.restart_s},
+                        {"checkpoint_on_notice", sc.spot.checkpoint_on_notice}};
+    const Constraints& c = sc.constraints;
+    ojson cons;
+    cons["max_nodes"] = c.max_nodes;
+    cons["deadline_hours"] = (nullable(c.deadline_hours));
+    cons["budget_usd"] = (nullable(c.budget_usd));
+    cons["instances"] = c.instances;
+    cons["allow_spot"] = c.allow_spot;
+    cons["objective"] = enum_name(c.objective);
+    doc["constraints"] = cons;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace cp::sim
