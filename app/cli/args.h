@@ -30,8 +30,8 @@ public:
 };
 
 struct ArgSpec {
-    std::set<std::string> flags;    // e.g. {"--json"}
-    std::set<std::string> options;  // take a value, e.g. {"--family", "--host"}
+    std::set<std::string> flags;   // e.g. {"--json"}
+    std::set<std::string> options; // take a value, e.g. {"--family", "--host"}
 };
 
 class Args {

@@ -3,19 +3,16 @@
 #include "args.h"
 #include "calibration_output.h"
 #include "cli.h"
-
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile_json.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -41,13 +38,15 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     const std::string path = args.positional()[0];
     const std::string hint = args.value("--collective");
     if (!hint.empty() && sim::canonical_collective(hint).empty())
-        throw UsageError("--collective must be one of all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall");
+        throw UsageError("--collective must be one of all_reduce, all_gather, reduce_scatter, "
+                         "broadcast, reduce, sendrecv, alltoall");
     const std::string text = read_input_file(path);
 
     catalog::Catalog db = catalog::Catalog::open_default();
     const std::string instance = args.value("--instance");
     if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+        throw InputError("--instance: unknown instance type '" + instance +
+                         "' (see `clusterplan catalog list`)");
 
     ImportedCalibration imported;
     try {
@@ -57,9 +56,11 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     }
     catalog::CalibrationStore store(db);
     std::string name = args.value("--name");
-    if (name.empty()) name = store.unused_name(default_profile_name(path, imported));
+    if (name.empty())
+        name = store.unused_name(default_profile_name(path, imported));
     else if (store.exists(name) && !args.flag("--replace"))
-        throw InputError("--name: calibration profile '" + name + "' already exists; choose another name or pass --replace");
+        throw InputError("--name: calibration profile '" + name +
+                         "' already exists; choose another name or pass --replace");
     imported.profile.name = name;
     imported.profile.instance_type = instance;
     store.store(imported.profile, imported.raw_json.dump(), args.flag("--replace"));
@@ -84,28 +85,37 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
     if (args.flag("--json")) {
         json out = json::array();
         for (const auto& r : rows) {
-            out.push_back({{"name", r.name}, {"source", r.source}, {"host", r.host}, {"instance_type", r.instance_type},
-                           {"accelerator", r.accelerator}, {"measured_at", r.measured_at}, {"created_at", r.created_at}});
+            out.push_back({{"name", r.name},
+                           {"source", r.source},
+                           {"host", r.host},
+                           {"instance_type", r.instance_type},
+                           {"accelerator", r.accelerator},
+                           {"measured_at", r.measured_at},
+                           {"created_at", r.created_at}});
         }
         io.out << json{{"calibrations", out}}.dump(2) << "\n";
         return kOk;
     }
     if (rows.empty()) {
-        io.out << "No calibration profiles yet (import one with `clusterplan calibrate import FILE`).\n";
+        io.out << "No calibration profiles yet (import one with `clusterplan calibrate import "
+                  "FILE`).\n";
         return kOk;
     }
     // Pads by characters, not bytes, so "—" (unknown) keeps the columns aligned.
     auto cell = [](const std::string& s, std::size_t width) {
         const std::string v = s.empty() ? std::string("—") : s;
         std::size_t chars = 0;
-        for (unsigned char c : v) chars += (c & 0xC0) != 0x80;
+        for (unsigned char c : v)
+            chars += (c & 0xC0) != 0x80;
         return v + std::string(chars < width ? width - chars : 1, ' ');
     };
-    io.out << std::left << std::setw(32) << "NAME" << std::setw(11) << "SOURCE" << std::setw(20) << "INSTANCE"
-           << std::setw(26) << "ACCELERATOR" << std::setw(22) << "MEASURED" << "HOST\n";
+    io.out << std::left << std::setw(32) << "NAME" << std::setw(11) << "SOURCE" << std::setw(20)
+           << "INSTANCE" << std::setw(26) << "ACCELERATOR" << std::setw(22) << "MEASURED"
+           << "HOST\n";
     for (const auto& r : rows) {
-        io.out << cell(r.name, 32) << cell(r.source, 11) << cell(r.instance_type, 20) << cell(r.accelerator, 26)
-               << cell(r.measured_at, 22) << (r.host.empty() ? "—" : r.host) << "\n";
+        io.out << cell(r.name, 32) << cell(r.source, 11) << cell(r.instance_type, 20)
+               << cell(r.accelerator, 26) << cell(r.measured_at, 22)
+               << (r.host.empty() ? "—" : r.host) << "\n";
     }
     return kOk;
 }
@@ -117,7 +127,9 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
     catalog::Catalog db = catalog::Catalog::open_default();
     catalog::CalibrationStore store(db);
     const auto row = store.find(name);
-    if (!row) throw InputError("no calibration profile named '" + name + "' (see `clusterplan calibrate list`)");
+    if (!row)
+        throw InputError("no calibration profile named '" + name +
+                         "' (see `clusterplan calibrate list`)");
     const auto profile = store.load(name);
     if (args.flag("--json")) {
         json out = sim::profile_to_json(*profile);
@@ -136,7 +148,8 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
 
 int cmd_calibrate(const std::vector<std::string>& args, Io& io) {
     static const char* kHelp =
-        "usage: clusterplan calibrate import FILE [--instance TYPE] [--name N] [--collective C] [--replace] [--json]\n"
+        "usage: clusterplan calibrate import FILE [--instance TYPE] [--name N] [--collective C] "
+        "[--replace] [--json]\n"
         "       clusterplan calibrate list [--json]\n"
         "       clusterplan calibrate show NAME [--json] [--raw]\n"
         "FILE: clusterplan-probe JSON, nccl-tests text output or its -J JSON, or a CSV table\n"

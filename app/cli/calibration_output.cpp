@@ -15,9 +15,13 @@ namespace {
 
 using nlohmann::json;
 
-std::string size_key(double bytes) { return std::to_string(static_cast<long long>(std::llround(bytes))); }
+std::string size_key(double bytes) {
+    return std::to_string(static_cast<long long>(std::llround(bytes)));
+}
 
-json nan_to_null(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
+json nan_to_null(double v) {
+    return std::isnan(v) ? json(nullptr) : json(v);
+}
 
 json samples_json(const sim::CollectiveTable& t) {
     json out = json::array();
@@ -55,7 +59,8 @@ json fit_json(const sim::CollectiveFit& fit) {
 
 json predictions(const sim::CollectiveFit& fit) {
     json out = json::object();
-    for (const auto& r : fit.raw) out[size_key(r.bytes)] = sim::segments_time_s(fit.segments, r.bytes) * 1e6;
+    for (const auto& r : fit.raw)
+        out[size_key(r.bytes)] = sim::segments_time_s(fit.segments, r.bytes) * 1e6;
     return out;
 }
 
@@ -64,21 +69,27 @@ std::string human_bytes(double b) {
     if (std::isinf(b)) return "∞";
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
-    while (b >= 1024 && u < 4) { b /= 1024; ++u; }
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
     s << std::setprecision(b < 10 ? 3 : 4) << b << " " << units[u];
     return s.str();
 }
 
 void write_fit_text(std::ostream& out, const sim::CollectiveFit& fit) {
-    out << "  fit t = α + S/β (" << fit.segments.size() << (fit.segments.size() == 1 ? " regime" : " regimes") << "):\n";
+    out << "  fit t = α + S/β (" << fit.segments.size()
+        << (fit.segments.size() == 1 ? " regime" : " regimes") << "):\n";
     for (const auto& s : fit.segments) {
-        out << "    [" << human_bytes(s.min_bytes) << ", " << human_bytes(s.max_bytes) << "): α = " << std::fixed
-            << std::setprecision(2) << s.alpha_s * 1e6 << " µs, β = " << s.beta_bytes_per_s / 1e9 << " GB/s\n"
+        out << "    [" << human_bytes(s.min_bytes) << ", " << human_bytes(s.max_bytes)
+            << "): α = " << std::fixed << std::setprecision(2) << s.alpha_s * 1e6
+            << " µs, β = " << s.beta_bytes_per_s / 1e9 << " GB/s\n"
             << std::defaultfloat;
     }
     const sim::FitErrorStats st = sim::fit_error(fit);
     out << "  fit error over " << st.count << " sizes: mean " << std::fixed << std::setprecision(2)
-        << 100 * st.mean_rel_error << " %, max " << 100 * st.max_rel_error << " %\n" << std::defaultfloat;
+        << 100 * st.mean_rel_error << " %, max " << 100 * st.max_rel_error << " %\n"
+        << std::defaultfloat;
 }
 
 } // namespace
@@ -101,12 +112,14 @@ ImportedCalibration import_calibration_text(const std::string& text, const std::
         r.format = "nccl-tests-json";
         r.tables.push_back(sim::parse_nccl_tests_json(text, source_file, collective_hint));
         r.raw_json = {{"format", r.format}, {"file", source_file}, {"content", json::parse(text)}};
-        if (r.raw_json["content"].contains("start_time") && r.raw_json["content"]["start_time"].is_string())
+        if (r.raw_json["content"].contains("start_time") &&
+            r.raw_json["content"]["start_time"].is_string())
             meta.measured_at = r.raw_json["content"]["start_time"].get<std::string>();
         break;
     case sim::CollectiveFormat::csv:
         r.format = "csv";
-        r.tables.push_back(sim::parse_nccl_csv(text, source_file, collective_hint.empty() ? "all_reduce" : collective_hint));
+        r.tables.push_back(sim::parse_nccl_csv(
+            text, source_file, collective_hint.empty() ? "all_reduce" : collective_hint));
         r.raw_json = {{"format", r.format}, {"file", source_file}, {"content", text}};
         break;
     case sim::CollectiveFormat::nccl_tests_text:
@@ -115,16 +128,17 @@ ImportedCalibration import_calibration_text(const std::string& text, const std::
         r.raw_json = {{"format", r.format}, {"file", source_file}, {"content", text}};
         break;
     case sim::CollectiveFormat::unknown:
-        throw sim::CalibrationInputError(source_file +
-                                         ": not a recognised calibration input (expected clusterplan-probe JSON, "
-                                         "nccl-tests text or -J JSON output, or a size(B),count,... CSV table)");
+        throw sim::CalibrationInputError(
+            source_file + ": not a recognised calibration input (expected clusterplan-probe JSON, "
+                          "nccl-tests text or -J JSON output, or a size(B),count,... CSV table)");
     }
     meta.source = "nccl-tests";
     r.profile = sim::profile_from_tables(r.tables, meta);
     return r;
 }
 
-std::string default_profile_name(const std::string& source_file, const ImportedCalibration& imported) {
+std::string default_profile_name(const std::string& source_file,
+                                 const ImportedCalibration& imported) {
     std::string name;
     if (!imported.profile.host.empty()) name = imported.profile.host;
     if (!imported.tables.empty()) {
@@ -146,11 +160,14 @@ std::string default_profile_name(const std::string& source_file, const ImportedC
 
 json predicted_times_json(const sim::CalibrationProfile& profile) {
     std::vector<const sim::CollectiveFit*> fits;
-    for (const auto& f : profile.intra_node) fits.push_back(&f);
-    for (const auto& f : profile.inter_node) fits.push_back(&f);
+    for (const auto& f : profile.intra_node)
+        fits.push_back(&f);
+    for (const auto& f : profile.inter_node)
+        fits.push_back(&f);
     if (fits.size() == 1) return predictions(*fits.front());
     json out = json::object();
-    for (const auto* f : fits) out[f->collective + (f->nodes > 1 ? "_inter_node" : "")] = predictions(*f);
+    for (const auto* f : fits)
+        out[f->collective + (f->nodes > 1 ? "_inter_node" : "")] = predictions(*f);
     return out;
 }
 
@@ -160,8 +177,10 @@ json import_report_json(const ImportedCalibration& imp) {
     out["file"] = imp.source_file;
     json collectives = json::array();
     std::vector<const sim::CollectiveFit*> fits;
-    for (const auto& f : imp.profile.intra_node) fits.push_back(&f);
-    for (const auto& f : imp.profile.inter_node) fits.push_back(&f);
+    for (const auto& f : imp.profile.intra_node)
+        fits.push_back(&f);
+    for (const auto& f : imp.profile.inter_node)
+        fits.push_back(&f);
     for (std::size_t i = 0; i < imp.tables.size() && i < fits.size(); ++i) {
         const auto& t = imp.tables[i];
         const sim::CollectiveFit* fit = nullptr;
@@ -189,7 +208,8 @@ json import_report_json(const ImportedCalibration& imp) {
     out["collectives"] = collectives;
     // The raw tables are already in "samples"; keep the document small.
     for (auto* key : {"intra_node", "inter_node"})
-        for (auto& f : out[key]) f.erase("raw");
+        for (auto& f : out[key])
+            f.erase("raw");
     return out;
 }
 
@@ -197,19 +217,26 @@ void write_import_report_text(std::ostream& out, const ImportedCalibration& imp)
     out << "Imported " << imp.source_file << " (" << imp.format << ")\n";
     for (const auto& t : imp.tables) {
         const sim::CollectiveFit* fit = nullptr;
-        for (const auto& f : imp.profile.intra_node) if (f.collective == t.collective) fit = &f;
-        for (const auto& f : imp.profile.inter_node) if (f.collective == t.collective) fit = &f;
-        out << t.collective << ": " << t.samples.size() << " sizes, " << (t.ranks > 0 ? std::to_string(t.ranks) : "?")
-            << " ranks on " << t.nodes << (t.nodes == 1 ? " node" : " nodes");
+        for (const auto& f : imp.profile.intra_node)
+            if (f.collective == t.collective) fit = &f;
+        for (const auto& f : imp.profile.inter_node)
+            if (f.collective == t.collective) fit = &f;
+        out << t.collective << ": " << t.samples.size() << " sizes, "
+            << (t.ranks > 0 ? std::to_string(t.ranks) : "?") << " ranks on " << t.nodes
+            << (t.nodes == 1 ? " node" : " nodes");
         if (!t.device.empty()) out << ", " << t.device;
-        out << "\n  " << std::setw(12) << "size (B)" << std::setw(12) << "time (µs)" << std::setw(14) << "busbw (GB/s)"
-            << std::setw(12) << "fit (µs)" << std::setw(9) << "error" << "\n";
+        out << "\n  " << std::setw(12) << "size (B)" << std::setw(12) << "time (µs)"
+            << std::setw(14) << "busbw (GB/s)" << std::setw(12) << "fit (µs)" << std::setw(9)
+            << "error"
+            << "\n";
         for (const auto& s : t.samples) {
-            const double pred = fit ? sim::segments_time_s(fit->segments, s.bytes) * 1e6 : std::nan("");
-            out << "  " << std::setw(12) << size_key(s.bytes) << std::setw(12) << s.time_us << std::setw(14)
-                << s.busbw_gbytes_per_s << std::fixed << std::setprecision(2) << std::setw(12) << pred << std::setw(7)
-                << 100 * std::abs(pred - s.time_us) / s.time_us << " %" << std::defaultfloat << std::setprecision(6)
-                << "\n";
+            const double pred =
+                fit ? sim::segments_time_s(fit->segments, s.bytes) * 1e6 : std::nan("");
+            out << "  " << std::setw(12) << size_key(s.bytes) << std::setw(12) << s.time_us
+                << std::setw(14) << s.busbw_gbytes_per_s << std::fixed << std::setprecision(2)
+                << std::setw(12) << pred << std::setw(7)
+                << 100 * std::abs(pred - s.time_us) / s.time_us << " %" << std::defaultfloat
+                << std::setprecision(6) << "\n";
         }
         if (fit) write_fit_text(out, *fit);
     }
@@ -219,22 +246,27 @@ void write_import_report_text(std::ostream& out, const ImportedCalibration& imp)
 void write_profile_text(std::ostream& out, const sim::CalibrationProfile& p) {
     auto dash = [](const std::string& s) { return s.empty() ? std::string("—") : s; };
     out << "Calibration " << dash(p.name) << " (" << dash(p.source) << ")\n"
-        << "  host " << dash(p.host) << ", instance " << dash(p.instance_type) << ", accelerator " << dash(p.accelerator)
-        << ", measured " << dash(p.measured_at) << "\n";
+        << "  host " << dash(p.host) << ", instance " << dash(p.instance_type) << ", accelerator "
+        << dash(p.accelerator) << ", measured " << dash(p.measured_at) << "\n";
     if (!p.tool_versions.empty()) {
         out << "  versions:";
-        for (const auto& [k, v] : p.tool_versions) out << " " << k << " " << v << ";";
+        for (const auto& [k, v] : p.tool_versions)
+            out << " " << k << " " << v << ";";
         out << "\n";
     }
     for (const auto& [precision, curve] : p.gemm) {
         double best = 0;
-        for (const auto& g : curve) best = std::max(best, g.tflops);
-        out << "  GEMM " << precision << ": best " << best << " TFLOP/s over " << curve.size() << " shapes\n";
+        for (const auto& g : curve)
+            best = std::max(best, g.tflops);
+        out << "  GEMM " << precision << ": best " << best << " TFLOP/s over " << curve.size()
+            << " shapes\n";
     }
     auto figure = [&](const char* what, double v) {
         out << "  " << what << ": ";
-        if (v > 0) out << v << " GB/s\n";
-        else out << "—\n";
+        if (v > 0)
+            out << v << " GB/s\n";
+        else
+            out << "—\n";
     };
     figure("HBM bandwidth (read+write)", p.hbm_gbytes_per_s);
     figure("PCIe host-to-device", p.pcie_h2d_gbytes_per_s);
@@ -242,8 +274,9 @@ void write_profile_text(std::ostream& out, const sim::CalibrationProfile& p) {
     figure("GPU-to-GPU (unidirectional)", p.p2p_gbytes_per_s);
     for (const auto* group : {&p.intra_node, &p.inter_node}) {
         for (const auto& f : *group) {
-            out << "  " << f.collective << " over " << f.ranks << " ranks, " << f.nodes << (f.nodes == 1 ? " node" : " nodes")
-                << ", " << f.raw.size() << " measured sizes\n";
+            out << "  " << f.collective << " over " << f.ranks << " ranks, " << f.nodes
+                << (f.nodes == 1 ? " node" : " nodes") << ", " << f.raw.size()
+                << " measured sizes\n";
             write_fit_text(out, f);
         }
     }

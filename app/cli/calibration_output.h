@@ -6,27 +6,27 @@
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/calibration_samples.h"
 
-#include <nlohmann/json.hpp>
-
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace cp::cli {
 
 struct ImportedCalibration {
-    std::string format;                        // "probe", "nccl-tests-text", "nccl-tests-json", "csv"
+    std::string format; // "probe", "nccl-tests-text", "nccl-tests-json", "csv"
     std::string source_file;
-    std::vector<sim::CollectiveTable> tables;  // parsed collective samples
-    sim::CalibrationProfile profile;           // fitted (name/instance filled by the caller)
-    nlohmann::json raw_json;                   // what the store keeps as raw_json
+    std::vector<sim::CollectiveTable> tables; // parsed collective samples
+    sim::CalibrationProfile profile;          // fitted (name/instance filled by the caller)
+    nlohmann::json raw_json;                  // what the store keeps as raw_json
 };
 
 // Detects the format and parses; throws sim::CalibrationInputError on malformed input.
 ImportedCalibration import_calibration_text(const std::string& text, const std::string& source_file,
                                             const std::string& collective_hint);
 // e.g. "dgx-a100-01-all_reduce-8r" from host/collective/ranks, else the file stem.
-std::string default_profile_name(const std::string& source_file, const ImportedCalibration& imported);
+std::string default_profile_name(const std::string& source_file,
+                                 const ImportedCalibration& imported);
 
 // {"<bytes>": µs, ...} for every raw size of every collective fit; keyed by collective when
 // there are several, otherwise flat.

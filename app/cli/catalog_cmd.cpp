@@ -50,22 +50,31 @@ std::optional<double> finite(double v) {
 
 const char* link_name(cp::sim::IntraNodeLink link) {
     switch (link) {
-    case cp::sim::IntraNodeLink::none: return "none";
-    case cp::sim::IntraNodeLink::nvswitch: return "NVSwitch";
-    case cp::sim::IntraNodeLink::nvlink: return "NVLink";
-    case cp::sim::IntraNodeLink::pcie: return "PCIe";
-    case cp::sim::IntraNodeLink::neuronlink: return "NeuronLink";
-    case cp::sim::IntraNodeLink::rocem: return "RoCE";
+    case cp::sim::IntraNodeLink::none:
+        return "none";
+    case cp::sim::IntraNodeLink::nvswitch:
+        return "NVSwitch";
+    case cp::sim::IntraNodeLink::nvlink:
+        return "NVLink";
+    case cp::sim::IntraNodeLink::pcie:
+        return "PCIe";
+    case cp::sim::IntraNodeLink::neuronlink:
+        return "NeuronLink";
+    case cp::sim::IntraNodeLink::rocem:
+        return "RoCE";
     }
     return "none";
 }
 
 std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
-std::string yes_no(const std::optional<bool>& v) { return v ? (*v ? "yes" : "no") : kDash; }
+std::string yes_no(const std::optional<bool>& v) {
+    return v ? (*v ? "yes" : "no") : kDash;
+}
 
 std::string spot_range(const cat::InstanceInfo& i) {
     if (!i.spot_usd_per_hour_min) return kDash;
@@ -88,32 +97,33 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
     const auto rows = catalog.instances(filter);
     if (!filter.family.empty() && rows.empty()) {
         bool known = false;
-        for (const auto& f : catalog.families()) known = known || lower(f) == lower(filter.family);
+        for (const auto& f : catalog.families())
+            known = known || lower(f) == lower(filter.family);
         if (!known)
             throw InputError("--family '" + filter.family + "' is not a family in the catalog.");
     }
     const auto price_regions = catalog.price_regions();
-    const bool region_unpriced = args.has("--region") &&
+    const bool region_unpriced =
+        args.has("--region") &&
         std::find(price_regions.begin(), price_regions.end(), filter.region) == price_regions.end();
     if (args.flag("--json")) {
         // A plain array, as always (scripts parse it); an unpriced region is simply empty.
         json out = json::array();
-        for (const auto& i : rows) out.push_back(instance_json(i));
+        for (const auto& i : rows)
+            out.push_back(instance_json(i));
         io.out << out.dump(2) << "\n";
         return kOk;
     }
     std::vector<std::vector<std::string>> table;
     for (const auto& i : rows) {
-        table.push_back({i.instance_type, i.accelerator.empty() ? kDash : i.accelerator,
-                         std::to_string(i.accelerator_count),
-                         i.vcpus ? std::to_string(*i.vcpus) : kDash, fmt_num(i.memory_gib),
-                         network_text(i), yes_no(i.efa),
-                         i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect,
-                         fmt_usd(i.on_demand_usd_per_hour), spot_range(i),
-                         i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket)
-                                               : kDash,
-                         i.price_as_of.empty() ? kDash : i.price_as_of,
-                         fmt_age(i.price_age_days)});
+        table.push_back(
+            {i.instance_type, i.accelerator.empty() ? kDash : i.accelerator,
+             std::to_string(i.accelerator_count), i.vcpus ? std::to_string(*i.vcpus) : kDash,
+             fmt_num(i.memory_gib), network_text(i), yes_no(i.efa),
+             i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect,
+             fmt_usd(i.on_demand_usd_per_hour), spot_range(i),
+             i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket) : kDash,
+             i.price_as_of.empty() ? kDash : i.price_as_of, fmt_age(i.price_age_days)});
     }
     io.out << render_table({"TYPE", "ACCEL", "N", "vCPU", "MEM GiB", "NET Gbps", "EFA",
                             "INTRA-NODE", "ON-DEMAND $/h", "SPOT $/h", "INTERRUPT", "PRICE DATE",
@@ -122,18 +132,21 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
     io.out << rows.size() << " instance types, prices in " << filter.region
            << ("; unknown values shown as " + std::string(kDash)) << "\n";
     if (region_unpriced) {
-        // Not an error (an empty listing is a true answer), but most likely a typo: say where prices are.
+        // Not an error (an empty listing is a true answer), but most likely a typo: say where
+        // prices are.
         std::string known;
-        for (const auto& r : price_regions) known += (known.empty() ? "" : ", ") + r;
-        io.err << "note: the catalog has no prices in region '" << filter.region << "'; regions with prices: "
-               << (known.empty() ? std::string("none") : known) << "\n";
+        for (const auto& r : price_regions)
+            known += (known.empty() ? "" : ", ") + r;
+        io.err << "note: the catalog has no prices in region '" << filter.region
+               << "'; regions with prices: " << (known.empty() ? std::string("none") : known)
+               << "\n";
     }
     return kOk;
 }
 
 void print_accelerator(const cat::AcceleratorInfo& a, std::ostream& out) {
-    out << "accelerator  " << a.id << " (" << a.name << "), " << (a.vendor.empty() ? kDash : a.vendor)
-        << ", " << (a.is_gpu ? "GPU" : "not a GPU")
+    out << "accelerator  " << a.id << " (" << a.name << "), "
+        << (a.vendor.empty() ? kDash : a.vendor) << ", " << (a.is_gpu ? "GPU" : "not a GPU")
         << (a.inference_only ? ", inference only: training jobs do not run on it" : "") << "\n"
         << "  memory     " << fmt_num(a.memory_gib) << " GiB "
         << (a.memory_type.empty() ? "" : a.memory_type + " ") << "at "
@@ -156,8 +169,9 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
     const std::string region = args.value("--region", cat::kDefaultRegion);
     const auto inst = catalog.instance(type, region);
     if (!inst)
-        throw InputError("'" + type + "' is not an instance type in the catalog; see "
-                                      "`clusterplan catalog list`.");
+        throw InputError("'" + type +
+                         "' is not an instance type in the catalog; see "
+                         "`clusterplan catalog list`.");
     const auto acc = catalog.accelerator(inst->accelerator);
     const auto prices = catalog.prices(type, !args.flag("--history"));
     const auto advisor = catalog.spot_advisor(type);
@@ -166,8 +180,10 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
                  {"accelerator", acc ? accelerator_json(*acc) : json(nullptr)},
                  {"prices", json::array()},
                  {"spot_advisor", json::array()}};
-        for (const auto& p : prices) out["prices"].push_back(price_json(p));
-        for (const auto& r : advisor) out["spot_advisor"].push_back(advisor_json(r));
+        for (const auto& p : prices)
+            out["prices"].push_back(price_json(p));
+        for (const auto& r : advisor)
+            out["spot_advisor"].push_back(advisor_json(r));
         io.out << out.dump(2) << "\n";
         return kOk;
     }
@@ -180,8 +196,9 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
            << fmt_num(i.accelerator_memory_gib_each) << " GiB each\n"
            << "  network    " << network_text(i) << " Gbps, baseline "
            << fmt_num(i.network_baseline_gbps) << " Gbps, EFA " << yes_no(i.efa) << "\n"
-           << "  intra-node " << (i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect)
-           << ", " << fmt_num(i.interconnect_gbytes_per_s_per_accel) << " GB/s per device\n"
+           << "  intra-node "
+           << (i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect) << ", "
+           << fmt_num(i.interconnect_gbytes_per_s_per_accel) << " GB/s per device\n"
            << "  " << i.region << "    on-demand " << fmt_usd(i.on_demand_usd_per_hour)
            << "/h, spot " << spot_range(i) << "/h, interruption "
            << (i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket) : kDash)
@@ -253,7 +270,8 @@ int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
     if (!args.positional().empty()) throw UsageError("catalog rebuild takes no arguments");
     const auto path = cat::default_database_path();
     const auto backup = cat::Catalog::rebuild_from_snapshot(path);
-    if (backup.empty()) io.out << "created " << path.string() << " from the bundled snapshot\n";
+    if (backup.empty())
+        io.out << "created " << path.string() << " from the bundled snapshot\n";
     else
         io.out << "moved " << path.string() << " to " << backup.string()
                << " and recreated it from the bundled snapshot\n";

@@ -13,7 +13,8 @@ std::string fmt_num(const std::optional<double>& v, int digits) {
     std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
     std::string s = buf;
     if (s.find('.') != std::string::npos) {
-        while (!s.empty() && s.back() == '0') s.pop_back();
+        while (!s.empty() && s.back() == '0')
+            s.pop_back();
         if (!s.empty() && s.back() == '.') s.pop_back();
     }
     return s;
@@ -30,10 +31,18 @@ std::string fmt_age(const std::optional<double>& days) {
 }
 
 namespace {
-json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json opt(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
-json opt(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
-json opt(const std::string& v) { return v.empty() ? json(nullptr) : json(v); }
+json opt(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+json opt(const std::optional<int>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+json opt(const std::optional<bool>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+json opt(const std::string& v) {
+    return v.empty() ? json(nullptr) : json(v);
+}
 } // namespace
 
 json instance_json(const catalog::InstanceInfo& i) {
@@ -63,8 +72,8 @@ json instance_json(const catalog::InstanceInfo& i) {
                              : json(nullptr)},
         {"spot_savings_pct", opt(i.spot_savings_pct)},
         {"price_as_of", opt(i.price_as_of)},
-        {"price_age_days", i.price_age_days ? json(std::floor(*i.price_age_days * 10) / 10)
-                                            : json(nullptr)},
+        {"price_age_days",
+         i.price_age_days ? json(std::floor(*i.price_age_days * 10) / 10) : json(nullptr)},
     };
 }
 
@@ -125,7 +134,7 @@ namespace {
 std::size_t display_width(const std::string& s) {
     std::size_t n = 0;
     for (unsigned char c : s)
-        if ((c & 0xC0) != 0x80) ++n;  // count code points, not bytes
+        if ((c & 0xC0) != 0x80) ++n; // count code points, not bytes
     return n;
 }
 } // namespace
@@ -133,7 +142,8 @@ std::size_t display_width(const std::string& s) {
 std::string render_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows) {
     std::vector<std::size_t> width(header.size(), 0);
-    for (std::size_t c = 0; c < header.size(); ++c) width[c] = display_width(header[c]);
+    for (std::size_t c = 0; c < header.size(); ++c)
+        width[c] = display_width(header[c]);
     for (const auto& row : rows)
         for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
             width[c] = std::max(width[c], display_width(row[c]));
@@ -147,7 +157,8 @@ std::string render_table(const std::vector<std::string>& header,
         out += l + "\n";
     };
     line(header);
-    for (const auto& row : rows) line(row);
+    for (const auto& row : rows)
+        line(row);
     return out;
 }
 

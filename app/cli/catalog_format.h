@@ -5,7 +5,6 @@
 #include "clusterplan/catalog/records.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>

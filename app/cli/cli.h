@@ -12,8 +12,8 @@ namespace cp::cli {
 enum ExitCode : int { kOk = 0, kUsage = 1, kBadInput = 2 };
 
 struct Io {
-    std::ostream& out;  // results (a single JSON document with --json)
-    std::ostream& err;  // errors and progress
+    std::ostream& out; // results (a single JSON document with --json)
+    std::ostream& err; // errors and progress
 };
 
 // A subcommand receives the arguments after its name.

@@ -33,13 +33,17 @@ std::string grouped(double v) {
     return (negative ? "-" : "") + out;
 }
 
-std::string usd(double v) { return is_known(v) ? "$" + grouped(v) : "—"; }
+std::string usd(double v) {
+    return is_known(v) ? "$" + grouped(v) : "—";
+}
 
-std::string duration(double hours) { return is_known(hours) ? sim::format_duration_s(hours * 3600.0) : "—"; }
+std::string duration(double hours) {
+    return is_known(hours) ? sim::format_duration_s(hours * 3600.0) : "—";
+}
 
 std::string layout_text(const sim::Layout& l) {
-    std::string s = "tp=" + std::to_string(l.tp) + " pp=" + std::to_string(l.pp) + " dp=" + std::to_string(l.dp) +
-                    " mb=" + std::to_string(l.micro_batch);
+    std::string s = "tp=" + std::to_string(l.tp) + " pp=" + std::to_string(l.pp) +
+                    " dp=" + std::to_string(l.dp) + " mb=" + std::to_string(l.micro_batch);
     if (l.virtual_stages > 1) s += " v=" + std::to_string(l.virtual_stages);
     s += " zero=" + std::to_string(l.zero) + " rc=" + sim::enum_name(l.recompute);
     return s;
@@ -50,16 +54,17 @@ void option_row(std::ostream& out, const sim::SweepResult& sw, const sim::PlanOp
     const sim::NodeSpec& node = sw.candidates[c.candidate];
     char buf[320];
     std::snprintf(buf, sizeof buf, "%4d  %4d × %-18s %-9s %-44s %9s %6s %12s %12s\n", rank, c.nodes,
-                  node.instance_type.c_str(), o.spot ? "spot" : "on-demand", layout_text(c.layout).c_str(),
-                  fmt("%.3f", c.step_time_s).c_str(), fmt("%.0f%%", 100 * c.mfu).c_str(),
-                  duration(o.wall_time_h).c_str(), usd(o.cost_usd).c_str());
+                  node.instance_type.c_str(), o.spot ? "spot" : "on-demand",
+                  layout_text(c.layout).c_str(), fmt("%.3f", c.step_time_s).c_str(),
+                  fmt("%.0f%%", 100 * c.mfu).c_str(), duration(o.wall_time_h).c_str(),
+                  usd(o.cost_usd).c_str());
     out << buf;
 }
 
 void option_header(std::ostream& out) {
     char buf[320];
-    std::snprintf(buf, sizeof buf, "%4s  %-25s %-9s %-44s %9s %6s %12s %12s\n", "#", "cluster", "purchase", "layout",
-                  "step s", "MFU", "time", "cost");
+    std::snprintf(buf, sizeof buf, "%4s  %-25s %-9s %-44s %9s %6s %12s %12s\n", "#", "cluster",
+                  "purchase", "layout", "step s", "MFU", "time", "cost");
     out << buf;
 }
 
@@ -68,17 +73,17 @@ void option_header(std::ostream& out) {
 void print_plan(std::ostream& out, const sim::PlanReport& r) {
     const sim::PlanResult& p = r.result;
     out << (r.scenario_name.empty() ? std::string("Plan") : r.scenario_name) << "\n";
-    out << "  cluster      " << r.nodes << " × " << r.instance << " (" << r.devices << " × " << r.accelerator << "), "
-        << sim::enum_name(r.precision) << "\n";
+    out << "  cluster      " << r.nodes << " × " << r.instance << " (" << r.devices << " × "
+        << r.accelerator << "), " << sim::enum_name(r.precision) << "\n";
     const sim::Layout& l = r.layout;
-    out << "  layout       tp=" << l.tp << " pp=" << l.pp << " dp=" << l.dp << ", micro-batch " << l.micro_batch
-        << " of global " << l.global_batch;
+    out << "  layout       tp=" << l.tp << " pp=" << l.pp << " dp=" << l.dp << ", micro-batch "
+        << l.micro_batch << " of global " << l.global_batch;
     const int micro_batches = l.micro_batch * l.dp > 0 ? l.micro_batches() : 0;
     out << " (" << micro_batches << (micro_batches == 1 ? " micro-batch), " : " micro-batches), ")
         << sim::enum_name(l.schedule);
     if (l.virtual_stages > 1) out << " v=" << l.virtual_stages;
-    out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute) << ", dp " << sim::enum_name(l.dp_comm)
-        << "\n";
+    out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute) << ", dp "
+        << sim::enum_name(l.dp_comm) << "\n";
     if (!r.note.empty()) out << "  note         " << r.note << "\n";
     if (!p.valid()) {
         out << "  NOT VALID    " << r.limit_reason << "\n";
@@ -98,104 +103,124 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
                       p.step_time_s > 0 ? 100.0 * value / p.step_time_s : 0.0);
         out << buf;
     }
-    if (r.workload_kind == sim::WorkloadKind::generic)  // no tokens: a sample is an image for CNNs
-        out << "  throughput   " << fmt("%.1f", p.samples_per_s) << " samples/s (images/s for an image model)\n";
+    if (r.workload_kind == sim::WorkloadKind::generic) // no tokens: a sample is an image for CNNs
+        out << "  throughput   " << fmt("%.1f", p.samples_per_s)
+            << " samples/s (images/s for an image model)\n";
     else
-        out << "  throughput   " << grouped(p.tokens_per_s) << " tokens/s, " << fmt("%.1f", p.samples_per_s)
-            << " samples/s\n";
+        out << "  throughput   " << grouped(p.tokens_per_s) << " tokens/s, "
+            << fmt("%.1f", p.samples_per_s) << " samples/s\n";
     out << "  per device   " << fmt("%.1f", p.model_tflops_per_device) << " model TFLOP/s, "
-        << fmt("%.1f", p.hardware_tflops_per_device) << " hardware TFLOP/s, MFU " << fmt("%.1f%%", 100 * p.mfu) << "\n";
+        << fmt("%.1f", p.hardware_tflops_per_device) << " hardware TFLOP/s, MFU "
+        << fmt("%.1f%%", 100 * p.mfu) << "\n";
     const sim::MemoryGib& m = p.memory_gib;
-    out << "  memory       weights " << fmt("%.1f", m.weights) << " + gradients " << fmt("%.1f", m.gradients)
-        << " + optimizer " << fmt("%.1f", m.optimizer) << " + activations " << fmt("%.1f", m.activations) << " = "
-        << fmt("%.1f", m.total) << " of " << fmt("%.1f", m.capacity) << " GiB per device"
+    out << "  memory       weights " << fmt("%.1f", m.weights) << " + gradients "
+        << fmt("%.1f", m.gradients) << " + optimizer " << fmt("%.1f", m.optimizer)
+        << " + activations " << fmt("%.1f", m.activations) << " = " << fmt("%.1f", m.total)
+        << " of " << fmt("%.1f", m.capacity) << " GiB per device"
         << (p.valid() ? " (fits)" : " (does not fit)") << "\n";
     if (!p.valid()) return;
     out << "  scaling      " << fmt("%.1f%%", 100 * r.scaling_efficiency) << " efficiency vs "
-        << (r.scaling_reference_devices == 1 ? std::string("1 device")
-                                             : std::to_string(r.scaling_reference_devices) + " devices")
+        << (r.scaling_reference_devices == 1
+                ? std::string("1 device")
+                : std::to_string(r.scaling_reference_devices) + " devices")
         << "\n";
-    out << "  train time   " << duration(r.job.time_to_train_h) << " (" << grouped(r.job.steps) << " steps)\n";
-    out << "  on demand    " << usd(r.job.cost_usd) << " at " << fmt("$%.2f", r.usd_per_node_hour) << "/node-hour"
-        << (r.price_as_of.empty() ? "" : " (price as of " + r.price_as_of + ")") << "\n";
+    out << "  train time   " << duration(r.job.time_to_train_h) << " (" << grouped(r.job.steps)
+        << " steps)\n";
+    out << "  on demand    " << usd(r.job.cost_usd) << " at " << fmt("$%.2f", r.usd_per_node_hour)
+        << "/node-hour" << (r.price_as_of.empty() ? "" : " (price as of " + r.price_as_of + ")")
+        << "\n";
     const sim::SpotEstimate& s = r.job.spot;
     if (!s.priced) {
         out << "  spot         no spot price known for " << r.instance << "\n";
     } else if (s.feasible) {
-        out << "  spot         " << usd(s.cost_usd) << " expected at " << fmt("$%.2f", r.usd_per_node_hour_spot)
-            << "/node-hour, " << duration(s.wall_time_h) << ", " << sim::format_expected_interruptions(s.expected_interruptions)
+        out << "  spot         " << usd(s.cost_usd) << " expected at "
+            << fmt("$%.2f", r.usd_per_node_hour_spot) << "/node-hour, " << duration(s.wall_time_h)
+            << ", " << sim::format_expected_interruptions(s.expected_interruptions)
             << " (Spot Advisor " << sim::spot_bucket_label(r.node.spot_interruption_bucket)
-            << "), checkpoint every " << (s.checkpoint_interval_s > 0 ? duration(s.checkpoint_interval_s / 3600) : "notice")
+            << "), checkpoint every "
+            << (s.checkpoint_interval_s > 0 ? duration(s.checkpoint_interval_s / 3600) : "notice")
             << "\n";
     } else {
         out << "  spot         not feasible: interruptions (cluster MTBF " << duration(s.mtbf_h)
             << ") come faster than the job can make progress\n";
     }
     if (r.hpo.trials > 1) {
-        out << "  tuning job   " << r.hpo.trials << " trials, " << r.hpo.max_parallel_trials << " at a time: "
-            << duration(r.hpo.wall_time_h) << ", " << usd(r.hpo.cost_usd) << " on demand, "
-            << usd(r.hpo.spot_cost_usd) << " on spot\n";
+        out << "  tuning job   " << r.hpo.trials << " trials, " << r.hpo.max_parallel_trials
+            << " at a time: " << duration(r.hpo.wall_time_h) << ", " << usd(r.hpo.cost_usd)
+            << " on demand, " << usd(r.hpo.spot_cost_usd) << " on spot\n";
     }
-    out << "  calibration  " << r.calibration_source << (r.calibration_date.empty() ? "" : " (" + r.calibration_date + ")")
-        << "\n";
+    out << "  calibration  " << r.calibration_source
+        << (r.calibration_date.empty() ? "" : " (" + r.calibration_date + ")") << "\n";
     out << "  assumptions\n";
-    for (const auto& a : r.assumptions) out << "    - " << a << "\n";
+    for (const auto& a : r.assumptions)
+        out << "    - " << a << "\n";
 }
 
-void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::SweepResult& sw, const sim::Ranking& rk,
-                 int top_n) {
-    out << "Evaluated " << grouped(static_cast<double>(sw.evaluated)) << " plans in " << fmt("%.3f", sw.elapsed_s)
-        << " s (" << grouped(sw.elapsed_s > 0 ? sw.evaluated / sw.elapsed_s : 0.0) << " plans/s, " << sw.threads
-        << (sw.threads == 1 ? " thread" : " threads") << "); " << grouped(static_cast<double>(sw.valid))
-        << " fit in memory\n";
+void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::SweepResult& sw,
+                 const sim::Ranking& rk, int top_n) {
+    out << "Evaluated " << grouped(static_cast<double>(sw.evaluated)) << " plans in "
+        << fmt("%.3f", sw.elapsed_s) << " s ("
+        << grouped(sw.elapsed_s > 0 ? sw.evaluated / sw.elapsed_s : 0.0) << " plans/s, "
+        << sw.threads << (sw.threads == 1 ? " thread" : " threads") << "); "
+        << grouped(static_cast<double>(sw.valid)) << " fit in memory\n";
     for (std::size_t i = 0; i < sw.summaries.size(); ++i) {
         const sim::CandidateSummary& s = sw.summaries[i];
         if (!s.skipped.empty())
             out << "  skipped " << s.skipped << "\n";
         else if (s.configs_fitting == 0)
-            out << "  " << s.instance << ": " << sim::why_nothing_fits(s, sw.candidates[i], scenario) << "\n";
+            out << "  " << s.instance << ": "
+                << sim::why_nothing_fits(s, sw.candidates[i], scenario) << "\n";
     }
     if (sw.node_counts_pruned > 0)
         out << "  " << grouped(static_cast<double>(sw.node_counts_pruned))
-            << " (instance, node count) pairs not evaluated: their total memory is below 12 bytes per parameter\n";
-    if (rk.excluded_deadline > 0) out << "  " << rk.excluded_deadline << " options miss the deadline\n";
+            << " (instance, node count) pairs not evaluated: their total memory is below 12 bytes "
+               "per parameter\n";
+    if (rk.excluded_deadline > 0)
+        out << "  " << rk.excluded_deadline << " options miss the deadline\n";
     if (rk.excluded_budget > 0) out << "  " << rk.excluded_budget << " options exceed the budget\n";
-    if (rk.excluded_no_price > 0) out << "  " << sim::no_price_sentence(scenario, rk.excluded_no_price) << "\n";
-    out << "\nBest " << std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(top_n)) << " of "
-        << rk.sorted.size() << " plans by " << rk.objective_text << ":\n";
+    if (rk.excluded_no_price > 0)
+        out << "  " << sim::no_price_sentence(scenario, rk.excluded_no_price) << "\n";
+    out << "\nBest " << std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(top_n))
+        << " of " << rk.sorted.size() << " plans by " << rk.objective_text << ":\n";
     option_header(out);
     for (std::size_t i = 0; i < rk.sorted.size() && static_cast<int>(i) < top_n; ++i)
         option_row(out, sw, rk.sorted[i], static_cast<int>(i) + 1);
     out << "\nPareto front (time vs cost), fastest first:\n";
     option_header(out);
-    for (std::size_t i = 0; i < rk.pareto.size(); ++i) option_row(out, sw, rk.pareto[i], static_cast<int>(i) + 1);
+    for (std::size_t i = 0; i < rk.pareto.size(); ++i)
+        option_row(out, sw, rk.pareto[i], static_cast<int>(i) + 1);
 }
 
-void print_recommendation(std::ostream& out, const sim::Scenario& sc, const sim::RecommendResult& res) {
+void print_recommendation(std::ostream& out, const sim::Scenario& sc,
+                          const sim::RecommendResult& res) {
     const sim::SweepResult& sw = res.sweep;
-    out << "Recommendations for " << (sc.name.empty() ? std::string("the scenario") : sc.name) << " by "
-        << res.ranking.objective_text << " (" << grouped(static_cast<double>(sw.evaluated)) << " plans evaluated in "
+    out << "Recommendations for " << (sc.name.empty() ? std::string("the scenario") : sc.name)
+        << " by " << res.ranking.objective_text << " ("
+        << grouped(static_cast<double>(sw.evaluated)) << " plans evaluated in "
         << fmt("%.2f", sw.elapsed_s) << " s)\n";
     for (const auto& rec : res.recommendations) {
         const sim::PlanReport& r = rec.report;
-        out << "\n#" << rec.rank << "  " << r.nodes << " × " << r.instance << " (" << r.devices << " × " << r.accelerator
-            << "), " << (r.spot ? "spot" : "on demand") << ": " << duration(r.wall_time_h()) << ", "
-            << usd(r.effective_cost_usd());
+        out << "\n#" << rec.rank << "  " << r.nodes << " × " << r.instance << " (" << r.devices
+            << " × " << r.accelerator << "), " << (r.spot ? "spot" : "on demand") << ": "
+            << duration(r.wall_time_h()) << ", " << usd(r.effective_cost_usd());
         if (r.hpo.trials > 1) out << " per trial";
         out << "\n";
-        for (const auto& why : rec.reasons) out << "    why:   " << why << "\n";
-        for (const auto& lim : rec.limits) out << "    limit: " << lim << "\n";
+        for (const auto& why : rec.reasons)
+            out << "    why:   " << why << "\n";
+        for (const auto& lim : rec.limits)
+            out << "    limit: " << lim << "\n";
     }
     if (!res.pareto.empty()) {
         out << "\nPareto front (time vs cost), fastest first:\n";
         for (const auto& r : res.pareto) {
-            out << "  " << r.nodes << " × " << r.instance << " " << (r.spot ? "spot" : "on demand") << ": "
-                << duration(r.wall_time_h()) << ", " << usd(r.effective_cost_usd()) << "\n";
+            out << "  " << r.nodes << " × " << r.instance << " " << (r.spot ? "spot" : "on demand")
+                << ": " << duration(r.wall_time_h()) << ", " << usd(r.effective_cost_usd()) << "\n";
         }
     }
     if (!res.summary.empty()) {
         out << "\nNotes:\n";
-        for (const auto& s : res.summary) out << "  - " << s << "\n";
+        for (const auto& s : res.summary)
+            out << "  - " << s << "\n";
     }
 }
 

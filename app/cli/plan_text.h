@@ -12,6 +12,7 @@ namespace cp::cli {
 void print_plan(std::ostream& out, const sim::PlanReport& report);
 void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::SweepResult& sweep,
                  const sim::Ranking& ranking, int top_n);
-void print_recommendation(std::ostream& out, const sim::Scenario& scenario, const sim::RecommendResult& result);
+void print_recommendation(std::ostream& out, const sim::Scenario& scenario,
+                          const sim::RecommendResult& result);
 
 } // namespace cp::cli

@@ -3,18 +3,15 @@
 #include "args.h"
 #include "calibration_output.h"
 #include "cli.h"
-
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/remote/probe_runner.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <unistd.h>
 
@@ -38,13 +35,16 @@ std::string find_probe(const std::string& given) {
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const auto& candidate : {self.parent_path() / "clusterplan-probe",
-                                      self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
-                                      self.parent_path() / "../../probes/clusterplan-probe"}) {
-            if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+        for (const auto& candidate :
+             {self.parent_path() / "clusterplan-probe",
+              self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
+              self.parent_path() / "../../probes/clusterplan-probe"}) {
+            if (std::filesystem::is_regular_file(candidate, ec))
+                return candidate.lexically_normal().string();
         }
     }
-    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is available); pass --probe PATH");
+    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
+                     "available); pass --probe PATH");
 }
 
 std::string utc_date() {
@@ -58,22 +58,29 @@ std::string utc_date() {
 
 int cmd_run(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json"},
-                           {"--host", "--launcher", "--gpus", "--probe", "--command", "--instance", "--name", "--port",
-                            "--connect-timeout", "--timeout"}});
-    if (!args.positional().empty()) throw UsageError("probe run takes no positional arguments (use --host H)");
+                           {"--host", "--launcher", "--gpus", "--probe", "--command", "--instance",
+                            "--name", "--port", "--connect-timeout", "--timeout"}});
+    if (!args.positional().empty())
+        throw UsageError("probe run takes no positional arguments (use --host H)");
     remote::RunOptions opt;
     opt.hosts = args.values("--host");
     if (opt.hosts.empty()) throw UsageError("probe run needs at least one --host");
     for (const auto& h : opt.hosts) {
         // Checked before anything runs: a hostile name never reaches ssh, mpirun or srun.
         if (!remote::is_valid_host(h))
-            throw InputError("--host: '" + h + "' is not a valid host name (letters, digits, '.', '-', '_', an optional user@ prefix)");
+            throw InputError("--host: '" + h +
+                             "' is not a valid host name (letters, digits, '.', '-', '_', an "
+                             "optional user@ prefix)");
     }
     const std::string launcher = args.value("--launcher", "ssh");
-    if (launcher == "ssh") opt.launcher = remote::Launcher::ssh;
-    else if (launcher == "mpirun") opt.launcher = remote::Launcher::mpirun;
-    else if (launcher == "srun") opt.launcher = remote::Launcher::srun;
-    else throw UsageError("--launcher must be ssh, mpirun or srun");
+    if (launcher == "ssh")
+        opt.launcher = remote::Launcher::ssh;
+    else if (launcher == "mpirun")
+        opt.launcher = remote::Launcher::mpirun;
+    else if (launcher == "srun")
+        opt.launcher = remote::Launcher::srun;
+    else
+        throw UsageError("--launcher must be ssh, mpirun or srun");
     opt.gpus = args.int_value("--gpus", 0, 0, 64);
     opt.nccl_port = args.int_value("--port", 29517, 1024, 65535);
     opt.ssh.connect_timeout_s = args.int_value("--connect-timeout", 10, 1, 600);
@@ -88,31 +95,38 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     catalog::Catalog db = catalog::Catalog::open_default();
     const std::string instance = args.value("--instance");
     if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+        throw InputError("--instance: unknown instance type '" + instance +
+                         "' (see `clusterplan catalog list`)");
     if (!instance.empty()) {
-        // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13 target.
+        // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13
+        // target.
         const auto info = db.instance(instance);
         if (info && info->accelerator.rfind("V100", 0) == 0)
-            throw InputError("--instance: " + instance + " carries " + info->accelerator +
-                             " GPUs, which CUDA 13 (the probe's toolkit) does not support; run nccl-tests on those "
-                             "hosts and import its output with `clusterplan calibrate import FILE --instance " +
-                             instance + "`");
+            throw InputError(
+                "--instance: " + instance + " carries " + info->accelerator +
+                " GPUs, which CUDA 13 (the probe's toolkit) does not support; run nccl-tests on "
+                "those "
+                "hosts and import its output with `clusterplan calibrate import FILE --instance " +
+                instance + "`");
     }
     catalog::CalibrationStore store(db);
     const std::string wanted_name = args.value("--name");
     if (!wanted_name.empty() && store.exists(wanted_name))
-        throw InputError("--name: calibration profile '" + wanted_name + "' already exists; choose another name");
+        throw InputError("--name: calibration profile '" + wanted_name +
+                         "' already exists; choose another name");
 
     remote::ProbeRunner runner(opt);
     g_active_runner = &runner;
-    struct sigaction sa {}, old_int {}, old_term {};
+    struct sigaction sa {
+    }, old_int{}, old_term{};
     sa.sa_handler = on_interrupt;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     remote::RunResult result;
     try {
         result = runner.run([&io](const remote::ProgressEvent& e) {
-            io.err << "[" << (e.host.empty() ? "run" : e.host) << "] " << e.stage << ": " << e.message << "\n";
+            io.err << "[" << (e.host.empty() ? "run" : e.host) << "] " << e.stage << ": "
+                   << e.message << "\n";
             io.err.flush();
         });
     } catch (...) {
@@ -132,13 +146,18 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     } catch (const std::exception& e) {
         throw InputError(e.what());
     }
-    if (imported.format != "probe") throw InputError(source + ": not a clusterplan.probe/1 document");
+    if (imported.format != "probe")
+        throw InputError(source + ": not a clusterplan.probe/1 document");
     imported.profile.instance_type = instance;
-    imported.profile.name = wanted_name.empty()
-                                ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
-                                : wanted_name;
-    json raw = {{"format", "probe"}, {"hosts", opt.hosts}, {"launcher", launcher},
-                {"probe_sha256", result.probe_sha256}, {"rank0", json::parse(result.rank0_json)}};
+    imported.profile.name =
+        wanted_name.empty()
+            ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
+            : wanted_name;
+    json raw = {{"format", "probe"},
+                {"hosts", opt.hosts},
+                {"launcher", launcher},
+                {"probe_sha256", result.probe_sha256},
+                {"rank0", json::parse(result.rank0_json)}};
     for (const auto& other : result.other_json) {
         try {
             raw["other_ranks"].push_back(json::parse(other));
@@ -154,13 +173,18 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
         out["probe_sha256"] = result.probe_sha256;
         json hosts = json::array();
         for (const auto& h : result.hosts)
-            hosts.push_back({{"host", h.host}, {"arch", h.arch}, {"glibc", h.glibc}, {"driver", h.driver},
-                             {"gpus", h.gpus}, {"uploaded", h.uploaded}});
+            hosts.push_back({{"host", h.host},
+                             {"arch", h.arch},
+                             {"glibc", h.glibc},
+                             {"driver", h.driver},
+                             {"gpus", h.gpus},
+                             {"uploaded", h.uploaded}});
         out["hosts"] = hosts;
         io.out << out.dump(2) << "\n";
     } else {
         write_profile_text(io.out, imported.profile);
-        io.out << "Stored as calibration '" << imported.profile.name << "' in " << db.path().string() << "\n";
+        io.out << "Stored as calibration '" << imported.profile.name << "' in "
+               << db.path().string() << "\n";
     }
     return kOk;
 }
@@ -169,12 +193,15 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
 
 int cmd_probe(const std::vector<std::string>& args, Io& io) {
     static const char* kHelp =
-        "usage: clusterplan probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun] [--gpus N]\n"
-        "           [--probe PATH] [--command all|info|gemm|membw|pcie|p2p|nccl] [--instance TYPE]\n"
+        "usage: clusterplan probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun] "
+        "[--gpus N]\n"
+        "           [--probe PATH] [--command all|info|gemm|membw|pcie|p2p|nccl] [--instance "
+        "TYPE]\n"
         "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--json]\n"
         "Uses your ssh client, config and agent (BatchMode: no password prompts). The probe is\n"
         "uploaded to ~/.cache/clusterplan/probe-<sha256> on each host and verified by hash.\n"
-        "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate import`.\n";
+        "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate "
+        "import`.\n";
     const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
                       std::find(args.begin(), args.end(), "-h") != args.end();
     if (args.empty() || help) {

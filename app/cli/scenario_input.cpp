@@ -1,7 +1,6 @@
 #include "scenario_input.h"
 
 #include "args.h"
-
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
@@ -15,40 +14,47 @@
 namespace cp::cli {
 namespace {
 
-sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat, const std::string& type,
-                           const std::string& field) {
+sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
+                           const std::string& type, const std::string& field) {
     auto node = cat.node_spec(type, sc.region);
     if (!node)
         throw sim::ScenarioError(sc.origin, field,
-                                 "unknown instance type '" + type + "' (see `clusterplan catalog list`)");
+                                 "unknown instance type '" + type +
+                                     "' (see `clusterplan catalog list`)");
     return *node;
 }
 
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : ", ") + item;
     return out.empty() ? std::string("none") : out;
 }
 
 // Catalog prices are looked up in cluster.region; a region with no price at all (a typo, or one the
-// catalog does not cover) would leave every cost unknown. Not needed when the scenario gives the price.
+// catalog does not cover) would leave every cost unknown. Not needed when the scenario gives the
+// price.
 void check_region_has_prices(const sim::Scenario& sc, const catalog::Catalog& cat) {
     if (sc.custom && sim::is_known(sc.custom->usd_per_node_hour)) return;
     const std::vector<std::string> regions = cat.price_regions();
     if (std::find(regions.begin(), regions.end(), sc.region) != regions.end()) return;
     throw sim::ScenarioError(sc.origin, "cluster.region",
-                             "the catalog has no price in '" + sc.region + "' (regions with prices: " +
-                                 joined(regions) + "; or give cluster.custom.usd_per_node_hour)");
+                             "the catalog has no price in '" + sc.region +
+                                 "' (regions with prices: " + joined(regions) +
+                                 "; or give cluster.custom.usd_per_node_hour)");
 }
 
-std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc, const catalog::Catalog& cat) {
+std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc,
+                                                       const catalog::Catalog& cat) {
     if (!sc.custom || sc.custom->accelerator.empty()) return std::nullopt;
     auto acc = cat.accelerator_spec(sc.custom->accelerator);
     if (!acc) {
         std::string known;
-        for (const auto& a : cat.accelerators()) known += (known.empty() ? "" : ", ") + a.id;
+        for (const auto& a : cat.accelerators())
+            known += (known.empty() ? "" : ", ") + a.id;
         throw sim::ScenarioError(sc.origin, "cluster.custom.accelerator",
-                                 "unknown accelerator '" + sc.custom->accelerator + "' (known: " + known + ")");
+                                 "unknown accelerator '" + sc.custom->accelerator +
+                                     "' (known: " + known + ")");
     }
     return acc;
 }
@@ -57,7 +63,8 @@ std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc, 
 
 sim::Scenario load_scenario_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open the scenario file (" + std::strerror(errno) + ")");
+    if (!in)
+        throw InputError(path + ": cannot open the scenario file (" + std::strerror(errno) + ")");
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw InputError(path + ": cannot read the scenario file");
@@ -68,17 +75,20 @@ sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat)
     const auto acc = custom_accelerator(sc, cat);
     if (sc.instance.empty()) {
         if (!sc.custom)
-            throw sim::ScenarioError(sc.origin, "cluster.instance",
-                                     "required by simulate (or describe the hardware in cluster.custom)");
+            throw sim::ScenarioError(
+                sc.origin, "cluster.instance",
+                "required by simulate (or describe the hardware in cluster.custom)");
         return sim::apply_custom_hardware(nullptr, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     }
     sim::NodeSpec node = catalog_node(sc, cat, sc.instance, "cluster.instance");
     check_region_has_prices(sc, cat);
-    if (sc.custom) node = sim::apply_custom_hardware(&node, *sc.custom, acc ? &*acc : nullptr, sc.origin);
+    if (sc.custom)
+        node = sim::apply_custom_hardware(&node, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     return node;
 }
 
-std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc, const catalog::Catalog& cat) {
+std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc,
+                                              const catalog::Catalog& cat) {
     if (!sc.instance.empty() || (sc.custom && !sc.custom->accelerator.empty()))
         return {resolve_node(sc, cat)};
     std::vector<sim::NodeSpec> out;
@@ -93,40 +103,46 @@ std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc, const cat
     }
     if (sc.custom) {
         // Overrides without an instance apply to every candidate (e.g. a negotiated price).
-        for (auto& node : out) node = sim::apply_custom_hardware(&node, *sc.custom, nullptr, sc.origin);
+        for (auto& node : out)
+            node = sim::apply_custom_hardware(&node, *sc.custom, nullptr, sc.origin);
     }
     return out;
 }
 
-std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& sc, catalog::Catalog& cat) {
+std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& sc,
+                                                           catalog::Catalog& cat) {
     if (sc.calibration == "datasheet") return std::nullopt;
     catalog::CalibrationStore store(cat);
     auto profile = store.load(sc.calibration);
     if (!profile) {
         std::string known;
-        for (const auto& row : store.list()) known += (known.empty() ? "" : ", ") + row.name;
-        throw sim::ScenarioError(sc.origin, "cluster.calibration",
-                                 "no calibration profile named '" + sc.calibration + "' (known: " +
-                                     (known.empty() ? std::string("none; import one with `clusterplan calibrate import`")
-                                                    : known) +
-                                     "; or use \"datasheet\")");
+        for (const auto& row : store.list())
+            known += (known.empty() ? "" : ", ") + row.name;
+        throw sim::ScenarioError(
+            sc.origin, "cluster.calibration",
+            "no calibration profile named '" + sc.calibration + "' (known: " +
+                (known.empty() ? std::string("none; import one with `clusterplan calibrate import`")
+                               : known) +
+                "; or use \"datasheet\")");
     }
     return profile;
 }
 
-void check_calibration_applies(const sim::Scenario& sc, const std::vector<sim::NodeSpec>& candidates,
+void check_calibration_applies(const sim::Scenario& sc,
+                               const std::vector<sim::NodeSpec>& candidates,
                                const std::optional<sim::CalibrationProfile>& calibration) {
     if (!calibration) return;
     for (const auto& node : candidates)
         if (sim::calibration_matches(*calibration, node)) return;
     const std::string measured_on =
         calibration->accelerator.empty() ? calibration->instance_type : calibration->accelerator;
-    const std::string target = candidates.size() == 1
-                                   ? candidates.front().instance_type + "'s " + candidates.front().accelerator.id
-                                   : "any instance searched";
+    const std::string target = candidates.size() == 1 ? candidates.front().instance_type + "'s " +
+                                                            candidates.front().accelerator.id
+                                                      : "any instance searched";
     throw sim::ScenarioError(sc.origin, "cluster.calibration",
-                             "profile '" + calibration->name + "' was measured on " + measured_on + ", not on " +
-                                 target + " (use \"datasheet\" or a profile of this hardware)");
+                             "profile '" + calibration->name + "' was measured on " + measured_on +
+                                 ", not on " + target +
+                                 " (use \"datasheet\" or a profile of this hardware)");
 }
 
 } // namespace cp::cli

@@ -23,7 +23,8 @@ sim::NodeSpec resolve_node(const sim::Scenario& scenario, const catalog::Catalog
 
 // Candidates for sweep/recommend: the scenario's instance when given, else
 // constraints.instances, else every trainable catalog instance in the region.
-std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& scenario, const catalog::Catalog& catalog);
+std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& scenario,
+                                              const catalog::Catalog& catalog);
 
 // cluster.calibration: "datasheet" gives nullopt; a stored profile name loads it; an unknown
 // name is an error naming cluster.calibration.
@@ -32,7 +33,8 @@ std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& 
 
 // A named profile that describes none of the candidates (measured on another accelerator) is an
 // error naming cluster.calibration; where it fits some, the others use datasheet figures.
-void check_calibration_applies(const sim::Scenario& scenario, const std::vector<sim::NodeSpec>& candidates,
+void check_calibration_applies(const sim::Scenario& scenario,
+                               const std::vector<sim::NodeSpec>& candidates,
                                const std::optional<sim::CalibrationProfile>& calibration);
 
 } // namespace cp::cli

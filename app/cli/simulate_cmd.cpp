@@ -1,14 +1,13 @@
 // `clusterplan simulate | sweep | recommend SCENARIO.json` (DESIGN.md "Command line").
 #include "args.h"
 #include "cli.h"
-#include "plan_text.h"
-#include "scenario_input.h"
-
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/search.h"
+#include "plan_text.h"
+#include "scenario_input.h"
 
 #include <algorithm>
 #include <ostream>
@@ -23,7 +22,9 @@ std::string scenario_path(const Args& args, const char* command) {
     return args.positional()[0];
 }
 
-int default_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int default_threads() {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 } // namespace
 
@@ -34,7 +35,8 @@ int cmd_simulate(const std::vector<std::string>& argv, Io& io) {
     catalog::Catalog cat = catalog::Catalog::open_default();
     const sim::NodeSpec node = resolve_node(sc, cat);
     const auto calibration = resolve_calibration(sc, cat);
-    const sim::PlanReport report = sim::simulate_plan(sc, node, calibration ? &*calibration : nullptr);
+    const sim::PlanReport report =
+        sim::simulate_plan(sc, node, calibration ? &*calibration : nullptr);
     if (args.flag("--json"))
         io.out << sim::plan_report_json(report).dump(2) << "\n";
     else
@@ -54,7 +56,8 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
     check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
-    const sim::SweepResult result = sim::sweep(sc, std::move(candidates), calibration ? &*calibration : nullptr, options);
+    const sim::SweepResult result =
+        sim::sweep(sc, std::move(candidates), calibration ? &*calibration : nullptr, options);
     const sim::Ranking ranking = sim::rank_options(sc, result, top);
     if (args.flag("--json"))
         io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
@@ -75,8 +78,8 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
     check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
-    const sim::RecommendResult result =
-        sim::recommend(sc, std::move(candidates), calibration ? &*calibration : nullptr, top, options);
+    const sim::RecommendResult result = sim::recommend(
+        sc, std::move(candidates), calibration ? &*calibration : nullptr, top, options);
     if (args.flag("--json"))
         io.out << sim::recommend_json(sc, result).dump(2) << "\n";
     else

@@ -6,7 +6,6 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QSettings>
-
 #include <exception>
 
 namespace cp::gui {
@@ -45,7 +44,7 @@ QString AppContext::openScenario(const QString& path) {
 }
 
 QString AppContext::saveScenario(const QString& path) {
-    QSaveFile file(path);  // atomic: a failed save never truncates the old file
+    QSaveFile file(path); // atomic: a failed save never truncates the old file
     if (!file.open(QIODevice::WriteOnly)) {
         return tr("%1: cannot be written (%2).").arg(path, file.errorString());
     }
@@ -71,7 +70,8 @@ void AppContext::addRecent(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     files.removeAll(absolute);
     files.prepend(absolute);
-    while (files.size() > kMaxRecent) files.removeLast();
+    while (files.size() > kMaxRecent)
+        files.removeLast();
     QSettings().setValue(QStringLiteral("recentFiles"), files);
     emit recentFilesChanged();
 }

@@ -6,17 +6,19 @@
 #include "format.h"
 
 #include <QObject>
-
 #include <cmath>
-
 #include <exception>
 #include <stdexcept>
 
 namespace cp::gui {
 
 namespace {
-double opt(const std::optional<double>& v) { return v ? *v : sim::kUnknown; }
-QString q(const std::string& s) { return QString::fromStdString(s); }
+double opt(const std::optional<double>& v) {
+    return v ? *v : sim::kUnknown;
+}
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString tflops(const std::optional<double>& v, const char* unit = "TFLOP/s") {
     return v ? QStringLiteral("%1 %2").arg(fmt_num(*v, 1), QLatin1String(unit)) : kDash;
@@ -76,7 +78,8 @@ QString CatalogService::summary() const {
 std::vector<InstanceRow> CatalogService::instances() const {
     std::vector<InstanceRow> rows;
     if (!db_) return rows;
-    for (const catalog::InstanceInfo& i : db_->instances()) rows.push_back(to_row(i, *db_));
+    for (const catalog::InstanceInfo& i : db_->instances())
+        rows.push_back(to_row(i, *db_));
     return rows;
 }
 
@@ -92,14 +95,20 @@ std::optional<InstanceDetail> CatalogService::detail(const QString& type) const 
     d.source = q(info->source);
     if (auto a = db_->accelerator(info->accelerator)) {
         auto& s = d.accelerator_specs;
-        s.emplace_back(QObject::tr("Accelerator"), q(a->name) + QStringLiteral(" · ") + q(a->vendor));
-        s.emplace_back(QObject::tr("Kind"), a->inference_only ? QObject::tr("inference only (cannot train)")
-                                            : a->is_gpu      ? QObject::tr("GPU")
-                                                             : QObject::tr("accelerator (not a GPU)"));
+        s.emplace_back(QObject::tr("Accelerator"),
+                       q(a->name) + QStringLiteral(" · ") + q(a->vendor));
+        s.emplace_back(QObject::tr("Kind"), a->inference_only
+                                                ? QObject::tr("inference only (cannot train)")
+                                            : a->is_gpu ? QObject::tr("GPU")
+                                                        : QObject::tr("accelerator (not a GPU)"));
         s.emplace_back(QObject::tr("Memory"),
-                       a->memory_gib ? QStringLiteral("%1 (%2)").arg(fmt_gib(*a->memory_gib), q(a->memory_type)) : kDash);
+                       a->memory_gib ? QStringLiteral("%1 (%2)").arg(fmt_gib(*a->memory_gib),
+                                                                     q(a->memory_type))
+                                     : kDash);
         s.emplace_back(QObject::tr("Memory bandwidth"),
-                       a->hbm_gbytes_per_s ? QStringLiteral("%1 GB/s").arg(fmt_num(*a->hbm_gbytes_per_s, 0)) : kDash);
+                       a->hbm_gbytes_per_s
+                           ? QStringLiteral("%1 GB/s").arg(fmt_num(*a->hbm_gbytes_per_s, 0))
+                           : kDash);
         s.emplace_back(QObject::tr("FP32"), tflops(a->fp32_tflops));
         s.emplace_back(QObject::tr("TF32 dense"), tflops(a->tf32_tflops));
         s.emplace_back(QObject::tr("FP16 dense"), tflops(a->fp16_tflops));
@@ -108,16 +117,20 @@ std::optional<InstanceDetail> CatalogService::detail(const QString& type) const 
         s.emplace_back(QObject::tr("INT8 dense"), tflops(a->int8_tops, "TOP/s"));
         s.emplace_back(QObject::tr("Intra-node link"),
                        a->intra_node_link.empty() ? kDash
-                       : a->link_gbytes_per_s     ? QStringLiteral("%1, %2 GB/s").arg(q(a->intra_node_link), fmt_num(*a->link_gbytes_per_s, 0))
-                                                  : q(a->intra_node_link));
+                       : a->link_gbytes_per_s
+                           ? QStringLiteral("%1, %2 GB/s")
+                                 .arg(q(a->intra_node_link), fmt_num(*a->link_gbytes_per_s, 0))
+                           : q(a->intra_node_link));
         s.emplace_back(QObject::tr("Host link"), a->host_link.empty() ? kDash : q(a->host_link));
-        s.emplace_back(QObject::tr("Power"), a->tdp_w ? QStringLiteral("%1 W").arg(fmt_num(*a->tdp_w, 0)) : kDash);
-        s.emplace_back(QObject::tr("Software"), a->software_stack.empty() ? kDash : q(a->software_stack));
+        s.emplace_back(QObject::tr("Power"),
+                       a->tdp_w ? QStringLiteral("%1 W").arg(fmt_num(*a->tdp_w, 0)) : kDash);
+        s.emplace_back(QObject::tr("Software"),
+                       a->software_stack.empty() ? kDash : q(a->software_stack));
         s.emplace_back(QObject::tr("Source"), a->source.empty() ? kDash : q(a->source));
     }
     for (const catalog::PriceRow& p : db_->prices(info->instance_type, true)) {
-        d.prices.push_back({q(p.region), p.zone.empty() ? QObject::tr("(region)") : q(p.zone), q(p.kind),
-                            p.usd_per_hour, q(p.as_of), q(p.source)});
+        d.prices.push_back({q(p.region), p.zone.empty() ? QObject::tr("(region)") : q(p.zone),
+                            q(p.kind), p.usd_per_hour, q(p.as_of), q(p.source)});
     }
     return d;
 }
@@ -126,9 +139,10 @@ std::vector<InstanceChoice> CatalogService::instanceChoices() const {
     std::vector<InstanceChoice> out;
     if (!db_) return out;
     for (const sim::NodeSpec& n : db_->trainable_node_specs()) {
-        out.push_back({q(n.instance_type),
-                       QStringLiteral("%1 × %2").arg(n.accelerators_per_node).arg(q(n.accelerator.id)),
-                       n.accelerators_per_node});
+        out.push_back(
+            {q(n.instance_type),
+             QStringLiteral("%1 × %2").arg(n.accelerators_per_node).arg(q(n.accelerator.id)),
+             n.accelerators_per_node});
     }
     return out;
 }
@@ -137,7 +151,8 @@ std::vector<PresetChoice> CatalogService::presetChoices() const {
     std::vector<PresetChoice> out;
     try {
         for (const sim::ModelPreset& p : sim::model_presets()) {
-            // Generic presets (ResNet-50) are offered too: the editor shows their size, not a shape.
+            // Generic presets (ResNet-50) are offered too: the editor shows their size, not a
+            // shape.
             out.push_back({q(p.id), q(p.title), p.workload, p.global_batch});
         }
     } catch (const std::exception&) {
@@ -147,27 +162,35 @@ std::vector<PresetChoice> CatalogService::presetChoices() const {
 }
 
 QStringList CatalogService::importFormats() {
-    return {QString(), QStringLiteral("aws-spot-history"), QStringLiteral("spot-advisor"),
-            QStringLiteral("skypilot"), QStringLiteral("aws-price-list"), QStringLiteral("csv")};
+    return {QString(),
+            QStringLiteral("aws-spot-history"),
+            QStringLiteral("spot-advisor"),
+            QStringLiteral("skypilot"),
+            QStringLiteral("aws-price-list"),
+            QStringLiteral("csv")};
 }
 
-QString CatalogService::importFile(const QString& database_path, const QString& file, const QString& format,
-                                   const std::atomic<bool>* cancel, QString* summary) {
+QString CatalogService::importFile(const QString& database_path, const QString& file,
+                                   const QString& format, const std::atomic<bool>* cancel,
+                                   QString* summary) {
     try {
         catalog::ImportOptions options;
         if (cancel) {
             options.on_record = [cancel](std::size_t) {
                 // Throwing inside the import's transaction rolls every staged record back.
-                if (cancel->load()) throw std::runtime_error("import cancelled; nothing was changed");
+                if (cancel->load())
+                    throw std::runtime_error("import cancelled; nothing was changed");
             };
         }
         if (!format.isEmpty()) {
             options.format = catalog::parse_format(format.toStdString());
-            if (!options.format) return QObject::tr("%1: unknown import format '%2'.").arg(file, format);
+            if (!options.format)
+                return QObject::tr("%1: unknown import format '%2'.").arg(file, format);
         }
         // Own connection: imports run on a worker thread while the window keeps reading.
         catalog::Catalog db{std::filesystem::path(database_path.toStdString())};
-        const catalog::ImportReport report = catalog::import_file(db, std::filesystem::path(file.toStdString()), options);
+        const catalog::ImportReport report =
+            catalog::import_file(db, std::filesystem::path(file.toStdString()), options);
         if (summary) *summary = QString::fromStdString(report.summary());
         return {};
     } catch (const std::exception& e) {
@@ -178,7 +201,8 @@ QString CatalogService::importFile(const QString& database_path, const QString& 
 QString CatalogService::rebuildFromSnapshot() {
     try {
         db_.reset();
-        backup_path_ = QString::fromStdString(catalog::Catalog::rebuild_from_snapshot(path_.toStdString()).string());
+        backup_path_ = QString::fromStdString(
+            catalog::Catalog::rebuild_from_snapshot(path_.toStdString()).string());
     } catch (const std::exception& e) {
         reload();
         return QString::fromStdString(e.what());

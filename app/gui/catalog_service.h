@@ -5,7 +5,6 @@
 #include "pages/scenario_editor.h"
 
 #include <QString>
-
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -23,23 +22,23 @@ struct InstanceRow {
     QString accelerator;
     QString vendor;
     int accelerator_count = 0;
-    double accelerator_memory_gib = 0;   // per accelerator; NaN unknown
-    double network_gbps = 0;             // NaN unknown
+    double accelerator_memory_gib = 0; // per accelerator; NaN unknown
+    double network_gbps = 0;           // NaN unknown
     bool network_up_to = false;
-    std::optional<bool> efa;             // empty: the catalog does not say
+    std::optional<bool> efa; // empty: the catalog does not say
     QString interconnect;
-    double on_demand_usd_per_hour = 0;   // NaN unknown
-    double spot_usd_per_hour = 0;        // NaN unknown
-    int interruption_bucket = -1;        // Spot Advisor bucket 0..4, -1 unknown
-    QString price_as_of;                 // ISO date of the on-demand price
-    double price_age_days = 0;           // NaN unknown
+    double on_demand_usd_per_hour = 0; // NaN unknown
+    double spot_usd_per_hour = 0;      // NaN unknown
+    int interruption_bucket = -1;      // Spot Advisor bucket 0..4, -1 unknown
+    QString price_as_of;               // ISO date of the on-demand price
+    double price_age_days = 0;         // NaN unknown
     bool can_train = true;
 };
 
 struct PriceRow {
     QString region;
     QString zone;
-    QString kind;                        // on_demand | spot
+    QString kind; // on_demand | spot
     double usd_per_hour = 0;
     QString as_of;
     QString source;
@@ -47,7 +46,7 @@ struct PriceRow {
 
 struct InstanceDetail {
     InstanceRow row;
-    double vcpus = 0;                    // NaN unknown
+    double vcpus = 0; // NaN unknown
     double memory_gib = 0;
     // Accelerator specs as label/value pairs, already formatted ("BF16 dense" → "312 TFLOP/s").
     std::vector<std::pair<QString, QString>> accelerator_specs;
@@ -72,13 +71,14 @@ public:
     std::optional<InstanceDetail> detail(const QString& type) const;
     std::vector<InstanceChoice> instanceChoices() const;
     std::vector<PresetChoice> presetChoices() const;
-    static QStringList importFormats();  // "" = detect from the file
+    static QStringList importFormats(); // "" = detect from the file
 
     // Imports in one transaction on its own connection (safe on a worker thread). Returns an
     // empty string or one sentence naming file, field and reason; on error nothing changes.
     // `cancel` (may be null) is polled per record; a cancelled import rolls back.
-    static QString importFile(const QString& database_path, const QString& file, const QString& format,
-                              const std::atomic<bool>* cancel = nullptr, QString* summary = nullptr);
+    static QString importFile(const QString& database_path, const QString& file,
+                              const QString& format, const std::atomic<bool>* cancel = nullptr,
+                              QString* summary = nullptr);
     // Rebuilds the user database from the bundled snapshot, keeping the old file as a backup.
     QString rebuildFromSnapshot();
     QString lastBackupPath() const { return backup_path_; }

@@ -43,7 +43,8 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
     f.setPointSizeF(f.pointSizeF() * 1.1);
     painter->setFont(f);
     // An opaque panel behind the message keeps it clear of the axis labels and grid under it.
-    const QRect text_rect = painter->fontMetrics().boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
+    const QRect text_rect =
+        painter->fontMetrics().boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, empty_text_);
     const QRect panel = text_rect.adjusted(-10, -8, 10, 8);
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(palette().color(QPalette::Base));

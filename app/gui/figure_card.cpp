@@ -5,7 +5,8 @@
 
 namespace cp::gui {
 
-FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* parent) : QFrame(parent) {
+FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* parent)
+    : QFrame(parent) {
     setFrameShape(QFrame::StyledPanel);
     setObjectName(QStringLiteral("figureCard"));
     setToolTip(tooltip);
@@ -26,7 +27,7 @@ FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* pa
     value_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     detail_ = new QLabel;
     detail_->setPalette(muted);
-    detail_->setWordWrap(true);  // long details wrap inside the card instead of widening the grid
+    detail_->setWordWrap(true); // long details wrap inside the card instead of widening the grid
     layout->addWidget(title_label);
     layout->addWidget(value_);
     layout->addWidget(detail_);
@@ -37,16 +38,22 @@ void FigureCard::setValue(const QString& value, const QString& detail) {
     detail_->setText(detail);
 }
 
-QString FigureCard::value() const { return value_->text(); }
+QString FigureCard::value() const {
+    return value_->text();
+}
 
-QString FigureCard::detail() const { return detail_->text(); }
+QString FigureCard::detail() const {
+    return detail_->text();
+}
 
 void FigureCard::setHighlighted(bool on) {
     if (on == highlighted_) return;
     highlighted_ = on;
     // palette(highlight) keeps the frame readable in light and dark palettes alike.
-    setStyleSheet(on ? QStringLiteral("QFrame#figureCard { border: 2px solid palette(highlight); border-radius: 3px; }")
-                     : QString());
+    setStyleSheet(
+        on ? QStringLiteral(
+                 "QFrame#figureCard { border: 2px solid palette(highlight); border-radius: 3px; }")
+           : QString());
     title_->setText(on ? tr("%1 · chosen").arg(title_text_) : title_text_);
 }
 

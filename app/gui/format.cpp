@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 #include <QLocale>
-
 #include <cmath>
 
 namespace cp::gui {
@@ -33,12 +32,16 @@ QString fmt_duration_s(double seconds) {
     if (std::isnan(seconds) || std::isinf(seconds)) return kDash;
     if (seconds < 1.0) return QLocale().toString(seconds * 1e3, 'f', 1) + QStringLiteral(" ms");
     if (seconds < 120.0) return QLocale().toString(seconds, 'f', 2) + QStringLiteral(" s");
-    if (seconds < 7200.0) return QLocale().toString(seconds / 60.0, 'f', 1) + QStringLiteral(" min");
-    if (seconds < 3.0 * 86400.0) return QLocale().toString(seconds / 3600.0, 'f', 1) + QStringLiteral(" h");
+    if (seconds < 7200.0)
+        return QLocale().toString(seconds / 60.0, 'f', 1) + QStringLiteral(" min");
+    if (seconds < 3.0 * 86400.0)
+        return QLocale().toString(seconds / 3600.0, 'f', 1) + QStringLiteral(" h");
     return QLocale().toString(seconds / 86400.0, 'f', 1) + QStringLiteral(" days");
 }
 
-QString fmt_hours(double hours) { return fmt_duration_s(hours * 3600.0); }
+QString fmt_hours(double hours) {
+    return fmt_duration_s(hours * 3600.0);
+}
 
 QString fmt_gib(double gib) {
     if (std::isnan(gib)) return kDash;
@@ -47,7 +50,8 @@ QString fmt_gib(double gib) {
 
 QString fmt_yes_no(std::optional<bool> value) {
     if (!value) return kDash;
-    return *value ? QCoreApplication::translate("format", "yes") : QCoreApplication::translate("format", "no");
+    return *value ? QCoreApplication::translate("format", "yes")
+                  : QCoreApplication::translate("format", "no");
 }
 
 QString fmt_count(double count) {
@@ -78,7 +82,8 @@ QString fmt_interruptions(double expected) {
     if (expected < 0.05) return QCoreApplication::translate("format", "no interruption expected");
     const int decimals = expected < 9.95 ? 1 : 0;
     // "1.0" reads as a measurement; one interruption is a count.
-    if (std::abs(expected - 1.0) < 0.05) return QCoreApplication::translate("format", "about 1 interruption expected");
+    if (std::abs(expected - 1.0) < 0.05)
+        return QCoreApplication::translate("format", "about 1 interruption expected");
     return QCoreApplication::translate("format", "about %1 interruptions expected")
         .arg(QLocale().toString(expected, 'f', decimals));
 }

@@ -4,7 +4,6 @@
 #include "clusterplan/sim/workload.h"
 
 #include <QString>
-
 #include <optional>
 
 namespace cp::gui {
@@ -13,21 +12,23 @@ inline const QString kDash = QStringLiteral("\u2014");
 
 // `decimals` after the point; NaN -> "—".
 QString fmt_num(double value, int decimals = 1);
-QString fmt_usd(double usd);                  // "$1,234" / "$0.53" / "—"
+QString fmt_usd(double usd); // "$1,234" / "$0.53" / "—"
 QString fmt_usd_per_hour(double usd_per_hour);
-QString fmt_percent(double fraction, int decimals = 1);  // 0.42 -> "42.0 %"
-QString fmt_duration_s(double seconds);       // "850 ms", "12.3 s", "4.2 h", "31 days"
+QString fmt_percent(double fraction, int decimals = 1); // 0.42 -> "42.0 %"
+QString fmt_duration_s(double seconds);                 // "850 ms", "12.3 s", "4.2 h", "31 days"
 QString fmt_hours(double hours);
 QString fmt_gib(double gib);
-QString fmt_yes_no(std::optional<bool> value);  // "yes" / "no" / "—" when unknown
-QString fmt_count(double count);              // 1.2e12 -> "1.20 T"
+QString fmt_yes_no(std::optional<bool> value); // "yes" / "no" / "—" when unknown
+QString fmt_count(double count);               // 1.2e12 -> "1.20 T"
 
 // Throughput in the unit the model trains on: transformers count tokens ("tok/s"), generic
 // models (ResNet-50 ...) count samples, i.e. images ("samples/s").
 QString throughput_unit(sim::WorkloadKind kind);
-QString fmt_throughput(double tokens_per_s, double samples_per_s, sim::WorkloadKind kind);  // "1.23 M tok/s"
+QString fmt_throughput(double tokens_per_s, double samples_per_s,
+                       sim::WorkloadKind kind); // "1.23 M tok/s"
 // Expected spot interruptions in words: "no interruption expected" below 0.05, "about 1
-// interruption expected", "about 2.4 interruptions expected" (as sim::format_expected_interruptions).
+// interruption expected", "about 2.4 interruptions expected" (as
+// sim::format_expected_interruptions).
 QString fmt_interruptions(double expected);
 
 } // namespace cp::gui

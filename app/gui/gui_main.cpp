@@ -14,7 +14,6 @@
 #include <QSize>
 #include <QStyleFactory>
 #include <QThread>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,7 +23,9 @@
 #include <vector>
 
 // Resources compiled into a static library must be registered explicitly, outside namespaces.
-static void init_gui_resources() { Q_INIT_RESOURCE(gui); }
+static void init_gui_resources() {
+    Q_INIT_RESOURCE(gui);
+}
 
 namespace cp::gui {
 
@@ -34,7 +35,7 @@ struct GuiArgs {
     QString page = QStringLiteral("plan");
     QSize size{1280, 800};
     bool bench_plan = false;
-    QStringList probe_files;  // measurements shown on the Probes page (documentation screenshots)
+    QStringList probe_files; // measurements shown on the Probes page (documentation screenshots)
     QString error;
 };
 
@@ -49,24 +50,30 @@ GuiArgs parse_args(int argc, char** argv) {
             }
             return QString::fromLocal8Bit(argv[++i]);
         };
-        if (arg == "--screenshot") a.screenshot = value("--screenshot");
-        else if (arg == "--page") a.page = value("--page");
+        if (arg == "--screenshot")
+            a.screenshot = value("--screenshot");
+        else if (arg == "--page")
+            a.page = value("--page");
         else if (arg == "--size") {
             // WIDTHxHEIGHT, e.g. 1920x1200: larger documentation shots and layout checks.
             const QStringList parts = value("--size").split(QLatin1Char('x'));
             bool ok_w = false, ok_h = false;
             const int w = parts.size() == 2 ? parts[0].toInt(&ok_w) : 0;
             const int h = parts.size() == 2 ? parts[1].toInt(&ok_h) : 0;
-            if (a.error.isEmpty() && (!ok_w || !ok_h || w < 1280 || h < 800 || w > 7680 || h > 4320)) {
-                a.error = QStringLiteral("--size: '%1' is not WIDTHxHEIGHT between 1280x800 and 7680x4320")
+            if (a.error.isEmpty() &&
+                (!ok_w || !ok_h || w < 1280 || h < 800 || w > 7680 || h > 4320)) {
+                a.error = QStringLiteral(
+                              "--size: '%1' is not WIDTHxHEIGHT between 1280x800 and 7680x4320")
                               .arg(QString::fromLocal8Bit(argv[i]));
             } else {
                 a.size = QSize(w, h);
             }
-        }
-        else if (arg == "--bench-plan") a.bench_plan = true;
-        else if (arg == "--probe-file") a.probe_files << value("--probe-file");
-        else if (arg == "--gui") continue;
+        } else if (arg == "--bench-plan")
+            a.bench_plan = true;
+        else if (arg == "--probe-file")
+            a.probe_files << value("--probe-file");
+        else if (arg == "--gui")
+            continue;
         // Qt's own options (-style, -platform ...) are consumed by QApplication.
     }
     if (a.error.isEmpty() && !MainWindow::pageNames().contains(a.page)) {
@@ -83,7 +90,8 @@ void settle(MainWindow& window, int timeout_ms) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
         QThread::msleep(10);
     } while (window.busy() && !deadline.hasExpired());
-    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
 }
 } // namespace
 
@@ -101,7 +109,8 @@ QString render_screenshot(const QString& path, const QString& page, int width, i
                           const QStringList& probe_files) {
     AppContext context;
     MainWindow window(context, nullptr, /*restore_state=*/false);
-    for (const QString& f : probe_files) window.probesPage()->importFile(f);
+    for (const QString& f : probe_files)
+        window.probesPage()->importFile(f);
     window.resize(width, height);
     if (!window.showPage(page)) return QStringLiteral("--page: '%1' is not a page").arg(page);
     window.show();
@@ -129,18 +138,20 @@ double bench_plan_latency_ms(int edits, QString* details) {
     for (int i = 0; i < edits; ++i) {
         QElapsedTimer timer;
         timer.start();
-        plan->simulateEdit(i);   // a field change, as a user makes it
-        plan->flushPendingUpdate();  // recompute + rebuild charts now, not after the debounce
-        QApplication::processEvents();  // chart scenes process their changes, views schedule updates
-        plan->repaint();                // and the page is painted, synchronously, before the clock stops
+        plan->simulateEdit(i);         // a field change, as a user makes it
+        plan->flushPendingUpdate();    // recompute + rebuild charts now, not after the debounce
+        QApplication::processEvents(); // chart scenes process their changes, views schedule updates
+        plan->repaint(); // and the page is painted, synchronously, before the clock stops
         ms.push_back(double(timer.nsecsElapsed()) / 1e6);
     }
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
     // Nearest-rank 95th percentile: the edit a user notices, not the typical one.
-    const double p95 = ms[std::min(ms.size() - 1, std::size_t(std::ceil(0.95 * double(ms.size()))) - 1)];
+    const double p95 =
+        ms[std::min(ms.size() - 1, std::size_t(std::ceil(0.95 * double(ms.size()))) - 1)];
     if (details) {
-        *details = QStringLiteral("plan edit→charts latency over %1 edits: median %2 ms, p95 %3 ms, min %4 ms, max %5 ms "
+        *details = QStringLiteral("plan edit→charts latency over %1 edits: median %2 ms, p95 %3 "
+                                  "ms, min %4 ms, max %5 ms "
                                   "(target ≤ 50 ms)")
                        .arg(edits)
                        .arg(median, 0, 'f', 2)
@@ -154,7 +165,8 @@ double bench_plan_latency_ms(int edits, QString* details) {
 int run_gui(int argc, char** argv) {
     bool headless_task = false;
     for (int i = 1; i < argc; ++i) {
-        headless_task = headless_task || !std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--bench-plan");
+        headless_task = headless_task || !std::strcmp(argv[i], "--screenshot") ||
+                        !std::strcmp(argv[i], "--bench-plan");
     }
     // Screenshots must work without a display (CI, docs): fall back to the offscreen platform.
     if (headless_task && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
@@ -169,8 +181,8 @@ int run_gui(int argc, char** argv) {
         return 1;
     }
     if (!args.screenshot.isEmpty()) {
-        const QString error = render_screenshot(args.screenshot, args.page, args.size.width(), args.size.height(),
-                                                args.probe_files);
+        const QString error = render_screenshot(args.screenshot, args.page, args.size.width(),
+                                                args.size.height(), args.probe_files);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "clusterplan --screenshot: %s\n", qPrintable(error));
             return 2;

@@ -16,8 +16,8 @@ void configure_application(QApplication& app);
 
 // Renders `page` of a fresh main window (default scenario) at `width`×`height` into `path`.
 // Returns an empty string or one sentence saying what went wrong.
-QString render_screenshot(const QString& path, const QString& page, int width = 1280, int height = 800,
-                          const QStringList& probe_files = {});
+QString render_screenshot(const QString& path, const QString& page, int width = 1280,
+                          int height = 800, const QStringList& probe_files = {});
 
 // Measures edit→updated-charts latency of the Plan page; returns the median in milliseconds.
 double bench_plan_latency_ms(int edits, QString* details = nullptr);

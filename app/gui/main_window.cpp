@@ -49,7 +49,8 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
     probes_ = new ProbesPage(context_);
     report_ = new ReportPage(context_);
     pages_ = {catalog_, plan_, scaling_, probes_, report_};
-    const QStringList labels = {tr("Catalog"), tr("Plan"), tr("Scaling"), tr("Probes"), tr("Report")};
+    const QStringList labels = {tr("Catalog"), tr("Plan"), tr("Scaling"), tr("Probes"),
+                                tr("Report")};
     const QStringList tips = {
         tr("Instance types, accelerators and prices (Ctrl+1)"),
         tr("Edit a scenario and see its step time, memory, cost and verdict (Ctrl+2)"),
@@ -58,7 +59,8 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
         tr("Preview of the recommendation report (Ctrl+5)")};
     for (int i = 0; i < int(pages_.size()); ++i) {
         auto* item = new QListWidgetItem(
-            QIcon(QStringLiteral(":/clusterplan/icons/%1.svg").arg(pageNames()[i])), labels[i], nav_);
+            QIcon(QStringLiteral(":/clusterplan/icons/%1.svg").arg(pageNames()[i])), labels[i],
+            nav_);
         item->setToolTip(tips[i]);
         item->setSizeHint(QSize(120, 40));
         stack_->addWidget(pages_[std::size_t(i)]);
@@ -76,7 +78,8 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
     statusBar()->showMessage(context_.catalog().summary());
 
     QSettings settings;
-    if (!restore_state || !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+    if (!restore_state ||
+        !restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         resize(1360, 860);
     }
     if (restore_state) {
@@ -85,7 +88,9 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
             splitter->restoreState(settings.value(key).toByteArray());
         }
     }
-    nav_->setCurrentRow(restore_state ? std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(), 0, 4) : 1);
+    nav_->setCurrentRow(
+        restore_state ? std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(), 0, 4)
+                      : 1);
     updateTitle();
 }
 
@@ -95,7 +100,8 @@ std::vector<std::pair<QString, QSplitter*>> MainWindow::splitters() const {
     for (std::size_t p = 0; p < pages_.size(); ++p) {
         const QList<QSplitter*> found = pages_[p]->findChildren<QSplitter*>();
         for (int i = 0; i < found.size(); ++i) {
-            out.emplace_back(QStringLiteral("window/splitters/%1/%2").arg(pageNames()[int(p)]).arg(i), found[i]);
+            out.emplace_back(
+                QStringLiteral("window/splitters/%1/%2").arg(pageNames()[int(p)]).arg(i), found[i]);
         }
     }
     return out;
@@ -129,7 +135,8 @@ void MainWindow::buildMenus() {
     connect(&context_, &AppContext::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     QAction* save = file->addAction(tr("&Save scenario"), this, [this] { saveScenario(false); });
     save->setShortcut(QKeySequence::Save);
-    QAction* save_as = file->addAction(tr("Save scenario &as…"), this, [this] { saveScenario(true); });
+    QAction* save_as =
+        file->addAction(tr("Save scenario &as…"), this, [this] { saveScenario(true); });
     save_as->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")));
     file->addSeparator();
     QAction* reset = file->addAction(tr("&New default scenario"), this, [this] {
@@ -147,7 +154,8 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList labels = {tr("&Catalog"), tr("&Plan"), tr("&Scaling"), tr("P&robes"), tr("Re&port")};
+    const QStringList labels = {tr("&Catalog"), tr("&Plan"), tr("&Scaling"), tr("P&robes"),
+                                tr("Re&port")};
     for (int i = 0; i < labels.size(); ++i) {
         QAction* a = view->addAction(labels[i], this, [this, i] { nav_->setCurrentRow(i); });
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
@@ -155,11 +163,12 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterPlan"), this, [this] {
-        QMessageBox::about(this, tr("About ClusterPlan"),
-                           tr("<b>ClusterPlan %1</b><p>Plans deep-learning training clusters: which "
-                              "instances, how many, on-demand or spot, and which parallel layout.</p>"
-                              "<p>Catalog: %2</p>")
-                               .arg(QApplication::applicationVersion(), context_.catalog().summary()));
+        QMessageBox::about(
+            this, tr("About ClusterPlan"),
+            tr("<b>ClusterPlan %1</b><p>Plans deep-learning training clusters: which "
+               "instances, how many, on-demand or spot, and which parallel layout.</p>"
+               "<p>Catalog: %2</p>")
+                .arg(QApplication::applicationVersion(), context_.catalog().summary()));
     });
 }
 
@@ -167,7 +176,8 @@ void MainWindow::rebuildRecentMenu() {
     recent_menu_->clear();
     const QStringList files = context_.recentFiles();
     for (const QString& path : files) {
-        recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenarioFile(path); })
+        recent_menu_
+            ->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenarioFile(path); })
             ->setToolTip(path);
     }
     recent_menu_->setEnabled(!files.isEmpty());
@@ -192,19 +202,24 @@ void MainWindow::openScenarioFile(const QString& path) {
 void MainWindow::saveScenario(bool ask_for_name) {
     QString path = context_.scenarioPath();
     if (ask_for_name || path.isEmpty()) {
-        path = QFileDialog::getSaveFileName(this, tr("Save scenario"), path.isEmpty() ? "scenario.json" : path,
+        path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                            path.isEmpty() ? "scenario.json" : path,
                                             tr("Scenario files (*.json)"));
         if (path.isEmpty()) return;
     }
     const QString error = context_.saveScenario(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Save scenario"), error);
-    else statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save scenario"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     updateTitle();
 }
 
 void MainWindow::updateTitle() {
     const QString name = QString::fromStdString(context_.scenario().name);
-    const QString file = context_.scenarioPath().isEmpty() ? QString() : QFileInfo(context_.scenarioPath()).fileName();
+    const QString file = context_.scenarioPath().isEmpty()
+                             ? QString()
+                             : QFileInfo(context_.scenarioPath()).fileName();
     QString title = QStringLiteral("ClusterPlan");
     if (!name.isEmpty()) title = name + QStringLiteral(" — ") + title;
     if (!file.isEmpty()) title = file + QStringLiteral(" · ") + title;
@@ -238,7 +253,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/page"), nav_->currentRow());
     // Pane sizes the user dragged (editor width, chart/table split) come back next time too.
-    for (const auto& [key, splitter] : splitters()) settings.setValue(key, splitter->saveState());
+    for (const auto& [key, splitter] : splitters())
+        settings.setValue(key, splitter->saveState());
     QMainWindow::closeEvent(event);
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QMainWindow>
-
 #include <utility>
 #include <vector>
 
@@ -28,7 +27,7 @@ public:
     // the user left the window).
     explicit MainWindow(AppContext& context, QWidget* parent = nullptr, bool restore_state = true);
 
-    static QStringList pageNames();  // "catalog", "plan", "scaling", "probes", "report"
+    static QStringList pageNames(); // "catalog", "plan", "scaling", "probes", "report"
     bool showPage(const QString& name);
     bool busy() const;
 

@@ -9,7 +9,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace cp::gui {
@@ -22,23 +21,23 @@ class Catalog;
 namespace cp::gui {
 
 struct PlanOutcome {
-    QString error;                    // one sentence when the scenario cannot be evaluated
+    QString error; // one sentence when the scenario cannot be evaluated
     sim::PlanResult result;
     sim::Layout layout;
-    bool layout_searched = false;     // the layout was chosen by search
+    bool layout_searched = false; // the layout was chosen by search
     int devices = 0;
-    sim::WorkloadKind workload_kind = sim::WorkloadKind::transformer;  // tokens or samples
+    sim::WorkloadKind workload_kind = sim::WorkloadKind::transformer; // tokens or samples
     QString instance;
     QString accelerator;
     double time_to_train_h = 0;
-    double cost_on_demand_usd = 0;    // NaN when the price is unknown
-    double cost_spot_usd = 0;         // expected, including interruptions
+    double cost_on_demand_usd = 0; // NaN when the price is unknown
+    double cost_spot_usd = 0;      // expected, including interruptions
     double spot_time_to_train_h = 0;
     double spot_expected_interruptions = 0;
     double scaling_efficiency = 0;
-    bool spot_headline = false;       // the scenario prices on spot: its cost is the headline
-    QString verdict;                  // plain-language summary
-    bool verdict_ok = true;           // false → shown as a warning
+    bool spot_headline = false; // the scenario prices on spot: its cost is the headline
+    QString verdict;            // plain-language summary
+    bool verdict_ok = true;     // false → shown as a warning
     QStringList assumptions;
 };
 

@@ -7,7 +7,6 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-
 #include <algorithm>
 #include <cmath>
 
@@ -15,17 +14,22 @@ namespace cp::gui {
 
 QString family_label(LayoutFamily family) {
     switch (family) {
-    case LayoutFamily::data: return QObject::tr("Data parallel");
-    case LayoutFamily::tensor: return QObject::tr("Tensor + data parallel");
-    case LayoutFamily::pipeline: return QObject::tr("Pipeline + data parallel");
-    case LayoutFamily::three_d: return QObject::tr("3D (TP × PP × DP)");
+    case LayoutFamily::data:
+        return QObject::tr("Data parallel");
+    case LayoutFamily::tensor:
+        return QObject::tr("Tensor + data parallel");
+    case LayoutFamily::pipeline:
+        return QObject::tr("Pipeline + data parallel");
+    case LayoutFamily::three_d:
+        return QObject::tr("3D (TP × PP × DP)");
     }
     return {};
 }
 
 QString series_label(LayoutFamily family) {
     // The 3D line is the envelope: the best layout of any kind at each size.
-    return family == LayoutFamily::three_d ? QObject::tr("Best layout (3D: TP × PP × DP)") : family_label(family);
+    return family == LayoutFamily::three_d ? QObject::tr("Best layout (3D: TP × PP × DP)")
+                                           : family_label(family);
 }
 
 namespace {
@@ -45,7 +49,8 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     timer.start();
     // Every layout is searched here: the page compares layout families.
     const sim::Scenario sc = sim::with_layout_searched(request.scenario);
-    const sim::CalibrationProfile* calibration = request.calibration ? &*request.calibration : nullptr;
+    const sim::CalibrationProfile* calibration =
+        request.calibration ? &*request.calibration : nullptr;
     // The report's device counts: 1, 2, 4 ... within a node, then whole nodes doubling.
     std::vector<std::vector<sim::ScalingSize>> sizes;
     int total = 0;
@@ -81,7 +86,9 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
             if (request.nodes.size() > 1) s.label += QStringLiteral(" · ") + instance;
             for (const sim::ScalingRow& row : curves.rows) {
                 const sim::ScalingPoint& p = row.at(sim_family);
-                if (p.found) s.points.push_back({row.size.devices(), p.throughput, p.scaling_efficiency, p.cost_usd});
+                if (p.found)
+                    s.points.push_back(
+                        {row.size.devices(), p.throughput, p.scaling_efficiency, p.cost_usd});
             }
             if (!s.points.empty()) out.series.push_back(std::move(s));
         }
@@ -103,7 +110,8 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     out.cancelled = sweep.cancelled;
     auto to_plan = [&](const sim::ConfigBest& c) {
         SweepPlan p;
-        p.instance = QString::fromStdString(sweep.candidates[std::size_t(c.candidate)].instance_type);
+        p.instance =
+            QString::fromStdString(sweep.candidates[std::size_t(c.candidate)].instance_type);
         p.nodes = c.nodes;
         p.devices = c.layout.devices();
         p.layout = c.layout;
@@ -119,7 +127,8 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
         p.option_cost_usd = p.cost_usd;
         return p;
     };
-    for (const sim::ConfigBest& c : sweep.configs) out.plans.push_back(to_plan(c));
+    for (const sim::ConfigBest& c : sweep.configs)
+        out.plans.push_back(to_plan(c));
     const sim::Ranking ranking = sim::rank_options(sweep_sc, sweep, 50);
     auto option_plan = [&](const sim::PlanOption& o) {
         SweepPlan p = to_plan(sweep.configs[std::size_t(o.config)]);
@@ -133,11 +142,15 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
         if (out.ranked.size() >= 50) break;
         out.ranked.push_back(option_plan(o));
     }
-    for (const sim::PlanOption& o : ranking.pareto) out.front.push_back(option_plan(o));
+    for (const sim::PlanOption& o : ranking.pareto)
+        out.front.push_back(option_plan(o));
     out.objective = QString::fromStdString(ranking.objective_text);
-    if (ranking.excluded_deadline > 0) out.excluded << QObject::tr("%1 miss the deadline").arg(ranking.excluded_deadline);
-    if (ranking.excluded_budget > 0) out.excluded << QObject::tr("%1 exceed the budget").arg(ranking.excluded_budget);
-    if (ranking.excluded_no_price > 0) out.excluded << QObject::tr("%1 have no price").arg(ranking.excluded_no_price);
+    if (ranking.excluded_deadline > 0)
+        out.excluded << QObject::tr("%1 miss the deadline").arg(ranking.excluded_deadline);
+    if (ranking.excluded_budget > 0)
+        out.excluded << QObject::tr("%1 exceed the budget").arg(ranking.excluded_budget);
+    if (ranking.excluded_no_price > 0)
+        out.excluded << QObject::tr("%1 have no price").arg(ranking.excluded_no_price);
     out.seconds = double(timer.nsecsElapsed()) / 1e9;
     return out;
 }

@@ -1,7 +1,7 @@
 // Background computation behind the Scaling page: for each chosen instance and device count, the
-// best plan of each layout family (data-, tensor-, pipeline-parallel, best 3D: sim::scaling_curves),
-// every plan's time and cost for the Pareto scatter, and the ranked recommendations. Runs on a
-// worker thread.
+// best plan of each layout family (data-, tensor-, pipeline-parallel, best 3D:
+// sim::scaling_curves), every plan's time and cost for the Pareto scatter, and the ranked
+// recommendations. Runs on a worker thread.
 #pragma once
 
 #include "charts/scaling_charts.h"
@@ -12,7 +12,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -35,32 +34,32 @@ struct SweepPlan {
     double tokens_per_s = 0;
     double mfu = 0;
     double time_to_train_h = 0;
-    double cost_usd = 0;             // on demand (NaN: price unknown)
-    double spot_cost_usd = 0;        // expected (NaN: no spot price)
+    double cost_usd = 0;      // on demand (NaN: price unknown)
+    double spot_cost_usd = 0; // expected (NaN: no spot price)
     double spot_time_h = 0;
-    bool spot = false;               // ranked/front entries: bought on spot
-    double wall_time_h = 0;          // ranked/front entries: for the purchase option (expected)
-    double option_cost_usd = 0;      // ranked/front entries: for the purchase option (expected)
+    bool spot = false;          // ranked/front entries: bought on spot
+    double wall_time_h = 0;     // ranked/front entries: for the purchase option (expected)
+    double option_cost_usd = 0; // ranked/front entries: for the purchase option (expected)
 };
 
 struct ScalingData {
-    std::vector<charts::ScalingSeries> series;   // one per (family, instance)
-    std::vector<SweepPlan> plans;                // fastest layout per (instance, nodes), on demand
-    std::vector<SweepPlan> front;                // time-vs-cost Pareto front (sim::rank_options)
-    std::vector<SweepPlan> ranked;               // best first under objective and constraints
-    QString objective;                           // "lowest cost" ...
-    QStringList excluded;                        // why options were left out
-    std::uint64_t evaluated = 0;                 // evaluate() calls
+    std::vector<charts::ScalingSeries> series; // one per (family, instance)
+    std::vector<SweepPlan> plans;              // fastest layout per (instance, nodes), on demand
+    std::vector<SweepPlan> front;              // time-vs-cost Pareto front (sim::rank_options)
+    std::vector<SweepPlan> ranked;             // best first under objective and constraints
+    QString objective;                         // "lowest cost" ...
+    QStringList excluded;                      // why options were left out
+    std::uint64_t evaluated = 0;               // evaluate() calls
     double seconds = 0;
     bool cancelled = false;
     QString error;
 };
 
 struct ScalingRequest {
-    sim::Scenario scenario;                      // parallel fields are searched
-    std::vector<sim::NodeSpec> nodes;            // instance types to compare
+    sim::Scenario scenario;           // parallel fields are searched
+    std::vector<sim::NodeSpec> nodes; // instance types to compare
     int max_nodes = 64;
-    std::optional<sim::CalibrationProfile> calibration;  // none: datasheet values
+    std::optional<sim::CalibrationProfile> calibration; // none: datasheet values
 };
 
 // `progress(done, total)` is called from the worker; `cancel` is polled between device counts.

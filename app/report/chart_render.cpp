@@ -14,7 +14,6 @@
 #include <QStackedBarSeries>
 #include <QSvgGenerator>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,7 +23,7 @@ namespace cp::report {
 namespace {
 
 // Colour-blind-safe palette (Okabe & Ito, 2008), in the order series are added.
-const QColor kPalette[] = {QColor(0, 114, 178),  QColor(230, 159, 0),  QColor(0, 158, 115),
+const QColor kPalette[] = {QColor(0, 114, 178),   QColor(230, 159, 0),  QColor(0, 158, 115),
                            QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0),
                            QColor(240, 228, 66),  QColor(0, 0, 0)};
 constexpr int kPaletteSize = static_cast<int>(sizeof(kPalette) / sizeof(kPalette[0]));
@@ -93,7 +92,8 @@ void add_xy(QChart& chart, const ChartSpec& spec) {
         if (s.points.empty()) continue;
         const QColor base = s.muted ? QColor(190, 190, 190) : kPalette[colour++ % kPaletteSize];
         auto add = [&](QXYSeries* series) {
-            for (const auto& p : s.points) series->append(p);
+            for (const auto& p : s.points)
+                series->append(p);
             chart.addSeries(series);
             series->attachAxis(x_axis);
             series->attachAxis(y_axis);
@@ -125,7 +125,8 @@ void add_stacked_bars(QChart& chart, const ChartSpec& spec) {
     int colour = 0;
     for (const auto& s : spec.series) {
         auto* set = new QBarSet(s.name);
-        for (const auto& p : s.points) *set << p.y();
+        for (const auto& p : s.points)
+            *set << p.y();
         set->setColor(kPalette[colour++ % kPaletteSize]);
         set->setBorderColor(Qt::white);
         bars->append(set);
@@ -145,7 +146,8 @@ void add_stacked_bars(QChart& chart, const ChartSpec& spec) {
     for (int c = 0; c < spec.categories.size(); ++c) {
         double sum = 0;
         for (const auto& s : spec.series) {
-            if (c < static_cast<int>(s.points.size()) && std::isfinite(s.points[static_cast<size_t>(c)].y())) {
+            if (c < static_cast<int>(s.points.size()) &&
+                std::isfinite(s.points[static_cast<size_t>(c)].y())) {
                 sum += s.points[static_cast<size_t>(c)].y();
             }
         }
@@ -174,7 +176,8 @@ void add_stacked_bars(QChart& chart, const ChartSpec& spec) {
         line->attachAxis(x_axis);
         line->attachAxis(y_axis);
         if (in_legend) {
-            for (QLegendMarker* marker : chart.legend()->markers(line)) marker->setVisible(false);
+            for (QLegendMarker* marker : chart.legend()->markers(line))
+                marker->setVisible(false);
         }
         in_legend = true;
     }
@@ -216,8 +219,9 @@ void paint_chart(const ChartSpec& spec, QSize size, QPainter& painter) {
 } // namespace
 
 QImage render_chart_image(const ChartSpec& spec, QSize size, double scale) {
-    QImage image(QSize(static_cast<int>(size.width() * scale), static_cast<int>(size.height() * scale)),
-                 QImage::Format_ARGB32_Premultiplied);
+    QImage image(
+        QSize(static_cast<int>(size.width() * scale), static_cast<int>(size.height() * scale)),
+        QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     QPainter painter(&image);

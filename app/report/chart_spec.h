@@ -6,24 +6,23 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace cp::report {
 
 enum class ChartKind {
-    xy,           // x/y series drawn as markers and/or lines (Pareto, scaling curves)
-    stacked_bar,  // categories on x; series[i].points[j].y() is component i of category j
+    xy,          // x/y series drawn as markers and/or lines (Pareto, scaling curves)
+    stacked_bar, // categories on x; series[i].points[j].y() is component i of category j
 };
 
 struct ChartSeries {
     QString name;
     std::vector<QPointF> points;
-    bool line = false;        // xy: join points in the given order
-    bool markers = true;      // xy: draw a marker at each point
-    bool emphasised = false;  // drawn larger/darker (the recommended plan)
-    bool muted = false;       // drawn light grey (the cloud of all evaluated plans)
-    bool dashed = false;      // xy line: dashed, so a line it covers still shows through
+    bool line = false;       // xy: join points in the given order
+    bool markers = true;     // xy: draw a marker at each point
+    bool emphasised = false; // drawn larger/darker (the recommended plan)
+    bool muted = false;      // drawn light grey (the cloud of all evaluated plans)
+    bool dashed = false;     // xy line: dashed, so a line it covers still shows through
 };
 
 struct ChartSpec {
@@ -34,7 +33,7 @@ struct ChartSpec {
     bool log_x = false;
     bool log_y = false;
     std::vector<ChartSeries> series;
-    QStringList categories;           // stacked_bar only
+    QStringList categories; // stacked_bar only
     // stacked_bar only: a horizontal reference mark per category (e.g. each plan's device
     // memory capacity); NaN or <= 0 = none for that category.
     std::vector<double> reference_values;

@@ -50,10 +50,13 @@ QString plan_layout_text(const nlohmann::ordered_json& plan) {
           << QStringLiteral("PP %1").arg(integer(plan, "layout.pp"))
           << QStringLiteral("DP %1").arg(integer(plan, "layout.dp"))
           << QStringLiteral("mb %1").arg(integer(plan, "layout.micro_batch"));
-    if (const int v = integer(plan, "layout.virtual_stages"); v > 1) parts << QStringLiteral("v %1").arg(v);
-    if (const int z = integer(plan, "layout.zero"); z > 0) parts << QStringLiteral("ZeRO-%1").arg(z);
+    if (const int v = integer(plan, "layout.virtual_stages"); v > 1)
+        parts << QStringLiteral("v %1").arg(v);
+    if (const int z = integer(plan, "layout.zero"); z > 0)
+        parts << QStringLiteral("ZeRO-%1").arg(z);
     const QString recompute = fmt::text(plan, "layout.recompute");
-    if (!recompute.isEmpty() && recompute != QLatin1String("none")) parts << QStringLiteral("recompute %1").arg(recompute);
+    if (!recompute.isEmpty() && recompute != QLatin1String("none"))
+        parts << QStringLiteral("recompute %1").arg(recompute);
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -64,15 +67,19 @@ QString plan_layout_compact(const nlohmann::ordered_json& plan) {
                       .arg(integer(plan, "layout.pp"))
                       .arg(integer(plan, "layout.dp"))
                       .arg(integer(plan, "layout.micro_batch"));
-    if (const int v = integer(plan, "layout.virtual_stages"); v > 1) out += QStringLiteral("\u00a0v%1").arg(v);
-    if (const int z = integer(plan, "layout.zero"); z > 0) out += QStringLiteral("\u00a0Z%1").arg(z);
+    if (const int v = integer(plan, "layout.virtual_stages"); v > 1)
+        out += QStringLiteral("\u00a0v%1").arg(v);
+    if (const int z = integer(plan, "layout.zero"); z > 0)
+        out += QStringLiteral("\u00a0Z%1").arg(z);
     const QString recompute = fmt::text(plan, "layout.recompute");
     if (recompute == QLatin1String("selective")) out += QStringLiteral("\u00a0sel");
     if (recompute == QLatin1String("full")) out += QStringLiteral("\u00a0full");
     return out;
 }
 
-bool plan_is_spot(const nlohmann::ordered_json& plan) { return fmt::text(plan, "purchase") == QLatin1String("spot"); }
+bool plan_is_spot(const nlohmann::ordered_json& plan) {
+    return fmt::text(plan, "purchase") == QLatin1String("spot");
+}
 
 namespace {
 // The first of `paths` that holds a number; NaN when none does.
@@ -150,9 +157,11 @@ QString plan_limits(const nlohmann::ordered_json& plan) {
             const double v = fmt::number(plan, path);
             if (std::isfinite(v) && v / step >= 0.02) shares.emplace_back(v / step, name);
         }
-        std::sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::sort(shares.begin(), shares.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first; });
         for (size_t i = 0; i < shares.size() && i < 2; ++i) {
-            parts << QStringLiteral("%1 takes %2 of each step").arg(shares[i].second, fmt::percent(shares[i].first));
+            parts << QStringLiteral("%1 takes %2 of each step")
+                         .arg(shares[i].second, fmt::percent(shares[i].first));
         }
         if (shares.empty()) parts << QStringLiteral("the step is almost entirely compute");
     }
@@ -164,7 +173,8 @@ QString plan_limits(const nlohmann::ordered_json& plan) {
     }
     const double interruptions = plan_spot_interruptions(plan);
     if (std::isfinite(interruptions)) {
-        parts << QStringLiteral("on spot, %1 interruptions expected").arg(QString::number(interruptions, 'f', 1));
+        parts << QStringLiteral("on spot, %1 interruptions expected")
+                     .arg(QString::number(interruptions, 'f', 1));
     }
     return parts.join(QStringLiteral("; "));
 }

@@ -4,13 +4,14 @@
 #include "renderers.h"
 
 #include <QStringBuilder>
-
 #include <type_traits>
 
 namespace cp::report {
 namespace {
 
-QString esc(const QString& text) { return text.toHtmlEscaped(); }
+QString esc(const QString& text) {
+    return text.toHtmlEscaped();
+}
 
 QString align_class(const Table& table, int column) {
     if (column < static_cast<int>(table.align.size()) &&
@@ -22,13 +23,15 @@ QString align_class(const Table& table, int column) {
 
 QString html_block(const Paragraph& p) {
     QString out = QStringLiteral("<p>");
-    if (!p.lead.isEmpty()) out += QStringLiteral("<strong>") % esc(p.lead) % QStringLiteral("</strong> ");
+    if (!p.lead.isEmpty())
+        out += QStringLiteral("<strong>") % esc(p.lead) % QStringLiteral("</strong> ");
     return out % esc(p.text) % QStringLiteral("</p>\n");
 }
 
 QString html_block(const BulletList& list) {
     QString out = QStringLiteral("<ul>\n");
-    for (const auto& item : list.items) out += QStringLiteral("<li>") % esc(item) % QStringLiteral("</li>\n");
+    for (const auto& item : list.items)
+        out += QStringLiteral("<li>") % esc(item) % QStringLiteral("</li>\n");
     return out + QStringLiteral("</ul>\n");
 }
 
@@ -44,8 +47,8 @@ QString html_block(const KeyValueTable& kv) {
 QString html_block(const Table& table) {
     QString out = QStringLiteral("<table>\n<thead><tr>");
     for (int c = 0; c < table.headers.size(); ++c) {
-        out += QStringLiteral("<th") % align_class(table, c) % QStringLiteral(">") % esc(table.headers[c]) %
-               QStringLiteral("</th>");
+        out += QStringLiteral("<th") % align_class(table, c) % QStringLiteral(">") %
+               esc(table.headers[c]) % QStringLiteral("</th>");
     }
     out += QStringLiteral("</tr></thead>\n<tbody>\n");
     for (size_t r = 0; r < table.rows.size(); ++r) {
@@ -54,13 +57,14 @@ QString html_block(const Table& table) {
         out += emph ? QStringLiteral("<tr class=\"emph\">") : QStringLiteral("<tr>");
         const QStringList& row = table.rows[r];
         for (int c = 0; c < row.size(); ++c) {
-            out += QStringLiteral("<td") % align_class(table, c) % QStringLiteral(">") % esc(row[c]) %
-                   QStringLiteral("</td>");
+            out += QStringLiteral("<td") % align_class(table, c) % QStringLiteral(">") %
+                   esc(row[c]) % QStringLiteral("</td>");
         }
         out += QStringLiteral("</tr>\n");
     }
     out += QStringLiteral("</tbody>\n</table>\n");
-    if (!table.note.isEmpty()) out += QStringLiteral("<p class=\"note\">") % esc(table.note) % QStringLiteral("</p>\n");
+    if (!table.note.isEmpty())
+        out += QStringLiteral("<p class=\"note\">") % esc(table.note) % QStringLiteral("</p>\n");
     return out;
 }
 
@@ -71,19 +75,24 @@ QString html_block(const Figure& figure) {
     }
     const QByteArray svg = render_chart_svg(figure.chart);
     return QStringLiteral("<figure><img alt=\"") % esc(figure.chart.title) %
-           QStringLiteral("\" src=\"data:image/svg+xml;base64,") % QString::fromLatin1(svg.toBase64()) %
-           QStringLiteral("\"><figcaption>") % esc(figure.caption) % QStringLiteral("</figcaption></figure>\n");
+           QStringLiteral("\" src=\"data:image/svg+xml;base64,") %
+           QString::fromLatin1(svg.toBase64()) % QStringLiteral("\"><figcaption>") %
+           esc(figure.caption) % QStringLiteral("</figcaption></figure>\n");
 }
 
 } // namespace
 
 QString render_html(const Document& doc) {
-    QString out = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n") %
-                  QStringLiteral("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n") %
-                  QStringLiteral("<title>") % esc(doc.title) % QStringLiteral("</title>\n<style>\n") %
-                  QString::fromUtf8(embedded::report_css.data(), static_cast<qsizetype>(embedded::report_css.size())) %
-                  QStringLiteral("</style>\n</head>\n<body>\n<header><h1>") % esc(doc.title) %
-                  QStringLiteral("</h1><p class=\"subtitle\">") % esc(doc.subtitle) % QStringLiteral("</p></header>\n");
+    QString out =
+        QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n") %
+        QStringLiteral(
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n") %
+        QStringLiteral("<title>") % esc(doc.title) % QStringLiteral("</title>\n<style>\n") %
+        QString::fromUtf8(embedded::report_css.data(),
+                          static_cast<qsizetype>(embedded::report_css.size())) %
+        QStringLiteral("</style>\n</head>\n<body>\n<header><h1>") % esc(doc.title) %
+        QStringLiteral("</h1><p class=\"subtitle\">") % esc(doc.subtitle) %
+        QStringLiteral("</p></header>\n");
     for (const auto& section : doc.sections) {
         out += QStringLiteral("<section>\n<h2>") % esc(section.heading) % QStringLiteral("</h2>\n");
         for (const auto& block : section.blocks) {
@@ -91,7 +100,8 @@ QString render_html(const Document& doc) {
         }
         out += QStringLiteral("</section>\n");
     }
-    out += QStringLiteral("<footer>") % esc(doc.subtitle) % QStringLiteral("</footer>\n</body>\n</html>\n");
+    out += QStringLiteral("<footer>") % esc(doc.subtitle) %
+           QStringLiteral("</footer>\n</body>\n</html>\n");
     return out;
 }
 

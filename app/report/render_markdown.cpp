@@ -3,7 +3,6 @@
 #include "renderers.h"
 
 #include <QRegularExpression>
-
 #include <algorithm>
 
 namespace cp::report {
@@ -32,11 +31,12 @@ QString esc(const QString& text, bool at_line_start = true) {
         }
     }
     // An ordered-list marker needs a space after it: "19.6 days" is no list and stays as is.
-    static const QRegularExpression kBlockStart(QStringLiteral("^(\\s*)([#>+=-]|\\d+[.)](?=\\s|$))"));
-    if (!at_line_start) return out;  // a table cell never starts a block
+    static const QRegularExpression kBlockStart(
+        QStringLiteral("^(\\s*)([#>+=-]|\\d+[.)](?=\\s|$))"));
+    if (!at_line_start) return out; // a table cell never starts a block
     const auto match = kBlockStart.match(out);
     if (match.hasMatch()) {
-        const qsizetype at = match.capturedEnd(2) - 1;  // escape the marker's last character
+        const qsizetype at = match.capturedEnd(2) - 1; // escape the marker's last character
         out.insert(at, u'\\');
     }
     return out;
@@ -50,7 +50,8 @@ QString md_block(const Paragraph& p, MarkdownOutput&, const QString&) {
 
 QString md_block(const BulletList& list, MarkdownOutput&, const QString&) {
     QString out;
-    for (const auto& item : list.items) out += QStringLiteral("- ") + esc(item) + u'\n';
+    for (const auto& item : list.items)
+        out += QStringLiteral("- ") + esc(item) + u'\n';
     return out + u'\n';
 }
 
@@ -58,15 +59,18 @@ QString table_row(const QStringList& cells, bool bold) {
     QString out = QStringLiteral("|");
     for (const auto& cell : cells) {
         const QString text = esc(cell, false);
-        out += u' ' + (bold && !text.isEmpty() ? QStringLiteral("**") + text + QStringLiteral("**") : text) +
-               QStringLiteral(" |");
+        out +=
+            u' ' +
+            (bold && !text.isEmpty() ? QStringLiteral("**") + text + QStringLiteral("**") : text) +
+            QStringLiteral(" |");
     }
     return out + u'\n';
 }
 
 QString md_block(const KeyValueTable& kv, MarkdownOutput&, const QString&) {
     QString out = QStringLiteral("| Item | Value |\n|---|---|\n");
-    for (const auto& [key, value] : kv.rows) out += table_row({key, value}, false);
+    for (const auto& [key, value] : kv.rows)
+        out += table_row({key, value}, false);
     return out + u'\n';
 }
 
@@ -84,7 +88,8 @@ QString md_block(const Table& table, MarkdownOutput&, const QString&) {
         out += table_row(table.rows[r], emph);
     }
     out += u'\n';
-    if (!table.note.isEmpty()) out += QStringLiteral("*") + esc(table.note) + QStringLiteral("*\n\n");
+    if (!table.note.isEmpty())
+        out += QStringLiteral("*") + esc(table.note) + QStringLiteral("*\n\n");
     return out;
 }
 
@@ -97,24 +102,28 @@ QString safe_stem(const QString& stem, int index) {
 }
 
 QString md_block(const Figure& figure, MarkdownOutput& output, const QString& image_dir) {
-    if (figure.chart.empty()) return QStringLiteral("*") + esc(figure.caption) + QStringLiteral(" (no data to chart)*\n\n");
+    if (figure.chart.empty())
+        return QStringLiteral("*") + esc(figure.caption) +
+               QStringLiteral(" (no data to chart)*\n\n");
     const int index = static_cast<int>(output.images.size()) + 1;
-    const QString path = image_dir + u'/' + safe_stem(figure.file_stem, index) + QStringLiteral(".png");
+    const QString path =
+        image_dir + u'/' + safe_stem(figure.file_stem, index) + QStringLiteral(".png");
     output.images.emplace_back(path, render_chart_png(figure.chart));
-    return QStringLiteral("![") + esc(figure.chart.title) + QStringLiteral("](") + path + QStringLiteral(")\n\n*") +
-           esc(figure.caption) + QStringLiteral("*\n\n");
+    return QStringLiteral("![") + esc(figure.chart.title) + QStringLiteral("](") + path +
+           QStringLiteral(")\n\n*") + esc(figure.caption) + QStringLiteral("*\n\n");
 }
 
 } // namespace
 
 MarkdownOutput render_markdown(const Document& doc, const QString& image_dir) {
     MarkdownOutput output;
-    QString text = QStringLiteral("# ") + esc(doc.title) + QStringLiteral("\n\n*") + esc(doc.subtitle) +
-                   QStringLiteral("*\n\n");
+    QString text = QStringLiteral("# ") + esc(doc.title) + QStringLiteral("\n\n*") +
+                   esc(doc.subtitle) + QStringLiteral("*\n\n");
     for (const auto& section : doc.sections) {
         text += QStringLiteral("## ") + esc(section.heading) + QStringLiteral("\n\n");
         for (const auto& block : section.blocks) {
-            text += std::visit([&](const auto& b) { return md_block(b, output, image_dir); }, block);
+            text +=
+                std::visit([&](const auto& b) { return md_block(b, output, image_dir); }, block);
         }
     }
     output.text = text;

@@ -5,14 +5,13 @@
 #include "chart_render.h"
 #include "renderers.h"
 
-#include <QIODevice>
+#include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
+#include <QIODevice>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QAbstractTextDocumentLayout>
 #include <QTextDocument>
-
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -21,7 +20,9 @@ namespace cp::report {
 namespace {
 
 constexpr int kDpi = 300;
-double pt(double points) { return points * kDpi / 72.0; }
+double pt(double points) {
+    return points * kDpi / 72.0;
+}
 
 QFont font(double point_size, bool bold = false, bool italic = false) {
     QFont f(QStringLiteral("DejaVu Sans"));
@@ -93,15 +94,17 @@ std::shared_ptr<QTextDocument> rich_text(Layout& layout, const QString& lead, co
     doc->documentLayout()->setPaintDevice(&layout.device());
     doc->setDefaultFont(f);
     doc->setDocumentMargin(0);
-    QString html = lead.isEmpty() ? QString() : QStringLiteral("<b>") + lead.toHtmlEscaped() + QStringLiteral("</b> ");
+    QString html = lead.isEmpty()
+                       ? QString()
+                       : QStringLiteral("<b>") + lead.toHtmlEscaped() + QStringLiteral("</b> ");
     html += text.toHtmlEscaped();
     doc->setHtml(html);
     doc->setTextWidth(w);
     return doc;
 }
 
-void place_rich(Layout& layout, const QString& lead, const QString& text, const QFont& f, double indent,
-                const QString& bullet = {}) {
+void place_rich(Layout& layout, const QString& lead, const QString& text, const QFont& f,
+                double indent, const QString& bullet = {}) {
     auto doc = rich_text(layout, lead, text, f, layout.width() - indent);
     const double h = doc->size().height();
     layout.ensure(h);
@@ -109,7 +112,9 @@ void place_rich(Layout& layout, const QString& lead, const QString& text, const 
         if (!bullet.isEmpty()) {
             p.setFont(f);
             p.setPen(kInk);
-            p.drawText(QPointF(r.left() + indent - pt(10), r.top() + QFontMetricsF(f, p.device()).ascent()), bullet);
+            p.drawText(QPointF(r.left() + indent - pt(10),
+                               r.top() + QFontMetricsF(f, p.device()).ascent()),
+                       bullet);
         }
         p.save();
         p.translate(r.left() + indent, r.top());
@@ -123,7 +128,8 @@ void place_block(Layout& layout, const Paragraph& para) {
 }
 
 void place_block(Layout& layout, const BulletList& list) {
-    for (const auto& item : list.items) place_rich(layout, {}, item, font(9), pt(14), QStringLiteral("•"));
+    for (const auto& item : list.items)
+        place_rich(layout, {}, item, font(9), pt(14), QStringLiteral("•"));
     layout.space(pt(3));
 }
 
@@ -133,14 +139,17 @@ void place_block(Layout& layout, const KeyValueTable& kv) {
     const double key_w = layout.width() * 0.32;
     const double value_w = layout.width() - key_w - pt(8);
     for (const auto& [key, value] : kv.rows) {
-        const double h = std::max(layout.text_height(key, key_font, key_w), layout.text_height(value, value_font, value_w)) + pt(5);
+        const double h = std::max(layout.text_height(key, key_font, key_w),
+                                  layout.text_height(value, value_font, value_w)) +
+                         pt(5);
         layout.ensure(h);
         layout.place(h, [=](QPainter& p, const QRectF& r) {
             p.setPen(kInk);
             p.setFont(key_font);
             p.drawText(QRectF(r.left(), r.top() + pt(2), key_w, r.height()), Qt::TextWordWrap, key);
             p.setFont(value_font);
-            p.drawText(QRectF(r.left() + key_w + pt(8), r.top() + pt(2), value_w, r.height()), Qt::TextWordWrap, value);
+            p.drawText(QRectF(r.left() + key_w + pt(8), r.top() + pt(2), value_w, r.height()),
+                       Qt::TextWordWrap, value);
             p.setPen(QPen(kRule, pt(0.5)));
             p.drawLine(r.bottomLeft(), r.bottomRight());
         });
@@ -149,12 +158,14 @@ void place_block(Layout& layout, const KeyValueTable& kv) {
 }
 
 bool right_aligned(const Table& table, int column) {
-    return column < static_cast<int>(table.align.size()) && table.align[static_cast<size_t>(column)] == Align::right;
+    return column < static_cast<int>(table.align.size()) &&
+           table.align[static_cast<size_t>(column)] == Align::right;
 }
 
 double widest_word(Layout& layout, const QString& text, const QFont& f) {
     double w = 0;
-    for (const auto& word : text.split(u' ', Qt::SkipEmptyParts)) w = std::max(w, layout.text_width(word, f));
+    for (const auto& word : text.split(u' ', Qt::SkipEmptyParts))
+        w = std::max(w, layout.text_width(word, f));
     return w;
 }
 
@@ -162,8 +173,8 @@ double widest_word(Layout& layout, const QString& text, const QFont& f) {
 // never wrap) and a natural width (longest cell on one line). Columns get their minimum
 // and share the rest in proportion to how much wrapping they would otherwise need.
 // Empty when even the minimums do not fit at this font size.
-std::vector<double> column_widths(Layout& layout, const Table& table, const QFont& f, const QFont& header_font,
-                                  double padding) {
+std::vector<double> column_widths(Layout& layout, const Table& table, const QFont& f,
+                                  const QFont& header_font, double padding) {
     const int columns = static_cast<int>(table.headers.size());
     std::vector<double> min_w(static_cast<size_t>(columns), 0.0);
     std::vector<double> natural(static_cast<size_t>(columns), 0.0);
@@ -196,14 +207,16 @@ std::vector<double> column_widths(Layout& layout, const Table& table, const QFon
     if (natural_total <= available) {
         // Everything fits on one line: spread the spare width evenly.
         for (int c = 0; c < columns; ++c) {
-            widths[static_cast<size_t>(c)] = natural[static_cast<size_t>(c)] + (available - natural_total) / columns;
+            widths[static_cast<size_t>(c)] =
+                natural[static_cast<size_t>(c)] + (available - natural_total) / columns;
         }
         return widths;
     }
     const double spare = available - min_total;
     const double wanted = natural_total - min_total;
     for (int c = 0; c < columns; ++c) {
-        widths[static_cast<size_t>(c)] += spare * (natural[static_cast<size_t>(c)] - min_w[static_cast<size_t>(c)]) / wanted;
+        widths[static_cast<size_t>(c)] +=
+            spare * (natural[static_cast<size_t>(c)] - min_w[static_cast<size_t>(c)]) / wanted;
     }
     return widths;
 }
@@ -218,7 +231,8 @@ void place_block(Layout& layout, const Table& table) {
         if (!widths.empty()) break;
     }
     if (widths.empty()) {
-        widths.assign(static_cast<size_t>(table.headers.size()), layout.width() / std::max<qsizetype>(1, table.headers.size()));
+        widths.assign(static_cast<size_t>(table.headers.size()),
+                      layout.width() / std::max<qsizetype>(1, table.headers.size()));
     }
     const QFont cell_font = font(size);
     const QFont bold_font = font(size, true);
@@ -226,11 +240,13 @@ void place_block(Layout& layout, const Table& table) {
     auto row_height = [&](const QStringList& cells, const QFont& f) {
         double h = 0;
         for (int c = 0; c < cells.size() && c < static_cast<int>(widths.size()); ++c) {
-            h = std::max(h, layout.text_height(cells[c], f, widths[static_cast<size_t>(c)] - 2 * pad));
+            h = std::max(h,
+                         layout.text_height(cells[c], f, widths[static_cast<size_t>(c)] - 2 * pad));
         }
         return h + 2 * pad;
     };
-    auto draw_row = [widths, pad, table](const QStringList& cells, const QFont& f, const QColor& fill, bool rule) {
+    auto draw_row = [widths, pad, table](const QStringList& cells, const QFont& f,
+                                         const QColor& fill, bool rule) {
         return [=](QPainter& p, const QRectF& r) {
             if (fill.isValid()) p.fillRect(r, fill);
             p.setFont(f);
@@ -263,7 +279,7 @@ void place_block(Layout& layout, const Table& table) {
         const double h = row_height(table.rows[r], f);
         if (h > layout.remaining()) {
             layout.new_page();
-            place_header();  // a row is never split; the header is repeated instead
+            place_header(); // a row is never split; the header is repeated instead
         }
         layout.place(h, draw_row(table.rows[r], f, emph ? kEmph : QColor(), true));
     }
@@ -277,13 +293,14 @@ void place_block(Layout& layout, const Table& table) {
 void place_block(Layout& layout, const Figure& figure) {
     const QFont caption_font = font(8, false, true);
     if (figure.chart.empty()) {
-        place_rich(layout, {}, figure.caption + QStringLiteral(" (no data to chart)"), caption_font, 0);
+        place_rich(layout, {}, figure.caption + QStringLiteral(" (no data to chart)"), caption_font,
+                   0);
         return;
     }
     const double w = layout.width();
     const double h = w * kChartSize.height() / kChartSize.width();
     const double caption_h = layout.text_height(figure.caption, caption_font, w) + pt(4);
-    layout.ensure(h + caption_h);  // a figure stays with its caption
+    layout.ensure(h + caption_h); // a figure stays with its caption
     const QImage image = render_chart_image(figure.chart, kChartSize, 3.0);
     layout.place(h, [image](QPainter& p, const QRectF& r) {
         p.drawImage(r, image);
@@ -303,7 +320,8 @@ void place_block(Layout& layout, const Figure& figure) {
 // never split), otherwise a few lines.
 double keep_with_heading(const Layout& layout, const std::vector<Block>& blocks) {
     if (!blocks.empty()) {
-        if (const auto* figure = std::get_if<Figure>(&blocks.front()); figure != nullptr && !figure->chart.empty()) {
+        if (const auto* figure = std::get_if<Figure>(&blocks.front());
+            figure != nullptr && !figure->chart.empty()) {
             return layout.width() * kChartSize.height() / kChartSize.width() + pt(30);
         }
     }
@@ -330,26 +348,29 @@ void place_title(Layout& layout, const Document& doc) {
     const QFont sub_font = font(9.5);
     const double title_h = layout.text_height(doc.title, title_font, layout.width());
     const double sub_h = layout.text_height(doc.subtitle, sub_font, layout.width());
-    layout.place(title_h + sub_h + pt(16), [doc, title_font, sub_font, title_h](QPainter& p, const QRectF& r) {
+    layout.place(title_h + sub_h + pt(16), [doc, title_font, sub_font, title_h](QPainter& p,
+                                                                                const QRectF& r) {
         p.setFont(title_font);
         p.setPen(kInk);
         p.drawText(QRectF(r.left(), r.top(), r.width(), title_h), Qt::TextWordWrap, doc.title);
         p.setFont(sub_font);
         p.setPen(kMuted);
-        p.drawText(QRectF(r.left(), r.top() + title_h + pt(2), r.width(), r.height()), Qt::TextWordWrap, doc.subtitle);
+        p.drawText(QRectF(r.left(), r.top() + title_h + pt(2), r.width(), r.height()),
+                   Qt::TextWordWrap, doc.subtitle);
         p.setPen(QPen(kAccent, pt(2)));
         p.drawLine(QPointF(r.left(), r.bottom() - pt(4)), QPointF(r.right(), r.bottom() - pt(4)));
     });
 }
 
-void paint_page_frame(QPainter& p, const QRectF& page, const QRectF& body, const Document& doc, int page_no,
-                      int pages) {
+void paint_page_frame(QPainter& p, const QRectF& page, const QRectF& body, const Document& doc,
+                      int page_no, int pages) {
     p.setFont(font(7));
     p.setPen(kMuted);
     const QFontMetricsF metrics(font(7), p.device());
     const QString title = metrics.elidedText(doc.title, Qt::ElideRight, body.width() * 0.7);
     if (page_no > 1) {
-        p.drawText(QRectF(body.left(), page.top() + pt(22), body.width(), pt(12)), Qt::AlignLeft, title);
+        p.drawText(QRectF(body.left(), page.top() + pt(22), body.width(), pt(12)), Qt::AlignLeft,
+                   title);
         p.drawText(QRectF(body.left(), page.top() + pt(22), body.width(), pt(12)), Qt::AlignRight,
                    QStringLiteral("ClusterPlan"));
     }
@@ -366,8 +387,8 @@ void paint_page_frame(QPainter& p, const QRectF& page, const QRectF& body, const
 bool render_pdf(const Document& doc, QIODevice& out, QString* error) {
     QPdfWriter writer(&out);
     writer.setResolution(kDpi);
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
-                                     QPageLayout::Millimeter));
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                     QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
     writer.setTitle(doc.title);
     writer.setCreator(QStringLiteral("ClusterPlan"));
     const QRectF page(QPointF(0, 0), QSizeF(writer.width(), writer.height()));
@@ -379,7 +400,8 @@ bool render_pdf(const Document& doc, QIODevice& out, QString* error) {
     place_title(layout, doc);
     for (const auto& section : doc.sections) {
         place_heading(layout, section.heading, keep_with_heading(layout, section.blocks));
-        for (const auto& block : section.blocks) std::visit([&](const auto& b) { place_block(layout, b); }, block);
+        for (const auto& block : section.blocks)
+            std::visit([&](const auto& b) { place_block(layout, b); }, block);
     }
 
     QPainter painter;

@@ -8,7 +8,6 @@
 #include <QByteArray>
 #include <QIODevice>
 #include <QString>
-
 #include <utility>
 #include <vector>
 

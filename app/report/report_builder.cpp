@@ -6,14 +6,15 @@
 #include "report_sections.h"
 
 #include <QRegularExpression>
-
 #include <algorithm>
 #include <cmath>
 
 namespace cp::report {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // "Time to train 37.8 days for $286,218 on spot (expected, ...); 35.3 days for $2,381,205 on
 // demand." The plan's own purchase option comes first: it is what the rank is based on.
@@ -21,7 +22,8 @@ QString time_and_cost(const nlohmann::ordered_json& plan) {
     const bool spot = plan_is_spot(plan);
     auto option = [&plan](bool on_spot) {
         return QStringLiteral("%1 for %2 %3")
-            .arg(fmt::hours(plan_job_hours(plan, on_spot)), fmt::usd(plan_job_cost_usd(plan, on_spot)),
+            .arg(fmt::hours(plan_job_hours(plan, on_spot)),
+                 fmt::usd(plan_job_cost_usd(plan, on_spot)),
                  on_spot ? QStringLiteral("on spot (expected, restarts and lost work included)")
                          : QStringLiteral("on demand"));
     };
@@ -43,14 +45,16 @@ QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
                .arg(nodes == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
                .arg(plan_instance(plan), devices, plan_layout_text(plan),
                     fmt::duration_s(fmt::number(plan, "step_time_s")),
-                    fmt::rate(fmt::number(plan, "tokens_per_s"), unit), fmt::percent(fmt::number(plan, "mfu"))) +
+                    fmt::rate(fmt::number(plan, "tokens_per_s"), unit),
+                    fmt::percent(fmt::number(plan, "mfu"))) +
            time_and_cost(plan);
 }
 
 QStringList words(const std::vector<std::vector<std::string>>& lists, size_t i) {
     QStringList out;
     if (i < lists.size()) {
-        for (const auto& line : lists[i]) out << qs(line);
+        for (const auto& line : lists[i])
+            out << qs(line);
     }
     return out;
 }
@@ -76,7 +80,8 @@ QString limits_for(const ReportData& data, size_t i) {
     if (!planner.isEmpty()) {
         QStringList trimmed;
         for (QString line : planner) {
-            while (line.endsWith(u'.')) line.chop(1);
+            while (line.endsWith(u'.'))
+                line.chop(1);
             trimmed << line;
         }
         return trimmed.join(QStringLiteral("; "));
@@ -84,27 +89,33 @@ QString limits_for(const ReportData& data, size_t i) {
     return plan_limits(data.plans[i]);
 }
 
-QString throughput_unit(const ReportData& data) { return qs(data.throughput_unit); }
+QString throughput_unit(const ReportData& data) {
+    return qs(data.throughput_unit);
+}
 
 double throughput(const nlohmann::ordered_json& plan, const ReportData& data) {
-    return data.throughput_unit == "tokens/s" ? fmt::number(plan, "tokens_per_s") : fmt::number(plan, "samples_per_s");
+    return data.throughput_unit == "tokens/s" ? fmt::number(plan, "tokens_per_s")
+                                              : fmt::number(plan, "samples_per_s");
 }
 
 Section summary_section(const ReportData& data) {
     Section s{QStringLiteral("Recommendation"), {}};
     if (data.plans.empty()) {
-        s.blocks.push_back(Paragraph{QStringLiteral("No plan satisfies the scenario's constraints: every evaluated "
-                                                    "layout either does not fit in memory, breaks a constraint or "
-                                                    "needs hardware figures the catalog does not have."),
-                                     QStringLiteral("No recommendation.")});
+        s.blocks.push_back(Paragraph{
+            QStringLiteral("No plan satisfies the scenario's constraints: every evaluated "
+                           "layout either does not fit in memory, breaks a constraint or "
+                           "needs hardware figures the catalog does not have."),
+            QStringLiteral("No recommendation.")});
         // The concrete reasons, so the reader knows what to change.
         BulletList why;
         for (const auto& [reason, instances] : data.excluded) {
             QStringList list;
-            for (const auto& i : instances) list << qs(i);
+            for (const auto& i : instances)
+                list << qs(i);
             why.items << QStringLiteral("%1: %2").arg(list.join(QStringLiteral(", ")), qs(reason));
         }
-        for (const auto& line : data.planner_summary) why.items << qs(line);
+        for (const auto& line : data.planner_summary)
+            why.items << qs(line);
         if (!why.items.isEmpty()) {
             s.blocks.push_back(Paragraph{QString(), QStringLiteral("Why:")});
             s.blocks.push_back(why);
@@ -112,48 +123,59 @@ Section summary_section(const ReportData& data) {
         return s;
     }
     const auto& best = data.plans.front();
-    s.blocks.push_back(Paragraph{headline(best, throughput_unit(data)),
-                                 QStringLiteral("Recommended: %1 × %2, %3.")
-                                     .arg(plan_instance(best))
-                                     .arg(plan_nodes(best))
-                                     .arg(plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    s.blocks.push_back(Paragraph{
+        headline(best, throughput_unit(data)),
+        QStringLiteral("Recommended: %1 × %2, %3.")
+            .arg(plan_instance(best))
+            .arg(plan_nodes(best))
+            .arg(plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
     const QStringList why = reasons_for(data, 0);
     if (!why.isEmpty()) s.blocks.push_back(Paragraph{why.join(u' '), QStringLiteral("Why:")});
     const QString limits = limits_for(data, 0);
-    if (!limits.isEmpty()) s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
+    if (!limits.isEmpty())
+        s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
     KeyValueTable facts;
     const QString job = plan_trials(best) > 1 ? QStringLiteral(" (whole tuning job)") : QString();
     facts.rows = {
-        {QStringLiteral("Instance × nodes"), QStringLiteral("%1 × %2").arg(plan_instance(best)).arg(plan_nodes(best))},
-        {QStringLiteral("Purchase option"), plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand")},
+        {QStringLiteral("Instance × nodes"),
+         QStringLiteral("%1 × %2").arg(plan_instance(best)).arg(plan_nodes(best))},
+        {QStringLiteral("Purchase option"),
+         plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand")},
         {QStringLiteral("Parallel layout"), plan_layout_text(best)},
         {QStringLiteral("Time to train, on demand") + job, fmt::hours(plan_job_hours(best, false))},
         {QStringLiteral("Cost, on demand") + job, fmt::usd(plan_job_cost_usd(best, false))},
-        {QStringLiteral("Time to train, spot (expected)") + job, fmt::hours(plan_job_hours(best, true))},
+        {QStringLiteral("Time to train, spot (expected)") + job,
+         fmt::hours(plan_job_hours(best, true))},
         {QStringLiteral("Cost, spot (expected)") + job, fmt::usd(plan_job_cost_usd(best, true))},
         {plan_trials(best) > 1 ? QStringLiteral("Spot interruptions (expected, per trial)")
                                : QStringLiteral("Spot interruptions (expected)"),
          fmt::plain(plan_spot_interruptions(best), 3)},
         {QStringLiteral("Memory per device"),
-         QStringLiteral("%1 of %2").arg(fmt::gib(fmt::number(best, "memory_gib.total")),
-                                        fmt::gib(fmt::number(best, "memory_gib.capacity")))},
+         QStringLiteral("%1 of %2")
+             .arg(fmt::gib(fmt::number(best, "memory_gib.total")),
+                  fmt::gib(fmt::number(best, "memory_gib.capacity")))},
         {QStringLiteral("Plans evaluated"),
-         QStringLiteral("%1 in %2").arg(fmt::count(static_cast<double>(data.evaluated)), fmt::duration_s(data.search_s))},
+         QStringLiteral("%1 in %2")
+             .arg(fmt::count(static_cast<double>(data.evaluated)), fmt::duration_s(data.search_s))},
     };
     if (plan_trials(best) > 1) {
         facts.rows.emplace_back(
             QStringLiteral("Tuning job"),
-            QStringLiteral("%1 trials, %2 in parallel; one trial takes %3 and costs %4 on demand, %5 expected on spot")
+            QStringLiteral("%1 trials, %2 in parallel; one trial takes %3 and costs %4 on demand, "
+                           "%5 expected on spot")
                 .arg(fmt::plain(fmt::number(best, "tuning.trials"), 6),
                      fmt::plain(fmt::number(best, "tuning.max_parallel_trials"), 6),
-                     fmt::hours(fmt::number(best, "time_to_train_h")), fmt::usd(fmt::number(best, "cost_usd")),
+                     fmt::hours(fmt::number(best, "time_to_train_h")),
+                     fmt::usd(fmt::number(best, "cost_usd")),
                      fmt::usd(fmt::number(best, "cost_spot_usd"))));
     }
     s.blocks.push_back(facts);
     return s;
 }
 
-QString or_unknown(const QString& s) { return s.isEmpty() ? fmt::kUnknown : s; }
+QString or_unknown(const QString& s) {
+    return s.isEmpty() ? fmt::kUnknown : s;
+}
 
 QString json_scalar(const nlohmann::ordered_json& doc, std::string_view path) {
     const QString t = fmt::text(doc, path);
@@ -178,7 +200,8 @@ Section scenario_section(const ReportData& data) {
     kv.rows.emplace_back(QStringLiteral("Model"), or_unknown(model));
     if (!data.plans.empty()) {
         const double params = fmt::number(data.plans.front(), "params");
-        if (std::isfinite(params)) kv.rows.emplace_back(QStringLiteral("Parameters"), fmt::count(params, 2));
+        if (std::isfinite(params))
+            kv.rows.emplace_back(QStringLiteral("Parameters"), fmt::count(params, 2));
     }
     QString size;
     if (const double t = fmt::number(sc, "training.tokens"); std::isfinite(t) && t > 0) {
@@ -186,52 +209,69 @@ Section scenario_section(const ReportData& data) {
     } else if (const double n = fmt::number(sc, "training.samples"); std::isfinite(n) && n > 0) {
         size = QStringLiteral("%1 samples").arg(fmt::count(n, 1));
     } else if (const double e = fmt::number(sc, "training.epochs"); std::isfinite(e) && e > 0) {
-        size = QStringLiteral("%1 epochs of %2 samples").arg(fmt::plain(e, 4), fmt::count(fmt::number(sc, "training.dataset_samples"), 1));
+        size =
+            QStringLiteral("%1 epochs of %2 samples")
+                .arg(fmt::plain(e, 4), fmt::count(fmt::number(sc, "training.dataset_samples"), 1));
     }
     kv.rows.emplace_back(QStringLiteral("Data size"), or_unknown(size));
     kv.rows.emplace_back(QStringLiteral("Precision"), or_unknown(fmt::text(sc, "precision")));
-    kv.rows.emplace_back(QStringLiteral("Global batch"), or_unknown(json_scalar(sc, "parallel.global_batch")));
+    kv.rows.emplace_back(QStringLiteral("Global batch"),
+                         or_unknown(json_scalar(sc, "parallel.global_batch")));
     kv.rows.emplace_back(QStringLiteral("Region, pricing"),
-                         QStringLiteral("%1, %2").arg(or_unknown(fmt::text(sc, "cluster.region")),
-                                                      or_unknown(fmt::text(sc, "cluster.pricing")).replace(u'_', u' ')));
+                         QStringLiteral("%1, %2").arg(
+                             or_unknown(fmt::text(sc, "cluster.region")),
+                             or_unknown(fmt::text(sc, "cluster.pricing")).replace(u'_', u' ')));
     QString instances;
-    if (auto it = sc.find("constraints"); it != sc.end() && it->contains("instances") && (*it)["instances"].is_array()) {
+    if (auto it = sc.find("constraints");
+        it != sc.end() && it->contains("instances") && (*it)["instances"].is_array()) {
         QStringList list;
         for (const auto& i : (*it)["instances"]) {
             if (i.is_string()) list << qs(i.get<std::string>());
         }
-        instances = list.isEmpty() ? QStringLiteral("all that can train") : list.join(QStringLiteral(", "));
+        instances =
+            list.isEmpty() ? QStringLiteral("all that can train") : list.join(QStringLiteral(", "));
     }
     const QString fixed = fmt::text(sc, "cluster.instance");
     if (!fixed.isEmpty()) instances = fixed;
     if (const QString accel = fmt::text(sc, "cluster.custom.accelerator"); !accel.isEmpty()) {
         const double usd = fmt::number(sc, "cluster.custom.usd_per_node_hour");
-        instances = QStringLiteral("custom hardware: %1 × %2 per node, %3 Gbps between nodes, %4 per node-hour")
-                        .arg(json_scalar(sc, "cluster.custom.accelerators_per_node"), accel,
-                             json_scalar(sc, "cluster.custom.inter_node_gbps"),
-                             std::isfinite(usd) ? fmt::usd(usd) : QStringLiteral("no price"));
+        instances =
+            QStringLiteral(
+                "custom hardware: %1 × %2 per node, %3 Gbps between nodes, %4 per node-hour")
+                .arg(json_scalar(sc, "cluster.custom.accelerators_per_node"), accel,
+                     json_scalar(sc, "cluster.custom.inter_node_gbps"),
+                     std::isfinite(usd) ? fmt::usd(usd) : QStringLiteral("no price"));
     }
     kv.rows.emplace_back(QStringLiteral("Instances considered"), or_unknown(instances));
     // A scenario that fixes the node count is planned at that count only.
     if (const QString nodes = json_scalar(sc, "cluster.nodes"); !nodes.isEmpty()) {
-        kv.rows.emplace_back(QStringLiteral("Nodes"), nodes + QStringLiteral(" (fixed by the scenario)"));
+        kv.rows.emplace_back(QStringLiteral("Nodes"),
+                             nodes + QStringLiteral(" (fixed by the scenario)"));
     } else {
-        kv.rows.emplace_back(QStringLiteral("Max nodes"), or_unknown(json_scalar(sc, "constraints.max_nodes")));
+        kv.rows.emplace_back(QStringLiteral("Max nodes"),
+                             or_unknown(json_scalar(sc, "constraints.max_nodes")));
     }
-    if (const double trials = fmt::number(sc, "training.trials"); std::isfinite(trials) && trials > 1) {
-        kv.rows.emplace_back(QStringLiteral("Tuning job"),
-                             QStringLiteral("%1 trials, %2 at a time")
-                                 .arg(fmt::plain(trials, 6), json_scalar(sc, "training.max_parallel_trials")));
+    if (const double trials = fmt::number(sc, "training.trials");
+        std::isfinite(trials) && trials > 1) {
+        kv.rows.emplace_back(
+            QStringLiteral("Tuning job"),
+            QStringLiteral("%1 trials, %2 at a time")
+                .arg(fmt::plain(trials, 6), json_scalar(sc, "training.max_parallel_trials")));
     }
     const double deadline = fmt::number(sc, "constraints.deadline_hours");
-    kv.rows.emplace_back(QStringLiteral("Deadline"), std::isfinite(deadline) ? fmt::hours(deadline) : QStringLiteral("none"));
+    kv.rows.emplace_back(QStringLiteral("Deadline"),
+                         std::isfinite(deadline) ? fmt::hours(deadline) : QStringLiteral("none"));
     const double budget = fmt::number(sc, "constraints.budget_usd");
-    kv.rows.emplace_back(QStringLiteral("Budget"), std::isfinite(budget) ? fmt::usd(budget) : QStringLiteral("none"));
+    kv.rows.emplace_back(QStringLiteral("Budget"),
+                         std::isfinite(budget) ? fmt::usd(budget) : QStringLiteral("none"));
     auto spot_it = sc.find("constraints");
-    const bool allow_spot = spot_it == sc.end() || !spot_it->contains("allow_spot") || (*spot_it)["allow_spot"].is_boolean() == false ||
+    const bool allow_spot = spot_it == sc.end() || !spot_it->contains("allow_spot") ||
+                            (*spot_it)["allow_spot"].is_boolean() == false ||
                             (*spot_it)["allow_spot"].get<bool>();
-    kv.rows.emplace_back(QStringLiteral("Spot allowed"), allow_spot ? QStringLiteral("yes") : QStringLiteral("no"));
-    kv.rows.emplace_back(QStringLiteral("Objective"), or_unknown(fmt::text(sc, "constraints.objective")));
+    kv.rows.emplace_back(QStringLiteral("Spot allowed"),
+                         allow_spot ? QStringLiteral("yes") : QStringLiteral("no"));
+    kv.rows.emplace_back(QStringLiteral("Objective"),
+                         or_unknown(fmt::text(sc, "constraints.objective")));
     return Section{QStringLiteral("Scenario"), {kv}};
 }
 
@@ -243,11 +283,12 @@ Section runners_up_section(const ReportData& data) {
     }
     if (data.plans.size() < 2) {
         const bool fixed = fmt::number(data.scenario, "cluster.nodes") > 0;
-        s.blocks.push_back(Paragraph{fixed ? QStringLiteral("None: the scenario fixes the cluster, and the planner ranks "
-                                                            "only its fastest layout for each purchase option that "
-                                                            "has a price.")
-                                           : QStringLiteral("None: no other plan meets the constraints."),
-                                     {}});
+        s.blocks.push_back(Paragraph{
+            fixed ? QStringLiteral("None: the scenario fixes the cluster, and the planner ranks "
+                                   "only its fastest layout for each purchase option that "
+                                   "has a price.")
+                  : QStringLiteral("None: no other plan meets the constraints."),
+            {}});
         return s;
     }
     const auto& best = data.plans.front();
@@ -256,82 +297,112 @@ Section runners_up_section(const ReportData& data) {
         const QStringList why = reasons_for(data, i);
         // The planner's reasons already state the plan's figures; without them, give ours.
         QString text = why.isEmpty() ? headline(plan, throughput_unit(data)) : QString();
-        const double dt = plan_job_hours(plan, plan_is_spot(plan)) / plan_job_hours(best, plan_is_spot(best)) - 1.0;
-        const double dc = plan_job_cost_usd(plan, plan_is_spot(plan)) / plan_job_cost_usd(best, plan_is_spot(best)) - 1.0;
+        const double dt =
+            plan_job_hours(plan, plan_is_spot(plan)) / plan_job_hours(best, plan_is_spot(best)) -
+            1.0;
+        const double dc = plan_job_cost_usd(plan, plan_is_spot(plan)) /
+                              plan_job_cost_usd(best, plan_is_spot(best)) -
+                          1.0;
         if (why.isEmpty() && std::isfinite(dt) && std::isfinite(dc)) {
             text += QStringLiteral(" Against the recommendation: %1 %2 time, %3 %4 cost.")
-                        .arg(fmt::percent(std::abs(dt)), dt >= 0 ? QStringLiteral("more") : QStringLiteral("less"),
-                             fmt::percent(std::abs(dc)), dc >= 0 ? QStringLiteral("more") : QStringLiteral("less"));
+                        .arg(fmt::percent(std::abs(dt)),
+                             dt >= 0 ? QStringLiteral("more") : QStringLiteral("less"),
+                             fmt::percent(std::abs(dc)),
+                             dc >= 0 ? QStringLiteral("more") : QStringLiteral("less"));
         }
         if (!why.isEmpty()) text += why.join(u' ');
         const QString limits = limits_for(data, i);
         if (!limits.isEmpty()) text += QStringLiteral(" What limits it: ") + limits + u'.';
-        s.blocks.push_back(Paragraph{text, QStringLiteral("#%1 %2 × %3, %4.")
-                                         .arg(i + 1)
-                                         .arg(plan_instance(plan))
-                                         .arg(plan_nodes(plan))
-                                         .arg(plan_is_spot(plan) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+        s.blocks.push_back(Paragraph{
+            text,
+            QStringLiteral("#%1 %2 × %3, %4.")
+                .arg(i + 1)
+                .arg(plan_instance(plan))
+                .arg(plan_nodes(plan))
+                .arg(plan_is_spot(plan) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
     }
     return s;
 }
 
 Section table_section(const ReportData& data) {
     Table t;
-    t.headers = {QStringLiteral("#"),          QStringLiteral("Instance"),       QStringLiteral("Nodes"),
-                 QStringLiteral("Layout"),     QStringLiteral("Step time"),      QStringLiteral("Throughput"),
-                 QStringLiteral("MFU"),        QStringLiteral("Time to train"),  QStringLiteral("On-demand cost"),
-                 QStringLiteral("Spot cost (expected)"), QStringLiteral("Spot interruptions (expected)")};
+    t.headers = {QStringLiteral("#"),
+                 QStringLiteral("Instance"),
+                 QStringLiteral("Nodes"),
+                 QStringLiteral("Layout"),
+                 QStringLiteral("Step time"),
+                 QStringLiteral("Throughput"),
+                 QStringLiteral("MFU"),
+                 QStringLiteral("Time to train"),
+                 QStringLiteral("On-demand cost"),
+                 QStringLiteral("Spot cost (expected)"),
+                 QStringLiteral("Spot interruptions (expected)")};
     t.align = {Align::right, Align::left,  Align::right, Align::left,  Align::right, Align::right,
                Align::right, Align::right, Align::right, Align::right, Align::right};
-    const QString unit = data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
+    const QString unit =
+        data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
     for (size_t i = 0; i < data.plans.size(); ++i) {
         const auto& p = data.plans[i];
-        t.rows.push_back({QString::number(i + 1), plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()), QString::number(plan_nodes(p)), plan_layout_compact(p),
-                          fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
-                          fmt::percent(fmt::number(p, "mfu")), fmt::hours(plan_job_hours(p, plan_is_spot(p))),
-                          fmt::usd(plan_job_cost_usd(p, false)), fmt::usd(plan_job_cost_usd(p, true)),
-                          fmt::plain(plan_spot_interruptions(p), 3)});
+        t.rows.push_back(
+            {QString::number(i + 1),
+             plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()),
+             QString::number(plan_nodes(p)), plan_layout_compact(p),
+             fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
+             fmt::percent(fmt::number(p, "mfu")), fmt::hours(plan_job_hours(p, plan_is_spot(p))),
+             fmt::usd(plan_job_cost_usd(p, false)), fmt::usd(plan_job_cost_usd(p, true)),
+             fmt::plain(plan_spot_interruptions(p), 3)});
     }
     if (t.rows.empty()) {
-        return Section{QStringLiteral("Ranked plans"), {Paragraph{QStringLiteral("No plan to rank."), {}}}};
+        return Section{QStringLiteral("Ranked plans"),
+                       {Paragraph{QStringLiteral("No plan to rank."), {}}}};
     }
     t.emphasised_rows = {0};
-    t.note = QStringLiteral("Ranked by the scenario objective; a row marked (spot) is ranked on its spot purchase "
-                            "option. Time to train is the wall time of the row's purchase option; spot time and cost "
-                            "include expected restarts and lost work. Layout: tensor (TP), pipeline (PP) and data (DP) "
-                            "parallel degrees, micro-batch (mb), ZeRO stage (Z), activation recompute (sel = selective, "
-                            "full). “—” means unknown (no published price or figure).");
+    t.note = QStringLiteral(
+        "Ranked by the scenario objective; a row marked (spot) is ranked on its spot purchase "
+        "option. Time to train is the wall time of the row's purchase option; spot time and cost "
+        "include expected restarts and lost work. Layout: tensor (TP), pipeline (PP) and data (DP) "
+        "parallel degrees, micro-batch (mb), ZeRO stage (Z), activation recompute (sel = "
+        "selective, "
+        "full). “—” means unknown (no published price or figure).");
     if (const int trials = plan_trials(data.plans.front()); trials > 1) {
-        t.note += QStringLiteral(" Times and costs are for the whole tuning job of %1 trials.").arg(trials);
+        t.note += QStringLiteral(" Times and costs are for the whole tuning job of %1 trials.")
+                      .arg(trials);
     }
     return Section{QStringLiteral("Top %1 plans").arg(data.plans.size()), {t}};
 }
 
 Section prices_section(const ReportData& data) {
     Table t;
-    t.headers = {QStringLiteral("Instance"), QStringLiteral("Region"),  QStringLiteral("Kind"),
-                 QStringLiteral("USD/hour"), QStringLiteral("As of"),   QStringLiteral("Age"),
+    t.headers = {QStringLiteral("Instance"), QStringLiteral("Region"), QStringLiteral("Kind"),
+                 QStringLiteral("USD/hour"), QStringLiteral("As of"),  QStringLiteral("Age"),
                  QStringLiteral("Source"),   QStringLiteral("Used")};
-    t.align = {Align::left, Align::left, Align::left, Align::right, Align::left, Align::right, Align::left, Align::left};
+    t.align = {Align::left, Align::left,  Align::left, Align::right,
+               Align::left, Align::right, Align::left, Align::left};
     for (const auto& p : data.prices) {
         QString source = qs(p.source);
         if (!p.note.empty()) source += QStringLiteral(" (") + qs(p.note) + u')';
-        t.rows.push_back({qs(p.instance_type), qs(p.region), p.kind == "on_demand" ? QStringLiteral("on\u00a0demand") : qs(p.kind),
-                          std::isfinite(p.usd_per_hour) ? QStringLiteral("%1").arg(p.usd_per_hour, 0, 'f', 4) : fmt::kUnknown,
-                          or_unknown(qs(p.as_of)),
-                          std::isfinite(p.age_days) ? QStringLiteral("%1 d").arg(std::lround(p.age_days)) : fmt::kUnknown,
-                          or_unknown(source), p.used ? QStringLiteral("yes") : QString()});
+        t.rows.push_back(
+            {qs(p.instance_type), qs(p.region),
+             p.kind == "on_demand" ? QStringLiteral("on\u00a0demand") : qs(p.kind),
+             std::isfinite(p.usd_per_hour) ? QStringLiteral("%1").arg(p.usd_per_hour, 0, 'f', 4)
+                                           : fmt::kUnknown,
+             or_unknown(qs(p.as_of)),
+             std::isfinite(p.age_days) ? QStringLiteral("%1 d").arg(std::lround(p.age_days))
+                                       : fmt::kUnknown,
+             or_unknown(source), p.used ? QStringLiteral("yes") : QString()});
     }
     Section s{QStringLiteral("Prices and sources"), {}};
     if (t.rows.empty()) {
-        s.blocks.push_back(Paragraph{data.plans.empty() ? QStringLiteral("No plan was ranked, so no price was used.")
-                                                        : QStringLiteral("No catalog prices were used: the plans run "
-                                                                         "on custom hardware priced by the scenario."),
-                                     {}});
+        s.blocks.push_back(Paragraph{
+            data.plans.empty() ? QStringLiteral("No plan was ranked, so no price was used.")
+                               : QStringLiteral("No catalog prices were used: the plans run "
+                                                "on custom hardware priced by the scenario."),
+            {}});
     } else {
-        t.note = QStringLiteral("Prices from the ClusterPlan catalog at the time of the report; “Used” marks the "
-                                "hourly prices the plans' costs are computed from. Spot prices vary by zone and hour; "
-                                "check their age before committing budget.");
+        t.note = QStringLiteral(
+            "Prices from the ClusterPlan catalog at the time of the report; “Used” marks the "
+            "hourly prices the plans' costs are computed from. Spot prices vary by zone and hour; "
+            "check their age before committing budget.");
         s.blocks.push_back(t);
     }
     return s;
@@ -339,10 +410,12 @@ Section prices_section(const ReportData& data) {
 
 Section calibration_section(const ReportData& data) {
     KeyValueTable kv;
-    for (const auto& [k, v] : data.calibration) kv.rows.emplace_back(qs(k), qs(v));
+    for (const auto& [k, v] : data.calibration)
+        kv.rows.emplace_back(qs(k), qs(v));
     Section s{QStringLiteral("Calibration provenance"), {}};
     if (kv.rows.empty()) {
-        s.blocks.push_back(Paragraph{QStringLiteral("Datasheet figures only; no measured calibration was applied."), {}});
+        s.blocks.push_back(Paragraph{
+            QStringLiteral("Datasheet figures only; no measured calibration was applied."), {}});
     } else {
         s.blocks.push_back(kv);
     }
@@ -352,7 +425,8 @@ Section calibration_section(const ReportData& data) {
 Section excluded_section(const ReportData& data) {
     Section s{QStringLiteral("Instances without a plan"), {}};
     if (data.excluded.empty()) {
-        s.blocks.push_back(Paragraph{QStringLiteral("Every instance type searched produced at least one plan."), {}});
+        s.blocks.push_back(Paragraph{
+            QStringLiteral("Every instance type searched produced at least one plan."), {}});
         return s;
     }
     Table t;
@@ -360,7 +434,8 @@ Section excluded_section(const ReportData& data) {
     t.align = {Align::left, Align::left};
     for (const auto& [reason, instances] : data.excluded) {
         QStringList list;
-        for (const auto& i : instances) list << qs(i);
+        for (const auto& i : instances)
+            list << qs(i);
         t.rows.push_back({qs(reason), list.join(QStringLiteral(", "))});
     }
     s.blocks.push_back(t);
@@ -370,13 +445,15 @@ Section excluded_section(const ReportData& data) {
 Section assumptions_section(const ReportData& data) {
     Section s{QStringLiteral("Assumptions and caveats"), {}};
     BulletList assumptions;
-    for (const auto& a : data.assumptions) assumptions.items << qs(a);
+    for (const auto& a : data.assumptions)
+        assumptions.items << qs(a);
     if (!assumptions.items.isEmpty()) s.blocks.push_back(assumptions);
     BulletList caveats;
     for (const auto& c : data.caveats) {
         // Without a plan the planner's summary already stands under "Recommendation".
-        const bool shown = data.plans.empty() && std::find(data.planner_summary.begin(), data.planner_summary.end(), c) !=
-                                                     data.planner_summary.end();
+        const bool shown = data.plans.empty() &&
+                           std::find(data.planner_summary.begin(), data.planner_summary.end(), c) !=
+                               data.planner_summary.end();
         if (!shown) caveats.items << qs(c);
     }
     if (!caveats.items.isEmpty()) {
@@ -390,9 +467,11 @@ Section assumptions_section(const ReportData& data) {
 
 Document build_document(const ReportData& data) {
     Document doc;
-    doc.title = data.title.empty() ? QStringLiteral("ClusterPlan recommendation")
-                                   : QStringLiteral("ClusterPlan recommendation: ") + qs(data.title);
-    doc.subtitle = QStringLiteral("Generated %1 by ClusterPlan %2").arg(qs(data.generated_at_utc), QStringLiteral(CLUSTERPLAN_VERSION));
+    doc.title = data.title.empty()
+                    ? QStringLiteral("ClusterPlan recommendation")
+                    : QStringLiteral("ClusterPlan recommendation: ") + qs(data.title);
+    doc.subtitle = QStringLiteral("Generated %1 by ClusterPlan %2")
+                       .arg(qs(data.generated_at_utc), QStringLiteral(CLUSTERPLAN_VERSION));
     doc.sections.push_back(summary_section(data));
     doc.sections.push_back(scenario_section(data));
     doc.sections.push_back(runners_up_section(data));

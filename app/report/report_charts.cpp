@@ -5,7 +5,6 @@
 #include "report_sections.h"
 
 #include <QMap>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,16 +13,22 @@
 namespace cp::report {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // Rescales one axis of an xy chart to thousands/millions/billions so tick labels stay short
 // ("12" with "million USD" rather than "1.2e+07").
 void rescale_axis(ChartSpec& chart, bool y_axis, const QString& unit) {
     double max_abs = 0;
     for (const auto& s : chart.series) {
-        for (const auto& p : s.points) max_abs = std::max(max_abs, std::abs(y_axis ? p.y() : p.x()));
+        for (const auto& p : s.points)
+            max_abs = std::max(max_abs, std::abs(y_axis ? p.y() : p.x()));
     }
-    struct Step { double factor; const char* word; };
+    struct Step {
+        double factor;
+        const char* word;
+    };
     const Step steps[] = {{1e9, "billion"}, {1e6, "million"}, {1e3, "thousand"}};
     double factor = 1;
     QString label = unit;
@@ -35,7 +40,8 @@ void rescale_axis(ChartSpec& chart, bool y_axis, const QString& unit) {
         }
     }
     for (auto& s : chart.series) {
-        for (auto& p : s.points) (y_axis ? p.ry() : p.rx()) /= factor;
+        for (auto& p : s.points)
+            (y_axis ? p.ry() : p.rx()) /= factor;
     }
     QString& axis_label = y_axis ? chart.y_label : chart.x_label;
     axis_label = axis_label.arg(label);
@@ -90,15 +96,18 @@ Figure pareto_figure(const ReportData& data) {
         if (p.rank == 1) best.points.push_back(point);
         if (p.rank > 1) top.points.push_back(point);
     }
-    std::sort(front.points.begin(), front.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    std::sort(front.points.begin(), front.points.end(),
+              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     c.series = {all, front, top, best};
     rescale_axis(c, true, QStringLiteral("USD"));
     log_only_where_wide(c);
-    return Figure{c,
-                  QStringLiteral("Every plan meeting the constraints (grey; on demand and, where allowed, spot with "
-                                 "expected interruptions), the Pareto front (no plan is both faster and cheaper), the "
-                                 "runners-up and the recommendation."),
-                  QStringLiteral("pareto")};
+    return Figure{
+        c,
+        QStringLiteral(
+            "Every plan meeting the constraints (grey; on demand and, where allowed, spot with "
+            "expected interruptions), the Pareto front (no plan is both faster and cheaper), the "
+            "runners-up and the recommendation."),
+        QStringLiteral("pareto")};
 }
 
 std::vector<Figure> scaling_figures(const ReportData& data) {
@@ -140,7 +149,8 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
         auto [s, e] = by_strategy[name];
         // The best layout often is the data- or model-parallel one: drawn dashed on top, the
         // curve it coincides with stays visible.
-        s.dashed = !name.startsWith(QLatin1String("Data parallel")) && !name.startsWith(QLatin1String("Model parallel"));
+        s.dashed = !name.startsWith(QLatin1String("Data parallel")) &&
+                   !name.startsWith(QLatin1String("Model parallel"));
         e.dashed = s.dashed;
         for (ChartSeries* series : {&s, &e})
             std::sort(series->points.begin(), series->points.end(),
@@ -154,31 +164,42 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
     // A family with no line is one with no plan that fits: say so rather than leave the reader
     // looking for a missing curve.
     QString missing;
-    for (const QString& family : {QStringLiteral("Data parallel"), QStringLiteral("Model parallel")}) {
-        const bool drawn = std::any_of(order.begin(), order.end(),
-                                       [&](const QString& name) { return name.startsWith(family); });
+    for (const QString& family :
+         {QStringLiteral("Data parallel"), QStringLiteral("Model parallel")}) {
+        const bool drawn = std::any_of(order.begin(), order.end(), [&](const QString& name) {
+            return name.startsWith(family);
+        });
         if (!drawn)
-            missing += QStringLiteral(" %1 alone gives no plan that fits (memory, batch split) at any device count here, so it has no line.").arg(family);
+            missing += QStringLiteral(" %1 alone gives no plan that fits (memory, batch split) at "
+                                      "any device count here, so it has no line.")
+                           .arg(family);
     }
-    return {Figure{tput,
-                   QStringLiteral("Best throughput found at each device count on the recommended instance type, "
-                                  "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout.") +
-                       missing,
-                   QStringLiteral("scaling-throughput")},
-            Figure{eff,
-                   QStringLiteral("Scaling efficiency = throughput(n) / (n × throughput of one device), relative to the "
-                                  "smallest configuration that fits when one device is too small; above 100 % when "
-                                  "that reference had to trade speed for memory (see the assumptions)."),
-                   QStringLiteral("scaling-efficiency")}};
+    return {
+        Figure{
+            tput,
+            QStringLiteral(
+                "Best throughput found at each device count on the recommended instance type, "
+                "data parallel only vs model parallel (tensor/pipeline) vs the best 3D layout.") +
+                missing,
+            QStringLiteral("scaling-throughput")},
+        Figure{
+            eff,
+            QStringLiteral(
+                "Scaling efficiency = throughput(n) / (n × throughput of one device), relative to "
+                "the "
+                "smallest configuration that fits when one device is too small; above 100 % when "
+                "that reference had to trade speed for memory (see the assumptions)."),
+            QStringLiteral("scaling-efficiency")}};
 }
 
 // Two short lines so category labels are not elided under narrow bars. Qt Charts draw
 // axis labels as rich text: "<br>" breaks the line, and the text itself is escaped.
 QString bar_label(const nlohmann::ordered_json& plan, size_t index) {
-    return plan_instance(plan).toHtmlEscaped() + QStringLiteral("<br>#%1 · ×%2%3")
-                                                     .arg(index + 1)
-                                                     .arg(plan_nodes(plan))
-                                                     .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
+    return plan_instance(plan).toHtmlEscaped() +
+           QStringLiteral("<br>#%1 · ×%2%3")
+               .arg(index + 1)
+               .arg(plan_nodes(plan))
+               .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
 }
 
 // One stacked bar per plan (the first four), one stack part per JSON path; a missing
@@ -190,7 +211,8 @@ ChartSpec stacked_chart(const ReportData& data, const QString& title, const QStr
     c.title = title;
     c.y_label = y_label;
     const size_t shown = std::min<size_t>(data.plans.size(), 4);
-    for (size_t i = 0; i < shown; ++i) c.categories << bar_label(data.plans[i], i);
+    for (size_t i = 0; i < shown; ++i)
+        c.categories << bar_label(data.plans[i], i);
     for (const auto& [path, name] : parts) {
         ChartSeries s{name, {}, false, false, false, false};
         for (size_t i = 0; i < shown; ++i) {
@@ -203,21 +225,24 @@ ChartSpec stacked_chart(const ReportData& data, const QString& title, const QStr
 }
 
 Figure breakdown_figure(const ReportData& data) {
-    const ChartSpec c = stacked_chart(data, QStringLiteral("Step-time breakdown"), QStringLiteral("seconds per step"),
-                                      {
-                                          {"breakdown_s.compute", QStringLiteral("compute")},
-                                          {"breakdown_s.recompute", QStringLiteral("recompute")},
-                                          {"breakdown_s.tp_comm", QStringLiteral("TP comm")},
-                                          {"breakdown_s.pp_bubble", QStringLiteral("PP bubble")},
-                                          {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
-                                          {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm")},
-                                          {"breakdown_s.optimizer", QStringLiteral("optimizer")},
-                                          {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
-                                      });
-    return Figure{c,
-                  QStringLiteral("Where one training step's time goes, recommendation (#1) first. Communication "
-                                 "overlapped with compute is not shown; only its exposed part adds to the step."),
-                  QStringLiteral("step-breakdown")};
+    const ChartSpec c = stacked_chart(
+        data, QStringLiteral("Step-time breakdown"), QStringLiteral("seconds per step"),
+        {
+            {"breakdown_s.compute", QStringLiteral("compute")},
+            {"breakdown_s.recompute", QStringLiteral("recompute")},
+            {"breakdown_s.tp_comm", QStringLiteral("TP comm")},
+            {"breakdown_s.pp_bubble", QStringLiteral("PP bubble")},
+            {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
+            {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm")},
+            {"breakdown_s.optimizer", QStringLiteral("optimizer")},
+            {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
+        });
+    return Figure{
+        c,
+        QStringLiteral(
+            "Where one training step's time goes, recommendation (#1) first. Communication "
+            "overlapped with compute is not shown; only its exposed part adds to the step."),
+        QStringLiteral("step-breakdown")};
 }
 
 Figure memory_figure(const ReportData& data) {
@@ -235,7 +260,8 @@ Figure memory_figure(const ReportData& data) {
     bool any_rest = false;
     for (size_t i = 0; i < shown; ++i) {
         double named = 0;
-        for (const auto& part : c.series) named += part.points[i].y();
+        for (const auto& part : c.series)
+            named += part.points[i].y();
         const double total = fmt::number(data.plans[i], "memory_gib.total");
         const double v = std::isfinite(total) ? std::max(0.0, total - named) : 0.0;
         any_rest = any_rest || v > 1e-6;
@@ -244,10 +270,12 @@ Figure memory_figure(const ReportData& data) {
     }
     if (any_rest) c.series.push_back(rest);
     c.reference_label = QStringLiteral("device capacity");
-    return Figure{c,
-                  QStringLiteral("Memory each device needs (mixed-precision Adam; ZeRO and model parallelism shard "
-                                 "parts of it) against each plan's device capacity (dashed)."),
-                  QStringLiteral("memory")};
+    return Figure{
+        c,
+        QStringLiteral(
+            "Memory each device needs (mixed-precision Adam; ZeRO and model parallelism shard "
+            "parts of it) against each plan's device capacity (dashed)."),
+        QStringLiteral("memory")};
 }
 
 } // namespace
@@ -259,7 +287,8 @@ Section charts_section(const ReportData& data) {
         return s;
     }
     s.blocks.push_back(pareto_figure(data));
-    for (auto& f : scaling_figures(data)) s.blocks.push_back(std::move(f));
+    for (auto& f : scaling_figures(data))
+        s.blocks.push_back(std::move(f));
     s.blocks.push_back(breakdown_figure(data));
     s.blocks.push_back(memory_figure(data));
     return s;

@@ -8,7 +8,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <utility>
 #include <variant>
 #include <vector>
@@ -17,7 +16,7 @@ namespace cp::report {
 
 struct Paragraph {
     QString text;
-    QString lead;  // optional bold lead-in ("Recommended: p4d.24xlarge × 16.")
+    QString lead; // optional bold lead-in ("Recommended: p4d.24xlarge × 16.")
 };
 
 struct BulletList {
@@ -32,16 +31,16 @@ enum class Align { left, right };
 
 struct Table {
     QStringList headers;
-    std::vector<Align> align;          // one per column; missing = left
-    std::vector<QStringList> rows;     // already formatted cells
-    std::vector<int> emphasised_rows;  // row indices drawn bold (the recommendation)
-    QString note;                      // small print under the table
+    std::vector<Align> align;         // one per column; missing = left
+    std::vector<QStringList> rows;    // already formatted cells
+    std::vector<int> emphasised_rows; // row indices drawn bold (the recommendation)
+    QString note;                     // small print under the table
 };
 
 struct Figure {
     ChartSpec chart;
     QString caption;
-    QString file_stem;  // stable name for files written beside a Markdown report
+    QString file_stem; // stable name for files written beside a Markdown report
 };
 
 using Block = std::variant<Paragraph, BulletList, KeyValueTable, Table, Figure>;
@@ -53,7 +52,7 @@ struct Section {
 
 struct Document {
     QString title;
-    QString subtitle;  // date and generator line under the title
+    QString subtitle; // date and generator line under the title
     std::vector<Section> sections;
 };
 

@@ -1,7 +1,8 @@
 // export_report(): picks the renderer by suffix and writes atomically (QSaveFile), so a failed
 // export never leaves a half-written report behind.
-#include "renderers.h"
 #include "report_export.h"
+
+#include "renderers.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -33,7 +34,9 @@ bool export_markdown(const ReportData& data, const QString& path, QString* error
     // in a Markdown link replaced, so every relative link resolves as written.
     QString stem = info.completeBaseName();
     for (QChar& ch : stem) {
-        if (!(ch.isLetterOrNumber() && ch.unicode() < 128) && ch != u'-' && ch != u'_' && ch != u'.') ch = u'_';
+        if (!(ch.isLetterOrNumber() && ch.unicode() < 128) && ch != u'-' && ch != u'_' &&
+            ch != u'.')
+            ch = u'_';
     }
     const QString image_dir = stem + QStringLiteral("_charts");
     const MarkdownOutput md = render_markdown(build_document(data), image_dir);
@@ -41,7 +44,9 @@ bool export_markdown(const ReportData& data, const QString& path, QString* error
     const bool had_dir = dir.exists(image_dir);
     // A report without charts (no plan) gets no empty chart directory.
     if (!had_dir && !md.images.empty() && !dir.mkpath(image_dir)) {
-        if (error) *error = cannot_write(dir.filePath(image_dir), QStringLiteral("cannot create the chart directory"));
+        if (error)
+            *error = cannot_write(dir.filePath(image_dir),
+                                  QStringLiteral("cannot create the chart directory"));
         return false;
     }
     for (const auto& [relative, png] : md.images) {
@@ -78,11 +83,13 @@ bool export_pdf(const ReportData& data, const QString& path, QString* error) {
 
 } // namespace
 
-QString render_html(const ReportData& data) { return render_html(build_document(data)); }
+QString render_html(const ReportData& data) {
+    return render_html(build_document(data));
+}
 
 QStringList export_formats() {
-    return {QStringLiteral("pdf"), QStringLiteral("html"), QStringLiteral("htm"), QStringLiteral("md"),
-            QStringLiteral("csv"), QStringLiteral("json")};
+    return {QStringLiteral("pdf"), QStringLiteral("html"), QStringLiteral("htm"),
+            QStringLiteral("md"),  QStringLiteral("csv"),  QStringLiteral("json")};
 }
 
 bool export_report(const ReportData& data, const QString& path, QString* error) {
@@ -92,12 +99,16 @@ bool export_report(const ReportData& data, const QString& path, QString* error) 
         return write_atomically(path, render_html(data).toUtf8(), error);
     }
     if (suffix == QLatin1String("md")) return export_markdown(data, path, error);
-    if (suffix == QLatin1String("csv")) return write_atomically(path, QByteArray::fromStdString(plans_csv(data)), error);
+    if (suffix == QLatin1String("csv"))
+        return write_atomically(path, QByteArray::fromStdString(plans_csv(data)), error);
     if (suffix == QLatin1String("json")) {
-        return write_atomically(path, QByteArray::fromStdString(plans_json(data).dump(2) + "\n"), error);
+        return write_atomically(path, QByteArray::fromStdString(plans_json(data).dump(2) + "\n"),
+                                error);
     }
     if (error) {
-        *error = QStringLiteral("%1: unknown report format '.%2' (use .pdf, .html, .md, .csv or .json)").arg(path, suffix);
+        *error =
+            QStringLiteral("%1: unknown report format '.%2' (use .pdf, .html, .md, .csv or .json)")
+                .arg(path, suffix);
     }
     return false;
 }

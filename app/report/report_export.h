@@ -14,12 +14,11 @@
 // on the GUI thread.
 #pragma once
 
+#include "clusterplan/sim/search.h"
 #include "report_data.h"
 
 #include <QString>
 #include <QStringList>
-
-#include "clusterplan/sim/search.h"
 
 namespace cp::catalog {
 class Catalog;

@@ -1,12 +1,12 @@
 #include "report_format.h"
 
 #include <QLocale>
-
 #include <cmath>
 
 namespace cp::report::fmt {
 namespace {
-const nlohmann::ordered_json* find(const nlohmann::ordered_json& doc, std::string_view dotted_path) {
+const nlohmann::ordered_json* find(const nlohmann::ordered_json& doc,
+                                   std::string_view dotted_path) {
     const nlohmann::ordered_json* node = &doc;
     while (!dotted_path.empty()) {
         const size_t dot = dotted_path.find('.');
@@ -15,11 +15,14 @@ const nlohmann::ordered_json* find(const nlohmann::ordered_json& doc, std::strin
         auto it = node->find(key);
         if (it == node->end()) return nullptr;
         node = &*it;
-        dotted_path = dot == std::string_view::npos ? std::string_view() : dotted_path.substr(dot + 1);
+        dotted_path =
+            dot == std::string_view::npos ? std::string_view() : dotted_path.substr(dot + 1);
     }
     return node;
 }
-bool known(double v) { return std::isfinite(v); }
+bool known(double v) {
+    return std::isfinite(v);
+}
 } // namespace
 
 double number(const nlohmann::ordered_json& doc, std::string_view dotted_path) {
@@ -44,7 +47,9 @@ QString duration_s(double seconds) {
     if (seconds < 1.0) return QStringLiteral("%1 ms").arg(plain(seconds * 1e3, 3));
     // Seconds up to ten hours, so a column of step times never mixes units.
     if (seconds < 100) return QStringLiteral("%1 s").arg(plain(seconds, 3));
-    if (seconds < 36000) return QStringLiteral("%1 s").arg(QLocale(QLocale::English).toString(std::round(seconds), 'f', 0));
+    if (seconds < 36000)
+        return QStringLiteral("%1 s").arg(
+            QLocale(QLocale::English).toString(std::round(seconds), 'f', 0));
     return hours(seconds / 3600.0);
 }
 
@@ -57,7 +62,8 @@ QString hours(double h) {
 QString usd(double value) {
     if (!known(value)) return kUnknown;
     const QLocale en(QLocale::English);
-    if (std::abs(value) >= 1000) return QStringLiteral("$") + en.toString(std::round(value), 'f', 0);
+    if (std::abs(value) >= 1000)
+        return QStringLiteral("$") + en.toString(std::round(value), 'f', 0);
     return QStringLiteral("$") + en.toString(value, 'f', 2);
 }
 

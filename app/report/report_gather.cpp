@@ -1,19 +1,16 @@
 // build_report_data(): everything the report shows, from the same planner and JSON
 // serialiser as `clusterplan recommend` / `simulate --json`, plus catalog prices and
 // calibration provenance. No model arithmetic here: numbers come from sim/.
-#include "report_export.h"
-
-#include "scenario_input.h"
-
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/search.h"
+#include "report_export.h"
+#include "scenario_input.h"
 
 #include <QDateTime>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -30,8 +27,8 @@ std::vector<ScalingPoint> scaling_curves(const sim::Scenario& scenario, const si
     const int max_nodes = std::min(scenario.constraints.max_nodes, 1024);
     sim::ScalingOptions options;
     options.calibration = calibration;
-    const sim::ScalingCurves curves =
-        sim::scaling_curves(scenario, node, sim::scaling_sizes(node.accelerators_per_node, max_nodes), options);
+    const sim::ScalingCurves curves = sim::scaling_curves(
+        scenario, node, sim::scaling_sizes(node.accelerators_per_node, max_nodes), options);
     const std::pair<const char*, sim::LayoutFamily> strategies[] = {
         {"Data parallel", sim::LayoutFamily::data},
         {"Model parallel (TP/PP)", sim::LayoutFamily::model},
@@ -40,13 +37,15 @@ std::vector<ScalingPoint> scaling_curves(const sim::Scenario& scenario, const si
     for (const sim::ScalingRow& row : curves.rows) {
         for (const auto& [name, family] : strategies) {
             const sim::ScalingPoint& p = row.at(family);
-            if (p.found) points.push_back({name, row.size.devices(), p.throughput, p.scaling_efficiency});
+            if (p.found)
+                points.push_back({name, row.size.devices(), p.throughput, p.scaling_efficiency});
         }
     }
     return points;
 }
 
-std::vector<PriceSource> catalog_prices(const std::vector<std::string>& instances, const std::string& region,
+std::vector<PriceSource> catalog_prices(const std::vector<std::string>& instances,
+                                        const std::string& region,
                                         const catalog::Catalog& catalog) {
     std::vector<PriceSource> out;
     for (const auto& type : instances) {
@@ -59,28 +58,36 @@ std::vector<PriceSource> catalog_prices(const std::vector<std::string>& instance
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> provenance(const sim::CalibrationProfile* calibration,
-                                                            const nlohmann::ordered_json& best) {
+std::vector<std::pair<std::string, std::string>>
+provenance(const sim::CalibrationProfile* calibration, const nlohmann::ordered_json& best) {
     std::vector<std::pair<std::string, std::string>> rows;
     if (calibration == nullptr) {
         rows.emplace_back("Source", "datasheet figures (no measured calibration applied)");
-        rows.emplace_back("Efficiency curves", "published size-dependent GEMM/HBM efficiencies (DESIGN.md, Calculon)");
+        rows.emplace_back("Efficiency curves",
+                          "published size-dependent GEMM/HBM efficiencies (DESIGN.md, Calculon)");
         return rows;
     }
     rows.emplace_back("Profile", calibration->name);
     rows.emplace_back("Source", calibration->source);
     rows.emplace_back("Measured on host", calibration->host.empty() ? "—" : calibration->host);
-    rows.emplace_back("Instance type", calibration->instance_type.empty() ? "—" : calibration->instance_type);
-    rows.emplace_back("Accelerator", calibration->accelerator.empty() ? "—" : calibration->accelerator);
-    rows.emplace_back("Measured at", calibration->measured_at.empty() ? "—" : calibration->measured_at);
+    rows.emplace_back("Instance type",
+                      calibration->instance_type.empty() ? "—" : calibration->instance_type);
+    rows.emplace_back("Accelerator",
+                      calibration->accelerator.empty() ? "—" : calibration->accelerator);
+    rows.emplace_back("Measured at",
+                      calibration->measured_at.empty() ? "—" : calibration->measured_at);
     std::string tools;
-    for (const auto& [tool, version] : calibration->tool_versions) tools += (tools.empty() ? "" : ", ") + tool + " " + version;
+    for (const auto& [tool, version] : calibration->tool_versions)
+        tools += (tools.empty() ? "" : ", ") + tool + " " + version;
     if (!tools.empty()) rows.emplace_back("Tool versions", tools);
-    rows.emplace_back("Measured figures",
-                      std::to_string(calibration->intra_node.size() + calibration->inter_node.size()) +
-                          " collective fits, " + std::to_string(calibration->gemm.size()) + " GEMM curves");
-    if (best.contains("calibration") && best["calibration"].contains("source") && best["calibration"]["source"].is_string()) {
-        rows.emplace_back("Applied to the plans as", best["calibration"]["source"].get<std::string>());
+    rows.emplace_back(
+        "Measured figures",
+        std::to_string(calibration->intra_node.size() + calibration->inter_node.size()) +
+            " collective fits, " + std::to_string(calibration->gemm.size()) + " GEMM curves");
+    if (best.contains("calibration") && best["calibration"].contains("source") &&
+        best["calibration"]["source"].is_string()) {
+        rows.emplace_back("Applied to the plans as",
+                          best["calibration"]["source"].get<std::string>());
     }
     return rows;
 }
@@ -93,12 +100,14 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     data.title = scenario.name;
     data.generated_at_utc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
     data.scenario = nlohmann::ordered_json::parse(sim::scenario_to_json(scenario));
-    data.throughput_unit = scenario.workload.kind == sim::WorkloadKind::transformer ? "tokens/s" : "samples/s";
+    data.throughput_unit =
+        scenario.workload.kind == sim::WorkloadKind::transformer ? "tokens/s" : "samples/s";
 
     auto candidates = cli::resolve_candidates(scenario, catalog);
     const auto calibration = cli::resolve_calibration(scenario, catalog);
     const sim::CalibrationProfile* cal = calibration ? &*calibration : nullptr;
-    const sim::RecommendResult result = sim::recommend(scenario, std::move(candidates), cal, top_n, options);
+    const sim::RecommendResult result =
+        sim::recommend(scenario, std::move(candidates), cal, top_n, options);
     data.evaluated = result.sweep.evaluated;
     data.search_s = result.sweep.elapsed_s;
 
@@ -118,36 +127,44 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     const auto& sorted = result.ranking.sorted;
     const size_t stride = std::max<size_t>(1, sorted.size() / 3000);
     std::set<std::pair<int, bool>> front;
-    for (const auto& o : result.ranking.pareto) front.insert({o.config, o.spot});
+    for (const auto& o : result.ranking.pareto)
+        front.insert({o.config, o.spot});
     std::map<std::pair<int, bool>, int> ranks;
     for (size_t i = 0; i < result.ranking.ranked.size(); ++i) {
-        ranks[{result.ranking.ranked[i].config, result.ranking.ranked[i].spot}] = static_cast<int>(i) + 1;
+        ranks[{result.ranking.ranked[i].config, result.ranking.ranked[i].spot}] =
+            static_cast<int>(i) + 1;
     }
     for (size_t i = 0; i < sorted.size(); ++i) {
         const auto& o = sorted[i];
         const bool on_front = front.count({o.config, o.spot}) != 0;
         const auto rank = ranks.find({o.config, o.spot});
         if (i % stride != 0 && !on_front && rank == ranks.end()) continue;
-        data.cost_time.push_back({o.wall_time_h, o.cost_usd, on_front, rank == ranks.end() ? 0 : rank->second});
+        data.cost_time.push_back(
+            {o.wall_time_h, o.cost_usd, on_front, rank == ranks.end() ? 0 : rank->second});
     }
 
     if (!result.recommendations.empty()) {
         data.scaling = scaling_curves(scenario, result.recommendations.front().report.node, cal);
-        for (const auto& a : result.recommendations.front().report.assumptions) data.assumptions.push_back(a);
+        for (const auto& a : result.recommendations.front().report.assumptions)
+            data.assumptions.push_back(a);
     }
     data.prices = catalog_prices(instances, scenario.region, catalog);
     // Mark the rows the plans are costed at: a catalog may hold several spot prices of one
     // type (e.g. min and max over zones) and the reader must know which one the totals use.
     for (auto& price : data.prices) {
         for (const auto& plan : data.plans) {
-            if (!plan.contains("prices") || plan.value("instance", "") != price.instance_type) continue;
-            const auto& used = plan["prices"][price.kind == "spot" ? "usd_per_node_hour_spot" : "usd_per_node_hour"];
-            if (used.is_number() && std::abs(used.get<double>() - price.usd_per_hour) <= 1e-9 * std::abs(price.usd_per_hour)) {
+            if (!plan.contains("prices") || plan.value("instance", "") != price.instance_type)
+                continue;
+            const auto& used = plan["prices"][price.kind == "spot" ? "usd_per_node_hour_spot"
+                                                                   : "usd_per_node_hour"];
+            if (used.is_number() && std::abs(used.get<double>() - price.usd_per_hour) <=
+                                        1e-9 * std::abs(price.usd_per_hour)) {
                 price.used = true;
             }
         }
     }
-    data.calibration = provenance(cal, data.plans.empty() ? nlohmann::ordered_json() : data.plans.front());
+    data.calibration =
+        provenance(cal, data.plans.empty() ? nlohmann::ordered_json() : data.plans.front());
 
     // Instances without any plan, grouped by reason (a dozen G5 sizes share one reason).
     auto exclude = [&data](const std::string& instance, std::string reason) {
@@ -171,17 +188,20 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     // The rest of the planner's summary (deadline, budget, unpriced options) are caveats.
     for (const auto& line : result.summary) {
         bool per_instance = line.rfind("skipped: ", 0) == 0;
-        for (const auto& s : result.sweep.summaries) per_instance = per_instance || line.rfind(s.instance + ": ", 0) == 0;
+        for (const auto& s : result.sweep.summaries)
+            per_instance = per_instance || line.rfind(s.instance + ": ", 0) == 0;
         if (!per_instance) {
             data.caveats.push_back(line);
             data.planner_summary.push_back(line);
         }
     }
-    data.caveats.push_back("ClusterPlan is an analytical model, validated against published runs (see the "
-                           "project's validation report); treat step times as estimates and confirm the winner "
-                           "with a short benchmark run before committing budget.");
-    data.caveats.push_back("Prices are catalog snapshots; on-demand prices change rarely, spot prices hourly and "
-                           "per zone. Their dates and sources are listed above.");
+    data.caveats.push_back(
+        "ClusterPlan is an analytical model, validated against published runs (see the "
+        "project's validation report); treat step times as estimates and confirm the winner "
+        "with a short benchmark run before committing budget.");
+    data.caveats.push_back(
+        "Prices are catalog snapshots; on-demand prices change rarely, spot prices hourly and "
+        "per zone. Their dates and sources are listed above.");
     // A budget is only as current as its prices: name the oldest one the plans use.
     double oldest_days = 0;
     std::string oldest_as_of;
@@ -192,11 +212,13 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
         }
     }
     if (oldest_days > 90) {
-        data.caveats.push_back("The oldest price the plans use is " + std::to_string(std::lround(oldest_days)) +
-                               " days old (as of " + oldest_as_of + "); refresh the catalog before committing budget.");
+        data.caveats.push_back("The oldest price the plans use is " +
+                               std::to_string(std::lround(oldest_days)) + " days old (as of " +
+                               oldest_as_of + "); refresh the catalog before committing budget.");
     }
-    data.caveats.push_back("Spot estimates use the Spot Advisor interruption bucket of each instance type; actual "
-                           "capacity and interruption rates vary by zone and over time.");
+    data.caveats.push_back(
+        "Spot estimates use the Spot Advisor interruption bucket of each instance type; actual "
+        "capacity and interruption rates vary by zone and over time.");
     return data;
 }
 

@@ -43,18 +43,38 @@ std::string scalar(const nlohmann::ordered_json& plan, std::string_view path) {
 }
 
 constexpr std::string_view kColumns[] = {
-    "step_time_s",         "tokens_per_s",          "samples_per_s",
-    "mfu",                 "model_tflops_per_device", "hardware_tflops_per_device",
-    "scaling_efficiency",  "time_to_train_h",       "cost_usd",
-    "cost_spot_usd",       "spot_expected_interruptions", "memory_gib.total",
-    "memory_gib.capacity", "fits_in_memory",        "layout.tp",
-    "layout.pp",           "layout.dp",             "layout.micro_batch",
-    "layout.zero",         "layout.recompute",      "layout.virtual_stages",
+    "step_time_s",
+    "tokens_per_s",
+    "samples_per_s",
+    "mfu",
+    "model_tflops_per_device",
+    "hardware_tflops_per_device",
+    "scaling_efficiency",
+    "time_to_train_h",
+    "cost_usd",
+    "cost_spot_usd",
+    "spot_expected_interruptions",
+    "memory_gib.total",
+    "memory_gib.capacity",
+    "fits_in_memory",
+    "layout.tp",
+    "layout.pp",
+    "layout.dp",
+    "layout.micro_batch",
+    "layout.zero",
+    "layout.recompute",
+    "layout.virtual_stages",
     // Appended later (columns are only ever added at the end): which purchase option the
     // row is ranked on, the spot wall time, whole tuning-job figures and the hourly prices.
-    "purchase",            "spot.wall_time_h",      "tuning.trials",
-    "tuning.wall_time_h",  "tuning.cost_usd",       "tuning.spot_wall_time_h",
-    "tuning.spot_cost_usd", "prices.usd_per_node_hour", "prices.usd_per_node_hour_spot",
+    "purchase",
+    "spot.wall_time_h",
+    "tuning.trials",
+    "tuning.wall_time_h",
+    "tuning.cost_usd",
+    "tuning.spot_wall_time_h",
+    "tuning.spot_cost_usd",
+    "prices.usd_per_node_hour",
+    "prices.usd_per_node_hour_spot",
 };
 
 } // namespace
@@ -94,16 +114,19 @@ nlohmann::ordered_json plans_json(const ReportData& data) {
     }
     nlohmann::ordered_json prices = nlohmann::ordered_json::array();
     for (const auto& p : data.prices) {
-        prices.push_back({{"instance", p.instance_type},
-                          {"region", p.region},
-                          {"kind", p.kind},
-                          {"usd_per_hour", std::isfinite(p.usd_per_hour) ? nlohmann::ordered_json(p.usd_per_hour) : nlohmann::ordered_json()},
-                          {"as_of", p.as_of},
-                          {"source", p.source}});
+        prices.push_back(
+            {{"instance", p.instance_type},
+             {"region", p.region},
+             {"kind", p.kind},
+             {"usd_per_hour", std::isfinite(p.usd_per_hour) ? nlohmann::ordered_json(p.usd_per_hour)
+                                                            : nlohmann::ordered_json()},
+             {"as_of", p.as_of},
+             {"source", p.source}});
     }
     out["prices"] = prices;
     nlohmann::ordered_json calibration = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : data.calibration) calibration[k] = v;
+    for (const auto& [k, v] : data.calibration)
+        calibration[k] = v;
     out["calibration"] = calibration;
     out["assumptions"] = data.assumptions;
     out["caveats"] = data.caveats;

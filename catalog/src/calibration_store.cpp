@@ -4,10 +4,9 @@
 #include "clusterplan/sim/calibration_samples.h"
 #include "sqlite_util.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <ctime>
+#include <nlohmann/json.hpp>
 
 namespace cp::catalog {
 namespace {
@@ -21,8 +20,8 @@ std::string now_utc_iso() {
     return buf;
 }
 
-constexpr const char* kColumns =
-    "id, name, host, instance_type, accelerator, source, measured_at, tool_versions_json, raw_json, fit_json, created_at";
+constexpr const char* kColumns = "id, name, host, instance_type, accelerator, source, measured_at, "
+                                 "tool_versions_json, raw_json, fit_json, created_at";
 
 CalibrationRow read_row(detail::Stmt& s) {
     CalibrationRow r;
@@ -42,23 +41,27 @@ CalibrationRow read_row(detail::Stmt& s) {
 
 } // namespace
 
-std::int64_t CalibrationStore::store(const sim::CalibrationProfile& profile, const std::string& raw_json, bool replace) {
-    if (profile.name.empty()) throw CatalogError("calibration profile has no name; give one with --name");
+std::int64_t CalibrationStore::store(const sim::CalibrationProfile& profile,
+                                     const std::string& raw_json, bool replace) {
+    if (profile.name.empty())
+        throw CatalogError("calibration profile has no name; give one with --name");
     nlohmann::json versions = nlohmann::json::object();
-    for (const auto& [k, v] : profile.tool_versions) versions[k] = v;
+    for (const auto& [k, v] : profile.tool_versions)
+        versions[k] = v;
     const std::string fit = sim::profile_to_json(profile).dump();
     std::int64_t id = 0;
     catalog_.transaction([&] {
         if (exists(profile.name)) {
             if (!replace)
-                throw CatalogError("calibration profile '" + profile.name +
-                                   "' already exists in " + catalog_.path().string() + "; choose another --name");
+                throw CatalogError("calibration profile '" + profile.name + "' already exists in " +
+                                   catalog_.path().string() + "; choose another --name");
             detail::Stmt del(catalog_.handle(), "DELETE FROM calibrations WHERE name = ?");
             del.bind(1, profile.name).run();
         }
-        detail::Stmt ins(catalog_.handle(),
-                         "INSERT INTO calibrations(name, host, instance_type, accelerator, source, measured_at, "
-                         "tool_versions_json, raw_json, fit_json, created_at) VALUES(?,?,?,?,?,?,?,?,?,?)");
+        detail::Stmt ins(
+            catalog_.handle(),
+            "INSERT INTO calibrations(name, host, instance_type, accelerator, source, measured_at, "
+            "tool_versions_json, raw_json, fit_json, created_at) VALUES(?,?,?,?,?,?,?,?,?,?)");
         ins.bind(1, profile.name)
             .bind_text_or_null(2, profile.host)
             .bind_text_or_null(3, profile.instance_type)
@@ -90,14 +93,17 @@ std::string CalibrationStore::unused_name(const std::string& base) const {
 }
 
 std::vector<CalibrationRow> CalibrationStore::list() const {
-    detail::Stmt s(catalog_.handle(), std::string("SELECT ") + kColumns + " FROM calibrations ORDER BY created_at DESC, id DESC");
+    detail::Stmt s(catalog_.handle(), std::string("SELECT ") + kColumns +
+                                          " FROM calibrations ORDER BY created_at DESC, id DESC");
     std::vector<CalibrationRow> out;
-    while (s.step()) out.push_back(read_row(s));
+    while (s.step())
+        out.push_back(read_row(s));
     return out;
 }
 
 std::optional<CalibrationRow> CalibrationStore::find(std::string_view name) const {
-    detail::Stmt s(catalog_.handle(), std::string("SELECT ") + kColumns + " FROM calibrations WHERE name = ?");
+    detail::Stmt s(catalog_.handle(),
+                   std::string("SELECT ") + kColumns + " FROM calibrations WHERE name = ?");
     s.bind(1, name);
     if (!s.step()) return std::nullopt;
     return read_row(s);

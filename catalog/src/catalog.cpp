@@ -24,7 +24,9 @@ fs::path default_data_dir() {
     return fs::current_path() / ".clusterplan";
 }
 
-fs::path default_database_path() { return default_data_dir() / "catalog.sqlite"; }
+fs::path default_database_path() {
+    return default_data_dir() / "catalog.sqlite";
+}
 
 namespace {
 
@@ -108,7 +110,9 @@ Catalog::Catalog(const fs::path& path) : path_(path) {
     }
 }
 
-Catalog Catalog::open_default() { return Catalog(default_database_path()); }
+Catalog Catalog::open_default() {
+    return Catalog(default_database_path());
+}
 
 Catalog::Catalog(Catalog&& other) noexcept
     : path_(std::move(other.path_)), db_(other.db_), tx_depth_(other.tx_depth_) {
@@ -128,7 +132,9 @@ Catalog& Catalog::operator=(Catalog&& other) noexcept {
     return *this;
 }
 
-Catalog::~Catalog() { sqlite3_close_v2(db_); }
+Catalog::~Catalog() {
+    sqlite3_close_v2(db_);
+}
 
 fs::path Catalog::rebuild_from_snapshot(const fs::path& path) {
     fs::path backup;
@@ -137,14 +143,14 @@ fs::path Catalog::rebuild_from_snapshot(const fs::path& path) {
         const std::string suffix = ".corrupt-" + detail::now_utc_compact();
         backup = path;
         backup += suffix;
-        for (int n = 1; fs::exists(backup); ++n) {  // two rebuilds within one second
+        for (int n = 1; fs::exists(backup); ++n) { // two rebuilds within one second
             backup = path;
             backup += suffix + "-" + std::to_string(n);
         }
         fs::rename(path, backup, ec);
         if (ec)
-            throw CatalogError("cannot move the damaged catalog " + path.string() + " aside: " +
-                               ec.message() + ".");
+            throw CatalogError("cannot move the damaged catalog " + path.string() +
+                               " aside: " + ec.message() + ".");
         // Keep the journal files with the backup: they may hold committed data.
         for (const char* companion : {"-wal", "-shm"}) {
             fs::path from = path;
@@ -167,10 +173,12 @@ int Catalog::schema_version() const {
     return s.step() ? static_cast<int>(s.get_int(0)) : 0;
 }
 
-void Catalog::exec(std::string_view sql) { detail::exec(db_, sql); }
+void Catalog::exec(std::string_view sql) {
+    detail::exec(db_, sql);
+}
 
 void Catalog::transaction(const std::function<void()>& body) {
-    if (tx_depth_ > 0) {  // join the outer transaction; it decides commit or rollback
+    if (tx_depth_ > 0) { // join the outer transaction; it decides commit or rollback
         ++tx_depth_;
         try {
             body();
@@ -196,8 +204,9 @@ void Catalog::transaction(const std::function<void()>& body) {
     }
 }
 
-
-std::string Catalog::integrity_check() const { return run_check(db_, "PRAGMA integrity_check"); }
+std::string Catalog::integrity_check() const {
+    return run_check(db_, "PRAGMA integrity_check");
+}
 
 std::string Catalog::dump() const {
     std::ostringstream out;
@@ -206,14 +215,16 @@ std::string Catalog::dump() const {
     {
         Stmt s(db_, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
                     "'sqlite_%' ORDER BY name");
-        while (s.step()) tables.push_back(s.get_text(0));
+        while (s.step())
+            tables.push_back(s.get_text(0));
     }
     for (const auto& table : tables) {
         std::vector<std::string> columns;
         {
             Stmt s(db_, "SELECT name FROM pragma_table_info(?1) ORDER BY cid");
             s.bind(1, table);
-            while (s.step()) columns.push_back(s.get_text(0));
+            while (s.step())
+                columns.push_back(s.get_text(0));
         }
         std::string select = "SELECT ";
         std::string order;
@@ -225,7 +236,8 @@ std::string Catalog::dump() const {
         select += " FROM \"" + table + "\" ORDER BY " + order;
         out << "## " << table << "\n";
         Stmt s(db_, select);
-        while (s.step()) out << s.get_text(0) << "\n";
+        while (s.step())
+            out << s.get_text(0) << "\n";
     }
     return out.str();
 }
@@ -250,7 +262,8 @@ std::optional<ScenarioRow> Catalog::scenario(std::string_view name) const {
 std::vector<ScenarioRow> Catalog::scenarios() const {
     std::vector<ScenarioRow> rows;
     Stmt s(db_, "SELECT name, json, saved_at FROM scenarios ORDER BY name");
-    while (s.step()) rows.push_back({s.get_text(0), s.get_text(1), s.get_text(2)});
+    while (s.step())
+        rows.push_back({s.get_text(0), s.get_text(1), s.get_text(2)});
     return rows;
 }
 

@@ -3,7 +3,7 @@
 namespace cp::catalog::detail {
 
 CsvReader::CsvReader(std::string_view text) : text_(text) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte-order mark
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3; // UTF-8 byte-order mark
 }
 
 bool CsvReader::next(CsvRecord& rec) {
@@ -69,7 +69,8 @@ std::vector<CsvRecord> parse_csv(std::string_view text) {
     std::vector<CsvRecord> records;
     CsvReader reader(text);
     CsvRecord rec;
-    while (reader.next(rec)) records.push_back(rec);
+    while (reader.next(rec))
+        records.push_back(rec);
     return records;
 }
 

@@ -10,7 +10,7 @@
 namespace cp::catalog::detail {
 
 struct CsvRecord {
-    std::size_t line = 0;  // 1-based line where the record starts
+    std::size_t line = 0; // 1-based line where the record starts
     std::vector<std::string> fields;
 };
 

@@ -48,8 +48,8 @@ std::optional<std::chrono::sys_seconds> to_time(std::string_view s) {
             return std::nullopt;
     }
     if (m < 1 || m > 12 || !valid_date(y, m, d)) return std::nullopt;
-    const sys_days day_point{year_month_day{year{y}, month{static_cast<unsigned>(m)},
-                                            day{static_cast<unsigned>(d)}}};
+    const sys_days day_point{
+        year_month_day{year{y}, month{static_cast<unsigned>(m)}, day{static_cast<unsigned>(d)}}};
     return sys_seconds{day_point} + hours{hh} + minutes{mm} + seconds{ss};
 }
 
@@ -57,7 +57,8 @@ std::optional<std::chrono::sys_seconds> to_time(std::string_view s) {
 
 std::optional<std::string> normalize_timestamp(std::string_view s) {
     using namespace std::chrono;
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
         s.remove_suffix(1);
     int y = 0, mo = 0, d = 0;
@@ -73,12 +74,13 @@ std::optional<std::string> normalize_timestamp(std::string_view s) {
     if (!read_int(s, 11, 2, hh) || s.size() < 19 || s[13] != ':' || !read_int(s, 14, 2, mi) ||
         s[16] != ':' || !read_int(s, 17, 2, se))
         return std::nullopt;
-    if (hh > 23 || mi > 59 || se > 60) return std::nullopt;  // 60: leap second
+    if (hh > 23 || mi > 59 || se > 60) return std::nullopt; // 60: leap second
     std::size_t pos = 19;
     if (pos < s.size() && s[pos] == '.') {
         ++pos;
         const std::size_t start = pos;
-        while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') ++pos;
+        while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9')
+            ++pos;
         if (pos == start) return std::nullopt;
     }
     int offset_min = 0;
@@ -93,8 +95,8 @@ std::optional<std::string> normalize_timestamp(std::string_view s) {
     } else {
         return std::nullopt;
     }
-    const sys_days day_point{year_month_day{year{y}, month{static_cast<unsigned>(mo)},
-                                            day{static_cast<unsigned>(d)}}};
+    const sys_days day_point{
+        year_month_day{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}}};
     const sys_seconds t = sys_seconds{day_point} + hours{hh} + minutes{mi} +
                           seconds{std::min(se, 59)} - minutes{offset_min};
     return format_ts(t);
@@ -112,7 +114,9 @@ std::string now_utc_timestamp() {
     return format_ts(std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
 }
 
-std::string today_utc() { return now_utc_timestamp().substr(0, 10); }
+std::string today_utc() {
+    return now_utc_timestamp().substr(0, 10);
+}
 
 std::string now_utc_compact() {
     std::string out;

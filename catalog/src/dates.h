@@ -17,8 +17,8 @@ std::optional<std::string> normalize_timestamp(std::string_view text);
 // Days between `iso` (as produced by normalize_timestamp) and now; nullopt when unparsable.
 std::optional<double> age_days(std::string_view iso);
 
-std::string today_utc();           // "YYYY-MM-DD"
-std::string now_utc_timestamp();   // "YYYY-MM-DDTHH:MM:SSZ"
-std::string now_utc_compact();     // "YYYYMMDDTHHMMSSZ", for backup file names
+std::string today_utc();         // "YYYY-MM-DD"
+std::string now_utc_timestamp(); // "YYYY-MM-DDTHH:MM:SSZ"
+std::string now_utc_compact();   // "YYYYMMDDTHHMMSSZ", for backup file names
 
 } // namespace cp::catalog::detail

@@ -20,12 +20,12 @@ public:
     Catalog& catalog;
     const ImportOptions& options;
     ImportReport& report;
-    std::string file_name;  // as given by the user, for messages
+    std::string file_name; // as given by the user, for messages
 
     // Throws ImportError: "<file>: <record>, field '<field>': <reason>."
     [[noreturn]] void fail(const std::string& record, const std::string& field,
                            const std::string& reason) const;
-    [[noreturn]] void fail_file(const std::string& reason) const;  // "<file>: <reason>."
+    [[noreturn]] void fail_file(const std::string& reason) const; // "<file>: <reason>."
 
     bool known_type(const std::string& type) const { return types_.count(type) != 0; }
     // as_of for sources without dates: the --as-of option (validated) or today.

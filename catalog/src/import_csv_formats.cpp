@@ -48,7 +48,7 @@ public:
         ++index_;
         return true;
     }
-    std::size_t index() const { return index_; }  // 1-based data record number
+    std::size_t index() const { return index_; } // 1-based data record number
     std::string where() const {
         return "record " + std::to_string(index_) + " (line " + std::to_string(row_.line) + ")";
     }
@@ -61,10 +61,9 @@ public:
     // A row with fewer fields than the header is a cut-off file, not "unknown" cells.
     void check_width() const {
         if (row_.fields.size() < header_.fields.size())
-            ctx_.fail(where(), "", "has " + std::to_string(row_.fields.size()) +
-                                       " fields but the header has " +
-                                       std::to_string(header_.fields.size()) +
-                                       " (truncated file?)");
+            ctx_.fail(where(), "",
+                      "has " + std::to_string(row_.fields.size()) + " fields but the header has " +
+                          std::to_string(header_.fields.size()) + " (truncated file?)");
     }
     // Empty -> nullopt; otherwise a non-negative number or an ImportError naming the field.
     std::optional<double> price(const std::string& name) const {
@@ -112,7 +111,7 @@ void import_skypilot(ImportContext& ctx, const std::string& text) {
         const auto on_demand = csv.price("Price");
         const auto spot = csv.price("SpotPrice");
         ++ctx.report.records_read;
-        if (!ctx.known_type(type)) {  // vms.csv lists every EC2 type
+        if (!ctx.known_type(type)) { // vms.csv lists every EC2 type
             ++ctx.report.skipped;
             continue;
         }
@@ -120,8 +119,7 @@ void import_skypilot(ImportContext& ctx, const std::string& text) {
         if (on_demand && *on_demand > 0.0)
             ctx.put_price(type, region, "", "on_demand", *on_demand, as_of, source);
         if (spot && *spot > 0.0)
-            ctx.put_price(type, region, csv.cell("AvailabilityZone"), "spot", *spot, as_of,
-                          source);
+            ctx.put_price(type, region, csv.cell("AvailabilityZone"), "spot", *spot, as_of, source);
         ctx.staged(csv.index());
     }
 }
@@ -135,7 +133,7 @@ void import_price_list(ImportContext& ctx, const std::string& text) {
         ctx, text,
         [&](const CsvRecord& rec) {
             if (!rec.fields.empty() && trim(rec.fields[0]) == "SKU") return true;
-            if (++preamble_rows > 20)  // not a price list: stop before reading the whole file
+            if (++preamble_rows > 20) // not a price list: stop before reading the whole file
                 ctx.fail_file("has no \"SKU\" header row (expected the AWS EC2 price-list CSV)");
             return false;
         },
@@ -148,8 +146,8 @@ void import_price_list(ImportContext& ctx, const std::string& text) {
     if (!as_of)
         ctx.fail("the metadata rows", "Publication Date",
                  "'" + published + "' is not an ISO 8601 timestamp");
-    csv.require({"TermType", "PricePerUnit", "Unit", "Instance Type", "Tenancy",
-                 "Operating System", "Product Family", "Region Code"});
+    csv.require({"TermType", "PricePerUnit", "Unit", "Instance Type", "Tenancy", "Operating System",
+                 "Product Family", "Region Code"});
     const std::string source = "AWS EC2 price list (" + ctx.base_name() + ")";
     while (csv.next()) {
         csv.check_width();
@@ -176,7 +174,7 @@ void import_price_list(ImportContext& ctx, const std::string& text) {
         const std::string region = csv.cell("Region Code");
         if (!looks_like_region(region))
             ctx.fail(csv.where(), "Region Code", "'" + region + "' is not an AWS region code");
-        if (*price == 0.0) {  // $0 rows are placeholders for capacity reservations
+        if (*price == 0.0) { // $0 rows are placeholders for capacity reservations
             ++ctx.report.skipped;
             continue;
         }

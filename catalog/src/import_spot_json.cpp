@@ -4,9 +4,8 @@
 #include "import_common.h"
 #include "text_util.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 namespace cp::catalog::detail {
 
@@ -68,8 +67,9 @@ void import_spot_history(ImportContext& ctx, const std::string& text) {
 
         if (!ctx.known_type(type))
             ctx.fail(where, "InstanceType",
-                     "'" + type + "' is not an instance type in the catalog (filter the query with "
-                                  "--instance-types)");
+                     "'" + type +
+                         "' is not an instance type in the catalog (filter the query with "
+                         "--instance-types)");
         const std::string region = region_of_zone(zone);
         if (region.empty())
             ctx.fail(where, "AvailabilityZone", "'" + zone + "' is not an AWS zone name");
@@ -78,13 +78,12 @@ void import_spot_history(ImportContext& ctx, const std::string& text) {
         if (*price <= 0.0)
             ctx.fail(where, "SpotPrice", "'" + price_text + "' is not a positive price");
         const auto as_of = normalize_timestamp(stamp);
-        if (!as_of)
-            ctx.fail(where, "Timestamp", "'" + stamp + "' is not an ISO 8601 timestamp");
+        if (!as_of) ctx.fail(where, "Timestamp", "'" + stamp + "' is not an ISO 8601 timestamp");
         // Up to a day of clock skew between AWS and this machine is tolerated.
         if (age_days(*as_of).value_or(0.0) < -1.0)
             ctx.fail(where, "Timestamp", "'" + stamp + "' lies in the future");
         ++ctx.report.records_read;
-        if (!is_linux(product)) {  // SUSE, RHEL, Windows prices include licences
+        if (!is_linux(product)) { // SUSE, RHEL, Windows prices include licences
             ++ctx.report.skipped;
             continue;
         }
@@ -102,7 +101,8 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text) {
     int max_bucket = 4;
     if (doc.contains("ranges")) {
         const json& ranges = doc["ranges"];
-        if (!ranges.is_array() || ranges.empty()) ctx.fail("ranges", "", "is not a list of buckets");
+        if (!ranges.is_array() || ranges.empty())
+            ctx.fail("ranges", "", "is not a list of buckets");
         for (std::size_t i = 0; i < ranges.size(); ++i) {
             const json& r = ranges[i];
             const std::string where = "ranges[" + std::to_string(i) + "]";
@@ -113,8 +113,9 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text) {
         }
         max_bucket = static_cast<int>(ranges.size()) - 1;
         if (max_bucket > 4)
-            ctx.fail("ranges", "", "has " + std::to_string(ranges.size()) +
-                                       " buckets; ClusterPlan knows the five Spot Advisor buckets");
+            ctx.fail("ranges", "",
+                     "has " + std::to_string(ranges.size()) +
+                         " buckets; ClusterPlan knows the five Spot Advisor buckets");
     }
     const std::string as_of = ctx.default_as_of();
     const std::string source = "AWS Spot Instance Advisor (" + ctx.base_name() + ")";
@@ -134,19 +135,19 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text) {
                 // Read as 64-bit so a huge value cannot wrap into the valid range.
                 const std::int64_t r = stats["r"].get<std::int64_t>();
                 if (r < 0 || r > max_bucket)
-                    ctx.fail(where, "r", json_text(stats["r"]) + " is not a bucket 0.." +
-                                             std::to_string(max_bucket));
+                    ctx.fail(where, "r",
+                             json_text(stats["r"]) + " is not a bucket 0.." +
+                                 std::to_string(max_bucket));
                 const int bucket = static_cast<int>(r);
                 std::optional<double> savings;
                 if (stats.contains("s")) {
-                    if (!stats["s"].is_number())
-                        ctx.fail(where, "s", "is not a number");
+                    if (!stats["s"].is_number()) ctx.fail(where, "s", "is not a number");
                     savings = stats["s"].get<double>();
                     if (*savings < 0.0 || *savings > 100.0)
                         ctx.fail(where, "s", json_text(stats["s"]) + " is not a percentage");
                 }
                 ++ctx.report.records_read;
-                if (!ctx.known_type(type)) {  // the advisor covers every EC2 type
+                if (!ctx.known_type(type)) { // the advisor covers every EC2 type
                     ++ctx.report.skipped;
                     continue;
                 }

@@ -16,11 +16,16 @@ namespace fs = std::filesystem;
 
 std::string_view format_name(ImportFormat format) {
     switch (format) {
-    case ImportFormat::aws_spot_history: return "aws-spot-history";
-    case ImportFormat::spot_advisor: return "spot-advisor";
-    case ImportFormat::skypilot: return "skypilot";
-    case ImportFormat::aws_price_list: return "aws-price-list";
-    case ImportFormat::csv: return "csv";
+    case ImportFormat::aws_spot_history:
+        return "aws-spot-history";
+    case ImportFormat::spot_advisor:
+        return "spot-advisor";
+    case ImportFormat::skypilot:
+        return "skypilot";
+    case ImportFormat::aws_price_list:
+        return "aws-price-list";
+    case ImportFormat::csv:
+        return "csv";
     }
     return "csv";
 }
@@ -46,8 +51,7 @@ namespace detail {
 
 std::string read_import_file(const fs::path& file) {
     std::error_code ec;
-    if (!fs::exists(file, ec))
-        throw ImportError(file.string() + ": the file does not exist.");
+    if (!fs::exists(file, ec)) throw ImportError(file.string() + ": the file does not exist.");
     if (fs::is_directory(file, ec)) throw ImportError(file.string() + ": is a directory.");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw ImportError(file.string() + ": the file cannot be read.");
@@ -78,7 +82,7 @@ std::string region_of_zone(std::string_view zone) {
 
 bool looks_like_region(std::string_view region) {
     static const std::regex re(R"(^[a-z]{2}(?:-[a-z]+)+-\d+$)");
-    if (region.size() > 64) return false;  // see region_of_zone: keeps std::regex off huge input
+    if (region.size() > 64) return false; // see region_of_zone: keeps std::regex off huge input
     return std::regex_match(region.begin(), region.end(), re);
 }
 
@@ -93,7 +97,8 @@ ImportContext::ImportContext(Catalog& cat, const fs::path& file, const ImportOpt
                "interruption_bucket, savings_pct, as_of, source) VALUES (?1, ?2, ?3, ?4, ?5, "
                "?6, ?7)") {
     Stmt s(cat.handle(), "SELECT instance_type FROM instance_types");
-    while (s.step()) types_.insert(s.get_text(0));
+    while (s.step())
+        types_.insert(s.get_text(0));
 }
 
 void ImportContext::fail(const std::string& record, const std::string& field,
@@ -116,14 +121,23 @@ std::string ImportContext::default_as_of() const {
     return *norm;
 }
 
-std::string ImportContext::base_name() const { return fs::path(file_name).filename().string(); }
+std::string ImportContext::base_name() const {
+    return fs::path(file_name).filename().string();
+}
 
 void ImportContext::put_price(const std::string& type, const std::string& region,
-                              const std::string& zone, const std::string& kind,
-                              double usd_per_hour, const std::string& as_of,
-                              const std::string& source, const std::string& note) {
-    price_.bind(1, type).bind(2, region).bind(3, zone).bind(4, kind).bind(5, usd_per_hour)
-        .bind(6, as_of).bind(7, source).bind(8, note).run();
+                              const std::string& zone, const std::string& kind, double usd_per_hour,
+                              const std::string& as_of, const std::string& source,
+                              const std::string& note) {
+    price_.bind(1, type)
+        .bind(2, region)
+        .bind(3, zone)
+        .bind(4, kind)
+        .bind(5, usd_per_hour)
+        .bind(6, as_of)
+        .bind(7, source)
+        .bind(8, note)
+        .run();
     ++report.prices_written;
 }
 
@@ -131,8 +145,14 @@ void ImportContext::put_advisor(const std::string& type, const std::string& regi
                                 const std::string& os, int bucket,
                                 std::optional<double> savings_pct, const std::string& as_of,
                                 const std::string& source) {
-    advisor_.bind(1, type).bind(2, region).bind(3, os).bind(4, bucket).bind(5, savings_pct)
-        .bind(6, as_of).bind(7, source).run();
+    advisor_.bind(1, type)
+        .bind(2, region)
+        .bind(3, os)
+        .bind(4, bucket)
+        .bind(5, savings_pct)
+        .bind(6, as_of)
+        .bind(7, source)
+        .run();
     ++report.advisor_rows_written;
 }
 
@@ -173,11 +193,21 @@ ImportReport import_file(Catalog& catalog, const fs::path& file, const ImportOpt
     catalog.transaction([&] {
         detail::ImportContext ctx(catalog, file, options, report);
         switch (report.format) {
-        case ImportFormat::aws_spot_history: detail::import_spot_history(ctx, text); break;
-        case ImportFormat::spot_advisor: detail::import_spot_advisor(ctx, text); break;
-        case ImportFormat::skypilot: detail::import_skypilot(ctx, text); break;
-        case ImportFormat::aws_price_list: detail::import_price_list(ctx, text); break;
-        case ImportFormat::csv: detail::import_own_csv(ctx, text); break;
+        case ImportFormat::aws_spot_history:
+            detail::import_spot_history(ctx, text);
+            break;
+        case ImportFormat::spot_advisor:
+            detail::import_spot_advisor(ctx, text);
+            break;
+        case ImportFormat::skypilot:
+            detail::import_skypilot(ctx, text);
+            break;
+        case ImportFormat::aws_price_list:
+            detail::import_price_list(ctx, text);
+            break;
+        case ImportFormat::csv:
+            detail::import_own_csv(ctx, text);
+            break;
         }
     });
     return report;

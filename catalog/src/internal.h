@@ -1,9 +1,8 @@
 // Declarations shared between the catalog's translation units (not installed).
 #pragma once
 
-#include <sqlite3.h>
-
 #include <filesystem>
+#include <sqlite3.h>
 
 namespace cp::catalog::detail {
 

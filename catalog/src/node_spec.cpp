@@ -23,7 +23,9 @@ sim::IntraNodeLink parse_intra_node_link(std::string_view text, int accelerator_
 
 namespace {
 
-double or_nan(const std::optional<double>& v) { return v ? *v : sim::kUnknown; }
+double or_nan(const std::optional<double>& v) {
+    return v ? *v : sim::kUnknown;
+}
 
 // PCIe per-direction payload rate of an x8 link, GB/s: PCIe 3.0 8 GT/s, 4.0 16 GT/s,
 // 5.0 32 GT/s per lane with 128b/130b encoding (PCI-SIG base specifications), i.e.
@@ -39,10 +41,14 @@ double pcie_x8_gbytes_per_s(std::string_view interconnect, std::string_view host
     int g = gen(interconnect);
     if (g == 0) g = gen(host_link);
     switch (g) {
-    case 3: return 8.0 * 8.0 * 128.0 / 130.0 / 8.0;
-    case 4: return 8.0 * 16.0 * 128.0 / 130.0 / 8.0;
-    case 5: return 8.0 * 32.0 * 128.0 / 130.0 / 8.0;
-    default: return sim::kUnknown;
+    case 3:
+        return 8.0 * 8.0 * 128.0 / 130.0 / 8.0;
+    case 4:
+        return 8.0 * 16.0 * 128.0 / 130.0 / 8.0;
+    case 5:
+        return 8.0 * 32.0 * 128.0 / 130.0 / 8.0;
+    default:
+        return sim::kUnknown;
     }
 }
 
@@ -55,8 +61,10 @@ double unidirectional(sim::IntraNodeLink link, double published_gbytes_per_s) {
     switch (link) {
     case sim::IntraNodeLink::nvswitch:
     case sim::IntraNodeLink::nvlink:
-    case sim::IntraNodeLink::neuronlink: return published_gbytes_per_s / 2.0;
-    default: return published_gbytes_per_s;
+    case sim::IntraNodeLink::neuronlink:
+        return published_gbytes_per_s / 2.0;
+    default:
+        return published_gbytes_per_s;
     }
 }
 
@@ -87,23 +95,27 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
 sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     sim::NodeSpec n;
     n.instance_type = in.instance_type;
-    if (acc) n.accelerator = to_accelerator_spec(*acc);
-    else n.accelerator.id = in.accelerator;
+    if (acc)
+        n.accelerator = to_accelerator_spec(*acc);
+    else
+        n.accelerator.id = in.accelerator;
     // The instance may carry less memory per device than the chip's datasheet maximum.
     if (in.accelerator_memory_gib_each) n.accelerator.memory_gib = *in.accelerator_memory_gib_each;
     n.accelerators_per_node = std::max(in.accelerator_count, 1);
     n.intra_link = parse_intra_node_link(in.intra_node_interconnect, in.accelerator_count);
     switch (n.intra_link) {
-    case sim::IntraNodeLink::none: n.intra_node_gbytes_per_s = sim::kUnknown; break;
+    case sim::IntraNodeLink::none:
+        n.intra_node_gbytes_per_s = sim::kUnknown;
+        break;
     case sim::IntraNodeLink::pcie:
         n.intra_node_gbytes_per_s =
             pcie_x8_gbytes_per_s(in.intra_node_interconnect, acc ? acc->host_link : "");
         break;
     default: {
-        double published = in.interconnect_gbytes_per_s_per_accel
-                               ? *in.interconnect_gbytes_per_s_per_accel
-                               : (acc && acc->link_gbytes_per_s ? *acc->link_gbytes_per_s
-                                                                : sim::kUnknown);
+        double published =
+            in.interconnect_gbytes_per_s_per_accel
+                ? *in.interconnect_gbytes_per_s_per_accel
+                : (acc && acc->link_gbytes_per_s ? *acc->link_gbytes_per_s : sim::kUnknown);
         n.intra_node_gbytes_per_s = unidirectional(n.intra_link, published);
     }
     }

@@ -111,7 +111,8 @@ InstanceInfo read_instance(const Stmt& s, std::string_view region) {
 std::vector<AcceleratorInfo> Catalog::accelerators() const {
     std::vector<AcceleratorInfo> out;
     Stmt s(db_, std::string("SELECT ") + kAcceleratorColumns + " FROM accelerators ORDER BY id");
-    while (s.step()) out.push_back(read_accelerator(s));
+    while (s.step())
+        out.push_back(read_accelerator(s));
     return out;
 }
 
@@ -125,9 +126,12 @@ std::optional<AcceleratorInfo> Catalog::accelerator(std::string_view id) const {
 std::vector<InstanceInfo> Catalog::instances(const InstanceFilter& filter) const {
     std::vector<InstanceInfo> out;
     Stmt s(db_, kInstanceSelect);
-    s.bind(1, filter.region).bind(2, filter.family).bind(3, "")
+    s.bind(1, filter.region)
+        .bind(2, filter.family)
+        .bind(3, "")
         .bind(4, filter.require_price_in_region ? 1 : 0);
-    while (s.step()) out.push_back(read_instance(s, filter.region));
+    while (s.step())
+        out.push_back(read_instance(s, filter.region));
     return out;
 }
 
@@ -196,21 +200,24 @@ std::vector<SpotAdvisorRow> Catalog::spot_advisor(std::string_view type) const {
 std::vector<std::string> Catalog::regions() const {
     std::vector<std::string> out;
     Stmt s(db_, "SELECT region FROM prices UNION SELECT region FROM spot_advisor ORDER BY 1");
-    while (s.step()) out.push_back(s.get_text(0));
+    while (s.step())
+        out.push_back(s.get_text(0));
     return out;
 }
 
 std::vector<std::string> Catalog::price_regions() const {
     std::vector<std::string> out;
     Stmt s(db_, "SELECT DISTINCT region FROM prices ORDER BY 1");
-    while (s.step()) out.push_back(s.get_text(0));
+    while (s.step())
+        out.push_back(s.get_text(0));
     return out;
 }
 
 std::vector<std::string> Catalog::families() const {
     std::vector<std::string> out;
     Stmt s(db_, "SELECT DISTINCT family FROM instance_types ORDER BY 1");
-    while (s.step()) out.push_back(s.get_text(0));
+    while (s.step())
+        out.push_back(s.get_text(0));
     return out;
 }
 

@@ -10,7 +10,9 @@
 
 namespace cp::catalog {
 
-int current_schema_version() { return 1; }
+int current_schema_version() {
+    return 1;
+}
 
 namespace detail {
 namespace {
@@ -139,7 +141,7 @@ void migrate(sqlite3* db, const std::filesystem::path& path) {
                                              std::to_string(target) + ").");
     exec(db, "BEGIN IMMEDIATE");
     try {
-        version = user_version(db);  // another process may have migrated meanwhile
+        version = user_version(db); // another process may have migrated meanwhile
         if (version == 0) {
             if (table_count(db) != 0)
                 throw CorruptDatabaseError(path, "the file " + path.string() +

@@ -25,7 +25,8 @@ public:
                                std::to_string(e.line()) + ": " + e.what() + ".");
         }
         if (rows_.empty()) throw CatalogError("the bundled " + name_ + " is empty.");
-        for (std::size_t i = 0; i < rows_[0].fields.size(); ++i) columns_[rows_[0].fields[i]] = i;
+        for (std::size_t i = 0; i < rows_[0].fields.size(); ++i)
+            columns_[rows_[0].fields[i]] = i;
     }
     std::size_t size() const { return rows_.size() - 1; }
     const std::string& cell(std::size_t row, const std::string& column) const {
@@ -97,7 +98,7 @@ void load_accelerators(sqlite3* db) {
         ins.bind(1, id)
             .bind(2, t.cell(r, "accelerator").empty() ? id : t.cell(r, "accelerator"))
             .bind_text_or_null(3, vendor)
-            .bind(4, icontains(vendor, "NVIDIA") ? 1 : 0)  // Neuron and Gaudi are not GPUs
+            .bind(4, icontains(vendor, "NVIDIA") ? 1 : 0) // Neuron and Gaudi are not GPUs
             .bind(5, id.rfind("Inferentia", 0) == 0 ? 1 : 0)
             .bind_text_or_null(6, t.cell(r, "form_factor"))
             .bind(7, t.number(r, "memory_gib"))
@@ -160,31 +161,52 @@ void load_instances(sqlite3* db) {
 
         const auto od_snap = snapshot_of(t.cell(r, "od_snapshot"));
         if (const auto od = t.number(r, "od_usd_hr_us_east_1"); od && od_snap) {
-            price.bind(1, type).bind(2, "on_demand").bind(3, *od).bind(4, od_snap->as_of)
-                .bind(5, od_snap->source).bind(6, "").run();
+            price.bind(1, type)
+                .bind(2, "on_demand")
+                .bind(3, *od)
+                .bind(4, od_snap->as_of)
+                .bind(5, od_snap->source)
+                .bind(6, "")
+                .run();
         }
         if (const auto before = t.number(r, "od_usd_hr_before_jun2025_cut")) {
             // Kept as history: AWS cut P4/P5 on-demand prices in June 2025.
-            price.bind(1, type).bind(2, "on_demand").bind(3, *before).bind(4, "2025-05")
+            price.bind(1, type)
+                .bind(2, "on_demand")
+                .bind(3, *before)
+                .bind(4, "2025-05")
                 .bind(5, "SkyPilot AWS catalog v7 vms.csv (about Dec 2024 - May 2025)")
-                .bind(6, "before the June 2025 P4/P5 price cut").run();
+                .bind(6, "before the June 2025 P4/P5 price cut")
+                .run();
         }
         const auto spot_snap = snapshot_of(t.cell(r, "spot_snapshot"));
         const auto lo = t.number(r, "spot_min_usd_hr_us_east_1");
         const auto hi = t.number(r, "spot_max_usd_hr_us_east_1");
         if (spot_snap && lo && hi && *lo == *hi) {
-            price.bind(1, type).bind(2, "spot").bind(3, *lo).bind(4, spot_snap->as_of)
-                .bind(5, spot_snap->source).bind(6, "over us-east-1 zones (zones not recorded)")
+            price.bind(1, type)
+                .bind(2, "spot")
+                .bind(3, *lo)
+                .bind(4, spot_snap->as_of)
+                .bind(5, spot_snap->source)
+                .bind(6, "over us-east-1 zones (zones not recorded)")
                 .run();
         } else if (spot_snap) {
             if (lo)
-                price.bind(1, type).bind(2, "spot").bind(3, *lo).bind(4, spot_snap->as_of)
+                price.bind(1, type)
+                    .bind(2, "spot")
+                    .bind(3, *lo)
+                    .bind(4, spot_snap->as_of)
                     .bind(5, spot_snap->source)
-                    .bind(6, "min over us-east-1 zones (zones not recorded)").run();
+                    .bind(6, "min over us-east-1 zones (zones not recorded)")
+                    .run();
             if (hi)
-                price.bind(1, type).bind(2, "spot").bind(3, *hi).bind(4, spot_snap->as_of)
+                price.bind(1, type)
+                    .bind(2, "spot")
+                    .bind(3, *hi)
+                    .bind(4, spot_snap->as_of)
                     .bind(5, spot_snap->source)
-                    .bind(6, "max over us-east-1 zones (zones not recorded)").run();
+                    .bind(6, "max over us-east-1 zones (zones not recorded)")
+                    .run();
         }
     }
 }

@@ -25,7 +25,9 @@ Stmt::Stmt(sqlite3* db, std::string_view sql) : db_(db) {
         throw_sqlite(db, "cannot prepare catalog query");
 }
 
-Stmt::~Stmt() { sqlite3_finalize(stmt_); }
+Stmt::~Stmt() {
+    sqlite3_finalize(stmt_);
+}
 
 namespace {
 void check_bind(sqlite3* db, int rc) {
@@ -81,9 +83,15 @@ void Stmt::reset() {
     sqlite3_clear_bindings(stmt_);
 }
 
-bool Stmt::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-double Stmt::get_double(int col) const { return sqlite3_column_double(stmt_, col); }
-std::int64_t Stmt::get_int(int col) const { return sqlite3_column_int64(stmt_, col); }
+bool Stmt::is_null(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+double Stmt::get_double(int col) const {
+    return sqlite3_column_double(stmt_, col);
+}
+std::int64_t Stmt::get_int(int col) const {
+    return sqlite3_column_int64(stmt_, col);
+}
 std::string Stmt::get_text(int col) const {
     const auto* p = sqlite3_column_text(stmt_, col);
     if (!p) return {};

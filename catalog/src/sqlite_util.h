@@ -1,10 +1,9 @@
 // Thin RAII helpers over the SQLite C API, private to the catalog library.
 #pragma once
 
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <optional>
+#include <sqlite3.h>
 #include <string>
 #include <string_view>
 
@@ -34,14 +33,14 @@ public:
     // Empty text binds NULL (unknown stays unknown).
     Stmt& bind_text_or_null(int index, std::string_view value);
 
-    bool step();   // true while a row is available
-    void run();    // step to completion, then reset for reuse
+    bool step(); // true while a row is available
+    void run();  // step to completion, then reset for reuse
     void reset();
 
     bool is_null(int col) const;
     double get_double(int col) const;
     std::int64_t get_int(int col) const;
-    std::string get_text(int col) const;  // NULL -> ""
+    std::string get_text(int col) const; // NULL -> ""
     std::optional<double> get_opt_double(int col) const;
     std::optional<int> get_opt_int(int col) const;
 

@@ -4,7 +4,6 @@
 #include "json_writer.h"
 
 #include <cuda_runtime.h>
-
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,20 +16,20 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-#define CP_CUDA(call)                                                                                   \
-    do {                                                                                                \
-        const cudaError_t cp_e_ = (call);                                                               \
-        if (cp_e_ != cudaSuccess)                                                                       \
-            throw ::cp::probe::ProbeError(std::string(#call) + ": " + cudaGetErrorString(cp_e_));       \
+#define CP_CUDA(call)                                                                              \
+    do {                                                                                           \
+        const cudaError_t cp_e_ = (call);                                                          \
+        if (cp_e_ != cudaSuccess)                                                                  \
+            throw ::cp::probe::ProbeError(std::string(#call) + ": " + cudaGetErrorString(cp_e_));  \
     } while (0)
 
 struct Options {
-    std::vector<int> devices;          // local GPUs to use
+    std::vector<int> devices; // local GPUs to use
     int iterations = 20;
     int warmup = 5;
-    double max_bytes = 1024.0 * 1024 * 1024;  // NCCL/membw upper size (memory permitting)
+    double max_bytes = 1024.0 * 1024 * 1024; // NCCL/membw upper size (memory permitting)
     double min_bytes = 1024;
-    bool quick = false;                // fewer shapes/sizes (smoke runs)
+    bool quick = false; // fewer shapes/sizes (smoke runs)
     int nccl_timeout_s = 300;
     // Multi-process launch (from NCCL_COMM_ID/RANK/WORLD_SIZE, OMPI_COMM_WORLD_*, SLURM_*).
     int rank = 0;
@@ -55,8 +54,10 @@ enum class ElemType { f32, f16, bf16, fp8e4m3 };
 void fill_random(void* data, size_t count, ElemType type, unsigned seed, cudaStream_t stream);
 void fill_constant_f32(float* data, size_t count, float value, cudaStream_t stream);
 void copy_kernel(float4* dst, const float4* src, size_t n4, cudaStream_t stream);
-void triad_kernel(float4* a, const float4* b, const float4* c, float scalar, size_t n4, cudaStream_t stream);
+void triad_kernel(float4* a, const float4* b, const float4* c, float scalar, size_t n4,
+                  cudaStream_t stream);
 // Number of elements of `data` (first `count`) that differ from `expected` by more than tol.
-unsigned long long count_mismatches(const float* data, size_t count, float expected, float tol, cudaStream_t stream);
+unsigned long long count_mismatches(const float* data, size_t count, float expected, float tol,
+                                    cudaStream_t stream);
 
 } // namespace cp::probe

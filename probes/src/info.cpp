@@ -1,18 +1,16 @@
 // `info`: host, driver and library versions, GPUs, the P2P access matrix and visible NICs.
 #include "common.h"
 
-#include <cublasLt.h>
-#include <nccl.h>
-
-#include <gnu/libc-version.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
+#include <cublasLt.h>
 #include <dirent.h>
 #include <fstream>
+#include <gnu/libc-version.h>
+#include <nccl.h>
 #include <sstream>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 namespace cp::probe {
 namespace {
@@ -35,7 +33,9 @@ std::string driver_version() {
     return "";
 }
 
-std::string cuda_version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+std::string cuda_version_string(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
 
 std::vector<std::string> list_dir(const std::string& path) {
     std::vector<std::string> out;
@@ -60,7 +60,8 @@ void write_info(JsonWriter& w, const Options& o) {
     gethostname(host, sizeof host - 1);
     utsname un{};
     uname(&un);
-    w.key("host").begin_object()
+    w.key("host")
+        .begin_object()
         .field("hostname", std::string(host))
         .field("kernel", std::string(un.release))
         .field("arch", std::string(un.machine))
@@ -72,8 +73,11 @@ void write_info(JsonWriter& w, const Options& o) {
     cudaRuntimeGetVersion(&rt);
     ncclGetVersion(&nccl);
     const size_t cublas = cublasLtGetVersion();
-    const std::string nccl_str = std::to_string(nccl / 10000) + "." + std::to_string((nccl / 100) % 100) + "." + std::to_string(nccl % 100);
-    w.key("versions").begin_object()
+    const std::string nccl_str = std::to_string(nccl / 10000) + "." +
+                                 std::to_string((nccl / 100) % 100) + "." +
+                                 std::to_string(nccl % 100);
+    w.key("versions")
+        .begin_object()
         .field("driver", driver_version())
         .field("cuda_driver", cuda_version_string(drv))
         .field("cuda_runtime", cuda_version_string(rt))
@@ -81,7 +85,8 @@ void write_info(JsonWriter& w, const Options& o) {
         .field("cublaslt", std::to_string(cublas))
         .end_object();
 
-    w.key("launch").begin_object()
+    w.key("launch")
+        .begin_object()
         .field("rank", o.rank)
         .field("world_size", o.world_size)
         .field("local_rank", o.local_rank)
@@ -95,12 +100,16 @@ void write_info(JsonWriter& w, const Options& o) {
         char bus[32] = {};
         cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
         std::string bus_lower = bus;
-        for (auto& c : bus_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        const std::string numa = read_first_line("/sys/bus/pci/devices/" + bus_lower + "/numa_node");
+        for (auto& c : bus_lower)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const std::string numa =
+            read_first_line("/sys/bus/pci/devices/" + bus_lower + "/numa_node");
         char uuid[64] = {};
         const unsigned char* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
-        std::snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-                      u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+        std::snprintf(uuid, sizeof uuid,
+                      "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                      u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+                      u[12], u[13], u[14], u[15]);
         w.begin_object()
             .field("index", dev)
             .field("name", std::string(p.name))
@@ -114,8 +123,10 @@ void write_info(JsonWriter& w, const Options& o) {
             .field("memory_bytes", static_cast<unsigned long long>(p.totalGlobalMem))
             .field("pci_bus_id", std::string(bus))
             .key("numa_node");
-        if (numa.empty()) w.null();
-        else w.value(std::atoi(numa.c_str()));
+        if (numa.empty())
+            w.null();
+        else
+            w.value(std::atoi(numa.c_str()));
         w.end_object();
     }
     w.end_array();
@@ -136,17 +147,27 @@ void write_info(JsonWriter& w, const Options& o) {
     for (const auto& name : list_dir("/sys/class/net")) {
         if (name == "lo") continue;
         const std::string speed = read_first_line("/sys/class/net/" + name + "/speed");
-        w.begin_object().field("name", name).field("kind", std::string("ethernet")).key("speed_mbps");
-        if (speed.empty() || speed[0] == '-') w.null();
-        else w.value(std::atoi(speed.c_str()));
+        w.begin_object()
+            .field("name", name)
+            .field("kind", std::string("ethernet"))
+            .key("speed_mbps");
+        if (speed.empty() || speed[0] == '-')
+            w.null();
+        else
+            w.value(std::atoi(speed.c_str()));
         w.end_object();
     }
     for (const auto& name : list_dir("/sys/class/infiniband")) {
         // "200 Gb/sec (4X HDR)" on port 1.
         const std::string rate = read_first_line("/sys/class/infiniband/" + name + "/ports/1/rate");
-        w.begin_object().field("name", name).field("kind", std::string("infiniband")).key("speed_mbps");
-        if (rate.empty()) w.null();
-        else w.value(std::atoi(rate.c_str()) * 1000);
+        w.begin_object()
+            .field("name", name)
+            .field("kind", std::string("infiniband"))
+            .key("speed_mbps");
+        if (rate.empty())
+            w.null();
+        else
+            w.value(std::atoi(rate.c_str()) * 1000);
         w.end_object();
     }
     w.end_array();

@@ -22,12 +22,32 @@ public:
         after_key_ = true;
         return *this;
     }
-    JsonWriter& value(const std::string& s) { comma(); quote(s); return *this; }
+    JsonWriter& value(const std::string& s) {
+        comma();
+        quote(s);
+        return *this;
+    }
     JsonWriter& value(const char* s) { return value(std::string(s)); }
-    JsonWriter& value(bool b) { comma(); out_ += b ? "true" : "false"; return *this; }
-    JsonWriter& value(int v) { comma(); out_ += std::to_string(v); return *this; }
-    JsonWriter& value(long long v) { comma(); out_ += std::to_string(v); return *this; }
-    JsonWriter& value(unsigned long long v) { comma(); out_ += std::to_string(v); return *this; }
+    JsonWriter& value(bool b) {
+        comma();
+        out_ += b ? "true" : "false";
+        return *this;
+    }
+    JsonWriter& value(int v) {
+        comma();
+        out_ += std::to_string(v);
+        return *this;
+    }
+    JsonWriter& value(long long v) {
+        comma();
+        out_ += std::to_string(v);
+        return *this;
+    }
+    JsonWriter& value(unsigned long long v) {
+        comma();
+        out_ += std::to_string(v);
+        return *this;
+    }
     JsonWriter& value(double v) {
         comma();
         if (!std::isfinite(v)) {
@@ -39,8 +59,15 @@ public:
         }
         return *this;
     }
-    JsonWriter& null() { comma(); out_ += "null"; return *this; }
-    template <class T> JsonWriter& field(const std::string& k, const T& v) { key(k); return value(v); }
+    JsonWriter& null() {
+        comma();
+        out_ += "null";
+        return *this;
+    }
+    template <class T> JsonWriter& field(const std::string& k, const T& v) {
+        key(k);
+        return value(v);
+    }
     const std::string& str() const { return out_; }
 
 private:
@@ -69,11 +96,21 @@ private:
         out_ += '"';
         for (unsigned char c : s) {
             switch (c) {
-            case '"': out_ += "\\\""; break;
-            case '\\': out_ += "\\\\"; break;
-            case '\n': out_ += "\\n"; break;
-            case '\r': out_ += "\\r"; break;
-            case '\t': out_ += "\\t"; break;
+            case '"':
+                out_ += "\\\"";
+                break;
+            case '\\':
+                out_ += "\\\\";
+                break;
+            case '\n':
+                out_ += "\\n";
+                break;
+            case '\r':
+                out_ += "\\r";
+                break;
+            case '\t':
+                out_ += "\\t";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];

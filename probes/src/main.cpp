@@ -19,8 +19,10 @@ namespace cp::probe {
 #endif
 
 void progress(const Options& o, const std::string& message) {
-    if (o.world_size > 1) std::cerr << "clusterplan-probe[" << o.rank << "]: " << message << std::endl;
-    else std::cerr << "clusterplan-probe: " << message << std::endl;
+    if (o.world_size > 1)
+        std::cerr << "clusterplan-probe[" << o.rank << "]: " << message << std::endl;
+    else
+        std::cerr << "clusterplan-probe: " << message << std::endl;
 }
 
 namespace {
@@ -76,7 +78,8 @@ int main(int argc, char** argv) {
         return argc < 2 ? 1 : 0;
     }
     const std::string command = argv[1];
-    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie", "p2p", "nccl", "all"};
+    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie",
+                                                    "p2p",  "nccl", "all"};
     if (!kCommands.count(command)) {
         std::cerr << "clusterplan-probe: unknown command '" << command << "'\n" << kUsage;
         return 1;
@@ -92,11 +95,16 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--gpus") gpus = std::atoi(next("--gpus").c_str());
-        else if (a == "--quick") o.quick = true;
-        else if (a == "--iters") o.iterations = std::max(1, std::atoi(next("--iters").c_str()));
-        else if (a == "--max-bytes") o.max_bytes = std::max(1024.0, std::atof(next("--max-bytes").c_str()));
-        else if (a == "--nccl-timeout") o.nccl_timeout_s = std::max(1, std::atoi(next("--nccl-timeout").c_str()));
+        if (a == "--gpus")
+            gpus = std::atoi(next("--gpus").c_str());
+        else if (a == "--quick")
+            o.quick = true;
+        else if (a == "--iters")
+            o.iterations = std::max(1, std::atoi(next("--iters").c_str()));
+        else if (a == "--max-bytes")
+            o.max_bytes = std::max(1024.0, std::atof(next("--max-bytes").c_str()));
+        else if (a == "--nccl-timeout")
+            o.nccl_timeout_s = std::max(1, std::atoi(next("--nccl-timeout").c_str()));
         else {
             std::cerr << "clusterplan-probe: unknown option '" << a << "'\n" << kUsage;
             return 1;
@@ -117,14 +125,21 @@ int main(int argc, char** argv) {
         return 2;
     }
     // In multi-process runs each process takes the GPUs of its local rank's slice.
-    const int take = gpus > 0 ? std::min(gpus, count) : (o.world_size > 1 && std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE") ? 1 : count);
+    const int take =
+        gpus > 0 ? std::min(gpus, count)
+                 : (o.world_size > 1 && std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE") ? 1 : count);
     const int first = o.world_size > 1 ? (o.local_rank * take) % count : 0;
-    for (int i = 0; i < take; ++i) o.devices.push_back((first + i) % count);
+    for (int i = 0; i < take; ++i)
+        o.devices.push_back((first + i) % count);
 
     std::vector<std::string> errors;
     JsonWriter w;
     w.begin_object().field("schema", "clusterplan.probe/1");
-    w.key("tool").begin_object().field("name", "clusterplan-probe").field("version", CLUSTERPLAN_PROBE_VERSION).end_object();
+    w.key("tool")
+        .begin_object()
+        .field("name", "clusterplan-probe")
+        .field("version", CLUSTERPLAN_PROBE_VERSION)
+        .end_object();
     w.field("command", command).field("started_at", utc_now());
     const bool all = command == "all";
     try {
@@ -143,9 +158,11 @@ int main(int argc, char** argv) {
     }
     w.field("finished_at", utc_now());
     w.key("errors").begin_array();
-    for (const auto& err : errors) w.value(err);
+    for (const auto& err : errors)
+        w.value(err);
     w.end_array().end_object();
-    for (const auto& err : errors) progress(o, "error: " + err);
+    for (const auto& err : errors)
+        progress(o, "error: " + err);
     // With several ranks only rank 0 prints the document (launchers merge stdout).
     if (o.rank == 0) std::cout << w.str() << std::endl;
     progress(o, "done");

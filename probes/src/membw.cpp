@@ -9,8 +9,12 @@
 namespace cp::probe {
 
 void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
-    w.key("membw").begin_object().field("unit", "GB/s")
-        .field("byte_convention", "bytes read + bytes written (copy 2N, triad 3N)").key("results").begin_array();
+    w.key("membw")
+        .begin_object()
+        .field("unit", "GB/s")
+        .field("byte_convention", "bytes read + bytes written (copy 2N, triad 3N)")
+        .key("results")
+        .begin_array();
     for (int dev : o.devices) {
         try {
             CP_CUDA(cudaSetDevice(dev));
@@ -18,7 +22,9 @@ void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors
             CP_CUDA(cudaMemGetInfo(&free_b, &total_b));
             // Three arrays of up to 1 GiB each, far beyond any L2.
             size_t bytes = 1u << 30;
-            while (bytes > (16u << 20) && 3.0 * static_cast<double>(bytes) > 0.8 * static_cast<double>(free_b)) bytes /= 2;
+            while (bytes > (16u << 20) &&
+                   3.0 * static_cast<double>(bytes) > 0.8 * static_cast<double>(free_b))
+                bytes /= 2;
             const size_t n4 = bytes / sizeof(float4);
             float4 *a = nullptr, *b = nullptr, *c = nullptr;
             CP_CUDA(cudaMalloc(&a, bytes));
@@ -28,15 +34,24 @@ void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors
             CP_CUDA(cudaStreamCreate(&s));
             fill_random(b, bytes / 4, ElemType::f32, 5, s);
             fill_random(c, bytes / 4, ElemType::f32, 6, s);
-            progress(o, "membw device " + std::to_string(dev) + " (" + std::to_string(bytes >> 20) + " MiB arrays)");
-            const double t_copy = best_time_s(s, o.warmup, o.iterations, [&] { copy_kernel(a, b, n4, s); });
-            const double t_triad = best_time_s(s, o.warmup, o.iterations, [&] { triad_kernel(a, b, c, 3.0f, n4, s); });
+            progress(o, "membw device " + std::to_string(dev) + " (" + std::to_string(bytes >> 20) +
+                            " MiB arrays)");
+            const double t_copy =
+                best_time_s(s, o.warmup, o.iterations, [&] { copy_kernel(a, b, n4, s); });
+            const double t_triad =
+                best_time_s(s, o.warmup, o.iterations, [&] { triad_kernel(a, b, c, 3.0f, n4, s); });
             const double t_memcpy = best_time_s(s, o.warmup, o.iterations, [&] {
                 CP_CUDA(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, s));
             });
             auto row = [&](const char* kernel, double moved, double t) {
-                w.begin_object().field("device", dev).field("kernel", kernel).field("array_bytes", static_cast<double>(bytes))
-                    .field("bytes", moved).field("time_s", t).field("gbytes_per_s", moved / t / 1e9).end_object();
+                w.begin_object()
+                    .field("device", dev)
+                    .field("kernel", kernel)
+                    .field("array_bytes", static_cast<double>(bytes))
+                    .field("bytes", moved)
+                    .field("time_s", t)
+                    .field("gbytes_per_s", moved / t / 1e9)
+                    .end_object();
             };
             row("copy", 2.0 * static_cast<double>(bytes), t_copy);
             row("triad", 3.0 * static_cast<double>(bytes), t_triad);

@@ -6,20 +6,19 @@
 // created non-blocking and abandoned with a clear error when peers do not arrive in time.
 #include "common.h"
 
-#include <nccl.h>
-
 #include <chrono>
 #include <cstdlib>
+#include <nccl.h>
 #include <thread>
 
 namespace cp::probe {
 namespace {
 
-#define CP_NCCL(call)                                                                                     \
-    do {                                                                                                  \
-        const ncclResult_t cp_r_ = (call);                                                                \
-        if (cp_r_ != ncclSuccess && cp_r_ != ncclInProgress)                                              \
-            throw ProbeError(std::string(#call) + ": " + ncclGetErrorString(cp_r_));                      \
+#define CP_NCCL(call)                                                                              \
+    do {                                                                                           \
+        const ncclResult_t cp_r_ = (call);                                                         \
+        if (cp_r_ != ncclSuccess && cp_r_ != ncclInProgress)                                       \
+            throw ProbeError(std::string(#call) + ": " + ncclGetErrorString(cp_r_));               \
     } while (0)
 
 struct Local {
@@ -39,16 +38,21 @@ void wait_comms(std::vector<Local>& locals, int timeout_s, const std::string& wh
         for (auto& l : locals) {
             ncclResult_t state = ncclSuccess;
             ncclCommGetAsyncError(l.comm, &state);
-            if (state == ncclInProgress) pending = true;
-            else if (state != ncclSuccess) throw ProbeError(what + ": " + ncclGetErrorString(state));
+            if (state == ncclInProgress)
+                pending = true;
+            else if (state != ncclSuccess)
+                throw ProbeError(what + ": " + ncclGetErrorString(state));
         }
         if (!pending) return;
         if (std::chrono::steady_clock::now() > deadline) {
-            for (auto& l : locals) ncclCommAbort(l.comm);
-            for (auto& l : locals) l.comm = nullptr;
+            for (auto& l : locals)
+                ncclCommAbort(l.comm);
+            for (auto& l : locals)
+                l.comm = nullptr;
             const char* id = std::getenv("NCCL_COMM_ID");
-            throw ProbeError(what + " did not complete within " + std::to_string(timeout_s) +
-                             " s: a peer is missing or unreachable (NCCL_COMM_ID=" + (id ? id : "unset") + ")");
+            throw ProbeError(
+                what + " did not complete within " + std::to_string(timeout_s) +
+                " s: a peer is missing or unreachable (NCCL_COMM_ID=" + (id ? id : "unset") + ")");
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -66,10 +70,15 @@ void launch(const std::string& c, std::vector<Local>& locals, size_t bytes, int 
     const size_t per_rank = count / static_cast<size_t>(nranks);
     CP_NCCL(ncclGroupStart());
     for (auto& l : locals) {
-        if (c == "all_reduce") CP_NCCL(ncclAllReduce(l.send, l.recv, count, ncclFloat, ncclSum, l.comm, l.stream));
-        else if (c == "all_gather") CP_NCCL(ncclAllGather(l.send, l.recv, per_rank, ncclFloat, l.comm, l.stream));
-        else if (c == "reduce_scatter") CP_NCCL(ncclReduceScatter(l.send, l.recv, per_rank, ncclFloat, ncclSum, l.comm, l.stream));
-        else if (c == "broadcast") CP_NCCL(ncclBroadcast(l.send, l.recv, count, ncclFloat, 0, l.comm, l.stream));
+        if (c == "all_reduce")
+            CP_NCCL(ncclAllReduce(l.send, l.recv, count, ncclFloat, ncclSum, l.comm, l.stream));
+        else if (c == "all_gather")
+            CP_NCCL(ncclAllGather(l.send, l.recv, per_rank, ncclFloat, l.comm, l.stream));
+        else if (c == "reduce_scatter")
+            CP_NCCL(
+                ncclReduceScatter(l.send, l.recv, per_rank, ncclFloat, ncclSum, l.comm, l.stream));
+        else if (c == "broadcast")
+            CP_NCCL(ncclBroadcast(l.send, l.recv, count, ncclFloat, 0, l.comm, l.stream));
         else if (c == "sendrecv") {
             const int peer_to = (l.rank + 1) % nranks, peer_from = (l.rank - 1 + nranks) % nranks;
             CP_NCCL(ncclSend(l.send, count, ncclFloat, peer_to, l.comm, l.stream));
@@ -88,20 +97,28 @@ void sync_all(std::vector<Local>& locals, int timeout_s) {
 }
 
 // Send buffers hold rank+1; the expected result follows from the collective's semantics.
-unsigned long long check(const std::string& c, std::vector<Local>& locals, size_t bytes, int nranks) {
+unsigned long long check(const std::string& c, std::vector<Local>& locals, size_t bytes,
+                         int nranks) {
     unsigned long long bad = 0;
     const size_t count = bytes / sizeof(float);
     for (auto& l : locals) {
         CP_CUDA(cudaSetDevice(l.device));
-        if (c == "all_reduce") bad += count_mismatches(l.recv, count, nranks * (nranks + 1) / 2.0f, 1e-3f, l.stream);
+        if (c == "all_reduce")
+            bad += count_mismatches(l.recv, count, nranks * (nranks + 1) / 2.0f, 1e-3f, l.stream);
         else if (c == "reduce_scatter")
-            bad += count_mismatches(l.recv, count / nranks, nranks * (nranks + 1) / 2.0f, 1e-3f, l.stream);
-        else if (c == "broadcast") bad += count_mismatches(l.recv, count, 1.0f, 0.0f, l.stream);
+            bad += count_mismatches(l.recv, count / nranks, nranks * (nranks + 1) / 2.0f, 1e-3f,
+                                    l.stream);
+        else if (c == "broadcast")
+            bad += count_mismatches(l.recv, count, 1.0f, 0.0f, l.stream);
         else if (c == "sendrecv")
-            bad += count_mismatches(l.recv, count, static_cast<float>((l.rank - 1 + nranks) % nranks + 1), 0.0f, l.stream);
+            bad += count_mismatches(l.recv, count,
+                                    static_cast<float>((l.rank - 1 + nranks) % nranks + 1), 0.0f,
+                                    l.stream);
         else if (c == "all_gather") {
             const size_t per = count / nranks;
-            for (int r = 0; r < nranks; ++r) bad += count_mismatches(l.recv + per * r, per, static_cast<float>(r + 1), 0.0f, l.stream);
+            for (int r = 0; r < nranks; ++r)
+                bad += count_mismatches(l.recv + per * r, per, static_cast<float>(r + 1), 0.0f,
+                                        l.stream);
         }
     }
     return bad;
@@ -114,10 +131,18 @@ void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
     const int nranks = o.world_size * local_n;
     const char* algo = std::getenv("NCCL_ALGO");
     const char* proto = std::getenv("NCCL_PROTO");
-    w.key("nccl").begin_object().field("ranks", nranks).field("nodes", o.world_size)
-        .field("algo", std::string(algo ? algo : "")).field("proto", std::string(proto ? proto : ""))
-        .field("type", "float").field("convention", "nccl-tests: algbw = bytes/time, busbw = algbw * factor")
-        .field("iterations", o.iterations).field("warmup", o.warmup).key("results").begin_array();
+    w.key("nccl")
+        .begin_object()
+        .field("ranks", nranks)
+        .field("nodes", o.world_size)
+        .field("algo", std::string(algo ? algo : ""))
+        .field("proto", std::string(proto ? proto : ""))
+        .field("type", "float")
+        .field("convention", "nccl-tests: algbw = bytes/time, busbw = algbw * factor")
+        .field("iterations", o.iterations)
+        .field("warmup", o.warmup)
+        .key("results")
+        .begin_array();
     if (nranks < 2) {
         w.end_array().field("note", "one rank: collectives need at least two GPUs").end_object();
         return;
@@ -126,14 +151,16 @@ void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
     try {
         ncclUniqueId id;
         if (o.world_size > 1 && !std::getenv("NCCL_COMM_ID"))
-            throw ProbeError("multi-process runs need NCCL_COMM_ID=host0:port so every rank finds the bootstrap root");
+            throw ProbeError("multi-process runs need NCCL_COMM_ID=host0:port so every rank finds "
+                             "the bootstrap root");
         CP_NCCL(ncclGetUniqueId(&id));
         // Largest size: send + receive buffers of S each must fit (memory permitting, ≤ max_bytes).
         size_t free_b = 0, total_b = 0;
         CP_CUDA(cudaSetDevice(o.devices.front()));
         CP_CUDA(cudaMemGetInfo(&free_b, &total_b));
         double max_bytes = o.max_bytes;
-        while (max_bytes > o.min_bytes && 2.2 * max_bytes > static_cast<double>(free_b)) max_bytes /= 2;
+        while (max_bytes > o.min_bytes && 2.2 * max_bytes > static_cast<double>(free_b))
+            max_bytes /= 2;
         const size_t max_b = static_cast<size_t>(max_bytes);
         for (int i = 0; i < local_n; ++i) {
             Local l;
@@ -143,7 +170,8 @@ void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
             CP_CUDA(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
             CP_CUDA(cudaMalloc(&l.send, max_b));
             CP_CUDA(cudaMalloc(&l.recv, max_b));
-            fill_constant_f32(l.send, max_b / sizeof(float), static_cast<float>(l.rank + 1), l.stream);
+            fill_constant_f32(l.send, max_b / sizeof(float), static_cast<float>(l.rank + 1),
+                              l.stream);
             locals.push_back(l);
         }
         progress(o, "nccl: creating communicators for " + std::to_string(nranks) + " ranks");
@@ -157,28 +185,42 @@ void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
         CP_NCCL(ncclGroupEnd());
         wait_comms(locals, o.nccl_timeout_s, "NCCL communicator initialisation");
 
-        for (const std::string c : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"}) {
+        for (const std::string c :
+             {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"}) {
             for (double b = o.min_bytes; b <= max_bytes; b *= o.quick ? 8 : 2) {
                 // Whole elements, divisible across ranks (nccl-tests rounds the same way).
-                size_t bytes = static_cast<size_t>(b) / (sizeof(float) * nranks) * (sizeof(float) * nranks);
+                size_t bytes =
+                    static_cast<size_t>(b) / (sizeof(float) * nranks) * (sizeof(float) * nranks);
                 if (bytes == 0) continue;
-                for (int i = 0; i < o.warmup; ++i) launch(c, locals, bytes, nranks);
+                for (int i = 0; i < o.warmup; ++i)
+                    launch(c, locals, bytes, nranks);
                 sync_all(locals, o.nccl_timeout_s);
                 const unsigned long long wrong = check(c, locals, bytes, nranks);
                 const auto t0 = std::chrono::steady_clock::now();
-                for (int i = 0; i < o.iterations; ++i) launch(c, locals, bytes, nranks);
+                for (int i = 0; i < o.iterations; ++i)
+                    launch(c, locals, bytes, nranks);
                 sync_all(locals, o.nccl_timeout_s);
-                const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / o.iterations;
+                const double t =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                    o.iterations;
                 const double algbw = static_cast<double>(bytes) / t / 1e9;
                 if (o.rank == 0 && (bytes & (bytes - 1)) == 0 && bytes >= (64u << 20))
                     progress(o, "nccl " + c + " " + std::to_string(bytes >> 20) + " MiB: busbw " +
                                     std::to_string(algbw * busbw_factor(c, nranks)) + " GB/s");
-                w.begin_object().field("collective", c).field("bytes", static_cast<double>(bytes))
-                    .field("count", static_cast<double>(bytes / sizeof(float))).field("type", "float")
-                    .field("time_us", t * 1e6).field("algbw_gbytes_per_s", algbw)
+                w.begin_object()
+                    .field("collective", c)
+                    .field("bytes", static_cast<double>(bytes))
+                    .field("count", static_cast<double>(bytes / sizeof(float)))
+                    .field("type", "float")
+                    .field("time_us", t * 1e6)
+                    .field("algbw_gbytes_per_s", algbw)
                     .field("busbw_gbytes_per_s", algbw * busbw_factor(c, nranks))
-                    .field("wrong", static_cast<unsigned long long>(wrong)).field("correct", wrong == 0).end_object();
-                if (wrong) errors.push_back("nccl " + c + " " + std::to_string(bytes) + " bytes: " + std::to_string(wrong) + " wrong elements");
+                    .field("wrong", static_cast<unsigned long long>(wrong))
+                    .field("correct", wrong == 0)
+                    .end_object();
+                if (wrong)
+                    errors.push_back("nccl " + c + " " + std::to_string(bytes) +
+                                     " bytes: " + std::to_string(wrong) + " wrong elements");
             }
         }
     } catch (const ProbeError& e) {

@@ -28,7 +28,7 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                 CP_CUDA(cudaSetDevice(src));
                 if (can) {
                     cudaDeviceEnablePeerAccess(dst, 0);
-                    cudaGetLastError();  // "already enabled" is fine
+                    cudaGetLastError(); // "already enabled" is fine
                 }
                 CP_CUDA(cudaMalloc(&a, bytes));
                 CP_CUDA(cudaMalloc(&a2, bytes));
@@ -51,16 +51,27 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                         if (bidir) CP_CUDA(cudaMemcpyPeerAsync(a2, src, b2, dst, bytes, sb));
                         CP_CUDA(cudaStreamSynchronize(sa));
                         CP_CUDA(cudaStreamSynchronize(sb));
-                        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                        if (i >= 2) best = best == 0 ? t : std::min(best, t);  // first two are warm-up
+                        const double t =
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                                .count();
+                        if (i >= 2)
+                            best = best == 0 ? t : std::min(best, t); // first two are warm-up
                     }
                     return best;
                 };
                 const double uni = timed(false), bi = timed(true);
-                for (auto [mode, moved, t] : {std::tuple{"unidirectional", static_cast<double>(bytes), uni},
-                                              std::tuple{"bidirectional", 2.0 * static_cast<double>(bytes), bi}}) {
-                    w.begin_object().field("src", src).field("dst", dst).field("mode", mode).field("peer_access", can != 0)
-                        .field("bytes", moved).field("time_s", t).field("gbytes_per_s", moved / t / 1e9).end_object();
+                for (auto [mode, moved, t] :
+                     {std::tuple{"unidirectional", static_cast<double>(bytes), uni},
+                      std::tuple{"bidirectional", 2.0 * static_cast<double>(bytes), bi}}) {
+                    w.begin_object()
+                        .field("src", src)
+                        .field("dst", dst)
+                        .field("mode", mode)
+                        .field("peer_access", can != 0)
+                        .field("bytes", moved)
+                        .field("time_s", t)
+                        .field("gbytes_per_s", moved / t / 1e9)
+                        .end_object();
                 }
                 cudaStreamDestroy(sa);
                 cudaStreamDestroy(sb);
@@ -70,7 +81,8 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                 cudaFree(a);
                 cudaFree(a2);
             } catch (const ProbeError& e) {
-                errors.push_back("p2p " + std::to_string(src) + "->" + std::to_string(dst) + ": " + e.what());
+                errors.push_back("p2p " + std::to_string(src) + "->" + std::to_string(dst) + ": " +
+                                 e.what());
             }
         }
     }

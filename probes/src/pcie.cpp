@@ -5,8 +5,12 @@
 namespace cp::probe {
 
 void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
-    w.key("pcie").begin_object().field("unit", "GB/s").field("host_memory", "pinned (cudaMallocHost)")
-        .key("results").begin_array();
+    w.key("pcie")
+        .begin_object()
+        .field("unit", "GB/s")
+        .field("host_memory", "pinned (cudaMallocHost)")
+        .key("results")
+        .begin_array();
     const size_t bytes = o.quick ? (64u << 20) : (256u << 20);
     for (int dev : o.devices) {
         try {
@@ -25,8 +29,13 @@ void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
                 CP_CUDA(cudaMemcpyAsync(host, devbuf, bytes, cudaMemcpyDeviceToHost, s));
             });
             for (auto [dir, t] : {std::pair{"h2d", h2d}, std::pair{"d2h", d2h}}) {
-                w.begin_object().field("device", dev).field("direction", dir).field("bytes", static_cast<double>(bytes))
-                    .field("time_s", t).field("gbytes_per_s", static_cast<double>(bytes) / t / 1e9).end_object();
+                w.begin_object()
+                    .field("device", dev)
+                    .field("direction", dir)
+                    .field("bytes", static_cast<double>(bytes))
+                    .field("time_s", t)
+                    .field("gbytes_per_s", static_cast<double>(bytes) / t / 1e9)
+                    .end_object();
             }
             cudaStreamDestroy(s);
             cudaFree(devbuf);

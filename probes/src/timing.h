@@ -8,7 +8,8 @@
 namespace cp::probe {
 
 template <class Fn> double best_time_s(cudaStream_t stream, int warmup, int iterations, Fn&& fn) {
-    for (int i = 0; i < warmup; ++i) fn();
+    for (int i = 0; i < warmup; ++i)
+        fn();
     cudaEvent_t start, stop;
     CP_CUDA(cudaEventCreate(&start));
     CP_CUDA(cudaEventCreate(&stop));

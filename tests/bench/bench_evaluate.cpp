@@ -2,9 +2,8 @@
 // single-threaded in Release, so a sweep reaches >= 1,000,000 plans/s on two cores).
 #include "clusterplan/sim/step_model.h"
 
-#include <benchmark/benchmark.h>
-
 #include <array>
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -36,8 +35,8 @@ Cluster p4de(int nodes) {
 // A spread of plans a sweep visits: different tp/pp/dp, micro-batches, schedules, recompute.
 std::array<Layout, 8> plans() {
     std::array<Layout, 8> out{};
-    const int shapes[8][4] = {{8, 8, 16, 1}, {8, 16, 8, 2}, {4, 16, 16, 1}, {8, 4, 32, 1},
-                              {8, 12, 10, 1}, {2, 32, 16, 1}, {8, 8, 16, 4}, {1, 48, 21, 1}};
+    const int shapes[8][4] = {{8, 8, 16, 1},  {8, 16, 8, 2},  {4, 16, 16, 1}, {8, 4, 32, 1},
+                              {8, 12, 10, 1}, {2, 32, 16, 1}, {8, 8, 16, 4},  {1, 48, 21, 1}};
     for (std::size_t i = 0; i < out.size(); ++i) {
         Layout& l = out[i];
         l.tp = shapes[i][0];
@@ -45,7 +44,8 @@ std::array<Layout, 8> plans() {
         l.dp = shapes[i][2];
         l.micro_batch = shapes[i][3];
         l.global_batch = 1536;
-        l.recompute = i % 3 == 0 ? Recompute::full : (i % 3 == 1 ? Recompute::selective : Recompute::none);
+        l.recompute =
+            i % 3 == 0 ? Recompute::full : (i % 3 == 1 ? Recompute::selective : Recompute::none);
         l.sequence_parallel = i % 2 == 1;
         l.zero = static_cast<int>(i % 4);
         if (i == 0) {
@@ -60,7 +60,8 @@ void BM_EvaluateGpt3(benchmark::State& state) {
     const Workload w = gpt3();
     const auto layouts = plans();
     std::array<Cluster, 8> clusters{};
-    for (std::size_t i = 0; i < layouts.size(); ++i) clusters[i] = p4de(layouts[i].devices() / 8);
+    for (std::size_t i = 0; i < layouts.size(); ++i)
+        clusters[i] = p4de(layouts[i].devices() / 8);
     std::size_t i = 0;
     for (auto _ : state) {
         const PlanResult r = evaluate(w, clusters[i], layouts[i], Precision::bf16);
@@ -94,7 +95,8 @@ void BM_EvaluateGpt3Calibrated(benchmark::State& state) {
     const Workload w = gpt3();
     const auto layouts = plans();
     std::array<Cluster, 8> clusters{};
-    for (std::size_t i = 0; i < layouts.size(); ++i) clusters[i] = p4de(layouts[i].devices() / 8);
+    for (std::size_t i = 0; i < layouts.size(); ++i)
+        clusters[i] = p4de(layouts[i].devices() / 8);
     CalibrationProfile p;
     p.source = "probe";
     p.gemm.push_back({"bf16", {{1e8, 60}, {1e9, 150}, {1e10, 230}, {1e11, 265}, {1e12, 275}}});

@@ -7,11 +7,9 @@
 #include "clusterplan/sim/search.h"
 
 #include <benchmark/benchmark.h>
-
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-
 #include <unistd.h>
 
 namespace {
@@ -66,14 +64,20 @@ void BM_SweepGpt3AllInstances(benchmark::State& state) {
         configs = result.configs.size();
         benchmark::DoNotOptimize(result.configs.data());
     }
-    state.counters["plans_per_sweep"] =
-        benchmark::Counter(static_cast<double>(evaluated) / static_cast<double>(state.iterations()));
-    state.counters["plans_per_s"] = benchmark::Counter(static_cast<double>(evaluated), benchmark::Counter::kIsRate);
+    state.counters["plans_per_sweep"] = benchmark::Counter(static_cast<double>(evaluated) /
+                                                           static_cast<double>(state.iterations()));
+    state.counters["plans_per_s"] =
+        benchmark::Counter(static_cast<double>(evaluated), benchmark::Counter::kIsRate);
     state.counters["plans_per_cpu_s"] = benchmark::Counter(static_cast<double>(evaluated) / cpu_s);
     state.counters["instances"] = static_cast<double>(nodes.size());
     state.counters["fitting_configs"] = static_cast<double>(configs);
 }
 // Real time: the sweep runs its own worker threads.
-BENCHMARK(BM_SweepGpt3AllInstances)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_SweepGpt3AllInstances)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
 
 } // namespace

@@ -4,7 +4,6 @@
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <optional>
 #include <utility>
@@ -50,13 +49,13 @@ TEST_CASE("p4d.24xlarge is 8 x A100-40GB with 400 Gbps EFA on NVSwitch", "[catal
     REQUIRE(node);
     CHECK(node->accelerators_per_node == 8);
     CHECK(node->intra_link == cp::sim::IntraNodeLink::nvswitch);
-    CHECK_REL(node->intra_node_gbytes_per_s, 300.0, 1e-12);  // 600 GB/s bidirectional
+    CHECK_REL(node->intra_node_gbytes_per_s, 300.0, 1e-12); // 600 GB/s bidirectional
     CHECK_REL(node->inter_node_gbps, 400.0, 1e-12);
     CHECK(node->efa == true);
     CHECK_REL(node->accelerator.peak(cp::sim::Precision::bf16), 312.0, 1e-12);
     CHECK_REL(node->accelerator.memory_gib, 40.0, 1e-12);
     CHECK_REL(node->usd_per_node_hour_spot, 2.4655, 1e-9);
-    CHECK(node->spot_interruption_bucket == -1);  // no Spot Advisor data in the seed
+    CHECK(node->spot_interruption_bucket == -1); // no Spot Advisor data in the seed
     CHECK(node->accelerator.max_zero_stage == 3);
     // Trainium trains through the Neuron SDK, which shards optimizer state only (ZeRO-1).
     CHECK(cat.node_spec("trn1.32xlarge")->accelerator.max_zero_stage == 1);
@@ -86,7 +85,8 @@ TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]")
     CHECK_REL(single->inter_node_gbps, 2.5, 1e-12);
 }
 
-TEST_CASE("Inferentia is inference-only and Neuron and Gaudi are accelerators not GPUs", "[catalog][seed]") {
+TEST_CASE("Inferentia is inference-only and Neuron and Gaudi are accelerators not GPUs",
+          "[catalog][seed]") {
     TempDir dir;
     Catalog cat(dir / "c.sqlite");
     for (const char* id : {"Inferentia1", "Inferentia2"}) {
@@ -107,12 +107,12 @@ TEST_CASE("Inferentia is inference-only and Neuron and Gaudi are accelerators no
         INFO(n.instance_type);
         CHECK(n.instance_type.rfind("inf", 0) != 0);
         CHECK(n.accelerator.can_train);
-        CHECK(n.accelerator.id != "Gaudi1");  // no published dense peak in the seed
+        CHECK(n.accelerator.id != "Gaudi1"); // no published dense peak in the seed
         CHECK(n.accelerator.id != "B300");
         has_p4d = has_p4d || n.instance_type == "p4d.24xlarge";
     }
     CHECK(has_p4d);
-    CHECK(trainable.size() == 54 - 8 - 1 - 1);  // 8 Inf1/Inf2, dl1, p6-b300
+    CHECK(trainable.size() == 54 - 8 - 1 - 1); // 8 Inf1/Inf2, dl1, p6-b300
 }
 
 TEST_CASE("unknown cells stay unknown", "[catalog][seed]") {
@@ -128,7 +128,7 @@ TEST_CASE("unknown cells stay unknown", "[catalog][seed]") {
     CHECK_FALSE(g6e->price_age_days);
     const auto node = cat.node_spec("g6e.2xlarge");
     CHECK_FALSE(cp::sim::is_known(node->usd_per_node_hour_on_demand));
-    CHECK_REL(node->inter_node_gbps, 5.0, 1e-12);  // only the baseline is known
+    CHECK_REL(node->inter_node_gbps, 5.0, 1e-12); // only the baseline is known
     // p3.2xlarge: EFA cell empty = unknown, not "no".
     CHECK_FALSE(cat.instance("p3.2xlarge")->efa.has_value());
     // A10G: NVIDIA publishes no tensor rates for it.
@@ -152,17 +152,18 @@ TEST_CASE("filters, unknown types and reopening", "[catalog][query]") {
         f.family = "g5";
         const auto g5 = cat.instances(f);
         CHECK(g5.size() == 8);
-        for (const auto& i : g5) CHECK(i.family == "G5");
+        for (const auto& i : g5)
+            CHECK(i.family == "G5");
         f.family.clear();
         f.region = "eu-west-1";
         f.require_price_in_region = true;
-        CHECK(cat.instances(f).empty());  // the seed only prices us-east-1
+        CHECK(cat.instances(f).empty()); // the seed only prices us-east-1
         CHECK_FALSE(cat.instance("x9.huge"));
         CHECK_FALSE(cat.node_spec("x9.huge"));
         CHECK_FALSE(cat.accelerator_spec("TPUv9"));
         cat.save_scenario("mine", R"({"schema":"clusterplan.scenario/1"})");
     }
-    Catalog again(path);  // no reseeding, user data kept
+    Catalog again(path); // no reseeding, user data kept
     CHECK(again.instances().size() == 54);
     REQUIRE(again.scenario("mine"));
     CHECK(again.scenario("mine")->json == R"({"schema":"clusterplan.scenario/1"})");
@@ -182,8 +183,10 @@ TEST_CASE("default data dir follows CLUSTERPLAN_DATA_DIR then XDG", "[catalog]")
         }
         ~SavedEnv() {
             for (const auto& [name, value] : vars) {
-                if (value) ::setenv(name.c_str(), value->c_str(), 1);
-                else ::unsetenv(name.c_str());
+                if (value)
+                    ::setenv(name.c_str(), value->c_str(), 1);
+                else
+                    ::unsetenv(name.c_str());
             }
         }
     } saved;

@@ -6,16 +6,14 @@
 #include "test_helpers.h"
 
 #include <catch2/catch.hpp>
-#include <sqlite3.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <mutex>
-#include <thread>
-
+#include <sqlite3.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace cp::catalog;
@@ -62,7 +60,7 @@ TEST_CASE("an import killed with SIGKILL midway leaves the database intact", "[c
             Catalog cat(db);
             ImportOptions opts;
             opts.on_record = [&](std::size_t i) {
-                if (i == 200) {  // rows are staged in the open transaction: tell the parent
+                if (i == 200) { // rows are staged in the open transaction: tell the parent
                     const char c = 'x';
                     if (write(ready[1], &c, 1) != 1) _exit(3);
                 }
@@ -72,7 +70,7 @@ TEST_CASE("an import killed with SIGKILL midway leaves the database intact", "[c
         } catch (...) {
             _exit(2);
         }
-        _exit(0);  // not reached in time: the parent kills us first
+        _exit(0); // not reached in time: the parent kills us first
     }
     close(ready[1]);
     char c = 0;
@@ -84,9 +82,9 @@ TEST_CASE("an import killed with SIGKILL midway leaves the database intact", "[c
     REQUIRE(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == SIGKILL);
 
-    Catalog after(db);  // recovery of the hot WAL happens here
+    Catalog after(db); // recovery of the hot WAL happens here
     CHECK(after.integrity_check() == "ok");
-    CHECK(after.dump() == before);  // no partial rows
+    CHECK(after.dump() == before); // no partial rows
     // And the catalog still works: the same import completes now.
     const auto report = import_file(after, file);
     CHECK(report.prices_written == 4000);
@@ -167,9 +165,8 @@ TEST_CASE("journal mode, foreign keys and the transaction helper", "[catalog]") 
     // Commit on success, nested calls join the outer transaction, rollback on exception.
     cat.transaction([&] {
         cat.exec("INSERT INTO scenarios VALUES ('a', '{}', '2025-11-01T00:00:00Z')");
-        cat.transaction([&] {
-            cat.exec("INSERT INTO scenarios VALUES ('b', '{}', '2025-11-01T00:00:00Z')");
-        });
+        cat.transaction(
+            [&] { cat.exec("INSERT INTO scenarios VALUES ('b', '{}', '2025-11-01T00:00:00Z')"); });
     });
     CHECK(cat.scenarios().size() == 2);
     CHECK_THROWS(cat.transaction([&] {
@@ -196,7 +193,7 @@ TEST_CASE("a damaged database is detected and rebuilt without losing the file",
         std::string bytes = cp::test::read_text(db);
         REQUIRE(bytes.size() > 16384);
         for (std::size_t i = 4096 + 8; i < bytes.size() - 64; i += 4096)
-            bytes.replace(i, 48, std::string(48, '\xFF'));  // every page's header area
+            bytes.replace(i, 48, std::string(48, '\xFF')); // every page's header area
         cp::test::write_text(db, bytes);
     }
     const std::string damaged = cp::test::read_text(db);
@@ -210,7 +207,7 @@ TEST_CASE("a damaged database is detected and rebuilt without losing the file",
     const auto backup = Catalog::rebuild_from_snapshot(db);
     REQUIRE_FALSE(backup.empty());
     CHECK(backup.filename().string().rfind("catalog.sqlite.corrupt-", 0) == 0);
-    CHECK(cp::test::read_text(backup) == damaged);  // the user's bytes are kept
+    CHECK(cp::test::read_text(backup) == damaged); // the user's bytes are kept
     Catalog fresh(db);
     CHECK(fresh.integrity_check() == "ok");
     CHECK(fresh.instances().size() == 54);
@@ -220,7 +217,10 @@ TEST_CASE("schema versions: newer files and foreign databases are refused", "[ca
     TempDir dir;
     SECTION("a catalog from a newer ClusterPlan") {
         const auto db = dir / "new.sqlite";
-        { Catalog cat(db); cat.exec("PRAGMA user_version = 99"); }
+        {
+            Catalog cat(db);
+            cat.exec("PRAGMA user_version = 99");
+        }
         CHECK_THROWS_WITH(Catalog(db), Catch::Contains("newer"));
     }
     SECTION("some other application's SQLite file") {

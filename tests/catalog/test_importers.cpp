@@ -5,9 +5,8 @@
 #include "test_helpers.h"
 #include "tolerance.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 using namespace cp::catalog;
 using cp::test::catalog_fixture;
@@ -40,15 +39,15 @@ TEST_CASE("describe-spot-price-history import sets per-zone spot prices", "[cata
     TempDir dir;
     Catalog cat(dir / "c.sqlite");
     const auto report = import_file(cat, catalog_fixture("spot_history_us_east_1.json"));
-    CHECK(report.format == ImportFormat::aws_spot_history);  // detected
+    CHECK(report.format == ImportFormat::aws_spot_history); // detected
     CHECK(report.records_read == 9);
-    CHECK(report.skipped == 1);  // the SUSE row
+    CHECK(report.skipped == 1); // the SUSE row
     CHECK(report.prices_written == 8);
 
     const auto current = cat.prices("p4d.24xlarge", true);
     const auto* a = find_price(current, "us-east-1", "us-east-1a", "spot");
     REQUIRE(a);
-    CHECK_REL(a->usd_per_hour, 9.4127, 1e-12);  // the newer of the two 1a prices
+    CHECK_REL(a->usd_per_hour, 9.4127, 1e-12); // the newer of the two 1a prices
     CHECK(a->as_of == "2025-11-03T14:05:31Z");
     CHECK(a->source.find("describe-spot-price-history") != std::string::npos);
     CHECK_REL(find_price(current, "us-east-1", "us-east-1b", "spot")->usd_per_hour, 7.9604, 1e-12);
@@ -57,15 +56,14 @@ TEST_CASE("describe-spot-price-history import sets per-zone spot prices", "[cata
     CHECK_FALSE(find_price(current, "us-east-1", "", "spot"));
     // History is kept.
     const auto all = cat.prices("p4d.24xlarge", false);
-    CHECK(std::count_if(all.begin(), all.end(), [](const PriceRow& r) {
-              return r.zone == "us-east-1a";
-          }) == 2);
+    CHECK(std::count_if(all.begin(), all.end(),
+                        [](const PriceRow& r) { return r.zone == "us-east-1a"; }) == 2);
 
     const auto p4d = cat.instance("p4d.24xlarge");
     CHECK_REL(p4d->spot_usd_per_hour_min.value(), 7.9604, 1e-12);
     CHECK_REL(p4d->spot_usd_per_hour_max.value(), 11.0288, 1e-12);
     CHECK(p4d->spot_as_of == "2025-11-03T14:05:31Z");
-    CHECK_REL(p4d->on_demand_usd_per_hour.value(), 21.957642, 1e-12);  // untouched
+    CHECK_REL(p4d->on_demand_usd_per_hour.value(), 21.957642, 1e-12); // untouched
     CHECK_REL(cat.node_spec("p4d.24xlarge")->usd_per_node_hour_spot, 7.9604, 1e-12);
     CHECK_REL(cat.node_spec("p4d.24xlarge", "us-west-2")->usd_per_node_hour_spot, 8.662, 1e-12);
 
@@ -80,7 +78,7 @@ TEST_CASE("malformed spot-history files are rejected and change nothing", "[cata
     const std::string before = cat.dump();
     struct Case {
         const char* file;
-        const char* expect;  // part of the message
+        const char* expect; // part of the message
     };
     const Case cases[] = {
         {"spot_history_bad_json.json", "is not valid JSON (malformed at line 24"},
@@ -99,7 +97,7 @@ TEST_CASE("malformed spot-history files are rejected and change nothing", "[cata
         const std::string msg = import_error(cat, c.file, ImportFormat::aws_spot_history);
         CHECK_THAT(msg, Catch::Contains(c.file));
         CHECK_THAT(msg, Catch::Contains(c.expect));
-        CHECK(msg.find('\n') == std::string::npos);  // one sentence
+        CHECK(msg.find('\n') == std::string::npos); // one sentence
         CHECK(cat.dump() == before);
     }
     CHECK(cat.integrity_check() == "ok");
@@ -114,7 +112,7 @@ TEST_CASE("Spot Advisor import stores buckets and savings for catalog types", "[
     CHECK(report.format == ImportFormat::spot_advisor);
     CHECK(report.records_read == 9);
     CHECK(report.advisor_rows_written == 6);
-    CHECK(report.skipped == 3);  // m5.large: us-east-1 Linux and Windows, us-west-2
+    CHECK(report.skipped == 3); // m5.large: us-east-1 Linux and Windows, us-west-2
     const auto rows = cat.spot_advisor("p4d.24xlarge");
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].region == "us-east-1");
@@ -124,7 +122,7 @@ TEST_CASE("Spot Advisor import stores buckets and savings for catalog types", "[
     CHECK(rows[0].as_of == "2025-11-05");
     CHECK(cat.instance("p4d.24xlarge")->interruption_bucket == 4);
     CHECK(cat.instance("p4d.24xlarge", "us-west-2")->interruption_bucket == 3);
-    CHECK(cat.node_spec("g5.48xlarge")->spot_interruption_bucket == 2);  // Linux, not Windows
+    CHECK(cat.node_spec("g5.48xlarge")->spot_interruption_bucket == 2); // Linux, not Windows
 
     const std::string before = cat.dump();
     const std::string msg = import_error(cat, "spot_advisor_bad_bucket.json");
@@ -140,13 +138,13 @@ TEST_CASE("SkyPilot vms.csv import", "[catalog][import]") {
     const auto report = import_file(cat, catalog_fixture("skypilot_vms.csv"), opts);
     CHECK(report.format == ImportFormat::skypilot);
     CHECK(report.records_read == 7);
-    CHECK(report.skipped == 1);  // m5.large
+    CHECK(report.skipped == 1); // m5.large
     const auto eu = cat.instance("p4d.24xlarge", "eu-west-1");
     CHECK_REL(eu->on_demand_usd_per_hour.value(), 24.15, 1e-12);
     CHECK_REL(eu->spot_usd_per_hour_min.value(), 9.339, 1e-12);
     CHECK(eu->on_demand_as_of == "2025-11-06");
     const auto us = cat.instance("p4d.24xlarge");
-    CHECK_REL(us->spot_usd_per_hour_min.value(), 7.1126, 1e-12);  // zone IDs use1-az2/az4
+    CHECK_REL(us->spot_usd_per_hour_min.value(), 7.1126, 1e-12); // zone IDs use1-az2/az4
     CHECK_REL(us->spot_usd_per_hour_max.value(), 8.0431, 1e-12);
     // The newer on-demand row wins over the seed's v8 snapshot.
     CHECK(us->on_demand_as_of == "2025-11-06");
@@ -167,7 +165,7 @@ TEST_CASE("AWS price-list CSV import keeps on-demand Linux shared used rows", "[
     CHECK(report.skipped == 6);
     const auto p4d = cat.instance("p4d.24xlarge");
     CHECK_REL(p4d->on_demand_usd_per_hour.value(), 21.957642, 1e-12);
-    CHECK(p4d->on_demand_as_of == "2025-11-04T21:17:05Z");  // the Publication Date
+    CHECK(p4d->on_demand_as_of == "2025-11-04T21:17:05Z"); // the Publication Date
     CHECK_REL(cat.instance("p4d.24xlarge", "eu-west-1")->on_demand_usd_per_hour.value(), 26.63,
               1e-12);
     CHECK_REL(cat.instance("g5.48xlarge")->on_demand_usd_per_hour.value(), 16.288, 1e-12);
@@ -200,7 +198,8 @@ TEST_CASE("our CSV export round-trips", "[catalog][import][export]") {
     CHECK(report.advisor_rows_written == 6);
     export_csv(b, dir / "b.csv");
     CHECK(cp::test::read_text(dir / "a.csv") == cp::test::read_text(dir / "b.csv"));
-    CHECK(b.instance("p4d.24xlarge")->spot_usd_per_hour_min == a.instance("p4d.24xlarge")->spot_usd_per_hour_min);
+    CHECK(b.instance("p4d.24xlarge")->spot_usd_per_hour_min ==
+          a.instance("p4d.24xlarge")->spot_usd_per_hour_min);
     CHECK(b.spot_advisor().size() == a.spot_advisor().size());
 
     // A damaged export is rejected like any other file.
@@ -237,7 +236,8 @@ TEST_CASE("a large AWS price list streams through and a cut-off one is rejected"
     REQUIRE(last_row != std::string::npos);
     const std::string filler = base.substr(last_row, base.find('\n', last_row) + 1 - last_row);
     std::string big = base;
-    for (int i = 0; i < 5000; ++i) big += filler;
+    for (int i = 0; i < 5000; ++i)
+        big += filler;
     cp::test::write_text(dir / "big.csv", big);
     const auto report = import_file(cat, dir / "big.csv");
     CHECK(report.records_read == 9 + 5000);
@@ -265,13 +265,14 @@ TEST_CASE("spot-history timestamps: SDK and CLI forms, offsets, impossible and f
     auto doc = [](const std::string& stamp, const std::string& zone) {
         return "{\"SpotPriceHistory\": [{\"AvailabilityZone\": \"" + zone +
                "\", \"InstanceType\": \"g5.48xlarge\", \"ProductDescription\": \"Linux/UNIX\", "
-               "\"SpotPrice\": \"4.5\", \"Timestamp\": \"" + stamp + "\"}]}";
+               "\"SpotPrice\": \"4.5\", \"Timestamp\": \"" +
+               stamp + "\"}]}";
     };
     const std::pair<const char*, const char*> good[] = {
-        {"2025-11-03T14:05:31.000Z", "2025-11-03T14:05:31Z"},       // SDK / CLI v1
-        {"2025-11-03T16:05:31+02:00", "2025-11-03T14:05:31Z"},      // offset normalised to UTC
+        {"2025-11-03T14:05:31.000Z", "2025-11-03T14:05:31Z"},  // SDK / CLI v1
+        {"2025-11-03T16:05:31+02:00", "2025-11-03T14:05:31Z"}, // offset normalised to UTC
         {"2025-11-03T00:30:00-01:00", "2025-11-03T01:30:00Z"},
-        {"2024-02-29T23:59:59+00:00", "2024-02-29T23:59:59Z"},      // leap day
+        {"2024-02-29T23:59:59+00:00", "2024-02-29T23:59:59Z"}, // leap day
     };
     for (const auto& [stamp, stored] : good) {
         INFO(stamp);
@@ -283,7 +284,7 @@ TEST_CASE("spot-history timestamps: SDK and CLI forms, offsets, impossible and f
         CHECK(found);
     }
     const std::pair<const char*, const char*> bad[] = {
-        {"2025-02-29T00:00:00Z", "is not an ISO 8601 timestamp"},   // not a leap year
+        {"2025-02-29T00:00:00Z", "is not an ISO 8601 timestamp"}, // not a leap year
         {"2025-11-03T24:00:00Z", "is not an ISO 8601 timestamp"},
         {"11/03/2025 14:05", "is not an ISO 8601 timestamp"},
         {"2025-11-03T14:05:31+0200", "is not an ISO 8601 timestamp"},

@@ -4,32 +4,30 @@
 // the file (and the field where there is one), and leave everything stored unchanged.
 #include "cli_sandbox.h"
 
-#include <nlohmann/json.hpp>
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cctype>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace {
 
 using cp::test::CliResult;
-using cp::test::Sandbox;
 using cp::test::read_bytes;
 using cp::test::run_cli;
+using cp::test::Sandbox;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr std::size_t k100MB = 100u * 1024u * 1024u;
 
 struct Case {
-    std::string label;                  // what makes the input hostile
+    std::string label; // what makes the input hostile
     std::string file_name;
     std::string bytes;
-    std::vector<std::string> mentions;  // the message must name these (field, value)
+    std::vector<std::string> mentions; // the message must name these (field, value)
 };
 
 std::string lower(std::string s) {
@@ -53,18 +51,21 @@ std::string source_file(const std::string& relative) {
 void expect_rejected(const Sandbox& box, const Case& c, const std::vector<std::string>& argv) {
     const fs::path file = box.write(c.file_name, c.bytes);
     std::vector<std::string> args;
-    for (const auto& a : argv) args.push_back(a == "{file}" ? file.string() : a);
+    for (const auto& a : argv)
+        args.push_back(a == "{file}" ? file.string() : a);
     const std::string before = box.stored_data();
     const CliResult r = run_cli(args);
     std::string command;
-    for (const auto& a : argv) command += (a == "{file}" ? c.file_name : a) + " ";
+    for (const auto& a : argv)
+        command += (a == "{file}" ? c.file_name : a) + " ";
     INFO("case: " << c.label << "\ncommand: " << command << "\nexit " << r.code
                   << "\nstderr: " << r.err.substr(0, 400));
     CHECK(r.code == 2);
     CHECK(cp::test::line_count(r.err) == 1);
     CHECK(r.err.size() < 1000);
     CHECK(r.err.find(c.file_name) != std::string::npos);
-    for (const auto& m : c.mentions) CHECK(lower(r.err).find(lower(m)) != std::string::npos);
+    for (const auto& m : c.mentions)
+        CHECK(lower(r.err).find(lower(m)) != std::string::npos);
     CHECK(r.out.empty());
     CHECK(box.stored_data() == before);
     fs::remove(file);
@@ -95,47 +96,74 @@ std::vector<Case> scenario_cases() {
         {"empty file", "empty.json", "", {}},
         {"whitespace only", "blank.json", " \n\t\n", {}},
         {"truncated", "truncated.json", base.substr(0, base.size() / 2), {}},
-        {"binary garbage", "garbage.json", std::string("\x7f" "ELF\x02\x01\x01\0\0\xff\xfe", 11), {}},
-        {"non-UTF-8 in a string", "latin1.json", with(base, "bad-input baseline", "caf\xe9 \xff"), {}},
+        {"binary garbage",
+         "garbage.json",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\xff\xfe",
+                     11),
+         {}},
+        {"non-UTF-8 in a string",
+         "latin1.json",
+         with(base, "bad-input baseline", "caf\xe9 \xff"),
+         {}},
         {"a JSON array", "array.json", "[1, 2, 3]", {}},
         {"number overflow 1e999", "overflow.json", with(base, "1000000000.0", "1e999"), {}},
         {"NaN literal", "nan-literal.json", with(base, "1000000000.0", "NaN"), {}},
         {"Infinity literal", "inf-literal.json", with(base, "1000000000.0", "Infinity"), {}},
     };
     const std::vector<Case> edits = {
-        scenario_case("unknown top-level field", [](json& d) { d["modle"] = json::object(); }, {"modle"}),
+        scenario_case("unknown top-level field", [](json& d) { d["modle"] = json::object(); },
+                      {"modle"}),
         scenario_case("unknown model field", [](json& d) { d["model"]["layer"] = 12; }, {"layer"}),
         scenario_case("tp as a string", [](json& d) { d["parallel"]["tp"] = "8"; }, {"tp"}),
-        scenario_case("nodes as a boolean", [](json& d) { d["cluster"]["nodes"] = true; }, {"nodes"}),
-        scenario_case("fractional layers", [](json& d) { d["model"]["layers"] = 12.5; }, {"layers"}),
-        scenario_case("tokens as the string NaN", [](json& d) { d["training"]["tokens"] = "NaN"; }, {"tokens"}),
+        scenario_case("nodes as a boolean", [](json& d) { d["cluster"]["nodes"] = true; },
+                      {"nodes"}),
+        scenario_case("fractional layers", [](json& d) { d["model"]["layers"] = 12.5; },
+                      {"layers"}),
+        scenario_case("tokens as the string NaN", [](json& d) { d["training"]["tokens"] = "NaN"; },
+                      {"tokens"}),
         scenario_case("huge node count", [](json& d) { d["cluster"]["nodes"] = 1e12; }, {"nodes"}),
-        scenario_case("huge layer count", [](json& d) { d["model"]["layers"] = 1e300; }, {"layers"}),
+        scenario_case("huge layer count", [](json& d) { d["model"]["layers"] = 1e300; },
+                      {"layers"}),
         scenario_case("huge global batch", [](json& d) { d["parallel"]["global_batch"] = 9.3e18; },
                       {"global_batch"}),
-        scenario_case("negative hidden size", [](json& d) { d["model"]["hidden"] = -4096; }, {"hidden"}),
-        scenario_case("negative token count", [](json& d) { d["training"]["tokens"] = -1e9; }, {"tokens"}),
-        scenario_case("negative restart time", [](json& d) { d["spot"] = {{"restart_s", -600}}; },
+        scenario_case("negative hidden size", [](json& d) { d["model"]["hidden"] = -4096; },
+                      {"hidden"}),
+        scenario_case("negative token count", [](json& d) { d["training"]["tokens"] = -1e9; },
+                      {"tokens"}),
+        scenario_case("negative restart time",
+                      [](json& d) {
+                          d["spot"] = {{"restart_s", -600}};
+                      },
                       {"restart_s"}),
-        scenario_case("negative budget", [](json& d) { d["constraints"] = {{"budget_usd", -5}}; },
+        scenario_case("negative budget",
+                      [](json& d) {
+                          d["constraints"] = {{"budget_usd", -5}};
+                      },
                       {"budget_usd"}),
         scenario_case("zero nodes", [](json& d) { d["cluster"]["nodes"] = 0; }, {"nodes"}),
         scenario_case("zero tensor parallel", [](json& d) { d["parallel"]["tp"] = 0; }, {"tp"}),
-        scenario_case("zero micro batch", [](json& d) { d["parallel"]["micro_batch"] = 0; }, {"micro_batch"}),
+        scenario_case("zero micro batch", [](json& d) { d["parallel"]["micro_batch"] = 0; },
+                      {"micro_batch"}),
         scenario_case("zero accelerators per node",
                       [](json& d) {
-                          d["cluster"]["custom"] = {{"accelerator", "A100-80GB"}, {"accelerators_per_node", 0}};
+                          d["cluster"]["custom"] = {{"accelerator", "A100-80GB"},
+                                                    {"accelerators_per_node", 0}};
                       },
                       {"accelerators_per_node"}),
         scenario_case("negative network bandwidth",
-                      [](json& d) { d["cluster"]["custom"] = {{"inter_node_gbps", -100}}; },
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"inter_node_gbps", -100}};
+                      },
                       {"inter_node_gbps"}),
         scenario_case("wrong schema version",
                       [](json& d) { d["schema"] = "clusterplan.scenario/99"; }, {"schema"}),
         scenario_case("no model", [](json& d) { d.erase("model"); }, {"model"}),
         scenario_case("unknown preset", [](json& d) { d["model"]["preset"] = "gpt-9"; }, {"gpt-9"}),
-        scenario_case("unknown instance", [](json& d) { d["cluster"]["instance"] = "p9.mega"; }, {"p9.mega"}),
-        scenario_case("tp does not divide the heads", [](json& d) { d["parallel"]["tp"] = 7; }, {"tp"}),
+        scenario_case("unknown instance", [](json& d) { d["cluster"]["instance"] = "p9.mega"; },
+                      {"p9.mega"}),
+        scenario_case("tp does not divide the heads", [](json& d) { d["parallel"]["tp"] = 7; },
+                      {"tp"}),
     };
     cases.insert(cases.end(), edits.begin(), edits.end());
     return cases;
@@ -154,7 +182,7 @@ TEST_CASE("the bad-input baseline scenario is accepted", "[cli][bad-input]") {
 TEST_CASE("hostile scenario files exit 2 with one clear sentence and change nothing",
           "[cli][bad-input]") {
     Sandbox box;
-    REQUIRE(run_cli({"catalog", "list"}).code == 0);  // creates the user database
+    REQUIRE(run_cli({"catalog", "list"}).code == 0); // creates the user database
     for (const Case& c : scenario_cases()) {
         expect_rejected(box, c, {"simulate", "{file}"});
         expect_rejected(box, c, {"simulate", "{file}", "--json"});
@@ -163,7 +191,8 @@ TEST_CASE("hostile scenario files exit 2 with one clear sentence and change noth
     }
 }
 
-TEST_CASE("a 100 MB scenario file is rejected without exhausting memory", "[cli][bad-input][large]") {
+TEST_CASE("a 100 MB scenario file is rejected without exhausting memory",
+          "[cli][bad-input][large]") {
     Sandbox box;
     REQUIRE(run_cli({"catalog", "list"}).code == 0);
     json doc = base_scenario();
@@ -181,7 +210,7 @@ TEST_CASE("missing and unreadable scenario files exit 2 naming the path", "[cli]
         INFO(command << ": " << r.err);
         CHECK(r.code == 2);
         CHECK(r.err.find("no-such-scenario.json") != std::string::npos);
-        r = run_cli({command, box.files_dir().string()});  // a directory
+        r = run_cli({command, box.files_dir().string()}); // a directory
         INFO(command << " on a directory: " << r.err);
         CHECK(r.code == 2);
         CHECK(cp::test::line_count(r.err) == 1);
@@ -193,9 +222,9 @@ TEST_CASE("missing and unreadable scenario files exit 2 naming the path", "[cli]
 namespace {
 
 struct Format {
-    std::string name;      // --format value
+    std::string name; // --format value
     std::string ext;
-    std::string baseline;  // a valid file of this format
+    std::string baseline; // a valid file of this format
     // (label, replace this, by that, field the message must name)
     std::vector<std::tuple<std::string, std::string, std::string, std::string>> edits;
 };
@@ -203,7 +232,9 @@ struct Format {
 std::vector<Format> import_formats() {
     const std::string corpus = "tests/fuzz/corpus/";
     return {
-        {"aws-spot-history", "json", source_file("tests/data/catalog/spot_history_us_east_1.json"),
+        {"aws-spot-history",
+         "json",
+         source_file("tests/data/catalog/spot_history_us_east_1.json"),
          {{"negative price", "\"9.412700\"", "\"-9.4127\"", "SpotPrice"},
           {"NaN price", "\"9.412700\"", "\"NaN\"", "SpotPrice"},
           {"infinite price", "\"9.412700\"", "\"inf\"", "SpotPrice"},
@@ -215,28 +246,36 @@ std::vector<Format> import_formats() {
           // Regression: std::regex overflowed the stack on a megabyte-long zone (segfault).
           {"1 MB zone name", "\"us-east-1a\"", "\"us-" + std::string(1000000, 'a') + "-1a\"",
            "AvailabilityZone"}}},
-        {"spot-advisor", "json", source_file(corpus + "catalog_spot_advisor/spot_advisor.json"),
+        {"spot-advisor",
+         "json",
+         source_file(corpus + "catalog_spot_advisor/spot_advisor.json"),
          {{"negative bucket", "{\"s\": 71, \"r\": 4}", "{\"s\": 71, \"r\": -1}", "r"},
           {"huge bucket", "{\"s\": 71, \"r\": 4}", "{\"s\": 71, \"r\": 1e300}", "r"},
           {"bucket as a string", "{\"s\": 71, \"r\": 4}", "{\"s\": 71, \"r\": \"4\"}", "r"},
           {"savings above 100%", "{\"s\": 71, \"r\": 4}", "{\"s\": 710, \"r\": 4}", "s"},
           {"negative savings", "{\"s\": 71, \"r\": 4}", "{\"s\": -71, \"r\": 4}", "s"}}},
-        {"skypilot", "csv", source_file(corpus + "catalog_skypilot/vms-sample.csv"),
+        {"skypilot",
+         "csv",
+         source_file(corpus + "catalog_skypilot/vms-sample.csv"),
          {{"negative price", ",21.96,9.4127,", ",-21.96,9.4127,", "Price"},
           {"NaN price", ",21.96,9.4127,", ",NaN,9.4127,", "Price"},
           {"infinite spot price", ",21.96,9.4127,", ",21.96,inf,", "SpotPrice"},
           {"price overflow", ",21.96,9.4127,", ",1e999,9.4127,", "Price"},
           {"price as text", ",21.96,9.4127,", ",cheap,9.4127,", "Price"},
           {"missing Price column", "GpuInfo,Price,SpotPrice", "GpuInfo,Prise,SpotPrice", "Price"},
-          {"1 MB region", ",us-east-1,us-east-1a", ",us-" + std::string(1000000, 'e') + "-1,us-east-1a",
-           "Region"}}},
-        {"aws-price-list", "csv", source_file(corpus + "catalog_aws_price_list/price-list-sample.csv"),
+          {"1 MB region", ",us-east-1,us-east-1a",
+           ",us-" + std::string(1000000, 'e') + "-1,us-east-1a", "Region"}}},
+        {"aws-price-list",
+         "csv",
+         source_file(corpus + "catalog_aws_price_list/price-list-sample.csv"),
          {{"negative price", "\"21.9600000000\"", "\"-21.96\"", "PricePerUnit"},
           {"NaN price", "\"21.9600000000\"", "\"NaN\"", "PricePerUnit"},
           {"price overflow", "\"21.9600000000\"", "\"1e999\"", "PricePerUnit"},
           {"bad publication date", "\"2025-06-01T18:52:43Z\"", "\"someday\"", "Publication Date"},
           {"not hourly", "\"Hrs\",\"21.96", "\"Fortnights\",\"21.96", "Unit"}}},
-        {"csv", "csv", source_file(corpus + "catalog_csv/export-sample.csv"),
+        {"csv",
+         "csv",
+         source_file(corpus + "catalog_csv/export-sample.csv"),
          {{"negative price", ",13.10904,", ",-13.1,", "usd_per_hour"},
           {"NaN price", ",13.10904,", ",NaN,", "usd_per_hour"},
           {"price overflow", ",13.10904,", ",1e999,", "usd_per_hour"},
@@ -275,10 +314,14 @@ TEST_CASE("hostile catalog imports exit 2 with one clear sentence and leave the 
           "[cli][bad-input]") {
     Sandbox box;
     // User data that must survive: an imported price history and a calibration profile.
-    const fs::path history = fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "catalog/spot_history_us_east_1.json";
+    const fs::path history =
+        fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "catalog/spot_history_us_east_1.json";
     REQUIRE(run_cli({"catalog", "import", history.string()}).code == 0);
-    const fs::path nccl = fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration/nccl_tests_allreduce_a100x8.txt";
-    REQUIRE(run_cli({"calibrate", "import", nccl.string(), "--instance", "p4d.24xlarge", "--name", "kept"}).code == 0);
+    const fs::path nccl =
+        fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration/nccl_tests_allreduce_a100x8.txt";
+    REQUIRE(run_cli({"calibrate", "import", nccl.string(), "--instance", "p4d.24xlarge", "--name",
+                     "kept"})
+                .code == 0);
     for (const Format& f : import_formats()) {
         for (const Case& c : import_cases(f)) {
             expect_rejected(box, c, {"catalog", "import", "{file}", "--format", f.name});
@@ -320,7 +363,7 @@ TEST_CASE("catalog commands reject hostile arguments", "[cli][bad-input]") {
     INFO(r.err);
     CHECK(r.code == 2);
     CHECK(cp::test::line_count(r.err) == 1);
-    CHECK(r.err.find('\x1b') == std::string::npos);  // no terminal escape reaches the terminal
+    CHECK(r.err.find('\x1b') == std::string::npos); // no terminal escape reaches the terminal
     r = run_cli({"catalog", "import", (box.files_dir() / "missing.json").string()});
     INFO(r.err);
     CHECK(r.code == 2);
@@ -329,7 +372,7 @@ TEST_CASE("catalog commands reject hostile arguments", "[cli][bad-input]") {
     INFO(r.err);
     CHECK(r.code == 2);
     r = run_cli({"catalog", "import", box.write("x.csv", "a,b\n").string(), "--format", "parquet"});
-    CHECK(r.code == 1);  // a usage error, not bad data
+    CHECK(r.code == 1); // a usage error, not bad data
     CHECK(box.stored_data() == before);
 }
 
@@ -343,32 +386,66 @@ std::string calibration_fixture(const std::string& name) {
 
 std::vector<Case> calibration_cases() {
     const std::string text = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
-    const std::string row = "     1048576        262144     float     sum      -1    92.79   11.30   19.78";
+    const std::string row =
+        "     1048576        262144     float     sum      -1    92.79   11.30   19.78";
     std::vector<Case> cases = {
         {"empty file", "empty.txt", "", {}},
-        {"binary garbage", "garbage.txt", std::string("\x7f" "ELF\x02\x01\x01\0\0\xff\xfe", 11), {}},
+        {"binary garbage",
+         "garbage.txt",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\xff\xfe",
+                     11),
+         {}},
         {"non-UTF-8 text", "latin1.txt", "# nccl-tests \xff\xfe caf\xe9\n\xc3\x28 \xa0\xa1\n", {}},
-        {"NaN time", "nan-time.txt",
-         with(text, row, "     1048576        262144     float     sum      -1      nan   11.30   19.78"), {}},
-        {"infinite bandwidth", "inf-busbw.txt",
-         with(text, row, "     1048576        262144     float     sum      -1    92.79   11.30     inf"), {}},
-        {"negative time", "negative-time.txt",
-         with(text, row, "     1048576        262144     float     sum      -1   -92.79   11.30   19.78"), {}},
-        {"zero time", "zero-time.txt",
-         with(text, row, "     1048576        262144     float     sum      -1     0.00   11.30   19.78"), {}},
-        {"negative size", "negative-size.txt",
-         with(text, row, "    -1048576        262144     float     sum      -1    92.79   11.30   19.78"), {}},
-        {"size overflow", "huge-size.txt",
-         with(text, row, "       1e999        262144     float     sum      -1    92.79   11.30   19.78"), {}},
+        {"NaN time",
+         "nan-time.txt",
+         with(text, row,
+              "     1048576        262144     float     sum      -1      nan   11.30   19.78"),
+         {}},
+        {"infinite bandwidth",
+         "inf-busbw.txt",
+         with(text, row,
+              "     1048576        262144     float     sum      -1    92.79   11.30     inf"),
+         {}},
+        {"negative time",
+         "negative-time.txt",
+         with(text, row,
+              "     1048576        262144     float     sum      -1   -92.79   11.30   19.78"),
+         {}},
+        {"zero time",
+         "zero-time.txt",
+         with(text, row,
+              "     1048576        262144     float     sum      -1     0.00   11.30   19.78"),
+         {}},
+        {"negative size",
+         "negative-size.txt",
+         with(text, row,
+              "    -1048576        262144     float     sum      -1    92.79   11.30   19.78"),
+         {}},
+        {"size overflow",
+         "huge-size.txt",
+         with(text, row,
+              "       1e999        262144     float     sum      -1    92.79   11.30   19.78"),
+         {}},
         {"only comments", "comments.txt", "# nccl-tests version 2.17.1\n#\n# nothing ran\n", {}},
         // Regressions: std::regex overflowed the stack on long header lines (segfault).
-        {"2 MB rank line", "long-rank.txt",
-         "#  Rank  0 Group  0 Pid  1 on h device  0 [0000:07:00] " + std::string(2000000, 'A') + "\n" + text, {}},
-        {"2 MB comment line", "long-comment.txt", "# " + std::string(2000000, ' ') + "x\n" + text, {}},
-        {"rank number beyond int", "huge-rank.txt",
-         "#  Rank  99999999999999 Group  0 Pid  1 on h device  0 [0000:07:00] GPU\n" + text, {}},
-        {"NCCL version code beyond long long", "huge-version.txt",
-         "# nccl-tests version 2.17.1 nccl-library=" + std::string(40, '9') + "\n" + text, {}},
+        {"2 MB rank line",
+         "long-rank.txt",
+         "#  Rank  0 Group  0 Pid  1 on h device  0 [0000:07:00] " + std::string(2000000, 'A') +
+             "\n" + text,
+         {}},
+        {"2 MB comment line",
+         "long-comment.txt",
+         "# " + std::string(2000000, ' ') + "x\n" + text,
+         {}},
+        {"rank number beyond int",
+         "huge-rank.txt",
+         "#  Rank  99999999999999 Group  0 Pid  1 on h device  0 [0000:07:00] GPU\n" + text,
+         {}},
+        {"NCCL version code beyond long long",
+         "huge-version.txt",
+         "# nccl-tests version 2.17.1 nccl-library=" + std::string(40, '9') + "\n" + text,
+         {}},
     };
     for (const char* name : {"malformed_bad_number.txt", "malformed_no_header.txt",
                              "malformed_truncated_row.txt", "malformed_wrong_elements.txt",
@@ -377,9 +454,13 @@ std::vector<Case> calibration_cases() {
         cases.push_back({std::string("fixture ") + name, name, calibration_fixture(name), {}});
     }
     const std::string probe = calibration_fixture("probe_a100x8_example.json");
-    cases.push_back({"probe JSON with a number overflow", "probe-overflow.json",
-                     with(probe, "\"clusterplan.probe/1\"", "\"clusterplan.probe/1\", \"x\": 1e999"), {}});
-    cases.push_back({"truncated probe JSON", "probe-truncated.json", probe.substr(0, probe.size() / 2), {}});
+    cases.push_back(
+        {"probe JSON with a number overflow",
+         "probe-overflow.json",
+         with(probe, "\"clusterplan.probe/1\"", "\"clusterplan.probe/1\", \"x\": 1e999"),
+         {}});
+    cases.push_back(
+        {"truncated probe JSON", "probe-truncated.json", probe.substr(0, probe.size() / 2), {}});
     return cases;
 }
 
@@ -388,15 +469,19 @@ std::vector<Case> calibration_cases() {
 TEST_CASE("hostile calibration files exit 2 with one clear sentence and store nothing",
           "[cli][bad-input]") {
     Sandbox box;
-    const fs::path nccl = fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration/nccl_tests_allreduce_a100x8.txt";
-    REQUIRE(run_cli({"calibrate", "import", nccl.string(), "--instance", "p4d.24xlarge", "--name", "kept"}).code == 0);
+    const fs::path nccl =
+        fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration/nccl_tests_allreduce_a100x8.txt";
+    REQUIRE(run_cli({"calibrate", "import", nccl.string(), "--instance", "p4d.24xlarge", "--name",
+                     "kept"})
+                .code == 0);
     for (const Case& c : calibration_cases()) {
         expect_rejected(box, c, {"calibrate", "import", "{file}", "--instance", "p4d.24xlarge"});
         expect_rejected(box, c, {"calibrate", "import", "{file}", "--json"});
     }
     std::string junk = "# nccl-tests version 2.17.1\n";
     junk.append(k100MB, 'z');
-    expect_rejected(box, {"100 MB of junk", "huge.txt", std::move(junk), {}}, {"calibrate", "import", "{file}"});
+    expect_rejected(box, {"100 MB of junk", "huge.txt", std::move(junk), {}},
+                    {"calibrate", "import", "{file}"});
 }
 
 // --- the same contract through the real binary -------------------------------------------------
@@ -409,8 +494,9 @@ TEST_CASE("the installed-style binary rejects hostile files with exit 2 and one 
     const std::string before = box.stored_data();
     const fs::path empty = box.write("empty.json", "");
     const fs::path latin1 = box.write("latin1.txt", "# nccl \xff\xfe\n\xc3\x28\n");
-    const fs::path bad_csv = box.write("bad.csv", with(source_file("tests/fuzz/corpus/catalog_skypilot/vms-sample.csv"),
-                                                       ",21.96,9.4127,", ",NaN,9.4127,"));
+    const fs::path bad_csv =
+        box.write("bad.csv", with(source_file("tests/fuzz/corpus/catalog_skypilot/vms-sample.csv"),
+                                  ",21.96,9.4127,", ",NaN,9.4127,"));
     json zero = base_scenario();
     zero["cluster"]["nodes"] = 0;
     const fs::path zero_nodes = box.write("zero-nodes.json", zero.dump());
@@ -422,7 +508,8 @@ TEST_CASE("the installed-style binary rejects hostile files with exit 2 and one 
         {"calibrate", "import", latin1.string()},
     };
 #ifdef CLUSTERPLAN_APP_HAS_REPORT
-    commands.push_back({"report", zero_nodes.string(), "--out", (box.files_dir() / "report.md").string()});
+    commands.push_back(
+        {"report", zero_nodes.string(), "--out", (box.files_dir() / "report.md").string()});
 #endif
     for (const auto& argv : commands) {
         const CliResult r = cp::test::run_program(app, argv, box.data_dir());
@@ -437,13 +524,14 @@ TEST_CASE("the installed-style binary rejects hostile files with exit 2 and one 
 
 // --- probe run: hostile host names never reach a shell ------------------------------------------
 
-TEST_CASE("probe run rejects hostile host names before starting anything", "[cli][bad-input][probe]") {
+TEST_CASE("probe run rejects hostile host names before starting anything",
+          "[cli][bad-input][probe]") {
     Sandbox box;
     REQUIRE(run_cli({"catalog", "list"}).code == 0);
     const std::string before = box.stored_data();
     const fs::path canary = box.files_dir() / "canary";
     const std::vector<std::string> hosts = {
-        "-oProxyCommand=touch " + canary.string(),  // an ssh option smuggled in as a host
+        "-oProxyCommand=touch " + canary.string(), // an ssh option smuggled in as a host
         "gpu1;touch " + canary.string(),
         "$(touch " + canary.string() + ")",
         "`touch " + canary.string() + "`",

@@ -2,12 +2,10 @@
 #include "cli.h"
 #include "tolerance.h"
 
-#include <nlohmann/json.hpp>
-
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace {
@@ -38,14 +36,17 @@ Run run(const std::vector<std::string>& argv) {
     return {rc, out.str(), err.str()};
 }
 
-std::string fixture(const std::string& name) { return std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/calibration/" + name; }
+std::string fixture(const std::string& name) {
+    return std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/calibration/" + name;
+}
 
 } // namespace
 
-TEST_CASE("calibrate import prints samples, fit and predictions and stores the profile", "[cli][calibrate]") {
+TEST_CASE("calibrate import prints samples, fit and predictions and stores the profile",
+          "[cli][calibrate]") {
     TempDataDir data;
-    const Run r = run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--instance", "p4d.24xlarge",
-                       "--name", "a100-ar", "--json"});
+    const Run r = run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"),
+                       "--instance", "p4d.24xlarge", "--name", "a100-ar", "--json"});
     INFO(r.err);
     REQUIRE(r.rc == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -100,22 +101,27 @@ TEST_CASE("calibrate import reads -J JSON, probe JSON and the validation CSV", "
     j = nlohmann::json::parse(r.out);
     CHECK(j["source"] == "probe");
     CHECK(j["hbm_gbytes_per_s"] == 1650.0);
-    r = run({"calibrate", "import", std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/v100_4gpu.csv", "--json"});
+    r = run({"calibrate", "import",
+             std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/v100_4gpu.csv", "--json"});
     REQUIRE(r.rc == 0);
     j = nlohmann::json::parse(r.out);
     CHECK(j["samples"].size() == 1024);
     CHECK(j["ranks"] == 4);
-    CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].size() == 3);
+    CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].size() ==
+          3);
 }
 
 TEST_CASE("malformed logs exit 2 naming the file and store nothing", "[cli][calibrate]") {
     TempDataDir data;
-    REQUIRE(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--name", "keep"}).rc == 0);
+    REQUIRE(
+        run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--name", "keep"})
+            .rc == 0);
     const std::string before = run({"calibrate", "show", "keep", "--json"}).out;
-    for (const char* bad : {"malformed_truncated_row.txt", "malformed_bad_number.txt", "malformed_wrong_elements.txt",
-                            "malformed_no_header.txt", "unnamed_collective.txt", "malformed_json_field.json",
-                            "malformed_json_truncated.json", "malformed_probe_negative_time.json",
-                            "malformed_probe_schema.json", "README.md"}) {
+    for (const char* bad :
+         {"malformed_truncated_row.txt", "malformed_bad_number.txt", "malformed_wrong_elements.txt",
+          "malformed_no_header.txt", "unnamed_collective.txt", "malformed_json_field.json",
+          "malformed_json_truncated.json", "malformed_probe_negative_time.json",
+          "malformed_probe_schema.json", "README.md"}) {
         INFO(bad);
         const Run r = run({"calibrate", "import", fixture(bad), "--name", "bad"});
         CHECK(r.rc == 2);
@@ -125,8 +131,12 @@ TEST_CASE("malformed logs exit 2 naming the file and store nothing", "[cli][cali
     const Run missing = run({"calibrate", "import", "/nonexistent/file.txt"});
     CHECK(missing.rc == 2);
     // Same name again without --replace: refused, original kept.
-    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.json"), "--name", "keep"}).rc == 2);
-    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--instance", "no.such.type"}).rc == 2);
+    CHECK(
+        run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.json"), "--name", "keep"})
+            .rc == 2);
+    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--instance",
+               "no.such.type"})
+              .rc == 2);
     const auto list = nlohmann::json::parse(run({"calibrate", "list", "--json"}).out);
     CHECK(list["calibrations"].size() == 1);
     CHECK(run({"calibrate", "show", "keep", "--json"}).out == before);
@@ -139,6 +149,9 @@ TEST_CASE("calibrate usage errors exit 1", "[cli][calibrate]") {
     CHECK(run({"calibrate", "frobnicate"}).rc == 1);
     CHECK(run({"calibrate", "import"}).rc == 1);
     CHECK(run({"calibrate", "import", "a", "b"}).rc == 1);
-    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--bogus"}).rc == 1);
-    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--collective", "nope"}).rc == 1);
+    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--bogus"}).rc ==
+          1);
+    CHECK(run({"calibrate", "import", fixture("nccl_tests_allreduce_a100x8.txt"), "--collective",
+               "nope"})
+              .rc == 1);
 }

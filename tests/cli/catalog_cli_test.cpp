@@ -4,11 +4,10 @@
 #include "clusterplan/catalog/catalog.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
@@ -85,10 +84,10 @@ TEST_CASE("catalog list --json has the contract fields", "[cli][catalog]") {
     CHECK((*p4d)["efa"] == true);
     CHECK((*p4d)["on_demand_usd_per_hour"] == 21.957642);
     REQUIRE(g6e);
-    CHECK((*g6e)["on_demand_usd_per_hour"].is_null());  // unknown stays null
+    CHECK((*g6e)["on_demand_usd_per_hour"].is_null()); // unknown stays null
     CHECK((*g6e)["network_gbps"].is_null());
     CHECK((*g6e)["price_as_of"].is_null());
-    CHECK(fs::exists(data.db()));  // created on first use in CLUSTERPLAN_DATA_DIR
+    CHECK(fs::exists(data.db())); // created on first use in CLUSTERPLAN_DATA_DIR
 }
 
 TEST_CASE("catalog list prints a table with dashes for unknowns", "[cli][catalog]") {
@@ -98,13 +97,13 @@ TEST_CASE("catalog list prints a table with dashes for unknowns", "[cli][catalog
     CHECK(r.out.rfind("TYPE", 0) == 0);
     CHECK_THAT(r.out, Catch::Contains("g5.48xlarge"));
     CHECK_THAT(r.out, Catch::Contains("PCIe Gen4 (no NVLink)"));
-    CHECK_THAT(r.out, Catch::Contains("\u2014"));  // no interruption data yet
+    CHECK_THAT(r.out, Catch::Contains("\u2014")); // no interruption data yet
     CHECK_THAT(r.out, Catch::Contains("8 instance types"));
     CHECK_FALSE(r.out.find("p4d") != std::string::npos);
 
     const auto none = run({"catalog", "list", "--region", "eu-west-1", "--json"});
     REQUIRE(none.code == 0);
-    CHECK(json::parse(none.out).empty());  // the seed prices only us-east-1
+    CHECK(json::parse(none.out).empty()); // the seed prices only us-east-1
     const auto bad = run({"catalog", "list", "--family", "zz9"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("zz9"));
@@ -120,11 +119,11 @@ TEST_CASE("importing spot history shows per-zone prices in catalog show", "[cli]
     REQUIRE(show.code == 0);
     CHECK_THAT(show.out, Catch::Contains("8 x A100-40GB"));
     CHECK_THAT(show.out, Catch::Contains("EFA yes"));
-    for (const char* text : {"us-east-1a", "$9.4127", "2025-11-03T14:05:31Z", "us-east-1b",
-                             "$7.9604", "us-east-1c", "$11.0288", "us-west-2b",
-                             "describe-spot-price-history"})
+    for (const char* text :
+         {"us-east-1a", "$9.4127", "2025-11-03T14:05:31Z", "us-east-1b", "$7.9604", "us-east-1c",
+          "$11.0288", "us-west-2b", "describe-spot-price-history"})
         CHECK_THAT(show.out, Catch::Contains(text));
-    CHECK_FALSE(show.out.find("$9.8331") != std::string::npos);  // superseded, only in --history
+    CHECK_FALSE(show.out.find("$9.8331") != std::string::npos); // superseded, only in --history
     CHECK_THAT(run({"catalog", "show", "p4d.24xlarge", "--history"}).out,
                Catch::Contains("$9.8331"));
 
@@ -164,7 +163,7 @@ TEST_CASE("catalog show marks Inferentia as inference-only and G5 as PCIe", "[cl
 TEST_CASE("every malformed file exits 2 with one sentence and leaves the DB unchanged",
           "[cli][catalog]") {
     DataDir data;
-    REQUIRE(run({"catalog", "list"}).code == 0);  // create the database
+    REQUIRE(run({"catalog", "list"}).code == 0); // create the database
     const std::string before = data.dump();
     const std::vector<std::vector<std::string>> cases = {
         {"spot_history_bad_json.json"},
@@ -209,8 +208,8 @@ TEST_CASE("usage errors exit 1", "[cli][catalog]") {
     CHECK_THAT(show.err, !Catch::Contains("\\x0a"));
     CHECK_THAT(show.err, Catch::Contains("\nusage: clusterplan catalog list"));
     CHECK(run({"catalog", "import"}).code == 1);
-    const auto fmt = run({"catalog", "import", fixture("skypilot_vms.csv").string(), "--format",
-                          "xml"});
+    const auto fmt =
+        run({"catalog", "import", fixture("skypilot_vms.csv").string(), "--format", "xml"});
     CHECK(fmt.code == 1);
     CHECK_THAT(fmt.err, Catch::Contains("--format"));
 }
@@ -218,9 +217,9 @@ TEST_CASE("usage errors exit 1", "[cli][catalog]") {
 TEST_CASE("catalog export then import --format csv round-trips", "[cli][catalog]") {
     DataDir data;
     REQUIRE(run({"catalog", "import", fixture("spot_history_us_east_1.json").string()}).code == 0);
-    REQUIRE(run({"catalog", "import", fixture("spot_advisor.json").string(), "--as-of",
-                 "2025-11-05"})
-                .code == 0);
+    REQUIRE(
+        run({"catalog", "import", fixture("spot_advisor.json").string(), "--as-of", "2025-11-05"})
+            .code == 0);
     const auto out1 = data.path / "export1.csv";
     REQUIRE(run({"catalog", "export", out1.string()}).code == 0);
 

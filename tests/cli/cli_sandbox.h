@@ -7,18 +7,17 @@
 #include "clusterplan/catalog/catalog.h"
 
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <spawn.h>
 #include <sstream>
 #include <string>
-#include <system_error>
-#include <vector>
-
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
+#include <system_error>
 #include <unistd.h>
+#include <vector>
 
 extern char** environ;
 
@@ -92,12 +91,15 @@ inline CliResult run_program(const std::string& program, const std::vector<std::
     const fs::path err_file = scratch / "stderr.txt";
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0600);
+    posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0600);
     std::vector<std::string> args{program};
     args.insert(args.end(), argv.begin(), argv.end());
     std::vector<char*> c_args;
-    for (auto& a : args) c_args.push_back(a.data());
+    for (auto& a : args)
+        c_args.push_back(a.data());
     c_args.push_back(nullptr);
     pid_t pid = 0;
     CliResult r;
@@ -115,7 +117,8 @@ inline CliResult run_program(const std::string& program, const std::vector<std::
 // Lines in `text` (a trailing newline does not start another line).
 inline std::size_t line_count(const std::string& text) {
     std::size_t n = 0;
-    for (const char c : text) n += c == '\n';
+    for (const char c : text)
+        n += c == '\n';
     if (!text.empty() && text.back() != '\n') ++n;
     return n;
 }

@@ -7,7 +7,6 @@
 #include "cli_sandbox.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <csignal>
 #include <string>
@@ -17,17 +16,18 @@
 namespace {
 
 using cp::test::CliResult;
-using cp::test::Sandbox;
 using cp::test::read_bytes;
 using cp::test::run_cli;
+using cp::test::Sandbox;
 namespace fs = std::filesystem;
 
 // A valid SkyPilot vms.csv large enough that importing it takes a noticeable time.
 std::string big_skypilot_csv() {
-    const std::vector<std::string> types = {"p4d.24xlarge", "p5.48xlarge", "g5.xlarge", "g5.12xlarge",
-                                            "g4dn.xlarge", "trn1.32xlarge", "p3.16xlarge", "g6.xlarge"};
-    const std::vector<std::string> regions = {"us-east-1", "us-west-2", "eu-west-1", "ap-northeast-1",
-                                              "eu-central-1", "us-east-2"};
+    const std::vector<std::string> types = {"p4d.24xlarge", "p5.48xlarge", "g5.xlarge",
+                                            "g5.12xlarge",  "g4dn.xlarge", "trn1.32xlarge",
+                                            "p3.16xlarge",  "g6.xlarge"};
+    const std::vector<std::string> regions = {"us-east-1",      "us-west-2",    "eu-west-1",
+                                              "ap-northeast-1", "eu-central-1", "us-east-2"};
     std::string csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,"
                       "SpotPrice,Region,AvailabilityZone\n";
     for (int i = 0; i < 20000; ++i) {
@@ -45,7 +45,8 @@ pid_t spawn_app(const std::vector<std::string>& argv, const fs::path& scratch) {
     std::vector<std::string> args{CLUSTERPLAN_APP_BINARY};
     args.insert(args.end(), argv.begin(), argv.end());
     std::vector<char*> c_args;
-    for (auto& a : args) c_args.push_back(a.data());
+    for (auto& a : args)
+        c_args.push_back(a.data());
     c_args.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -53,7 +54,8 @@ pid_t spawn_app(const std::vector<std::string>& argv, const fs::path& scratch) {
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     pid_t pid = -1;
-    const int rc = posix_spawn(&pid, CLUSTERPLAN_APP_BINARY, &actions, nullptr, c_args.data(), environ);
+    const int rc =
+        posix_spawn(&pid, CLUSTERPLAN_APP_BINARY, &actions, nullptr, c_args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     REQUIRE(rc == 0);
     return pid;
@@ -89,7 +91,9 @@ TEST_CASE("kill -9 during an import leaves the old data or the whole import", "[
         Sandbox reference;
         REQUIRE(run_cli({"catalog", "list"}).code == 0);
         const fs::path file = reference.write("vms.csv", csv);
-        REQUIRE(run_cli({"catalog", "import", file.string(), "--format", "skypilot", "--as-of", "2025-06-01"}).code == 0);
+        REQUIRE(run_cli({"catalog", "import", file.string(), "--format", "skypilot", "--as-of",
+                         "2025-06-01"})
+                    .code == 0);
         imported = without_creation_time(reference.stored_data());
     }
     for (const int delay_ms : {20, 150, 600, 1500}) {
@@ -98,8 +102,9 @@ TEST_CASE("kill -9 during an import leaves the old data or the whole import", "[
         const std::string before = without_creation_time(box.stored_data());
         REQUIRE(before != imported);
         const fs::path file = box.write("vms.csv", csv);
-        const pid_t pid = spawn_app({"catalog", "import", file.string(), "--format", "skypilot",
-                                     "--as-of", "2025-06-01"}, box.files_dir());
+        const pid_t pid = spawn_app(
+            {"catalog", "import", file.string(), "--format", "skypilot", "--as-of", "2025-06-01"},
+            box.files_dir());
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         kill(pid, SIGKILL);
         const int code = wait_exit(pid);
@@ -117,8 +122,9 @@ TEST_CASE("readers keep working while another process imports", "[cli][db-safety
     Sandbox box;
     REQUIRE(run_cli({"catalog", "list"}).code == 0);
     const fs::path file = box.write("vms.csv", big_skypilot_csv());
-    const pid_t pid = spawn_app({"catalog", "import", file.string(), "--format", "skypilot",
-                                 "--as-of", "2025-06-01"}, box.files_dir());
+    const pid_t pid = spawn_app(
+        {"catalog", "import", file.string(), "--format", "skypilot", "--as-of", "2025-06-01"},
+        box.files_dir());
     int reads = 0;
     int failures = 0;
     std::string first_failure;
@@ -144,22 +150,25 @@ TEST_CASE("a corrupt database is reported, kept, and rebuilt only on request", "
     const std::vector<std::pair<std::string, std::string>> damages = {
         {"garbage", std::string("this is not a database\n") + std::string(8192, '\x5a')},
         {"truncated to its first page", healthy.substr(0, 4096)},
-        {"zero bytes in the middle", healthy.substr(0, 4096) + std::string(healthy.size() - 4096, '\0')},
+        {"zero bytes in the middle",
+         healthy.substr(0, 4096) + std::string(healthy.size() - 4096, '\0')},
     };
     for (const auto& [label, bytes] : damages) {
         INFO("damage: " << label);
-        for (const auto& entry : fs::directory_iterator(box.data_dir())) fs::remove_all(entry.path());
+        for (const auto& entry : fs::directory_iterator(box.data_dir()))
+            fs::remove_all(entry.path());
         {
             std::ofstream out(box.database(), std::ios::binary);
             out << bytes;
         }
-        const CliResult r = cp::test::run_program(CLUSTERPLAN_APP_BINARY, {"catalog", "list"}, box.files_dir());
+        const CliResult r =
+            cp::test::run_program(CLUSTERPLAN_APP_BINARY, {"catalog", "list"}, box.files_dir());
         INFO("stderr: " << r.err);
         CHECK(r.code == 2);
         CHECK(cp::test::line_count(r.err) == 1);
         CHECK(r.err.find("catalog.sqlite") != std::string::npos);
         CHECK(r.err.find("rebuild") != std::string::npos);
-        CHECK(read_bytes(box.database()) == bytes);  // never touched without being asked
+        CHECK(read_bytes(box.database()) == bytes); // never touched without being asked
 
         const CliResult rebuilt = run_cli({"catalog", "rebuild"});
         INFO("rebuild: " << rebuilt.out << rebuilt.err);

@@ -4,14 +4,13 @@
 #include "cli_sandbox.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
-
 namespace fs = std::filesystem;
-using nlohmann::json;
 using cp::test::run_cli;
 using cp::test::Sandbox;
+using nlohmann::json;
 
 namespace {
 
@@ -22,7 +21,8 @@ fs::path design_example() {
 
 } // namespace
 
-TEST_CASE("the DESIGN.md example: spot never costs more than the scenario's on-demand price", "[cli][cost]") {
+TEST_CASE("the DESIGN.md example: spot never costs more than the scenario's on-demand price",
+          "[cli][cost]") {
     Sandbox box;
     const fs::path path = design_example();
     const auto r = run_cli({"simulate", path.string(), "--json"});
@@ -54,7 +54,8 @@ TEST_CASE("sweep of unpriced custom hardware says why no plan is ranked by cost"
     CHECK(doc["plans"].empty());
     CHECK(doc["excluded"]["no_price"].get<int>() > 0);
     const auto text = run_cli({"sweep", path.string()});
-    CHECK_THAT(text.out, Catch::Contains("options have no known price (give cluster.custom.usd_per_node_hour"));
+    CHECK_THAT(text.out, Catch::Contains(
+                             "options have no known price (give cluster.custom.usd_per_node_hour"));
 }
 
 TEST_CASE("checkpoint_write_s 0 prices spot instead of printing unknowns", "[cli][spot]") {
@@ -80,15 +81,19 @@ TEST_CASE("an empty cluster.region is a field error", "[cli][errors]") {
     CHECK_THAT(r.err, Catch::Contains("cluster.region: must not be empty"));
 }
 
-TEST_CASE("a calibration profile of another accelerator is refused, not silently applied", "[cli][calibration]") {
+TEST_CASE("a calibration profile of another accelerator is refused, not silently applied",
+          "[cli][calibration]") {
     Sandbox box;
     const std::string log =
-        (fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration" / "nccl_tests_allreduce_a100x8.txt").string();
+        (fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "calibration" / "nccl_tests_allreduce_a100x8.txt")
+            .string();
     REQUIRE(run_cli({"calibrate", "import", log, "--name", "a100-lab"}).code == 0);
     const auto on = [&](const char* instance) {
-        return box.write(std::string(instance) + ".json",
-                         std::string(R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": ")") + instance +
-                             R"(", "nodes": 1, "calibration": "a100-lab"}, "training": {"tokens": 1e9}})");
+        return box.write(
+            std::string(instance) + ".json",
+            std::string(R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": ")") +
+                instance +
+                R"(", "nodes": 1, "calibration": "a100-lab"}, "training": {"tokens": 1e9}})");
     };
     const auto p4d = run_cli({"simulate", on("p4d.24xlarge").string(), "--json"});
     INFO(p4d.err);
@@ -96,15 +101,19 @@ TEST_CASE("a calibration profile of another accelerator is refused, not silently
     const json plan = json::parse(p4d.out);
     CHECK(plan["calibration"]["source"] == "nccl-tests (a100-lab)");
     // The log carries no date: the assumption does not print an empty one.
-    for (const auto& a : plan["assumptions"]) CHECK(a.get<std::string>().find(", )") == std::string::npos);
+    for (const auto& a : plan["assumptions"])
+        CHECK(a.get<std::string>().find(", )") == std::string::npos);
     for (const char* command : {"simulate", "sweep", "recommend"}) {
         const auto p5 = run_cli({command, on("p5.48xlarge").string()});
         INFO(command);
         CHECK(p5.code == 2);
-        CHECK_THAT(p5.err, Catch::Contains("cluster.calibration: profile 'a100-lab' was measured on NVIDIA A100"));
+        CHECK_THAT(
+            p5.err,
+            Catch::Contains("cluster.calibration: profile 'a100-lab' was measured on NVIDIA A100"));
     }
     // Searching every instance: the A100 plans use the profile, the others their datasheets.
-    const auto any = box.write("any.json", R"({"model": {"preset": "llama2-7b"}, "training": {"tokens": 1e9},
+    const auto any =
+        box.write("any.json", R"({"model": {"preset": "llama2-7b"}, "training": {"tokens": 1e9},
         "cluster": {"calibration": "a100-lab"}, "constraints": {"max_nodes": 2, "objective": "time"}})");
     const auto rec = run_cli({"recommend", any.string(), "--json", "--top", "10"});
     INFO(rec.err);
@@ -122,7 +131,8 @@ TEST_CASE("Trainium plans stop at ZeRO-1, the stage the Neuron SDK offers", "[cl
         "parallel": {"zero": 3}, "training": {"tokens": 1e9}})");
     const auto refused = run_cli({"simulate", fixed.string()});
     CHECK(refused.code == 2);
-    CHECK_THAT(refused.err, Catch::Contains("parallel.zero") && Catch::Contains("ZeRO up to stage 1"));
+    CHECK_THAT(refused.err,
+               Catch::Contains("parallel.zero") && Catch::Contains("ZeRO up to stage 1"));
 
     // Searched: every plan offered on Trainium uses ZeRO 0 or 1.
     const auto searched = box.write("trn1-any.json", R"({"model": {"preset": "llama2-7b"},
@@ -133,5 +143,6 @@ TEST_CASE("Trainium plans stop at ZeRO-1, the stage the Neuron SDK offers", "[cl
     REQUIRE(r.code == 0);
     const json doc = json::parse(r.out);
     REQUIRE_FALSE(doc["plans"].empty());
-    for (const auto& plan : doc["plans"]) CHECK(plan["layout"]["zero"].get<int>() <= 1);
+    for (const auto& plan : doc["plans"])
+        CHECK(plan["layout"]["zero"].get<int>() <= 1);
 }

@@ -24,7 +24,8 @@ TEST_CASE("clusterplan-probe info: document on a GPU host, exit 2 without one", 
 }
 
 TEST_CASE("clusterplan-probe usage errors exit 1", "[probes]") {
-    for (const std::vector<std::string>& args : {std::vector<std::string>{"bogus"}, {"info", "--nope"}, {"nccl", "--iters"}, {}}) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"bogus"}, {"info", "--nope"}, {"nccl", "--iters"}, {}}) {
         cp::remote::ProcessJob job;
         job.argv = {CLUSTERPLAN_PROBE_BINARY};
         job.argv.insert(job.argv.end(), args.begin(), args.end());

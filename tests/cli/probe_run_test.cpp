@@ -1,20 +1,17 @@
 // `clusterplan probe run` end to end without a network: a fake `ssh` first on PATH runs the
 // remote commands locally, a fake nvidia-smi reports GPUs and a fake probe prints a fixture.
 #include "cli.h"
-
 #include "clusterplan/remote/launch.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/remote/sha256.h"
 
-#include <nlohmann/json.hpp>
-
 #include <catch2/catch.hpp>
-
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -45,10 +42,13 @@ struct FakeRemote {
         setenv("HOME", (root / "home").c_str(), 1);
         setenv("CLUSTERPLAN_DATA_DIR", (root / "data").c_str(), 1);
         setenv("FAKE_SSH_LOG", log().c_str(), 1);
-        setenv("FAKE_PROBE_JSON", (std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/calibration/probe_a100x8_example.json").c_str(), 1);
+        setenv("FAKE_PROBE_JSON",
+               (std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/calibration/probe_a100x8_example.json")
+                   .c_str(),
+               1);
         setenv("PATH", (kFakeDir + ":" + old_path).c_str(), 1);
-        for (const char* v : {"FAKE_GPU_NAME", "FAKE_DRIVER", "FAKE_PROBE_SLEEP", "FAKE_SSH_UNREACHABLE", "FAKE_SSH_BANNER",
-                              "CLUSTERPLAN_PROBE"})
+        for (const char* v : {"FAKE_GPU_NAME", "FAKE_DRIVER", "FAKE_PROBE_SLEEP",
+                              "FAKE_SSH_UNREACHABLE", "FAKE_SSH_BANNER", "CLUSTERPLAN_PROBE"})
             unsetenv(v);
     }
     ~FakeRemote() {
@@ -91,14 +91,15 @@ TEST_CASE("sha256 matches the FIPS 180-4 test vectors", "[remote]") {
     CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
           "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    CHECK(sha256_hex(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    CHECK(sha256_hex(std::string(1000000, 'a')) ==
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST_CASE("probe run uploads, launches, collects and stores through ssh", "[remote][cli]") {
     FakeRemote fake;
     setenv("FAKE_SSH_BANNER", "Welcome to gpu-node-1 (login banner on stdout)", 1);
-    const Run r = run({"probe", "run", "--host", "gpu-node-1", "--probe", kFakeProbe, "--instance", "p4d.24xlarge",
-                       "--name", "node1", "--json"});
+    const Run r = run({"probe", "run", "--host", "gpu-node-1", "--probe", kFakeProbe, "--instance",
+                       "p4d.24xlarge", "--name", "node1", "--json"});
     INFO(r.err);
     REQUIRE(r.rc == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -117,7 +118,8 @@ TEST_CASE("probe run uploads, launches, collects and stores through ssh", "[remo
     for (const auto& e : fs::directory_iterator(fake.cache()))
         CHECK(e.path().filename().string().rfind("probe-", 0) == 0);
     // Progress was streamed from the remote probe's stderr.
-    CHECK_THAT(r.err, Catch::Matchers::Contains("[gpu-node-1] probe: clusterplan-probe: gemm bf16"));
+    CHECK_THAT(r.err,
+               Catch::Matchers::Contains("[gpu-node-1] probe: clusterplan-probe: gemm bf16"));
     CHECK_THAT(r.err, Catch::Matchers::Contains("[gpu-node-1] upload: verified sha256"));
     // Every ssh call was BatchMode to the named host.
     const std::string log = slurp(fake.log());
@@ -127,33 +129,41 @@ TEST_CASE("probe run uploads, launches, collects and stores through ssh", "[remo
     CHECK(list["calibrations"][0]["name"] == "node1");
 
     // A second run finds the cached binary and does not upload again.
-    const Run again = run({"probe", "run", "--host", "gpu-node-1", "--probe", kFakeProbe, "--json"});
+    const Run again =
+        run({"probe", "run", "--host", "gpu-node-1", "--probe", kFakeProbe, "--json"});
     REQUIRE(again.rc == 0);
     CHECK(nlohmann::json::parse(again.out)["hosts"][0]["uploaded"] == false);
     CHECK_THAT(again.err, Catch::Matchers::Contains("already cached"));
 }
 
-TEST_CASE("multi-host probe runs one process per host with NCCL_COMM_ID of host 0", "[remote][cli]") {
+TEST_CASE("multi-host probe runs one process per host with NCCL_COMM_ID of host 0",
+          "[remote][cli]") {
     FakeRemote fake;
-    const Run r = run({"probe", "run", "--host", "alice@node-a", "--host", "node-b", "--probe", kFakeProbe, "--port", "31000"});
+    const Run r = run({"probe", "run", "--host", "alice@node-a", "--host", "node-b", "--probe",
+                       kFakeProbe, "--port", "31000"});
     INFO(r.err);
     REQUIRE(r.rc == 0);
-    CHECK_THAT(r.err, Catch::Matchers::Contains("[alice@node-a] probe: clusterplan-probe: rank 0/2 command all NCCL_COMM_ID=node-a:31000"));
-    CHECK_THAT(r.err, Catch::Matchers::Contains("[node-b] probe: clusterplan-probe: rank 1/2 command all NCCL_COMM_ID=node-a:31000"));
+    CHECK_THAT(r.err, Catch::Matchers::Contains("[alice@node-a] probe: clusterplan-probe: rank 0/2 "
+                                                "command all NCCL_COMM_ID=node-a:31000"));
+    CHECK_THAT(
+        r.err,
+        Catch::Matchers::Contains(
+            "[node-b] probe: clusterplan-probe: rank 1/2 command all NCCL_COMM_ID=node-a:31000"));
     CHECK_THAT(r.out, Catch::Matchers::Contains("Stored as calibration 'node-a-probe-"));
 }
 
 TEST_CASE("hostile host names are rejected before anything runs", "[remote][cli][security]") {
     FakeRemote fake;
-    for (const std::string host : {"h;rm -rf ~", "$(id)", "`id`", "a b", "-oProxyCommand=touch /tmp/x", "h|id", "h&id",
-                                   "h>x", "../x", "h\nid", "'h'", "\"h\"", "h\\x", "user@", "@h", ""}) {
+    for (const std::string host :
+         {"h;rm -rf ~", "$(id)", "`id`", "a b", "-oProxyCommand=touch /tmp/x", "h|id", "h&id",
+          "h>x", "../x", "h\nid", "'h'", "\"h\"", "h\\x", "user@", "@h", ""}) {
         INFO(host);
         const Run r = run({"probe", "run", "--host", host, "--probe", kFakeProbe});
         CHECK(r.rc == 2);
         CHECK_THAT(r.err, Catch::Matchers::Contains("is not a valid host name"));
         CHECK_FALSE(cp::remote::is_valid_host(host));
     }
-    CHECK_FALSE(fs::exists(fake.log()));  // ssh was never started
+    CHECK_FALSE(fs::exists(fake.log())); // ssh was never started
     CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].empty());
     CHECK_THROWS_AS(cp::remote::ssh_argv({}, "$(id)", "true"), std::invalid_argument);
     CHECK_THROWS_AS(cp::remote::mpirun_argv({"ok", "h;id"}, {}), std::invalid_argument);
@@ -174,15 +184,18 @@ TEST_CASE("incompatible hosts get a clear message and nothing is stored", "[remo
     for (const char* p3 : {"p3.16xlarge", "p3dn.24xlarge"}) {
         r = run({"probe", "run", "--host", "p3-host", "--instance", p3, "--probe", kFakeProbe});
         CHECK(r.rc == 2);
-        CHECK_THAT(r.err, Catch::Matchers::Contains("V100") && Catch::Matchers::Contains("CUDA 13") &&
-                              Catch::Matchers::Contains("calibrate import FILE --instance " + std::string(p3)) &&
-                              !Catch::Matchers::Contains("cannot reach"));
+        CHECK_THAT(
+            r.err,
+            Catch::Matchers::Contains("V100") && Catch::Matchers::Contains("CUDA 13") &&
+                Catch::Matchers::Contains("calibrate import FILE --instance " + std::string(p3)) &&
+                !Catch::Matchers::Contains("cannot reach"));
     }
     unsetenv("FAKE_SSH_UNREACHABLE");
     setenv("FAKE_DRIVER", "535.183.01", 1);
     r = run({"probe", "run", "--host", "old-driver", "--probe", kFakeProbe});
     CHECK(r.rc == 2);
-    CHECK_THAT(r.err, Catch::Matchers::Contains("driver 535.183.01") && Catch::Matchers::Contains("580"));
+    CHECK_THAT(r.err,
+               Catch::Matchers::Contains("driver 535.183.01") && Catch::Matchers::Contains("580"));
     unsetenv("FAKE_DRIVER");
     setenv("FAKE_SSH_UNREACHABLE", "down-node", 1);
     r = run({"probe", "run", "--host", "down-node", "--probe", kFakeProbe});
@@ -191,7 +204,8 @@ TEST_CASE("incompatible hosts get a clear message and nothing is stored", "[remo
     CHECK_FALSE(fs::exists(fake.cache()));
     CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].empty());
     CHECK(run({"probe", "run", "--host", "x", "--probe", "/nonexistent/probe"}).rc == 2);
-    CHECK(run({"probe", "run", "--host", "x", "--launcher", "telnet", "--probe", kFakeProbe}).rc == 1);
+    CHECK(run({"probe", "run", "--host", "x", "--launcher", "telnet", "--probe", kFakeProbe}).rc ==
+          1);
     CHECK(run({"probe", "run"}).rc == 1);
 }
 
@@ -204,14 +218,15 @@ TEST_CASE("cancel stops the local client and the remote probe", "[remote]") {
     cp::remote::ProbeRunner runner(opt);
     std::atomic<bool> probe_started{false};
     std::thread canceller([&] {
-        for (int i = 0; i < 200 && !probe_started; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (int i = 0; i < 200 && !probe_started; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         runner.cancel();
     });
     const auto t0 = std::chrono::steady_clock::now();
     CHECK_THROWS_WITH(runner.run([&](const cp::remote::ProgressEvent& e) {
-                          if (e.stage == "probe") probe_started = true;
-                      }),
+        if (e.stage == "probe") probe_started = true;
+    }),
                       Catch::Matchers::Contains("cancelled"));
     canceller.join();
     unsetenv("FAKE_PROBE_SLEEP");
@@ -219,9 +234,9 @@ TEST_CASE("cancel stops the local client and the remote probe", "[remote]") {
     REQUIRE(probe_started);
     const pid_t pid = std::stoi(slurp(fake.root / "home/fake-probe.pid"));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK_FALSE(process_running(pid));  // the probe process is gone
+    CHECK_FALSE(process_running(pid)); // the probe process is gone
     for (const auto& e : fs::directory_iterator(fake.cache()))
-        CHECK(e.path().filename().string().rfind("run-", 0) != 0);  // pid file cleaned up
+        CHECK(e.path().filename().string().rfind("run-", 0) != 0); // pid file cleaned up
     // The cancel command went to the host.
     CHECK_THAT(slurp(fake.log()), Catch::Matchers::Contains("kill -TERM"));
 }
@@ -237,7 +252,8 @@ TEST_CASE("mpirun and srun launchers build argv for those engines", "[remote]") 
     CHECK(m[2] == "2");
     CHECK(m[4] == "node-a,node-b");
     CHECK(std::find(m.begin(), m.end(), "NCCL_COMM_ID=node-a:29517") != m.end());
-    CHECK(m.back() == "exec \"$HOME/.cache/clusterplan/probe-" + l.sha256_hex + "\" 'all' --gpus 4");
+    CHECK(m.back() ==
+          "exec \"$HOME/.cache/clusterplan/probe-" + l.sha256_hex + "\" 'all' --gpus 4");
     const auto s = cp::remote::srun_argv({"node-a", "node-b"}, l);
     CHECK(s[0] == "srun");
     CHECK(std::find(s.begin(), s.end(), "--nodelist=node-a,node-b") != s.end());
@@ -251,14 +267,19 @@ TEST_CASE("mpirun and srun launchers run the uploaded probe once per host", "[re
     FakeRemote fake;
     for (const char* launcher : {"mpirun", "srun"}) {
         INFO(launcher);
-        const Run r = run({"probe", "run", "--launcher", launcher, "--host", "node-a", "--host", "node-b", "--probe", kFakeProbe,
-                           "--gpus", "8", "--json"});
+        const Run r = run({"probe", "run", "--launcher", launcher, "--host", "node-a", "--host",
+                           "node-b", "--probe", kFakeProbe, "--gpus", "8", "--json"});
         INFO(r.err);
         REQUIRE(r.rc == 0);
         CHECK(nlohmann::json::parse(r.out)["source"] == "probe");
-        CHECK_THAT(r.err, Catch::Matchers::Contains("rank 0/2 command all NCCL_COMM_ID=node-a:29517"));
-        CHECK_THAT(r.err, Catch::Matchers::Contains("rank 1/2 command all NCCL_COMM_ID=node-a:29517"));
-        CHECK_THAT(slurp(fake.log()), Catch::Matchers::Contains(std::string(launcher) + "\tsh -c exec \"$HOME/.cache/clusterplan/probe-"));
+        CHECK_THAT(r.err,
+                   Catch::Matchers::Contains("rank 0/2 command all NCCL_COMM_ID=node-a:29517"));
+        CHECK_THAT(r.err,
+                   Catch::Matchers::Contains("rank 1/2 command all NCCL_COMM_ID=node-a:29517"));
+        CHECK_THAT(slurp(fake.log()),
+                   Catch::Matchers::Contains(std::string(launcher) +
+                                             "\tsh -c exec \"$HOME/.cache/clusterplan/probe-"));
     }
-    CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].size() == 2);
+    CHECK(nlohmann::json::parse(run({"calibrate", "list", "--json"}).out)["calibrations"].size() ==
+          2);
 }

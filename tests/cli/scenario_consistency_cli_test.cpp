@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-using nlohmann::json;
 using cp::test::run_cli;
 using cp::test::Sandbox;
+using nlohmann::json;
 
 namespace {
 
@@ -40,7 +40,7 @@ TEST_CASE("a generic model reports samples/s, not tokens/s", "[cli][generic]") {
     CHECK_THAT(text.out, Catch::Contains("samples/s (images/s for an image model)"));
     CHECK_THAT(text.out, !Catch::Contains("tokens/s"));
     const json j = json::parse(run_cli({"simulate", path.string(), "--json"}).out);
-    REQUIRE(j.contains("tokens_per_s"));  // the DESIGN.md key stays, without a meaningless value
+    REQUIRE(j.contains("tokens_per_s")); // the DESIGN.md key stays, without a meaningless value
     CHECK(j["tokens_per_s"].is_null());
     CHECK(j["samples_per_s"].get<double>() > 0);
     const json sweep = json::parse(run_cli({"sweep", path.string(), "--json"}).out);
@@ -49,14 +49,17 @@ TEST_CASE("a generic model reports samples/s, not tokens/s", "[cli][generic]") {
     // A transformer keeps its token rate.
     const auto llama = box.write("llama.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "training": {"tokens": 1e10}})");
-    CHECK(json::parse(run_cli({"simulate", llama.string(), "--json"}).out)["tokens_per_s"].get<double>() > 0);
+    CHECK(json::parse(run_cli({"simulate", llama.string(), "--json"}).out)["tokens_per_s"]
+              .get<double>() > 0);
 }
 
-TEST_CASE("equal step times resolve to the largest micro-batch, whatever the thread count", "[cli][generic]") {
+TEST_CASE("equal step times resolve to the largest micro-batch, whatever the thread count",
+          "[cli][generic]") {
     Sandbox box;
     const auto path = box.write("resnet.json", kResnetOnP4d);
     const json j = json::parse(run_cli({"simulate", path.string(), "--json"}).out);
-    // 1024 images over 8 GPUs: 128 per replica fit in one micro-batch (was 2, with 64 accumulations).
+    // 1024 images over 8 GPUs: 128 per replica fit in one micro-batch (was 2, with 64
+    // accumulations).
     CHECK(j["layout"]["micro_batch"] == 128);
     CHECK(j["layout"]["micro_batches"] == 1);
     const auto one = run_cli({"sweep", path.string(), "--json", "--threads", "1"});
@@ -65,13 +68,15 @@ TEST_CASE("equal step times resolve to the largest micro-batch, whatever the thr
     CHECK(json::parse(one.out)["plans"][0]["layout"]["micro_batch"] == 128);
 }
 
-TEST_CASE("cluster.instance outside a non-empty constraints.instances exits 2 naming both", "[cli][errors]") {
+TEST_CASE("cluster.instance outside a non-empty constraints.instances exits 2 naming both",
+          "[cli][errors]") {
     Sandbox box;
     const auto path = box.write("contra.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1},
         "constraints": {"instances": ["p5.48xlarge", "p4de.24xlarge"]}})");
     for (const auto& err : planner_errors(path))
-        CHECK_THAT(err, Catch::Contains("cluster.instance") && Catch::Contains("constraints.instances") &&
+        CHECK_THAT(err, Catch::Contains("cluster.instance") &&
+                            Catch::Contains("constraints.instances") &&
                             Catch::Contains("p4d.24xlarge"));
     const auto listed = box.write("listed.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "training": {"tokens": 1e10},
@@ -79,7 +84,8 @@ TEST_CASE("cluster.instance outside a non-empty constraints.instances exits 2 na
     CHECK(run_cli({"simulate", listed.string()}).code == 0);
 }
 
-TEST_CASE("a cluster.region without any price exits 2 listing the priced regions", "[cli][errors]") {
+TEST_CASE("a cluster.region without any price exits 2 listing the priced regions",
+          "[cli][errors]") {
     Sandbox box;
     const auto mars = box.write("mars.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1, "region": "mars-1"}, "training": {"tokens": 1e10}})");
@@ -98,11 +104,13 @@ TEST_CASE("a cluster.region without any price exits 2 listing the priced regions
     CHECK(r.code == 0);
 }
 
-TEST_CASE("catalog list --region without prices says where prices are, JSON stays an array", "[cli][catalog]") {
+TEST_CASE("catalog list --region without prices says where prices are, JSON stays an array",
+          "[cli][catalog]") {
     Sandbox box;
     const auto text = run_cli({"catalog", "list", "--region", "mars-1"});
     CHECK(text.code == 0);
-    CHECK_THAT(text.err, Catch::Contains("no prices in region 'mars-1'") && Catch::Contains("us-east-1"));
+    CHECK_THAT(text.err,
+               Catch::Contains("no prices in region 'mars-1'") && Catch::Contains("us-east-1"));
     const auto js = run_cli({"catalog", "list", "--region", "mars-1", "--json"});
     CHECK(js.code == 0);
     CHECK(json::parse(js.out) == json::array());

@@ -2,18 +2,15 @@
 // bundled catalog (fresh CLUSTERPLAN_DATA_DIR): JSON contract, golden key list, exit codes and
 // error sentences, determinism across thread counts, and the seed sanity checks.
 #include "cli.h"
-
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -86,7 +83,8 @@ std::set<std::string> golden_lines(const std::string& name) {
 
 } // namespace
 
-TEST_CASE("simulate --json returns the DESIGN.md contract for the Megatron GPT-3 layout", "[cli][simulate]") {
+TEST_CASE("simulate --json returns the DESIGN.md contract for the Megatron GPT-3 layout",
+          "[cli][simulate]") {
     const Result r = run({"simulate", example("gpt3-175b-p4d.json"), "--json"});
     INFO(r.err);
     REQUIRE(r.code == 0);
@@ -104,7 +102,8 @@ TEST_CASE("simulate --json returns the DESIGN.md contract for the Megatron GPT-3
     // cost = nodes × price × wall time; time = steps × step time.
     const double hours = j["time_to_train_h"].get<double>();
     CHECK_REL(hours, j["steps"].get<double>() * j["step_time_s"].get<double>() / 3600, 1e-9);
-    CHECK_REL(j["cost_usd"].get<double>(), 128 * j["prices"]["usd_per_node_hour"].get<double>() * hours, 1e-9);
+    CHECK_REL(j["cost_usd"].get<double>(),
+              128 * j["prices"]["usd_per_node_hour"].get<double>() * hours, 1e-9);
     CHECK(j["steps"].get<double>() == std::ceil(3.0e11 / 2048 / 1536));
     CHECK(j["spot_expected_interruptions"].get<double>() > 0);
     CHECK(j["assumptions"].size() >= 4);
@@ -127,18 +126,23 @@ TEST_CASE("simulate prints a readable breakdown, and says when it searched", "[c
     const Result r = run({"simulate", example("gpt3-175b-p4d.json")});
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("128 × p4d.24xlarge (1024 × A100-40GB), bf16"));
-    CHECK_THAT(r.out, Catch::Contains("layout       tp=8 pp=8 dp=16, micro-batch 1 of global 1536 (96 micro-batches)"));
-    for (const char* part : {"step time", "compute", "pp_bubble", "dp_comm_exposed", "memory", "train time",
-                             "on demand", "spot", "assumptions"})
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "layout       tp=8 pp=8 dp=16, micro-batch 1 of global 1536 (96 micro-batches)"));
+    for (const char* part : {"step time", "compute", "pp_bubble", "dp_comm_exposed", "memory",
+                             "train time", "on demand", "spot", "assumptions"})
         CHECK_THAT(r.out, Catch::Contains(part));
 
-    const std::string searched = scenario_file("searched.json", R"({"model": {"preset": "llama2-7b"},
+    const std::string searched =
+        scenario_file("searched.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"instance": "p4d.24xlarge", "nodes": 2}})");
     const Result s = run({"simulate", searched, "--json"});
     REQUIRE(s.code == 0);
     const json j = json::parse(s.out);
     CHECK(j["searched"].size() == 6);
-    CHECK_THAT(j["note"].get<std::string>(), Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute"));
+    CHECK_THAT(j["note"].get<std::string>(),
+               Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute"));
 }
 
 TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", "[cli][errors]") {
@@ -153,11 +157,13 @@ TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", 
          "bad.json: parallel.tp: must divide model.heads (96)"},
         {R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 2},
              "parallel": {"tp": 8, "pp": 2, "dp": 4}})",
-         "bad.json: parallel.dp: tp × pp × dp = 64 does not equal the cluster's 16 devices (2 nodes × 8)"},
+         "bad.json: parallel.dp: tp × pp × dp = 64 does not equal the cluster's 16 devices (2 "
+         "nodes × 8)"},
         {R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p9.huge", "nodes": 2}})",
          "bad.json: cluster.instance: unknown instance type 'p9.huge'"},
         {R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": "inf2.48xlarge", "nodes": 1}})",
-         "bad.json: cluster.instance: inf2.48xlarge carries Inferentia2 accelerators, which are built for inference"},
+         "bad.json: cluster.instance: inf2.48xlarge carries Inferentia2 accelerators, which are "
+         "built for inference"},
         {R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 1, "calibration": "lab-run-7"}})",
          "bad.json: cluster.calibration: no calibration profile named 'lab-run-7'"},
         {R"({"model": {"preset": "llama2-7b"}, "cluster": {"nodes": 1, "custom": {"accelerator": "Z80"}}})",
@@ -168,7 +174,8 @@ TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", 
          "bad.json: precision: unknown value 'int4'"},
         // A precision the accelerator has no peak for names `precision`, not the layout.
         {R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "precision": "fp8"})",
-         "bad.json: precision: A100-40GB has no published fp8 peak, so p4d.24xlarge cannot be planned at this "
+         "bad.json: precision: A100-40GB has no published fp8 peak, so p4d.24xlarge cannot be "
+         "planned at this "
          "precision (known: fp32, tf32, fp16, bf16)"},
         {"{ not json", "bad.json: (file): not valid JSON"},
     };
@@ -178,11 +185,13 @@ TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", 
         INFO(c.text << "\nstderr: " << r.err);
         CHECK(r.code == 2);
         CHECK(r.out.empty());
-        CHECK_THAT(r.err, Catch::Contains(std::string("clusterplan simulate: ") + workdir().string() + "/" + c.expect));
+        CHECK_THAT(r.err, Catch::Contains(std::string("clusterplan simulate: ") +
+                                          workdir().string() + "/" + c.expect));
         CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
     // Unknown instances in sweep/recommend name constraints.instances.
-    const std::string path = scenario_file("bad.json", R"({"model": {"preset": "llama2-7b"}, "cluster": {},
+    const std::string path =
+        scenario_file("bad.json", R"({"model": {"preset": "llama2-7b"}, "cluster": {},
         "constraints": {"instances": ["p4d.24xlarge", "x1.nope"]}})");
     const Result r = run({"recommend", path});
     CHECK(r.code == 2);
@@ -216,7 +225,8 @@ TEST_CASE("sweep --json counts evaluated plans and does not depend on --threads"
     CHECK_FALSE(a["plans"].empty());
     CHECK(a["plans"].size() <= 20);
     std::uint64_t per_instance = 0;
-    for (const auto& i : a["instances"]) per_instance += i["evaluated"].get<std::uint64_t>();
+    for (const auto& i : a["instances"])
+        per_instance += i["evaluated"].get<std::uint64_t>();
     CHECK(per_instance == a["evaluated"].get<std::uint64_t>());
     for (const char* timing : {"elapsed_s", "plans_per_s", "threads"}) {
         a.erase(timing);
@@ -225,10 +235,13 @@ TEST_CASE("sweep --json counts evaluated plans and does not depend on --threads"
     CHECK(a == b);
     // Plans are sorted by the objective (cost); the Pareto front trades time for cost.
     for (std::size_t i = 1; i < a["plans"].size(); ++i)
-        CHECK(a["plans"][i]["total_cost_usd"].get<double>() >= a["plans"][i - 1]["total_cost_usd"].get<double>());
+        CHECK(a["plans"][i]["total_cost_usd"].get<double>() >=
+              a["plans"][i - 1]["total_cost_usd"].get<double>());
     for (std::size_t i = 1; i < a["pareto"].size(); ++i) {
-        CHECK(a["pareto"][i]["wall_time_h"].get<double>() >= a["pareto"][i - 1]["wall_time_h"].get<double>());
-        CHECK(a["pareto"][i]["total_cost_usd"].get<double>() < a["pareto"][i - 1]["total_cost_usd"].get<double>());
+        CHECK(a["pareto"][i]["wall_time_h"].get<double>() >=
+              a["pareto"][i - 1]["wall_time_h"].get<double>());
+        CHECK(a["pareto"][i]["total_cost_usd"].get<double>() <
+              a["pareto"][i - 1]["total_cost_usd"].get<double>());
     }
 
     const Result text = run({"sweep", example("llama3-8b-any.json"), "--top", "3"});
@@ -249,28 +262,34 @@ TEST_CASE("recommend ranks by the objective and explains each choice", "[cli][re
         CHECK_FALSE(rec["reasons"].empty());
         CHECK_FALSE(rec["limits"].empty());
         const json& plan = rec["plan"];
-        const double cost = plan["purchase"] == "spot" ? plan["cost_spot_usd"].get<double>() : plan["cost_usd"].get<double>();
+        const double cost = plan["purchase"] == "spot" ? plan["cost_spot_usd"].get<double>()
+                                                       : plan["cost_usd"].get<double>();
         CHECK(cost >= last);
         last = cost;
-        choices.insert(plan["instance"].get<std::string>() + "/" + plan["purchase"].get<std::string>());
+        choices.insert(plan["instance"].get<std::string>() + "/" +
+                       plan["purchase"].get<std::string>());
         CHECK_THAT(plan["note"].get<std::string>(), Catch::StartsWith("searched instance, nodes"));
     }
-    CHECK(choices.size() == 3);  // distinct choices, not one instance at neighbouring node counts
-    CHECK_THAT(j["recommendations"][0]["reasons"][0].get<std::string>(), Catch::StartsWith("best by lowest cost"));
+    CHECK(choices.size() == 3); // distinct choices, not one instance at neighbouring node counts
+    CHECK_THAT(j["recommendations"][0]["reasons"][0].get<std::string>(),
+               Catch::StartsWith("best by lowest cost"));
     CHECK_FALSE(j["pareto"].empty());
 
     const Result text = run({"recommend", example("llama3-8b-any.json"), "--top", "2"});
     REQUIRE(text.code == 0);
-    CHECK_THAT(text.out, Catch::Contains("#1  ") && Catch::Contains("why:") && Catch::Contains("limit:"));
+    CHECK_THAT(text.out,
+               Catch::Contains("#1  ") && Catch::Contains("why:") && Catch::Contains("limit:"));
 }
 
 TEST_CASE("every example scenario runs", "[cli][examples]") {
-    for (const auto& entry : fs::directory_iterator(fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios")) {
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios")) {
         if (entry.path().extension() != ".json") continue;
         const std::string path = entry.path().string();
         const json doc = json::parse(std::ifstream(path));
-        const bool fixed = doc["cluster"].contains("nodes") &&
-                           (doc["cluster"].contains("instance") || doc["cluster"].contains("custom"));
+        const bool fixed =
+            doc["cluster"].contains("nodes") &&
+            (doc["cluster"].contains("instance") || doc["cluster"].contains("custom"));
         const Result r = run({fixed ? "simulate" : "recommend", path, "--json"});
         INFO(path << "\n" << r.err);
         CHECK(r.code == 0);
@@ -278,14 +297,16 @@ TEST_CASE("every example scenario runs", "[cli][examples]") {
     }
 }
 
-TEST_CASE("seed sanity: data-parallel scaling of 8 × g5.48xlarge (PCIe) falls behind 8 × p3dn.24xlarge",
-          "[cli][seed]") {
+TEST_CASE(
+    "seed sanity: data-parallel scaling of 8 × g5.48xlarge (PCIe) falls behind 8 × p3dn.24xlarge",
+    "[cli][seed]") {
     // BERT-Large, pure data parallel over 64 devices, 4 samples per device per step. fp32: the
     // A10G has no published fp16 tensor rate in the catalog.
     auto efficiency = [](const std::string& instance) {
-        const std::string path = scenario_file("dp-" + instance + ".json",
-                                               R"({"model": {"preset": "bert-large"}, "cluster": {"instance": ")" +
-                                                   instance + R"(", "nodes": 8},
+        const std::string path =
+            scenario_file("dp-" + instance + ".json",
+                          R"({"model": {"preset": "bert-large"}, "cluster": {"instance": ")" +
+                              instance + R"(", "nodes": 8},
             "parallel": {"tp": 1, "pp": 1, "dp": 64, "global_batch": 256}, "precision": "fp32"})");
         const Result r = run({"simulate", path, "--json"});
         INFO(r.err);
@@ -303,9 +324,10 @@ TEST_CASE("seed sanity: data-parallel scaling of 8 × g5.48xlarge (PCIe) falls b
 
 TEST_CASE("seed sanity: p4d beats p3dn on cost per trained token", "[cli][seed]") {
     auto best_cost = [](const std::string& instance) {
-        const std::string path = scenario_file("cost-" + instance + ".json",
-                                               R"({"model": {"preset": "gpt2-1.5b"}, "cluster": {"instance": ")" +
-                                                   instance + R"("}, "precision": "fp16", "training": {"tokens": 3e10},
+        const std::string path =
+            scenario_file("cost-" + instance + ".json",
+                          R"({"model": {"preset": "gpt2-1.5b"}, "cluster": {"instance": ")" +
+                              instance + R"("}, "precision": "fp16", "training": {"tokens": 3e10},
             "constraints": {"max_nodes": 16, "allow_spot": false}})");
         const Result r = run({"recommend", path, "--json", "--top", "1"});
         INFO(r.err);
@@ -321,13 +343,15 @@ TEST_CASE("seed sanity: p4d beats p3dn on cost per trained token", "[cli][seed]"
 }
 
 TEST_CASE("sweep skips inference-only instances with the reason", "[cli][seed]") {
-    const std::string path = scenario_file("inf.json", R"({"model": {"preset": "bert-large"}, "cluster": {},
+    const std::string path =
+        scenario_file("inf.json", R"({"model": {"preset": "bert-large"}, "cluster": {},
         "constraints": {"max_nodes": 2, "instances": ["inf2.48xlarge", "p4d.24xlarge"]}})");
     const Result r = run({"sweep", path, "--json"});
     REQUIRE(r.code == 0);
     const json j = json::parse(r.out);
     REQUIRE(j["instances"].size() == 2);
     CHECK(j["instances"][0]["evaluated"] == 0);
-    CHECK_THAT(j["instances"][0]["skipped"].get<std::string>(), Catch::Contains("built for inference"));
+    CHECK_THAT(j["instances"][0]["skipped"].get<std::string>(),
+               Catch::Contains("built for inference"));
     CHECK(j["instances"][1]["evaluated"].get<int>() > 0);
 }

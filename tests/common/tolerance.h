@@ -3,7 +3,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -23,24 +22,24 @@ inline bool within_rel(double actual, double expected, double rel) {
 inline std::string describe(double actual, double expected) {
     std::ostringstream s;
     s.precision(10);
-    s << "actual " << actual << " vs expected " << expected << " (" << 100.0 * rel_error(actual, expected)
-      << " % off)";
+    s << "actual " << actual << " vs expected " << expected << " ("
+      << 100.0 * rel_error(actual, expected) << " % off)";
     return s.str();
 }
 
 } // namespace cp::test
 
 // CHECK_REL(actual, expected, rel_fraction): relative check with both values in the message.
-#define CHECK_REL(actual, expected, rel)                                                       \
-    do {                                                                                       \
-        const double cp_a_ = (actual), cp_e_ = (expected);                                     \
-        INFO(#actual << ": " << cp::test::describe(cp_a_, cp_e_));                            \
-        CHECK(cp::test::within_rel(cp_a_, cp_e_, (rel)));                                      \
+#define CHECK_REL(actual, expected, rel)                                                           \
+    do {                                                                                           \
+        const double cp_a_ = (actual), cp_e_ = (expected);                                         \
+        INFO(#actual << ": " << cp::test::describe(cp_a_, cp_e_));                                 \
+        CHECK(cp::test::within_rel(cp_a_, cp_e_, (rel)));                                          \
     } while (0)
 
-#define REQUIRE_REL(actual, expected, rel)                                                     \
-    do {                                                                                       \
-        const double cp_a_ = (actual), cp_e_ = (expected);                                     \
-        INFO(#actual << ": " << cp::test::describe(cp_a_, cp_e_));                            \
-        REQUIRE(cp::test::within_rel(cp_a_, cp_e_, (rel)));                                    \
+#define REQUIRE_REL(actual, expected, rel)                                                         \
+    do {                                                                                           \
+        const double cp_a_ = (actual), cp_e_ = (expected);                                         \
+        INFO(#actual << ": " << cp::test::describe(cp_a_, cp_e_));                                 \
+        REQUIRE(cp::test::within_rel(cp_a_, cp_e_, (rel)));                                        \
     } while (0)

@@ -3,12 +3,11 @@
 // reject the data; a fitted time must never be NaN or negative (it would poison the simulator).
 #pragma once
 
-#include "fuzz_common.h"
-
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "clusterplan/sim/calibration_samples.h"
+#include "fuzz_common.h"
 
 #include <cmath>
 #include <string>
@@ -28,8 +27,10 @@ inline void check_fit_times(const cp::sim::CollectiveFit& fit) {
 }
 
 inline void check_profile(const cp::sim::CalibrationProfile& profile) {
-    for (const auto& fit : profile.intra_node) check_fit_times(fit);
-    for (const auto& fit : profile.inter_node) check_fit_times(fit);
+    for (const auto& fit : profile.intra_node)
+        check_fit_times(fit);
+    for (const auto& fit : profile.inter_node)
+        check_fit_times(fit);
     const auto stored = cp::sim::profile_to_json(profile);
     try {
         (void)cp::sim::profile_from_json(stored, "stored-profile");
@@ -49,9 +50,8 @@ inline cp::sim::ProfileMeta fuzz_meta() {
 
 // An imported collective table, as `calibrate import` handles it after parsing.
 inline void check_table(const cp::sim::CollectiveTable& table) {
-    expect_only<cp::sim::CalibrationInputError>([&] {
-        check_profile(cp::sim::profile_from_tables({table}, fuzz_meta()));
-    });
+    expect_only<cp::sim::CalibrationInputError>(
+        [&] { check_profile(cp::sim::profile_from_tables({table}, fuzz_meta())); });
 }
 
 } // namespace cp::fuzz

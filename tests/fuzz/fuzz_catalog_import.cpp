@@ -3,10 +3,9 @@
 // into a real catalog database. Bad files may only raise ImportError, and a rejected import
 // must leave the database exactly as it was (imports are one transaction). Inputs of odd size
 // go through format detection instead of the named format.
-#include "fuzz_common.h"
-
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
+#include "fuzz_common.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -23,14 +22,15 @@ namespace cat = cp::catalog;
 struct State {
     fs::path dir;
     std::unique_ptr<cat::Catalog> catalog;
-    std::string dump;  // the database as it must be after a rejected import
+    std::string dump; // the database as it must be after a rejected import
     cat::ImportFormat format{};
 };
 
 State& state() {
     static State* s = [] {
         auto* st = new State;
-        const fs::path base = fs::exists("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+        const fs::path base =
+            fs::exists("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
         st->dir = base / ("clusterplan-fuzz-" + std::string(CP_FUZZ_IMPORT_FORMAT) + "-" +
                           std::to_string(::getpid()));
         fs::remove_all(st->dir);
@@ -41,7 +41,10 @@ State& state() {
         if (!format) cp::fuzz::finding("unknown import format", CP_FUZZ_IMPORT_FORMAT);
         st->format = *format;
         // The database lives for the whole run; remove it when the process ends normally.
-        std::atexit([] { std::error_code ec; fs::remove_all(state().dir, ec); });
+        std::atexit([] {
+            std::error_code ec;
+            fs::remove_all(state().dir, ec);
+        });
         return st;
     }();
     return *s;
@@ -65,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         accepted = true;
     });
     const std::string after = st.catalog->dump();
-    if (!accepted && after != st.dump) cp::fuzz::finding("rejected import changed the database", "");
+    if (!accepted && after != st.dump)
+        cp::fuzz::finding("rejected import changed the database", "");
     st.dump = after;
     return 0;
 }

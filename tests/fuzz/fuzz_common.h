@@ -32,8 +32,7 @@ inline void check_message(const char* message) {
 }
 
 // Runs `body`; `Expected` (the parser's documented error) is fine, anything else is a finding.
-template <class Expected, class Body>
-void expect_only(Body&& body) {
+template <class Expected, class Body> void expect_only(Body&& body) {
     try {
         body();
     } catch (const Expected& e) {

@@ -1,7 +1,6 @@
 // Fuzz target: the parser for the nccl_allreduce CSV tables (tests/data/validation), then
 // the fit and profile storage that `calibrate import` runs on what it accepts.
 #include "calibration_checks.h"
-
 #include "clusterplan/sim/calibration_import.h"
 
 #include <string>

@@ -1,7 +1,6 @@
 // Fuzz target: the clusterplan.probe/1 document parser, then the profile built from it (fits
 // of every collective) and its storage round trip, as `calibrate import` does.
 #include "calibration_checks.h"
-
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_probe.h"
 

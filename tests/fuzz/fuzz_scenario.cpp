@@ -1,8 +1,7 @@
 // Fuzz target: the scenario file parser (clusterplan.scenario/1). Bad input may only raise
 // ScenarioError; an accepted scenario must survive a serialise -> parse round trip.
-#include "fuzz_common.h"
-
 #include "clusterplan/sim/scenario.h"
+#include "fuzz_common.h"
 
 #include <string>
 

@@ -1,13 +1,12 @@
 // Catch2 main for the GUI tests: a QApplication on the offscreen platform, QSettings and the
 // user database redirected to temporary locations so tests never touch a real profile.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include "gui_main.h"
 
 #include <QApplication>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <catch2/catch.hpp>
 
 int main(int argc, char** argv) {
     // Set before QApplication exists: the platform plugin is chosen at construction.

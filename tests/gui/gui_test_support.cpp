@@ -6,7 +6,6 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QThread>
-
 #include <algorithm>
 #include <atomic>
 
@@ -17,8 +16,10 @@ std::atomic<int> g_violations{0};
 QtMessageHandler g_previous = nullptr;
 
 // QAbstractItemModelTester in Warning mode reports through the "qt.modeltest" category.
-void count_model_warnings(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (context.category && QByteArray(context.category) == "qt.modeltest" && type >= QtWarningMsg) {
+void count_model_warnings(QtMsgType type, const QMessageLogContext& context,
+                          const QString& message) {
+    if (context.category && QByteArray(context.category) == "qt.modeltest" &&
+        type >= QtWarningMsg) {
         ++g_violations;
     }
     if (g_previous) g_previous(type, context, message);
@@ -30,11 +31,15 @@ TempDataDir::TempDataDir() : previous_(qgetenv("CLUSTERPLAN_DATA_DIR")) {
 }
 
 TempDataDir::~TempDataDir() {
-    if (previous_.isEmpty()) qunsetenv("CLUSTERPLAN_DATA_DIR");
-    else qputenv("CLUSTERPLAN_DATA_DIR", previous_);
+    if (previous_.isEmpty())
+        qunsetenv("CLUSTERPLAN_DATA_DIR");
+    else
+        qputenv("CLUSTERPLAN_DATA_DIR", previous_);
 }
 
-QString TempDataDir::databasePath() const { return QDir(dir_.path()).filePath(QStringLiteral("catalog.sqlite")); }
+QString TempDataDir::databasePath() const {
+    return QDir(dir_.path()).filePath(QStringLiteral("catalog.sqlite"));
+}
 
 ModelGuard::ModelGuard(QObject* root) : root_(root) {
     static bool installed = false;
@@ -56,7 +61,9 @@ void ModelGuard::rescan() {
     }
 }
 
-int ModelGuard::violations() { return g_violations.load(); }
+int ModelGuard::violations() {
+    return g_violations.load();
+}
 
 bool wait_until(const std::function<bool()>& done, int timeout_ms) {
     QDeadlineTimer deadline(timeout_ms);

@@ -4,7 +4,6 @@
 #include <QByteArray>
 #include <QString>
 #include <QTemporaryDir>
-
 #include <functional>
 #include <memory>
 #include <vector>

@@ -1,7 +1,5 @@
 // Catalog page: the table model, filtering, comparison, and imports — a bad file shows an
 // error in the window and leaves the database exactly as it was.
-#include <catch2/catch.hpp>
-
 #include "app_context.h"
 #include "catalog_service.h"
 #include "clusterplan/catalog/catalog.h"
@@ -19,14 +17,18 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTableWidget>
-
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 using namespace cp::gui;
 
 namespace {
-std::string dump(const QString& db) { return cp::catalog::Catalog(std::filesystem::path(db.toStdString())).dump(); }
-QString catalog_data(const char* name) { return QStringLiteral(CLUSTERPLAN_TEST_DATA_DIR "/catalog/") + QLatin1String(name); }
+std::string dump(const QString& db) {
+    return cp::catalog::Catalog(std::filesystem::path(db.toStdString())).dump();
+}
+QString catalog_data(const char* name) {
+    return QStringLiteral(CLUSTERPLAN_TEST_DATA_DIR "/catalog/") + QLatin1String(name);
+}
 } // namespace
 
 TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "[gui][catalog]") {
@@ -43,11 +45,12 @@ TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "
         const QString type = model->data(model->index(r, InstanceTableModel::Type)).toString();
         found_p4d = found_p4d || type == QLatin1String("p4d.24xlarge");
         for (int c = 0; c < model->columnCount(); ++c) {
-            any_dash = any_dash || model->data(model->index(r, c)).toString() == QStringLiteral("\u2014");
+            any_dash =
+                any_dash || model->data(model->index(r, c)).toString() == QStringLiteral("\u2014");
         }
     }
     CHECK(found_p4d);
-    CHECK(any_dash);  // the seed leaves some cells unknown; they must not show as 0
+    CHECK(any_dash); // the seed leaves some cells unknown; they must not show as 0
     // EFA is a fact too: unknown (p3.2xlarge's cell is empty) is a dash, not "no".
     for (int r = 0; r < model->rowCount(); ++r) {
         const QString type = model->data(model->index(r, InstanceTableModel::Type)).toString();
@@ -62,14 +65,18 @@ TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "
     QSortFilterProxyModel* proxy = page->proxy();
     double previous = -1;
     for (int r = 0; r < proxy->rowCount(); ++r) {
-        const double v = proxy->data(proxy->index(r, InstanceTableModel::OnDemand), InstanceTableModel::SortRole).toDouble();
+        const double v =
+            proxy->data(proxy->index(r, InstanceTableModel::OnDemand), InstanceTableModel::SortRole)
+                .toDouble();
         CHECK(v >= previous);
         previous = v;
     }
     // Instance types sort by size, not character by character: xlarge, 2xlarge, 12xlarge, metal.
     auto row_of = [&](const char* type) {
         for (int r = 0; r < proxy->rowCount(); ++r) {
-            if (proxy->data(proxy->index(r, InstanceTableModel::Type)).toString() == QLatin1String(type)) return r;
+            if (proxy->data(proxy->index(r, InstanceTableModel::Type)).toString() ==
+                QLatin1String(type))
+                return r;
         }
         return -1;
     };
@@ -96,7 +103,9 @@ TEST_CASE("Catalog filter and side-by-side comparison", "[gui][catalog]") {
     QSortFilterProxyModel* proxy = page->proxy();
     REQUIRE(proxy->rowCount() >= 2);
     for (int r = 0; r < proxy->rowCount(); ++r) {
-        CHECK(proxy->data(proxy->index(r, InstanceTableModel::Accelerator)).toString().contains("A100"));
+        CHECK(proxy->data(proxy->index(r, InstanceTableModel::Accelerator))
+                  .toString()
+                  .contains("A100"));
     }
     page->table()->selectAll();
     page->compareSelected();
@@ -123,7 +132,8 @@ TEST_CASE("Importing a bad file shows an error and changes nothing", "[gui][cata
     const std::string before = dump(data.databasePath());
     const int rows_before = page->model()->rowCount();
 
-    for (const char* bad : {"aws_price_list_bad_price.csv", "skypilot_vms_negative_price.csv", "spot_advisor_bad_bucket.json"}) {
+    for (const char* bad : {"aws_price_list_bad_price.csv", "skypilot_vms_negative_price.csv",
+                            "spot_advisor_bad_bucket.json"}) {
         QSignalSpy finished(page, &CatalogPage::importFinished);
         page->startImport(catalog_data(bad));
         REQUIRE(finished.wait(30000));
@@ -155,7 +165,8 @@ TEST_CASE("Importing a good file updates the catalog and the table", "[gui][cata
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A damaged user database is reported and can be rebuilt with a backup", "[gui][catalog]") {
+TEST_CASE("A damaged user database is reported and can be rebuilt with a backup",
+          "[gui][catalog]") {
     test::TempDataDir data;
     {
         QFile f(data.databasePath());

@@ -1,6 +1,4 @@
 // Chart builders and export: axes carry titles with units, PNG and SVG files are written.
-#include <catch2/catch.hpp>
-
 #include "chart_view.h"
 #include "charts/chart_export.h"
 #include "charts/plan_charts.h"
@@ -12,17 +10,17 @@
 #include "tolerance.h"
 
 #include <QAbstractAxis>
-#include <QApplication>
-#include <QLegend>
-#include <QPalette>
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLegend>
 #include <QLineSeries>
-
+#include <QPalette>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
 
@@ -31,7 +29,8 @@ using namespace cp::gui;
 namespace {
 QStringList axis_titles(QChart* chart) {
     QStringList out;
-    for (QAbstractAxis* a : chart->axes()) out << a->titleText();
+    for (QAbstractAxis* a : chart->axes())
+        out << a->titleText();
     return out;
 }
 } // namespace
@@ -64,13 +63,16 @@ TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "
     // An envelope series is dashed so the curve it coincides with shows through.
     charts::ScalingSeries best = s;
     best.dashed = true;
-    std::unique_ptr<QChart> both(charts::scaling_chart({s, best}, charts::ScalingMetric::throughput));
+    std::unique_ptr<QChart> both(
+        charts::scaling_chart({s, best}, charts::ScalingMetric::throughput));
     REQUIRE(both->series().size() == 2);
     CHECK(qobject_cast<QLineSeries*>(both->series()[0])->pen().style() == Qt::SolidLine);
     CHECK(qobject_cast<QLineSeries*>(both->series()[1])->pen().style() != Qt::SolidLine);
-    std::unique_ptr<QChart> pareto(charts::pareto_chart({{10, 1000, true, "a", 0}, {20, 900, true, "b", 1}}));
+    std::unique_ptr<QChart> pareto(
+        charts::pareto_chart({{10, 1000, true, "a", 0}, {20, 900, true, "b", 1}}));
     CHECK(axis_titles(pareto.get()).join(' ').contains("hours"));
-    std::unique_ptr<QChart> bw(charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}}}));
+    std::unique_ptr<QChart> bw(
+        charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}}}));
     CHECK(axis_titles(bw.get()).join(' ').contains("GB/s"));
 
     test::TempDataDir dir;
@@ -79,7 +81,7 @@ TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "
     REQUIRE(charts::save_chart(step.get(), png, QSize(600, 400)).isEmpty());
     REQUIRE(charts::save_chart(step.get(), svg, QSize(600, 400)).isEmpty());
     const QImage image(png);
-    CHECK(image.width() == 1200);  // drawn at 2x for high-DPI output
+    CHECK(image.width() == 1200); // drawn at 2x for high-DPI output
     QFile f(svg);
     REQUIRE(f.open(QIODevice::ReadOnly));
     CHECK(f.readAll().contains("<svg"));
@@ -106,8 +108,9 @@ TEST_CASE("The memory bar adds up to the total the Plan page states", "[gui][cha
 }
 
 TEST_CASE("GEMM bars carry vertical labels and name their source", "[gui][charts]") {
-    std::unique_ptr<QChart> gemm(charts::gemm_chart({{"fp32", 17.0, 19.5}, {"bf16", 271.4, 312}},
-                                                    QStringLiteral("from example.json (host h, 2026-11-20)")));
+    std::unique_ptr<QChart> gemm(
+        charts::gemm_chart({{"fp32", 17.0, 19.5}, {"bf16", 271.4, 312}},
+                           QStringLiteral("from example.json (host h, 2026-11-20)")));
     CHECK(gemm->title().contains(QStringLiteral("example.json")));
     for (QAbstractSeries* s : gemm->series()) {
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) CHECK(bars->labelsAngle() == -90.0);
@@ -139,7 +142,8 @@ TEST_CASE("A chart on screen follows a live light/dark palette switch", "[gui][c
     QCoreApplication::processEvents();
     CHECK(chart->backgroundBrush().color() == QColor(0x1e, 0x1e, 0x1e));
     CHECK(chart->legend()->labelColor() == QColor(0xe6, 0xe6, 0xe6));
-    for (QAbstractAxis* axis : chart->axes()) CHECK(axis->labelsBrush().color() == QColor(0xe6, 0xe6, 0xe6));
+    for (QAbstractAxis* axis : chart->axes())
+        CHECK(axis->labelsBrush().color() == QColor(0xe6, 0xe6, 0xe6));
     // The parts keep their own colours (a theme change would have reset them).
     CHECK(bars->barSets().front()->color() == compute_colour);
     QApplication::setPalette(previous);

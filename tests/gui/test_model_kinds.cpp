@@ -1,8 +1,6 @@
 // Plan page and recommendations for both model kinds: transformers count tokens, generic models
 // (ResNet-50) count samples; the fused-attention checkbox edits model.flash_attention live and
 // survives save/open.
-#include <catch2/catch.hpp>
-
 #include "app_context.h"
 #include "clusterplan/sim/scenario.h"
 #include "format.h"
@@ -17,6 +15,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QSpinBox>
+#include <catch2/catch.hpp>
 
 using namespace cp::gui;
 
@@ -30,7 +29,8 @@ cp::sim::Scenario resnet_on_p4d() {
 }
 } // namespace
 
-TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic model", "[gui][plan]") {
+TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic model",
+          "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);
@@ -74,14 +74,15 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The fused-attention checkbox changes the plan and survives save and open", "[gui][plan]") {
+TEST_CASE("The fused-attention checkbox changes the plan and survives save and open",
+          "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     QCheckBox* flash = plan->editor()->flashAttentionField();
-    REQUIRE_FALSE(flash->isChecked());  // off by default, as the validated runs
+    REQUIRE_FALSE(flash->isChecked()); // off by default, as the validated runs
     CHECK(flash->toolTip().contains(QStringLiteral("Megatron")));
     const double activations_gib = plan->outcome().result.memory_gib.activations;
     const cp::sim::Layout layout = plan->outcome().layout;
@@ -131,7 +132,9 @@ TEST_CASE("Recommendations name their throughput unit by model kind", "[gui][sca
     CHECK(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("tok/s")));
     model.setData(data, cp::sim::WorkloadKind::generic);
     CHECK(model.headerData(col, Qt::Horizontal).toString() == QStringLiteral("Samples/s"));
-    CHECK(model.headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("samples")));
+    CHECK(model.headerData(col, Qt::Horizontal, Qt::ToolTipRole)
+              .toString()
+              .contains(QStringLiteral("samples")));
     CHECK(model.index(0, col).data().toString() == fmt_count(12345));
     CHECK(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("samples/s")));
     CHECK(test::ModelGuard::violations() == 0);
@@ -142,6 +145,8 @@ TEST_CASE("Expected interruptions read as words", "[gui][format]") {
     CHECK(fmt_interruptions(1.01) == QStringLiteral("about 1 interruption expected"));
     CHECK(fmt_interruptions(2.44) == QStringLiteral("about 2.4 interruptions expected"));
     CHECK(fmt_interruptions(12.4) == QStringLiteral("about 12 interruptions expected"));
-    CHECK(fmt_throughput(2e6, 1000, cp::sim::WorkloadKind::transformer) == fmt_count(2e6) + QStringLiteral(" tok/s"));
-    CHECK(fmt_throughput(1000, 1000, cp::sim::WorkloadKind::generic) == fmt_count(1000) + QStringLiteral(" samples/s"));
+    CHECK(fmt_throughput(2e6, 1000, cp::sim::WorkloadKind::transformer) ==
+          fmt_count(2e6) + QStringLiteral(" tok/s"));
+    CHECK(fmt_throughput(1000, 1000, cp::sim::WorkloadKind::generic) ==
+          fmt_count(1000) + QStringLiteral(" samples/s"));
 }

@@ -1,8 +1,6 @@
 // Dark mode: with a dark application palette every page must stay dark and readable — no
 // hard-coded light backgrounds, charts in the dark theme. Set CLUSTERPLAN_GUI_SHOT_DIR to keep
 // the rendered pages for a look.
-#include <catch2/catch.hpp>
-
 #include "gui_main.h"
 #include "gui_test_support.h"
 #include "main_window.h"
@@ -12,6 +10,7 @@
 #include <QDir>
 #include <QImage>
 #include <QPalette>
+#include <catch2/catch.hpp>
 
 using namespace cp::gui;
 

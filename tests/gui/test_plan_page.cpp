@@ -1,19 +1,18 @@
 // Plan page: editing a field recomputes the results; bad layouts give a clear verdict; scenario
 // files open and save through sim's parser and serialiser.
-#include <catch2/catch.hpp>
-
 #include "app_context.h"
 #include "gui_test_support.h"
-#include "tolerance.h"
 #include "main_window.h"
 #include "pages/plan_page.h"
 #include "pages/scenario_editor.h"
+#include "tolerance.h"
 
 #include <QComboBox>
 #include <QDir>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QSpinBox>
+#include <catch2/catch.hpp>
 
 using namespace cp::gui;
 
@@ -62,13 +61,14 @@ TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui
     PlanPage* plan = window.planPage();
     {
         cp::sim::Scenario sc = context.scenario();
-        sc.parallel.tp = 3;  // does not divide 40 heads nor 128 devices
+        sc.parallel.tp = 3; // does not divide 40 heads nor 128 devices
         sc.parallel.pp = 1;
         sc.parallel.dp = 1;
         sc.parallel.micro_batch = 1;
         context.setScenario(sc);
     }
-    REQUIRE(test::wait_until([&] { return !plan->outcome().error.isEmpty() || !plan->outcome().result.valid(); }));
+    REQUIRE(test::wait_until(
+        [&] { return !plan->outcome().error.isEmpty() || !plan->outcome().result.valid(); }));
     CHECK((plan->figure("step_time") == QStringLiteral("\u2014") || !plan->outcome().verdict_ok));
     CHECK_FALSE(plan->verdictText().isEmpty());
 }
@@ -92,15 +92,17 @@ TEST_CASE("Scenario files round-trip through open and save, bad files are refuse
     const QString bad = QDir(data.path()).filePath("bad.json");
     QFile f(bad);
     REQUIRE(f.open(QIODevice::WriteOnly));
-    f.write(R"({"schema": "clusterplan.scenario/1", "model": {"layers": 2}, "cluster": {"instance": "p4d.24xlarge"}, "typo_field": 1})");
+    f.write(
+        R"({"schema": "clusterplan.scenario/1", "model": {"layers": 2}, "cluster": {"instance": "p4d.24xlarge"}, "typo_field": 1})");
     f.close();
     const QString error = other.openScenario(bad);
     CHECK_FALSE(error.isEmpty());
     CHECK(error.contains(QStringLiteral("bad.json")));
-    CHECK(other.scenario().name == "round trip");  // nothing changed
+    CHECK(other.scenario().name == "round trip"); // nothing changed
 }
 
-TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budget", "[gui][plan]") {
+TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budget",
+          "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);

@@ -1,18 +1,17 @@
 // Probes page: importing nccl-tests output fills the results model and charts; a malformed
 // log is reported and changes nothing; a calibration profile can be created and selected.
-#include <catch2/catch.hpp>
-
 #include "app_context.h"
+#include "chart_view.h"
 #include "gui_test_support.h"
 #include "main_window.h"
 #include "models/probe_result_model.h"
 #include "pages/plan_page.h"
-#include "chart_view.h"
 #include "pages/probes_page.h"
 
 #include <QAbstractBarSeries>
 #include <QChart>
 #include <QSignalSpy>
+#include <catch2/catch.hpp>
 
 using namespace cp::gui;
 
@@ -36,7 +35,9 @@ TEST_CASE("Importing nccl-tests output shows its rows, bad logs are reported", "
     CHECK(finished.takeFirst().first().toBool());
     const int rows = page->results()->rowCount();
     CHECK(rows > 10);
-    CHECK(page->results()->data(page->results()->index(0, ProbeResultModel::Collective)).toString() == "all_reduce");
+    CHECK(
+        page->results()->data(page->results()->index(0, ProbeResultModel::Collective)).toString() ==
+        "all_reduce");
 
     page->importFile(calibration_data("malformed_truncated_row.txt"));
     REQUIRE(finished.wait(30000));
@@ -48,7 +49,7 @@ TEST_CASE("Importing nccl-tests output shows its rows, bad logs are reported", "
     CHECK(page->createProfile(QString(), "p4d.24xlarge").contains("name"));
     REQUIRE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());
     CHECK(page->profileNames().contains("p4d-test"));
-    CHECK_FALSE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty());  // names are unique
+    CHECK_FALSE(page->createProfile("p4d-test", "p4d.24xlarge").isEmpty()); // names are unique
 
     // The Plan page evaluates with the chosen profile, and names a missing one.
     PlanPage* plan = window.planPage();

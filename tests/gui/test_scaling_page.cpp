@@ -1,23 +1,21 @@
 // Scaling page: the sweep runs off the UI thread, fills the charts and a ranked table whose
 // order follows the objective; opening a plan moves it to the Plan page.
-#include <catch2/catch.hpp>
-
 #include "app_context.h"
 #include "chart_view.h"
 #include "gui_test_support.h"
-#include "tolerance.h"
 #include "main_window.h"
 #include "models/recommendation_model.h"
 #include "pages/plan_page.h"
 #include "pages/scaling_page.h"
+#include "tolerance.h"
 
 #include <QChart>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QToolTip>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 using namespace cp::gui;
@@ -33,7 +31,7 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
     test::ModelGuard guard(&window);
     ScalingPage* page = window.scalingPage();
     QSignalSpy finished(page, &ScalingPage::sweepFinished);
-    window.showPage(QStringLiteral("scaling"));  // a stale page sweeps when shown
+    window.showPage(QStringLiteral("scaling")); // a stale page sweeps when shown
     REQUIRE(finished.wait(60000));
     CHECK_FALSE(page->busy());
     const auto result = page->data();
@@ -65,7 +63,8 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
     QScatterSeries* front = nullptr;
     for (QAbstractSeries* s : page->paretoView()->chart()->series()) {
         auto* scatter = qobject_cast<QScatterSeries*>(s);
-        if (scatter && scatter->count() > 0 && scatter->name().contains(QStringLiteral("Pareto"))) front = scatter;
+        if (scatter && scatter->count() > 0 && scatter->name().contains(QStringLiteral("Pareto")))
+            front = scatter;
     }
     REQUIRE(front);
     const QPointF point = front->points().first();
@@ -77,7 +76,7 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
     emit front->clicked(point);
     REQUIRE(window.planPage()->isVisible());
     const cp::sim::Scenario opened = context.scenario();
-    CHECK(opened.parallel.tp.has_value());  // a concrete layout, not "search"
+    CHECK(opened.parallel.tp.has_value()); // a concrete layout, not "search"
     REQUIRE(test::wait_until([&] { return window.planPage()->updateCount() > plan_updates; }));
     // The Plan page shows the clicked point: its purchase option and its time to train.
     const PlanOutcome& shown = window.planPage()->outcome();

@@ -1,9 +1,7 @@
 // --screenshot renders each page at 1280×800 to a PNG, offscreen.
-#include <catch2/catch.hpp>
-
+#include "app_context.h"
 #include "gui_main.h"
 #include "gui_test_support.h"
-#include "app_context.h"
 #include "main_window.h"
 #include "pages/catalog_page.h"
 #include "pages/plan_page.h"
@@ -14,6 +12,7 @@
 #include <QProcessEnvironment>
 #include <QSettings>
 #include <QSplitter>
+#include <catch2/catch.hpp>
 
 using namespace cp::gui;
 
@@ -31,7 +30,8 @@ TEST_CASE("render_screenshot writes a 1280x800 PNG of every page", "[gui][screen
     CHECK_FALSE(render_screenshot(QDir(data.path()).filePath("x.png"), "nonsense").isEmpty());
 }
 
-TEST_CASE("A screenshot renders larger sizes and leaves the user's window state alone", "[gui][screenshot]") {
+TEST_CASE("A screenshot renders larger sizes and leaves the user's window state alone",
+          "[gui][screenshot]") {
     test::TempDataDir data;
     QSettings settings;
     settings.setValue(QStringLiteral("window/page"), 0);
@@ -70,7 +70,8 @@ TEST_CASE("clusterplan --screenshot works on the offscreen platform", "[gui][scr
 
     QProcess big;
     big.setProcessEnvironment(env);
-    big.start(QStringLiteral(CLUSTERPLAN_BINARY), {"--screenshot", path, "--page", "catalog", "--size", "1600x1000"});
+    big.start(QStringLiteral(CLUSTERPLAN_BINARY),
+              {"--screenshot", path, "--page", "catalog", "--size", "1600x1000"});
     REQUIRE(big.waitForFinished(120000));
     CHECK(big.exitCode() == 0);
     CHECK(QImage(path).size() == QSize(1600, 1000));
@@ -92,7 +93,8 @@ TEST_CASE("Plan edit-to-charts latency", "[.][bench][gui]") {
     CHECK(median_ms > 0);
 }
 
-TEST_CASE("Window page and pane sizes come back from QSettings, screenshots ignore them", "[gui][settings]") {
+TEST_CASE("Window page and pane sizes come back from QSettings, screenshots ignore them",
+          "[gui][settings]") {
     test::TempDataDir data;
     QList<int> dragged;
     {
@@ -105,7 +107,7 @@ TEST_CASE("Window page and pane sizes come back from QSettings, screenshots igno
         REQUIRE(splitter);
         splitter->setSizes({500, 700});
         dragged = splitter->sizes();
-        window.close();  // saves the state
+        window.close(); // saves the state
     }
     AppContext context;
     MainWindow again(context);

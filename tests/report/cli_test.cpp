@@ -1,18 +1,15 @@
 // `clusterplan report` through the CLI dispatcher, in process: a bad --out (unknown format,
 // missing or unwritable directory) is bad input, exit 2 with one sentence and no file left.
+#include "cli.h"
 #include "fixture.h"
 #include "report_cmd.h"
-
-#include "cli.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <sstream>
 #include <string>
@@ -41,16 +38,20 @@ Result run_report(const std::vector<std::string>& args) {
     return {code, out.str(), err.str()};
 }
 
-size_t lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+size_t lines(const std::string& text) {
+    return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 } // namespace
 
-TEST_CASE("report with a bad --out exits 2 with one sentence and writes nothing", "[report][cli][errors]") {
+TEST_CASE("report with a bad --out exits 2 with one sentence and writes nothing",
+          "[report][cli][errors]") {
     cp::report::test::ensure_qt_app();
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
-    const std::string scenario = std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/bert-large-p3dn-dp.json";
+    const std::string scenario =
+        std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/bert-large-p3dn-dp.json";
     QTemporaryDir locked;
     REQUIRE(QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner));
     const bool root_ignores_permissions = QFileInfo(locked.path()).isWritable();
@@ -70,7 +71,8 @@ TEST_CASE("report with a bad --out exits 2 with one sentence and writes nothing"
         CHECK(r.out.empty());
         CHECK_FALSE(QFileInfo::exists(QString::fromStdString(out)));
     }
-    QFile::setPermissions(locked.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::setPermissions(locked.path(),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
 TEST_CASE("report never writes over its own scenario file", "[report][cli][errors]") {
@@ -79,7 +81,9 @@ TEST_CASE("report never writes over its own scenario file", "[report][cli][error
     REQUIRE(dir.isValid());
     qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
     const QString scenario = dir.filePath(QStringLiteral("s.json"));
-    REQUIRE(QFile::copy(QStringLiteral(CLUSTERPLAN_SOURCE_DIR "/resources/scenarios/bert-large-p3dn-dp.json"), scenario));
+    REQUIRE(QFile::copy(
+        QStringLiteral(CLUSTERPLAN_SOURCE_DIR "/resources/scenarios/bert-large-p3dn-dp.json"),
+        scenario));
     QFile original(scenario);
     REQUIRE(original.open(QIODevice::ReadOnly));
     const QByteArray before = original.readAll();
@@ -100,7 +104,8 @@ TEST_CASE("report writes every format from a scenario", "[report][cli]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
-    const std::string scenario = std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/resnet50-hpo.json";
+    const std::string scenario =
+        std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/resnet50-hpo.json";
     for (const char* name : {"r.pdf", "r.html", "r.md", "r.csv", "r.json"}) {
         const std::string out = dir.filePath(QString::fromLatin1(name)).toStdString();
         const Result r = run_report({scenario, "--out", out, "--top", "3"});

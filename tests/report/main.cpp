@@ -2,11 +2,10 @@
 // The QApplication lives on main's stack: a function-static one is destroyed during exit(),
 // after Qt's own globals, and crashes the process after every test has passed.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <QApplication>
 #include <QByteArray>
 #include <QtGlobal>
+#include <catch2/catch.hpp>
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));

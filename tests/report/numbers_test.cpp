@@ -3,20 +3,17 @@
 // written back into a scenario file and run through the CLI's simulate command; the report
 // data, the CSV and JSON exports and the table cells of the rendered HTML must all show the
 // values simulate printed.
+#include "cli.h"
+#include "clusterplan/catalog/catalog.h"
 #include "fixture.h"
 #include "plan_fields.h"
 #include "report_export.h"
 #include "report_format.h"
 #include "scenario_input.h"
 
-#include "cli.h"
-#include "clusterplan/catalog/catalog.h"
-
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -29,7 +26,8 @@ json scenario_for_plan(json scenario, const json& plan) {
     scenario["cluster"]["instance"] = plan["instance"];
     scenario["cluster"]["nodes"] = plan["nodes"];
     scenario["cluster"]["pricing"] = plan["purchase"];
-    for (const char* key : {"tp", "pp", "dp", "micro_batch", "virtual_stages", "zero", "recompute"}) {
+    for (const char* key :
+         {"tp", "pp", "dp", "micro_batch", "virtual_stages", "zero", "recompute"}) {
         scenario["parallel"][key] = plan["layout"][key];
     }
     return scenario;
@@ -50,7 +48,9 @@ QString read_text(const QString& path) {
 }
 
 // One CSV line split at commas (the ranked-plan cells never need quoting).
-QStringList csv_cells(const QString& line) { return line.split(u','); }
+QStringList csv_cells(const QString& line) {
+    return line.split(u',');
+}
 
 } // namespace
 
@@ -61,7 +61,8 @@ TEST_CASE("Report numbers equal simulate --json for every ranked plan", "[report
     qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
     // Instance, node count and layout are searched here, and spot is allowed, so the ranking
     // holds different instances and purchase options.
-    const std::string source = std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/llama3-8b-any.json";
+    const std::string source =
+        std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/llama3-8b-any.json";
     const auto scenario = cp::cli::load_scenario_file(source);
     cp::catalog::Catalog catalog = cp::catalog::Catalog::open_default();
     const auto data = cp::report::build_report_data(scenario, catalog, 5);
@@ -84,14 +85,16 @@ TEST_CASE("Report numbers equal simulate --json for every ranked plan", "[report
         const json& reported = data.plans[i];
         INFO("plan #" << i + 1 << ": " << reported["instance"] << " x " << reported["nodes"] << ", "
                       << reported["purchase"]);
-        const std::string path = dir.filePath(QStringLiteral("plan%1.json").arg(i + 1)).toStdString();
+        const std::string path =
+            dir.filePath(QStringLiteral("plan%1.json").arg(i + 1)).toStdString();
         std::ofstream(path) << scenario_for_plan(data.scenario, reported).dump(2);
         const json simulated = simulate(path);
 
-        for (const char* key : {"instance", "nodes", "devices", "purchase", "step_time_s", "tokens_per_s",
-                                "samples_per_s", "mfu", "time_to_train_h", "cost_usd", "cost_spot_usd",
-                                "spot_expected_interruptions", "breakdown_s", "memory_gib", "layout", "spot",
-                                "tuning", "prices"}) {
+        for (const char* key :
+             {"instance", "nodes", "devices", "purchase", "step_time_s", "tokens_per_s",
+              "samples_per_s", "mfu", "time_to_train_h", "cost_usd", "cost_spot_usd",
+              "spot_expected_interruptions", "breakdown_s", "memory_gib", "layout", "spot",
+              "tuning", "prices"}) {
             INFO(key);
             REQUIRE(simulated.contains(key));
             CHECK(reported[key] == simulated[key]);
@@ -102,34 +105,42 @@ TEST_CASE("Report numbers equal simulate --json for every ranked plan", "[report
         const QStringList row = csv_cells(csv[static_cast<qsizetype>(i) + 1]);
         REQUIRE(row.size() == header.size());
         CHECK(row[0] == QString::number(i + 1));
-        for (const char* column : {"step_time_s", "tokens_per_s", "mfu", "time_to_train_h", "cost_usd",
-                                   "cost_spot_usd", "spot_expected_interruptions", "spot.wall_time_h"}) {
+        for (const char* column :
+             {"step_time_s", "tokens_per_s", "mfu", "time_to_train_h", "cost_usd", "cost_spot_usd",
+              "spot_expected_interruptions", "spot.wall_time_h"}) {
             INFO(column);
             const qsizetype at = header.indexOf(QString::fromLatin1(column));
             REQUIRE(at >= 0);
             const std::string name(column);
-            const json& value = name == "spot.wall_time_h" ? simulated["spot"]["wall_time_h"] : simulated[name];
+            const json& value =
+                name == "spot.wall_time_h" ? simulated["spot"]["wall_time_h"] : simulated[name];
             CHECK(row[at].toStdString() == value.dump());
         }
-        CHECK(row[header.indexOf(QStringLiteral("purchase"))].toStdString() == simulated["purchase"].get<std::string>());
+        CHECK(row[header.indexOf(QStringLiteral("purchase"))].toStdString() ==
+              simulated["purchase"].get<std::string>());
 
         // HTML: the ranked table's cells are the simulate values, formatted. On spot the time
         // to train is the expected spot wall time, not the on-demand one.
         namespace fmt = cp::report::fmt;
         const bool spot = simulated["purchase"] == "spot";
-        const double hours = spot ? simulated["spot"]["wall_time_h"].get<double>() : simulated["time_to_train_h"].get<double>();
-        const QStringList cells = {fmt::duration_s(simulated["step_time_s"].get<double>()),
-                                   fmt::percent(simulated["mfu"].get<double>()), fmt::hours(hours),
-                                   fmt::usd(simulated["cost_usd"].get<double>()),
-                                   fmt::usd(simulated["cost_spot_usd"].get<double>()),
-                                   fmt::plain(simulated["spot_expected_interruptions"].get<double>(), 3)};
+        const double hours = spot ? simulated["spot"]["wall_time_h"].get<double>()
+                                  : simulated["time_to_train_h"].get<double>();
+        const QStringList cells = {
+            fmt::duration_s(simulated["step_time_s"].get<double>()),
+            fmt::percent(simulated["mfu"].get<double>()),
+            fmt::hours(hours),
+            fmt::usd(simulated["cost_usd"].get<double>()),
+            fmt::usd(simulated["cost_spot_usd"].get<double>()),
+            fmt::plain(simulated["spot_expected_interruptions"].get<double>(), 3)};
         // The row starts with its rank and instance cells (a bare rank could be a node count).
-        const QString row_html = QStringLiteral("<td class=\"num\">%1</td><td>%2")
-                                     .arg(i + 1)
-                                     .arg(QString::fromStdString(simulated["instance"].get<std::string>()));
+        const QString row_html =
+            QStringLiteral("<td class=\"num\">%1</td><td>%2")
+                .arg(i + 1)
+                .arg(QString::fromStdString(simulated["instance"].get<std::string>()));
         const qsizetype row_at = html.indexOf(row_html);
         REQUIRE(row_at >= 0);
-        const QString table_row = html.mid(row_at, html.indexOf(QStringLiteral("</tr>"), row_at) - row_at);
+        const QString table_row =
+            html.mid(row_at, html.indexOf(QStringLiteral("</tr>"), row_at) - row_at);
         for (const QString& cell : cells) {
             INFO(cell.toStdString());
             CHECK(table_row.contains(QStringLiteral(">%1</td>").arg(cell.toHtmlEscaped())));

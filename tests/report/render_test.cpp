@@ -12,7 +12,6 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <catch2/catch.hpp>
 
 using cp::report::export_report;
@@ -32,7 +31,8 @@ QString read_text(const QString& path) {
 // pdfinfo's "Key: value" lines; FAILs the test clearly when poppler-utils is missing.
 QMap<QString, QString> pdfinfo(const QString& path) {
     const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdfinfo"));
-    if (tool.isEmpty()) FAIL("pdfinfo not found on PATH: install poppler-utils (packaging/install-deps.sh does)");
+    if (tool.isEmpty())
+        FAIL("pdfinfo not found on PATH: install poppler-utils (packaging/install-deps.sh does)");
     QProcess process;
     process.start(tool, {path});
     REQUIRE(process.waitForFinished(60000));
@@ -90,7 +90,8 @@ TEST_CASE("HTML report escapes a scenario named <script>alert(1)</script>", "[re
     CHECK_FALSE(html.contains(QStringLiteral("<link")));
 }
 
-TEST_CASE("Markdown report references chart images that exist and escapes user text", "[report][markdown]") {
+TEST_CASE("Markdown report references chart images that exist and escapes user text",
+          "[report][markdown]") {
     ensure_qt_app();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("my report.md"));
@@ -113,7 +114,7 @@ TEST_CASE("Markdown report references chart images that exist and escapes user t
         CHECK(png.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
         ++images;
     }
-    CHECK(images == 5);  // Pareto, throughput, efficiency, step breakdown, memory
+    CHECK(images == 5); // Pareto, throughput, efficiency, step breakdown, memory
 }
 
 TEST_CASE("CSV and JSON exports hold one row per ranked plan", "[report][data]") {
@@ -121,13 +122,15 @@ TEST_CASE("CSV and JSON exports hold one row per ranked plan", "[report][data]")
     const auto data = fixture_report("a, \"quoted\" name", 7);
     QString error;
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("plans.csv")), &error));
-    const QStringList lines = read_text(dir.filePath(QStringLiteral("plans.csv"))).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    const QStringList lines = read_text(dir.filePath(QStringLiteral("plans.csv")))
+                                  .split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     REQUIRE(lines.size() == 8);
     CHECK(lines[0].startsWith(QStringLiteral("rank,instance,nodes,devices,step_time_s")));
     // A spot price that is unknown (null) is an empty cell, not 0.
     CHECK(lines[3].contains(QStringLiteral(",,")));
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("plans.json")), &error));
-    const auto json = nlohmann::ordered_json::parse(read_text(dir.filePath(QStringLiteral("plans.json"))).toStdString());
+    const auto json = nlohmann::ordered_json::parse(
+        read_text(dir.filePath(QStringLiteral("plans.json"))).toStdString());
     CHECK(json["schema"] == "clusterplan.report/1");
     REQUIRE(json["plans"].size() == 7);
     CHECK(json["plans"][0]["rank"] == 1);
@@ -135,7 +138,8 @@ TEST_CASE("CSV and JSON exports hold one row per ranked plan", "[report][data]")
     CHECK(json["plans"][0]["step_time_s"] == data.plans[0]["step_time_s"]);
 }
 
-TEST_CASE("Export to an unwritable place fails with one sentence and leaves nothing", "[report][errors]") {
+TEST_CASE("Export to an unwritable place fails with one sentence and leaves nothing",
+          "[report][errors]") {
     ensure_qt_app();
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("no/such/dir/report"));
@@ -147,7 +151,8 @@ TEST_CASE("Export to an unwritable place fails with one sentence and leaves noth
         CHECK_FALSE(QFileInfo::exists(path));
     }
     QString error;
-    CHECK_FALSE(export_report(fixture_report("x", 3), dir.filePath(QStringLiteral("r.docx")), &error));
+    CHECK_FALSE(
+        export_report(fixture_report("x", 3), dir.filePath(QStringLiteral("r.docx")), &error));
     CHECK(error.contains(QStringLiteral("unknown report format")));
 }
 
@@ -161,6 +166,8 @@ TEST_CASE("Report with no feasible plan still renders", "[report][pdf]") {
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.pdf")), &error));
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.html")), &error));
     REQUIRE(export_report(data, dir.filePath(QStringLiteral("empty.md")), &error));
-    CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("empty_charts"))));  // no charts, no directory
-    CHECK(read_text(dir.filePath(QStringLiteral("empty.html"))).contains(QStringLiteral("No recommendation.")));
+    CHECK_FALSE(
+        QFileInfo::exists(dir.filePath(QStringLiteral("empty_charts")))); // no charts, no directory
+    CHECK(read_text(dir.filePath(QStringLiteral("empty.html")))
+              .contains(QStringLiteral("No recommendation.")));
 }

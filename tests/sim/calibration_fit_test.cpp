@@ -5,7 +5,6 @@
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <iostream>
 
@@ -14,7 +13,8 @@ using namespace cp::sim;
 TEST_CASE("alpha-beta fit recovers exact parameters", "[calibration][fit]") {
     std::vector<FitPoint> pts;
     const double alpha = 25e-6, beta = 150e9;
-    for (double s = 1024; s <= 1 << 30; s *= 2) pts.push_back({s, alpha + s / beta});
+    for (double s = 1024; s <= 1 << 30; s *= 2)
+        pts.push_back({s, alpha + s / beta});
     const AlphaBetaSegment seg = fit_alpha_beta(pts);
     CHECK_REL(seg.alpha_s, alpha, 1e-6);
     CHECK_REL(seg.beta_bytes_per_s, beta, 1e-6);
@@ -44,18 +44,22 @@ TEST_CASE("negative intercepts are clamped to a pure-bandwidth fit", "[calibrati
     CHECK(seg.beta_bytes_per_s > 0);
 }
 
-TEST_CASE("fit is within 10 % of every measured size >= 1 MiB on all validation tables", "[calibration][fit][validation]") {
+TEST_CASE("fit is within 10 % of every measured size >= 1 MiB on all validation tables",
+          "[calibration][fit][validation]") {
     double worst = 0;
     for (const char* gpu : {"a100", "v100"}) {
         for (int n = 2; n <= 8; ++n) {
-            const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" + gpu + "_" +
-                                     std::to_string(n) + "gpu.csv";
-            const CollectiveFit fit = fit_collective(parse_nccl_csv(cp::test::read_text(path), path));
+            const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" +
+                                     gpu + "_" + std::to_string(n) + "gpu.csv";
+            const CollectiveFit fit =
+                fit_collective(parse_nccl_csv(cp::test::read_text(path), path));
             const FitErrorStats st = fit_error(fit, 1 << 20);
-            std::cout << gpu << " " << n << " GPUs: " << fit.segments.size() << " regimes, mean error "
-                      << 100 * st.mean_rel_error << " %, max " << 100 * st.max_rel_error << " % at "
-                      << st.worst_bytes << " B; large-message busbw-equivalent beta "
-                      << fit.segments.back().beta_bytes_per_s * busbw_factor("all_reduce", n) / 1e9 << " GB/s\n";
+            std::cout << gpu << " " << n << " GPUs: " << fit.segments.size()
+                      << " regimes, mean error " << 100 * st.mean_rel_error << " %, max "
+                      << 100 * st.max_rel_error << " % at " << st.worst_bytes
+                      << " B; large-message busbw-equivalent beta "
+                      << fit.segments.back().beta_bytes_per_s * busbw_factor("all_reduce", n) / 1e9
+                      << " GB/s\n";
             INFO(path);
             CHECK(st.count == 1024);
             CHECK(st.max_rel_error <= 0.10);
@@ -75,10 +79,12 @@ TEST_CASE("fit is within 10 % of every measured size >= 1 MiB on all validation 
     std::cout << "worst fit error over all tables: " << 100 * worst << " %\n";
 }
 
-TEST_CASE("flat times give a latency-only regime, but the last regime keeps a bandwidth", "[calibration][fit]") {
+TEST_CASE("flat times give a latency-only regime, but the last regime keeps a bandwidth",
+          "[calibration][fit]") {
     // Constant 10 µs at every size: a pure latency fit, plus a bandwidth term that adds ≤ 1 %.
     std::vector<FitPoint> pts;
-    for (double s = 1024; s <= 65536; s *= 2) pts.push_back({s, 10e-6});
+    for (double s = 1024; s <= 65536; s *= 2)
+        pts.push_back({s, 10e-6});
     const auto flat = fit_piecewise(pts);
     REQUIRE(flat.size() == 1);
     CHECK(flat[0].beta_bytes_per_s > 0);
@@ -86,19 +92,20 @@ TEST_CASE("flat times give a latency-only regime, but the last regime keeps a ba
     CHECK(segments_time_s(flat, 1e9) > segments_time_s(flat, 1e6));
 }
 
-TEST_CASE("a calibration profile applies only to the hardware it was measured on", "[calibration]") {
+TEST_CASE("a calibration profile applies only to the hardware it was measured on",
+          "[calibration]") {
     cp::sim::CalibrationProfile profile;
     profile.accelerator = "NVIDIA A100-SXM4-80GB";
     cp::sim::NodeSpec node;
     node.instance_type = "p4de.24xlarge";
     node.accelerator.id = "A100-80GB";
     CHECK(cp::sim::calibration_matches(profile, node));
-    node.accelerator.id = "A100-40GB";  // same family, other memory size: same GEMMs and links
+    node.accelerator.id = "A100-40GB"; // same family, other memory size: same GEMMs and links
     CHECK(cp::sim::calibration_matches(profile, node));
     node.accelerator.id = "H100-80GB";
     CHECK_FALSE(cp::sim::calibration_matches(profile, node));
     CHECK(cp::sim::calibration_for(&profile, node) == nullptr);
-    node.accelerator.id = "A10";  // a word, not a prefix: "A10" is not "A100"
+    node.accelerator.id = "A10"; // a word, not a prefix: "A10" is not "A100"
     CHECK_FALSE(cp::sim::calibration_matches(profile, node));
     profile.accelerator = "NVIDIA H100 80GB HBM3";
     node.accelerator.id = "H100-80GB";

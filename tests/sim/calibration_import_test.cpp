@@ -3,7 +3,6 @@
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 using namespace cp::sim;
@@ -12,7 +11,9 @@ using cp::test::read_text;
 
 namespace {
 // Expected rows, exactly as printed in the fixture (tests/data/calibration/make_fixtures.py).
-struct Row { double bytes, time_us, algbw, busbw, ip_time_us, ip_busbw; };
+struct Row {
+    double bytes, time_us, algbw, busbw, ip_time_us, ip_busbw;
+};
 const Row kRows[] = {
     {1048576, 92.79, 11.30, 19.78, 92.15, 19.91},
     {2097152, 93.25, 22.49, 39.36, 92.97, 39.47},
@@ -39,8 +40,10 @@ void check_rows(const CollectiveTable& t, bool exact_algbw) {
         CHECK(s.busbw_gbytes_per_s == kRows[i].busbw);
         CHECK(s.in_place_time_us == kRows[i].ip_time_us);
         CHECK(s.in_place_busbw_gbytes_per_s == kRows[i].ip_busbw);
-        if (exact_algbw) CHECK(s.algbw_gbytes_per_s == kRows[i].algbw);
-        else CHECK_REL(s.algbw_gbytes_per_s, kRows[i].algbw, 0.001);
+        if (exact_algbw)
+            CHECK(s.algbw_gbytes_per_s == kRows[i].algbw);
+        else
+            CHECK_REL(s.algbw_gbytes_per_s, kRows[i].algbw, 0.001);
         CHECK(s.wrong <= 0);
     }
 }
@@ -61,7 +64,8 @@ TEST_CASE("nccl-tests text output (current layout) imports exactly", "[calibrati
     check_rows(t, true);
 }
 
-TEST_CASE("nccl-tests text output (2.10 layout, no root column) imports exactly", "[calibration][import]") {
+TEST_CASE("nccl-tests text output (2.10 layout, no root column) imports exactly",
+          "[calibration][import]") {
     const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8_old.txt");
     // The old layout does not name its test: the hint supplies it.
     REQUIRE_THROWS_AS(parse_nccl_tests_text(read_text(path), path), CalibrationInputError);
@@ -86,8 +90,8 @@ TEST_CASE("nccl-tests -J JSON imports exactly", "[calibration][import]") {
 TEST_CASE("validation CSV tables import with ranks from busbw/algbw", "[calibration][import]") {
     for (int n = 2; n <= 8; ++n) {
         for (const char* gpu : {"a100", "v100"}) {
-            const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" + gpu + "_" +
-                                     std::to_string(n) + "gpu.csv";
+            const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" +
+                                     gpu + "_" + std::to_string(n) + "gpu.csv";
             const std::string text = read_text(path);
             REQUIRE(detect_collective_format(text) == CollectiveFormat::csv);
             const CollectiveTable t = parse_nccl_csv(text, path);
@@ -98,13 +102,18 @@ TEST_CASE("validation CSV tables import with ranks from busbw/algbw", "[calibrat
             CHECK(t.samples.back().bytes == 1073741824);
             // busbw as printed, algbw recomputed from size and time.
             const auto& s = t.samples.front();
-            CHECK_REL(s.algbw_gbytes_per_s * busbw_factor("all_reduce", n), s.busbw_gbytes_per_s, 0.01);
+            CHECK_REL(s.algbw_gbytes_per_s * busbw_factor("all_reduce", n), s.busbw_gbytes_per_s,
+                      0.01);
         }
     }
 }
 
-TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field", "[calibration][import]") {
-    struct Case { const char* file; const char* expect; };
+TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field",
+          "[calibration][import]") {
+    struct Case {
+        const char* file;
+        const char* expect;
+    };
     const Case cases[] = {
         {"malformed_truncated_row.txt", "line 26: expected 13 columns"},
         {"malformed_bad_number.txt", "line 27: field 'time'"},
@@ -128,9 +137,12 @@ TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field", 
     CHECK_THROWS_WITH(parse_nccl_tests_json(read_text(bad_field), bad_field),
                       Catch::Matchers::Contains("results[3].out_of_place.time is not a number"));
     const std::string truncated = calibration_fixture("malformed_json_truncated.json");
-    CHECK_THROWS_WITH(parse_nccl_tests_json(read_text(truncated), truncated), Catch::Matchers::Contains("invalid JSON"));
-    CHECK_THROWS_AS(parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1024,256,float,abc,1.0\n", "x.csv"),
-                    CalibrationInputError);
+    CHECK_THROWS_WITH(parse_nccl_tests_json(read_text(truncated), truncated),
+                      Catch::Matchers::Contains("invalid JSON"));
+    CHECK_THROWS_AS(
+        parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1024,256,float,abc,1.0\n",
+                       "x.csv"),
+        CalibrationInputError);
 }
 
 TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]") {
@@ -144,7 +156,8 @@ TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]
     CHECK(busbw_factor("broadcast", 8) == 1.0);
 }
 
-TEST_CASE("multi-host nccl-tests logs count their nodes from the rank lines", "[calibration][import]") {
+TEST_CASE("multi-host nccl-tests logs count their nodes from the rank lines",
+          "[calibration][import]") {
     const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
     std::string text = read_text(path);
     // Ranks 4..7 on a second host: the same run across two nodes.
@@ -178,9 +191,11 @@ TEST_CASE("a log with several consecutive runs gives one table per run", "[calib
     std::string broken = both;
     const auto last_row = broken.rfind("  1073741824");
     broken.replace(broken.find("8193.00", last_row), 7, "81x3.00");
-    const auto line_no = std::count(broken.begin(), broken.begin() + static_cast<long>(last_row), '\n') + 1;
-    CHECK_THROWS_WITH(parse_nccl_tests_text_runs(broken, "two-runs.log"),
-                      Catch::Matchers::Contains("two-runs.log line " + std::to_string(line_no) + ":"));
+    const auto line_no =
+        std::count(broken.begin(), broken.begin() + static_cast<long>(last_row), '\n') + 1;
+    CHECK_THROWS_WITH(
+        parse_nccl_tests_text_runs(broken, "two-runs.log"),
+        Catch::Matchers::Contains("two-runs.log line " + std::to_string(line_no) + ":"));
     // One run: identical to the single-run parser.
     REQUIRE(parse_nccl_tests_text_runs(one, path).size() == 1);
 }

@@ -1,12 +1,10 @@
 // Alpha-beta collective formulas and group placement over nodes.
-#include "engine_fixtures.h"
-
 #include "engine/collectives.h"
 #include "engine/model_constants.h"
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <string_view>
 
@@ -20,8 +18,10 @@ TEST_CASE("ring collectives follow the alpha-beta formulas", "[engine]") {
     t.small_ring_penalty = true;
     const double s = 1e9, n = 16;
     const double f = 1.0 - sim::model::kSmallRingPenalty / (n * n);
-    CHECK_REL(sim::ring_all_reduce_s(t, 16, s), 10e-6 + 2 * 15 * 2e-6 + 2 * 15.0 / 16 * s / (100e9 * f), 1e-12);
-    CHECK_REL(sim::reduce_scatter_s(t, 16, s), 10e-6 + 15 * 2e-6 + 15.0 / 16 * s / (100e9 * f), 1e-12);
+    CHECK_REL(sim::ring_all_reduce_s(t, 16, s),
+              10e-6 + 2 * 15 * 2e-6 + 2 * 15.0 / 16 * s / (100e9 * f), 1e-12);
+    CHECK_REL(sim::reduce_scatter_s(t, 16, s), 10e-6 + 15 * 2e-6 + 15.0 / 16 * s / (100e9 * f),
+              1e-12);
     CHECK_REL(sim::tree_all_reduce_s(t, 16, s), 10e-6 + 2 * 4 * 2e-6 + 2 * s / 100e9, 1e-12);
     CHECK_REL(sim::p2p_s(t, s), 10e-6 + 2e-6 + s / 100e9, 1e-12);
     CHECK(sim::ring_all_reduce_s(t, 1, s) == 0);
@@ -37,7 +37,8 @@ TEST_CASE("groups spanning nodes share the node's NICs", "[engine]") {
     const double node_bus = 1600.0 / 8 * 1e9 * sim::model::kNetworkBusEfficiency;
     CHECK_REL(net.inter.bus_bytes_per_s, node_bus, 1e-12);
     // Inside a node: the NVSwitch tier.
-    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, 300e9 * sim::model::kNvswitchBusEfficiency, 1e-12);
+    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s,
+              300e9 * sim::model::kNvswitchBusEfficiency, 1e-12);
     // One rank per node (tp = 8 underneath): each GPU gets one NIC's share.
     CHECK_REL(sim::group_tier(net, 4, 1).bus_bytes_per_s, node_bus / 8, 1e-12);
     // All eight GPUs of each node in one ring: the whole node's NICs.
@@ -45,7 +46,8 @@ TEST_CASE("groups spanning nodes share the node's NICs", "[engine]") {
     CHECK_REL(sim::group_tier(net, 16, 4).bus_bytes_per_s, node_bus / 2, 1e-12);
 }
 
-TEST_CASE("an 8xH100 NVSwitch ring reaches ~370 GB/s bus bandwidth, an 8xA100 one ~230", "[engine]") {
+TEST_CASE("an 8xH100 NVSwitch ring reaches ~370 GB/s bus bandwidth, an 8xA100 one ~230",
+          "[engine]") {
     sim::Cluster c = test::a100_cluster(1, 3200);
     sim::Network net;
     REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));

@@ -47,8 +47,8 @@ inline sim::Cluster h100_cluster(int nodes) {
 }
 
 // The same A100 node as a catalog instance with made-up round prices and a Spot Advisor bucket.
-inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0, double spot = 12.0,
-                                      int bucket = 1) {
+inline sim::NodeSpec priced_a100_node(const std::string& type = "test.a100", double od = 32.0,
+                                      double spot = 12.0, int bucket = 1) {
     sim::NodeSpec n = a100_cluster(1, 400).node;
     n.instance_type = type;
     n.efa = true;
@@ -104,7 +104,8 @@ inline std::vector<CsvRow> read_csv(const std::string& path) {
         CsvRow row;
         std::stringstream ss(line);
         std::string cell;
-        while (std::getline(ss, cell, ',')) row.push_back(cell);
+        while (std::getline(ss, cell, ','))
+            row.push_back(cell);
         if (!line.empty() && line.back() == ',') row.emplace_back();
         rows.push_back(row);
     }

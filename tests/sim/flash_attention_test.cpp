@@ -1,9 +1,8 @@
 // model.flash_attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): no stored
 // or HBM-written a*s*s scores, the scores GEMM recomputed in backward (hardware, not model FLOPs),
 // and a plausible MFU for a long-sequence Llama-3 8B run on 64 H100.
-#include "engine_fixtures.h"
-
 #include "engine/transformer_work.h"
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -32,10 +31,12 @@ sim::Layout data_parallel(int dp, int global_batch, sim::Recompute recompute) {
 
 } // namespace
 
-TEST_CASE("flash attention stores no s*s activations, only a log-sum-exp per row", "[engine][flash]") {
+TEST_CASE("flash attention stores no s*s activations, only a log-sum-exp per row",
+          "[engine][flash]") {
     const sim::Workload plain = llama3_8b(false), flash = llama3_8b(true);
     const double a = 32, s = 8192, t = 2;
-    const double selective = sim::layer_activation_bytes(plain.shape, 1, 2, false, sim::Recompute::selective);
+    const double selective =
+        sim::layer_activation_bytes(plain.shape, 1, 2, false, sim::Recompute::selective);
     // Korthikanti's 5*a*s^2*b softmax/dropout term is gone; the fp32 statistics remain.
     CHECK_REL(sim::layer_activation_bytes(flash.shape, 1, 2, false, sim::Recompute::none),
               selective + 4.0 * a * s / t, 1e-12);
@@ -46,29 +47,34 @@ TEST_CASE("flash attention stores no s*s activations, only a log-sum-exp per row
               sim::layer_activation_bytes(plain.shape, 1, 2, false, sim::Recompute::full), 1e-12);
 }
 
-TEST_CASE("flash attention removes the score traffic and recomputes Q*K^T in backward", "[engine][flash]") {
+TEST_CASE("flash attention removes the score traffic and recomputes Q*K^T in backward",
+          "[engine][flash]") {
     const sim::Workload plain = llama3_8b(false), flash = llama3_8b(true);
     const sim::LayerWork p = sim::transformer_layer_work(plain.shape, 1, 1, false, 2);
     const sim::LayerWork f = sim::transformer_layer_work(flash.shape, 1, 1, false, 2);
     CHECK(p.attention_core_bytes > 0);
     CHECK(f.attention_core_bytes == 0);
-    CHECK(f.gemm_flops == p.gemm_flops);  // the same GEMMs, fused
+    CHECK(f.gemm_flops == p.gemm_flops); // the same GEMMs, fused
     const double s = 8192, h = 4096, l = 32;
     CHECK_REL(f.attention_backward_recompute_flops, 2.0 * s * s * h, 1e-12);
     // Hardware FLOPs count the recomputed scores; model FLOPs (MFU) do not.
     const double model = sim::transformer_model_flops_per_sample(flash.shape);
     CHECK_REL(model, sim::transformer_flops_per_sample(plain.shape, sim::Recompute::none), 1e-12);
-    CHECK_REL(sim::transformer_flops_per_sample(flash.shape, sim::Recompute::none) - model, l * 2.0 * s * s * h, 1e-12);
+    CHECK_REL(sim::transformer_flops_per_sample(flash.shape, sim::Recompute::none) - model,
+              l * 2.0 * s * s * h, 1e-12);
     CHECK_REL(sim::transformer_flops_per_sample(flash.shape, sim::Recompute::full) -
                   sim::transformer_flops_per_sample(plain.shape, sim::Recompute::full),
               l * 2.0 * s * s * h, 1e-12);
 }
 
-TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with flash attention", "[engine][flash]") {
+TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with flash attention",
+          "[engine][flash]") {
     const sim::Cluster cluster = test::h100_cluster(8);
     const sim::Layout layout = data_parallel(64, 512, sim::Recompute::none);
-    const sim::PlanResult plain = sim::evaluate(llama3_8b(false), cluster, layout, sim::Precision::bf16);
-    const sim::PlanResult flash = sim::evaluate(llama3_8b(true), cluster, layout, sim::Precision::bf16);
+    const sim::PlanResult plain =
+        sim::evaluate(llama3_8b(false), cluster, layout, sim::Precision::bf16);
+    const sim::PlanResult flash =
+        sim::evaluate(llama3_8b(true), cluster, layout, sim::Precision::bf16);
     REQUIRE(flash.valid());
     INFO("MFU materialised " << plain.mfu << ", fused " << flash.mfu);
     // Published BF16 runs of this class reach roughly 38-47 % MFU on H100 (Llama 3 paper: 38-43 %

@@ -1,16 +1,14 @@
 // Planner, spot/HPO economics, sweep, Pareto front, ranking and the plan-report JSON.
-#include "engine_fixtures.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/search.h"
 #include "clusterplan/sim/spot_cost.h"
-
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
 #include <set>
@@ -18,7 +16,6 @@
 using namespace cp::sim;
 
 namespace {
-
 
 NodeSpec inferentia_node() {
     NodeSpec n = cp::test::priced_a100_node("inf2.48xlarge");
@@ -46,7 +43,8 @@ std::string error_field(const std::function<void()>& f) {
 } // namespace
 
 TEST_CASE("the layout space holds only layouts that match the cluster and the model", "[planner]") {
-    const Scenario sc = parse_scenario(R"({"model": {"preset": "gpt3-175b"}, "cluster": {}})", "t.json");
+    const Scenario sc =
+        parse_scenario(R"({"model": {"preset": "gpt3-175b"}, "cluster": {}})", "t.json");
     LayoutSpace space;
     build_layout_space(sc, 128, 8, space);
     REQUIRE_FALSE(space.bases.empty());
@@ -77,7 +75,8 @@ TEST_CASE("the layout space holds only layouts that match the cluster and the mo
     CHECK(space.recomputes == std::vector<Recompute>{Recompute::full});
 
     // Generic models: data parallel only.
-    const Scenario cnn = parse_scenario(R"({"model": {"preset": "resnet50"}, "cluster": {}})", "t.json");
+    const Scenario cnn =
+        parse_scenario(R"({"model": {"preset": "resnet50"}, "cluster": {}})", "t.json");
     build_layout_space(cnn, 16, 8, space);
     for (const Layout& l : space.bases) {
         CHECK(l.tp == 1);
@@ -90,15 +89,18 @@ TEST_CASE("simulate refuses layouts that do not match the cluster, naming the fi
     const NodeSpec node = cp::test::priced_a100_node();
     const Scenario sc = scenario(R"("parallel": {"tp": 8, "pp": 4, "dp": 8})");
     Scenario with_nodes = sc;
-    with_nodes.nodes = 2;  // 16 devices, layout wants 256
+    with_nodes.nodes = 2; // 16 devices, layout wants 256
     CHECK_THAT(error_field([&] { simulate_plan(with_nodes, node, nullptr); }),
-               Catch::StartsWith("parallel.dp | t.json: parallel.dp: tp × pp × dp = 256 does not equal the "
-                                 "cluster's 16 devices (2 nodes × 8)"));
-    CHECK_THAT(error_field([&] { simulate_plan(sc, node, nullptr); }), Catch::StartsWith("cluster.nodes"));
+               Catch::StartsWith(
+                   "parallel.dp | t.json: parallel.dp: tp × pp × dp = 256 does not equal the "
+                   "cluster's 16 devices (2 nodes × 8)"));
+    CHECK_THAT(error_field([&] { simulate_plan(sc, node, nullptr); }),
+               Catch::StartsWith("cluster.nodes"));
     Scenario pp32 = scenario(R"("parallel": {"pp": 32})");
     pp32.nodes = 2;
     CHECK_THAT(error_field([&] { simulate_plan(pp32, node, nullptr); }),
-               Catch::StartsWith("parallel.pp") && Catch::Contains("must divide the cluster's 16 devices"));
+               Catch::StartsWith("parallel.pp") &&
+                   Catch::Contains("must divide the cluster's 16 devices"));
 }
 
 TEST_CASE("Inferentia is refused with a clear reason", "[planner]") {
@@ -111,48 +113,57 @@ TEST_CASE("Inferentia is refused with a clear reason", "[planner]") {
     CHECK_FALSE(training_refusal(inferentia_node()).empty());
     CHECK(training_refusal(cp::test::priced_a100_node()).empty());
     // In a sweep it is skipped with the same reason, and nothing is evaluated on it.
-    const SweepResult sw = sweep(scenario(R"("constraints": {"max_nodes": 2})"), {inferentia_node()}, nullptr);
+    const SweepResult sw =
+        sweep(scenario(R"("constraints": {"max_nodes": 2})"), {inferentia_node()}, nullptr);
     CHECK(sw.evaluated == 0);
     CHECK_THAT(sw.summaries.at(0).skipped, Catch::Contains("built for inference"));
 }
 
-TEST_CASE("simulate fills searched fields with the fastest fitting layout and says so", "[planner]") {
+TEST_CASE("simulate fills searched fields with the fastest fitting layout and says so",
+          "[planner]") {
     Scenario sc = scenario("");
     sc.nodes = 2;
     const PlanReport r = simulate_plan(sc, cp::test::priced_a100_node(), nullptr);
     REQUIRE(r.result.valid());
     CHECK(r.layout.tp * r.layout.pp * r.layout.dp == 16);
-    CHECK(r.searched == std::vector<std::string>{"tp", "pp", "dp", "micro_batch", "zero", "recompute"});
-    CHECK_THAT(r.note, Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute: the fastest of"));
+    CHECK(r.searched ==
+          std::vector<std::string>{"tp", "pp", "dp", "micro_batch", "zero", "recompute"});
+    CHECK_THAT(r.note, Catch::StartsWith(
+                           "searched tp, pp, dp, micro_batch, zero, recompute: the fastest of"));
     // No layout the planner tries on this cluster is faster and fits.
     LayoutSpace space;
     build_layout_space(sc, 16, 8, space);
-    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 2}, space, nullptr, [&](const Layout&, const PlanResult& p) {
-        if (p.valid()) CHECK(p.step_time_s >= r.result.step_time_s);
-    });
+    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 2}, space, nullptr,
+                     [&](const Layout&, const PlanResult& p) {
+                         if (p.valid()) CHECK(p.step_time_s >= r.result.step_time_s);
+                     });
 }
 
 TEST_CASE("time to train and on-demand cost follow from the step time", "[planner][cost]") {
-    Scenario sc = scenario(R"("training": {"tokens": 4.096e10}, "parallel": {"global_batch": 1000})");
+    Scenario sc =
+        scenario(R"("training": {"tokens": 4.096e10}, "parallel": {"global_batch": 1000})");
     const NodeSpec node = cp::test::priced_a100_node();
     const JobEconomics j = job_economics(sc, node, 4, 2.0);
-    CHECK(j.samples_total == 4.096e10 / 4096);   // tokens / seq_len
-    CHECK(j.steps == 10000);                    // ceil(1e7 / 1000)
+    CHECK(j.samples_total == 4.096e10 / 4096); // tokens / seq_len
+    CHECK(j.steps == 10000);                   // ceil(1e7 / 1000)
     CHECK_REL(j.time_to_train_h, 10000 * 2.0 / 3600, 1e-12);
     CHECK_REL(j.cost_usd, 4 * 32.0 * j.time_to_train_h, 1e-12);
 
     Scenario epochs = parse_scenario(
         R"({"model": {"preset": "resnet50"}, "cluster": {}, "parallel": {"global_batch": 256},
-            "training": {"epochs": 2, "dataset_samples": 1000}})", "t.json");
+            "training": {"epochs": 2, "dataset_samples": 1000}})",
+        "t.json");
     CHECK(training_samples(epochs) == 2000);
-    CHECK(job_economics(epochs, node, 1, 1.0).steps == 8);  // ceil(2000 / 256)
+    CHECK(job_economics(epochs, node, 1, 1.0).steps == 8); // ceil(2000 / 256)
 }
 
-TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected cost", "[cost][spot]") {
+TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected cost",
+          "[cost][spot]") {
     // Bucket midpoints read as monthly reclaim probabilities.
     CHECK_REL(spot_interruptions_per_node_hour(0), -std::log(1 - 0.025) / 720, 1e-12);
     CHECK_REL(spot_interruptions_per_node_hour(4), -std::log(1 - 0.25) / 720, 1e-12);
-    CHECK(spot_interruptions_per_node_hour(-1) == spot_interruptions_per_node_hour(kConservativeSpotBucket));
+    CHECK(spot_interruptions_per_node_hour(-1) ==
+          spot_interruptions_per_node_hour(kConservativeSpotBucket));
     CHECK(spot_bucket_label(2) == "10-15%");
 
     const NodeSpec node = cp::test::priced_a100_node("x", 32.0, 12.0, 2);
@@ -170,7 +181,8 @@ TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected c
     CHECK_REL(e.checkpoint_interval_s, interval_h * 3600, 1e-9);
     // T = W·(1 + C/τ) / (1 − rate·(R + (τ + C)/2))
     const double c_h = 120.0 / 3600, r_h = 600.0 / 3600;
-    const double expected_wall = work_h * (interval_h + c_h) / interval_h / (1 - rate * (r_h + 0.5 * (interval_h + c_h)));
+    const double expected_wall =
+        work_h * (interval_h + c_h) / interval_h / (1 - rate * (r_h + 0.5 * (interval_h + c_h)));
     CHECK_REL(e.wall_time_h, expected_wall, 1e-9);
     CHECK_REL(e.expected_interruptions, rate * e.wall_time_h, 1e-12);
     CHECK_REL(e.cost_usd, nodes * 12.0 * e.wall_time_h, 1e-12);
@@ -189,7 +201,8 @@ TEST_CASE("spot: cluster rate, Young/Daly interval, interruptions and expected c
     // A cluster that is interrupted faster than it can restart is not feasible.
     spot.checkpoint_on_notice = false;
     spot.restart_s = 3600 * 10;
-    CHECK_FALSE(spot_estimate(spot, cp::test::priced_a100_node("x", 32, 12, 4), 512, work_h).feasible);
+    CHECK_FALSE(
+        spot_estimate(spot, cp::test::priced_a100_node("x", 32, 12, 4), 512, work_h).feasible);
 }
 
 TEST_CASE("a tuning job runs trials in waves of max_parallel_trials", "[cost][hpo]") {
@@ -213,7 +226,9 @@ TEST_CASE("a tuning job runs trials in waves of max_parallel_trials", "[cost][hp
 
 TEST_CASE("sweep results do not depend on the thread count", "[search]") {
     const Scenario sc = scenario(R"("constraints": {"max_nodes": 6})");
-    const std::vector<NodeSpec> nodes = {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3), inferentia_node()};
+    const std::vector<NodeSpec> nodes = {cp::test::priced_a100_node("a"),
+                                         cp::test::priced_a100_node("b", 20.0, 9.0, 3),
+                                         inferentia_node()};
     const SweepResult one = sweep(sc, nodes, nullptr, SweepOptions{1});
     const SweepResult three = sweep(sc, nodes, nullptr, SweepOptions{3});
     REQUIRE(one.evaluated > 0);
@@ -221,7 +236,8 @@ TEST_CASE("sweep results do not depend on the thread count", "[search]") {
     CHECK(one.valid == three.valid);
     REQUIRE(one.configs.size() == three.configs.size());
     std::uint64_t per_candidate = 0;
-    for (const auto& s : one.summaries) per_candidate += s.evaluated;
+    for (const auto& s : one.summaries)
+        per_candidate += s.evaluated;
     CHECK(per_candidate == one.evaluated);
     for (std::size_t i = 0; i < one.configs.size(); ++i) {
         const ConfigBest& a = one.configs[i];
@@ -246,9 +262,12 @@ TEST_CASE("sweep results do not depend on the thread count", "[search]") {
     }
 }
 
-TEST_CASE("the Pareto front holds no dominated plan and ranking respects constraints", "[search][recommend]") {
+TEST_CASE("the Pareto front holds no dominated plan and ranking respects constraints",
+          "[search][recommend]") {
     const Scenario sc = scenario(R"("constraints": {"max_nodes": 8, "allow_spot": true})");
-    const SweepResult sw = sweep(sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)}, nullptr, SweepOptions{2});
+    const SweepResult sw =
+        sweep(sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)},
+              nullptr, SweepOptions{2});
     const Ranking rk = rank_options(sc, sw, 5);
     REQUIRE(rk.pareto.size() >= 2);
     for (std::size_t i = 1; i < rk.pareto.size(); ++i) {
@@ -261,7 +280,8 @@ TEST_CASE("the Pareto front holds no dominated plan and ranking respects constra
                                    (o.wall_time_h < p.wall_time_h || o.cost_usd < p.cost_usd);
             CHECK_FALSE(dominates);
         }
-    for (std::size_t i = 1; i < rk.sorted.size(); ++i) CHECK(rk.sorted[i].cost_usd >= rk.sorted[i - 1].cost_usd);
+    for (std::size_t i = 1; i < rk.sorted.size(); ++i)
+        CHECK(rk.sorted[i].cost_usd >= rk.sorted[i - 1].cost_usd);
     CHECK(rk.ranked.size() <= 5);
     CHECK(rk.ranked.front().cost_usd == rk.sorted.front().cost_usd);
 
@@ -273,63 +293,95 @@ TEST_CASE("the Pareto front holds no dominated plan and ranking respects constra
     const Ranking rd = rank_options(dl, sw, 5);
     CHECK(rd.excluded_deadline > 0);
     REQUIRE_FALSE(rd.ranked.empty());
-    for (const auto& o : rd.sorted) CHECK(o.wall_time_h <= deadline);
+    for (const auto& o : rd.sorted)
+        CHECK(o.wall_time_h <= deadline);
 
     Scenario bud = sc;
     bud.constraints.budget_usd = rk.sorted.front().cost_usd * 1.5;
     bud.constraints.objective = Objective::time_under_budget;
     const Ranking rb = rank_options(bud, sw, 5);
-    for (const auto& o : rb.sorted) CHECK(o.cost_usd <= bud.constraints.budget_usd);
-    for (std::size_t i = 1; i < rb.sorted.size(); ++i) CHECK(rb.sorted[i].wall_time_h >= rb.sorted[i - 1].wall_time_h);
+    for (const auto& o : rb.sorted)
+        CHECK(o.cost_usd <= bud.constraints.budget_usd);
+    for (std::size_t i = 1; i < rb.sorted.size(); ++i)
+        CHECK(rb.sorted[i].wall_time_h >= rb.sorted[i - 1].wall_time_h);
 
     // Spot not allowed and on-demand pricing: only on-demand options.
     Scenario od = sc;
     od.constraints.allow_spot = false;
-    for (const auto& o : rank_options(od, sw, 5).sorted) CHECK_FALSE(o.spot);
+    for (const auto& o : rank_options(od, sw, 5).sorted)
+        CHECK_FALSE(o.spot);
 }
 
-TEST_CASE("recommend explains each choice and the plan JSON carries every DESIGN.md field", "[recommend][json]") {
-    const Scenario sc = scenario(R"("constraints": {"max_nodes": 4}, "training": {"tokens": 1e10, "trials": 4, "max_parallel_trials": 2})");
-    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)}, nullptr, 3, SweepOptions{2});
+TEST_CASE("recommend explains each choice and the plan JSON carries every DESIGN.md field",
+          "[recommend][json]") {
+    const Scenario sc = scenario(
+        R"("constraints": {"max_nodes": 4}, "training": {"tokens": 1e10, "trials": 4, "max_parallel_trials": 2})");
+    const RecommendResult res = recommend(
+        sc, {cp::test::priced_a100_node("a"), cp::test::priced_a100_node("b", 20.0, 9.0, 3)},
+        nullptr, 3, SweepOptions{2});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     CHECK_THAT(top.reasons.front(), Catch::StartsWith("best by lowest cost"));
     REQUIRE_FALSE(top.limits.empty());
     CHECK_THAT(top.limits.front(), Catch::StartsWith("compute is"));
     bool mentions_tuning = false;
-    for (const auto& l : top.limits) mentions_tuning = mentions_tuning || l.find("tuning job: 4 trials") != std::string::npos;
+    for (const auto& l : top.limits)
+        mentions_tuning = mentions_tuning || l.find("tuning job: 4 trials") != std::string::npos;
     CHECK(mentions_tuning);
     CHECK(top.report.hpo.waves == 2);
 
     const auto j = plan_report_json(top.report);
-    for (const char* key : {"step_time_s", "breakdown_s", "tokens_per_s", "samples_per_s", "model_tflops_per_device",
-                            "hardware_tflops_per_device", "mfu", "memory_gib", "fits_in_memory", "scaling_efficiency",
-                            "time_to_train_h", "cost_usd", "cost_spot_usd", "spot_expected_interruptions", "layout",
-                            "instance", "nodes", "assumptions", "calibration", "tuning"})
+    for (const char* key : {"step_time_s",
+                            "breakdown_s",
+                            "tokens_per_s",
+                            "samples_per_s",
+                            "model_tflops_per_device",
+                            "hardware_tflops_per_device",
+                            "mfu",
+                            "memory_gib",
+                            "fits_in_memory",
+                            "scaling_efficiency",
+                            "time_to_train_h",
+                            "cost_usd",
+                            "cost_spot_usd",
+                            "spot_expected_interruptions",
+                            "layout",
+                            "instance",
+                            "nodes",
+                            "assumptions",
+                            "calibration",
+                            "tuning"})
         CHECK(j.contains(key));
-    for (const char* key : {"compute", "recompute", "tp_comm", "pp_bubble", "pp_comm", "dp_comm_exposed", "optimizer"})
+    for (const char* key : {"compute", "recompute", "tp_comm", "pp_bubble", "pp_comm",
+                            "dp_comm_exposed", "optimizer"})
         CHECK(j["breakdown_s"].contains(key));
-    for (const char* key : {"weights", "gradients", "optimizer", "activations", "total", "capacity"})
+    for (const char* key :
+         {"weights", "gradients", "optimizer", "activations", "total", "capacity"})
         CHECK(j["memory_gib"].contains(key));
-    for (const char* key : {"tp", "pp", "dp", "micro_batch", "virtual_stages", "zero", "recompute", "schedule"})
+    for (const char* key :
+         {"tp", "pp", "dp", "micro_batch", "virtual_stages", "zero", "recompute", "schedule"})
         CHECK(j["layout"].contains(key));
     CHECK(j["calibration"]["source"] == "datasheet");
     CHECK_THAT(j["note"].get<std::string>(), Catch::StartsWith("searched instance, nodes, tp"));
     // Breakdown components add up to the step time (the step is their sum).
     double sum = 0;
-    for (const auto& [k, v] : j["breakdown_s"].items()) sum += v.get<double>();
+    for (const auto& [k, v] : j["breakdown_s"].items())
+        sum += v.get<double>();
     CHECK_REL(sum, j["step_time_s"].get<double>(), 1e-9);
     CHECK_REL(j["cost_usd"].get<double>(),
-              top.report.nodes * top.report.usd_per_node_hour * j["time_to_train_h"].get<double>(), 1e-9);
+              top.report.nodes * top.report.usd_per_node_hour * j["time_to_train_h"].get<double>(),
+              1e-9);
 
     const auto rj = recommend_json(sc, res);
     CHECK(rj["recommendations"].size() == res.recommendations.size());
     CHECK(rj["evaluated"].get<std::uint64_t>() == res.sweep.evaluated);
 }
 
-TEST_CASE("the interleaved schedule searches virtual stages that split the layers evenly", "[planner]") {
+TEST_CASE("the interleaved schedule searches virtual stages that split the layers evenly",
+          "[planner]") {
     const Scenario sc = parse_scenario(
-        R"({"model": {"preset": "gpt3-175b"}, "cluster": {}, "parallel": {"schedule": "interleaved", "tp": 8}})", "t.json");
+        R"({"model": {"preset": "gpt3-175b"}, "cluster": {}, "parallel": {"schedule": "interleaved", "tp": 8}})",
+        "t.json");
     LayoutSpace space;
     build_layout_space(sc, 512, 8, space);
     std::set<int> vs;
@@ -341,13 +393,15 @@ TEST_CASE("the interleaved schedule searches virtual stages that split the layer
     }
     CHECK(vs.count(2) == 1);
     CHECK(vs.count(4) == 1);
-    // Every evaluated interleaved plan that is valid keeps Megatron's rule: micro-batches % pp == 0.
+    // Every evaluated interleaved plan that is valid keeps Megatron's rule: micro-batches % pp ==
+    // 0.
     std::uint64_t valid = 0;
-    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 64}, space, nullptr, [&](const Layout& l, const PlanResult& r) {
-        if (r.valid() && l.virtual_stages > 1) {
-            ++valid;
-            CHECK(l.micro_batches() % l.pp == 0);
-        }
-    });
+    evaluate_layouts(sc, Cluster{cp::test::priced_a100_node(), 64}, space, nullptr,
+                     [&](const Layout& l, const PlanResult& r) {
+                         if (r.valid() && l.virtual_stages > 1) {
+                             ++valid;
+                             CHECK(l.micro_batches() % l.pp == 0);
+                         }
+                     });
     CHECK(valid > 0);
 }

@@ -1,35 +1,32 @@
 // Regressions from the CLI audit: a scenario's own node price caps the catalog's spot price,
 // free checkpoints do not turn the spot estimate into NaN, and recommend does not claim the
 // planner chose what the scenario fixed; fp32 activations are 4-byte.
-#include "engine_fixtures.h"
-#include "engine/memory_model.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/spot_cost.h"
 #include "clusterplan/sim/wording.h"
-
+#include "engine/memory_model.h"
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
-#include <optional>
-
+#include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 
 using namespace cp::sim;
 
 TEST_CASE("cluster.custom.usd_per_node_hour caps the catalog's spot price", "[cost][spot]") {
     const NodeSpec base = cp::test::priced_a100_node("test.a100", 21.96, 2.47, 2);
     CustomHardware free_node;
-    free_node.usd_per_node_hour = 0;  // e.g. owned hardware, as in the DESIGN.md example
+    free_node.usd_per_node_hour = 0; // e.g. owned hardware, as in the DESIGN.md example
     const NodeSpec owned = apply_custom_hardware(&base, free_node, nullptr, "t.json");
     CHECK(owned.usd_per_node_hour_on_demand == 0);
     CHECK(owned.usd_per_node_hour_spot == 0);
 
     CustomHardware discounted;
-    discounted.usd_per_node_hour = 10;  // above the spot price: spot stays the market price
+    discounted.usd_per_node_hour = 10; // above the spot price: spot stays the market price
     const NodeSpec d = apply_custom_hardware(&base, discounted, nullptr, "t.json");
     CHECK(d.usd_per_node_hour_on_demand == 10);
     CHECK(d.usd_per_node_hour_spot == 2.47);
@@ -52,27 +49,33 @@ TEST_CASE("a free checkpoint (checkpoint_write_s 0) gives finite spot figures", 
     CHECK(std::isfinite(e.expected_interruptions));
 }
 
-TEST_CASE("recommend says when the scenario, not the planner, fixed the layout and recompute", "[recommend]") {
+TEST_CASE("recommend says when the scenario, not the planner, fixed the layout and recompute",
+          "[recommend]") {
     const Scenario sc = parse_scenario(
         R"({"model": {"preset": "llama2-7b"}, "cluster": {"nodes": 1},
             "parallel": {"tp": 8, "pp": 1, "dp": 1, "micro_batch": 1, "zero": 1, "recompute": "full"},
             "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
         "t.json");
-    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},
+                                          nullptr, 1, SweepOptions{1});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     bool layout_sentence = false;
     for (const auto& why : top.reasons) {
         CHECK(why.find("fastest of its cluster") == std::string::npos);
-        layout_sentence = layout_sentence || why.find("as the scenario sets it") != std::string::npos;
+        layout_sentence =
+            layout_sentence || why.find("as the scenario sets it") != std::string::npos;
     }
     CHECK(layout_sentence);
-    for (const auto& limit : top.limits) CHECK(limit.find("to fit") == std::string::npos);
-    // Every sentence closes what it opens ("recomputed (full, as the scenario sets, costing ..." did not).
+    for (const auto& limit : top.limits)
+        CHECK(limit.find("to fit") == std::string::npos);
+    // Every sentence closes what it opens ("recomputed (full, as the scenario sets, costing ..."
+    // did not).
     for (const auto* lines : {&top.reasons, &top.limits})
         for (const std::string& line : *lines) {
             INFO(line);
-            CHECK(std::count(line.begin(), line.end(), '(') == std::count(line.begin(), line.end(), ')'));
+            CHECK(std::count(line.begin(), line.end(), '(') ==
+                  std::count(line.begin(), line.end(), ')'));
         }
 }
 
@@ -85,7 +88,8 @@ TEST_CASE("recommend names a host-bound plan and what would help", "[recommend]"
                          "recompute": "full"},
             "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
         "t.json");
-    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},
+                                          nullptr, 1, SweepOptions{1});
     REQUIRE_FALSE(res.recommendations.empty());
     bool host_bound = false;
     for (const auto& limit : res.recommendations.front().limits)
@@ -113,7 +117,8 @@ TEST_CASE("fp32 and tf32 activations take twice the bytes of bf16 ones", "[memor
     const MemoryGib half = transformer_memory(shape, layout, Precision::bf16, 80);
     const MemoryGib full = transformer_memory(shape, layout, Precision::tf32, 80);
     CHECK_REL(full.activations, 2.0 * half.activations, 1e-12);
-    CHECK_REL(transformer_memory(shape, layout, Precision::fp32, 80).activations, full.activations, 1e-12);
+    CHECK_REL(transformer_memory(shape, layout, Precision::fp32, 80).activations, full.activations,
+              1e-12);
 }
 
 TEST_CASE("durations read in the unit a person expects", "[wording]") {
@@ -138,7 +143,8 @@ TEST_CASE("expected interruptions read as words, not 0.0", "[wording]") {
     CHECK(format_expected_interruptions(12.4) == "about 12 interruptions expected");
 }
 
-TEST_CASE("recommend words a millisecond step and an interruption-free spot run plainly", "[recommend][wording]") {
+TEST_CASE("recommend words a millisecond step and an interruption-free spot run plainly",
+          "[recommend][wording]") {
     // A small model on one node: a step of milliseconds and a run of seconds, too short for spot
     // interruptions to be expected.
     const Scenario sc = parse_scenario(
@@ -146,13 +152,16 @@ TEST_CASE("recommend words a millisecond step and an interruption-free spot run 
             "cluster": {"nodes": 1}, "parallel": {"global_batch": 8},
             "training": {"tokens": 1e6}, "constraints": {"max_nodes": 1}})",
         "t.json");
-    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)}, nullptr, 1, SweepOptions{1});
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},
+                                          nullptr, 1, SweepOptions{1});
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     REQUIRE(top.report.result.step_time_s < 1.0);
     std::string text;
-    for (const auto& s : top.limits) text += s + "\n";
-    for (const auto& s : top.reasons) text += s + "\n";
+    for (const auto& s : top.limits)
+        text += s + "\n";
+    for (const auto& s : top.reasons)
+        text += s + "\n";
     INFO(text);
     CHECK(text.find(" ms step") != std::string::npos);
     CHECK(text.find(" s step") == std::string::npos);
@@ -160,7 +169,8 @@ TEST_CASE("recommend words a millisecond step and an interruption-free spot run 
     CHECK(text.find("0.0 ") == std::string::npos);
 }
 
-TEST_CASE("a multi-node plan on an instance without EFA says its network times are optimistic", "[recommend]") {
+TEST_CASE("a multi-node plan on an instance without EFA says its network times are optimistic",
+          "[recommend]") {
     const Scenario sc = parse_scenario(
         R"({"model": {"preset": "gpt2-1.5b"}, "cluster": {"nodes": 2},
             "parallel": {"tp": 1, "pp": 1, "dp": 16, "micro_batch": 4, "zero": 1, "recompute": "none"},
@@ -173,8 +183,10 @@ TEST_CASE("a multi-node plan on an instance without EFA says its network times a
         REQUIRE_FALSE(res.recommendations.empty());
         const Recommendation& top = res.recommendations.front();
         bool limit = false, assumption = false;
-        for (const auto& l : top.limits) limit = limit || l.find("has no EFA") != std::string::npos;
-        for (const auto& a : top.report.assumptions) assumption = assumption || a.find("no EFA") != std::string::npos;
+        for (const auto& l : top.limits)
+            limit = limit || l.find("has no EFA") != std::string::npos;
+        for (const auto& a : top.report.assumptions)
+            assumption = assumption || a.find("no EFA") != std::string::npos;
         CHECK(limit == assumption);
         return limit;
     };
@@ -198,6 +210,8 @@ TEST_CASE("a multi-node plan on an instance without EFA says its network times a
     REQUIRE_FALSE(res.recommendations.empty());
     const Recommendation& top = res.recommendations.front();
     REQUIRE(top.report.result.calibration_used.inter_node);
-    for (const auto& l : top.limits) CHECK(l.find("has no EFA") == std::string::npos);
-    for (const auto& a : top.report.assumptions) CHECK(a.find("no EFA") == std::string::npos);
+    for (const auto& l : top.limits)
+        CHECK(l.find("has no EFA") == std::string::npos);
+    for (const auto& a : top.report.assumptions)
+        CHECK(a.find("no EFA") == std::string::npos);
 }

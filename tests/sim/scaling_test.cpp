@@ -3,13 +3,11 @@
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/scenario.h"
-
 #include "engine_fixtures.h"
 #include "tolerance.h"
 
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -26,7 +24,8 @@ NodeSpec priced_a100_node() {
 }
 
 Scenario parsed(const std::string& model, const std::string& extra = {}) {
-    return parse_scenario(R"({"name": "t", "model": {"preset": ")" + model + R"("}, "cluster": {})" +
+    return parse_scenario(R"({"name": "t", "model": {"preset": ")" + model +
+                              R"("}, "cluster": {})" +
                               (extra.empty() ? std::string() : ", " + extra) + "}",
                           "t.json");
 }
@@ -38,7 +37,8 @@ auto layout_key(const Layout& l) {
 
 } // namespace
 
-TEST_CASE("scaling sizes: powers of two within a node, then doubling whole nodes", "[sim][scaling]") {
+TEST_CASE("scaling sizes: powers of two within a node, then doubling whole nodes",
+          "[sim][scaling]") {
     std::vector<int> devices, nodes;
     for (const ScalingSize& s : scaling_sizes(8, 4)) {
         devices.push_back(s.devices());
@@ -46,12 +46,13 @@ TEST_CASE("scaling sizes: powers of two within a node, then doubling whole nodes
     }
     CHECK(devices == std::vector<int>{1, 2, 4, 8, 16, 32});
     CHECK(nodes == std::vector<int>{1, 1, 1, 1, 2, 4});
-    CHECK(scaling_sizes(1, 3).size() == 2);   // 1 and 2 nodes of one device
-    CHECK(scaling_sizes(16, 0).size() == 5);  // 1, 2, 4, 8 devices and one whole node
+    CHECK(scaling_sizes(1, 3).size() == 2);  // 1 and 2 nodes of one device
+    CHECK(scaling_sizes(16, 0).size() == 5); // 1, 2, 4, 8 devices and one whole node
 }
 
 TEST_CASE("with_layout_searched clears the layout, keeps the method", "[sim][scaling]") {
-    const Scenario fixed = parsed("llama2-7b", R"("parallel": {"tp": 2, "pp": 2, "dp": 2, "micro_batch": 2,
+    const Scenario fixed =
+        parsed("llama2-7b", R"("parallel": {"tp": 2, "pp": 2, "dp": 2, "micro_batch": 2,
         "virtual_stages": 2, "schedule": "interleaved", "zero": 1, "recompute": "full", "global_batch": 64})");
     const Scenario s = with_layout_searched(fixed);
     CHECK_FALSE(s.parallel.tp);
@@ -69,7 +70,7 @@ TEST_CASE("a data-parallel-only model scales at most linearly", "[sim][scaling]"
     const Scenario sc = parsed("resnet50", R"("parallel": {"global_batch": 1024})");
     const NodeSpec node = priced_a100_node();
     const ScalingCurves c = scaling_curves(sc, node, scaling_sizes(8, 8));
-    CHECK_FALSE(c.tokens);  // generic models count samples
+    CHECK_FALSE(c.tokens); // generic models count samples
     REQUIRE(c.baseline.devices == 1);
     REQUIRE(c.rows.size() == 7);
     for (const ScalingRow& row : c.rows) {
@@ -91,7 +92,8 @@ TEST_CASE("a data-parallel-only model scales at most linearly", "[sim][scaling]"
     CHECK_REL(c.rows.front().at(LayoutFamily::data).scaling_efficiency, 1.0, 1e-12);
 }
 
-TEST_CASE("scaling curves of a transformer: families, envelope, reference, determinism", "[sim][scaling]") {
+TEST_CASE("scaling curves of a transformer: families, envelope, reference, determinism",
+          "[sim][scaling]") {
     const Scenario sc = parsed("llama2-7b", R"("parallel": {"global_batch": 256, "tp": 8, "pp": 1},
         "constraints": {"max_nodes": 4})");
     const NodeSpec node = priced_a100_node();
@@ -108,7 +110,7 @@ TEST_CASE("scaling curves of a transformer: families, envelope, reference, deter
         INFO(row.size.devices() << " devices");
         const ScalingPoint& any = row.at(LayoutFamily::any);
         if (row.size.devices() < c.baseline.devices) {
-            CHECK_FALSE(any.found);  // nothing fits below the reference
+            CHECK_FALSE(any.found); // nothing fits below the reference
             continue;
         }
         REQUIRE(any.found);
@@ -120,7 +122,7 @@ TEST_CASE("scaling curves of a transformer: families, envelope, reference, deter
             CHECK(p.layout.devices() == row.size.devices());
             CHECK(p.result.valid());
             CHECK(p.throughput == p.result.tokens_per_s);
-            CHECK(any.throughput >= p.throughput);  // 3D is the best of every layout
+            CHECK(any.throughput >= p.throughput); // 3D is the best of every layout
             CHECK(any.scaling_efficiency >= p.scaling_efficiency);
         }
         tensor_seen = tensor_seen || row.at(LayoutFamily::tensor).found;
@@ -170,9 +172,11 @@ TEST_CASE("scaling curves stop early when cancelled and report progress", "[sim]
     const ScalingCurves c = scaling_curves(sc, node, sizes, options);
     CHECK(c.cancelled);
     CHECK(c.rows.size() == 2);
-    CHECK(calls == std::vector<std::pair<int, int>>{{1, int(sizes.size())}, {2, int(sizes.size())}});
+    CHECK(calls ==
+          std::vector<std::pair<int, int>>{{1, int(sizes.size())}, {2, int(sizes.size())}});
 
-    const ScalingCurves none = scaling_curves(sc, node, sizes, options);  // cancelled before it starts
+    const ScalingCurves none =
+        scaling_curves(sc, node, sizes, options); // cancelled before it starts
     CHECK(none.cancelled);
     CHECK(none.rows.empty());
     CHECK(none.evaluated == 0);
@@ -199,7 +203,7 @@ TEST_CASE("efficiency above 100 % is explained by what the reference needed", "[
     CHECK(note.find("micro-batch 1") != std::string::npos);
     CHECK(note.find("2-stage pipeline") != std::string::npos);
     CHECK(superlinear_scaling_note(b, plan, 32, 0.97).empty());
-    CHECK(superlinear_scaling_note(b, plan, 32, 1.004).empty());  // prints as 100 %
+    CHECK(superlinear_scaling_note(b, plan, 32, 1.004).empty()); // prints as 100 %
 
     // End to end: Llama 2 7B needs two A100s (recompute or a pipeline); 2 nodes scale above 100 %
     // and the plan's assumptions say why.
@@ -209,7 +213,8 @@ TEST_CASE("efficiency above 100 % is explained by what the reference needed", "[
     REQUIRE(rep.scaling_reference_devices > 1);
     REQUIRE(rep.scaling_efficiency > 1.005);
     int explained = 0;
-    for (const std::string& a : rep.assumptions) explained += a.find("above 100 %") != std::string::npos;
+    for (const std::string& a : rep.assumptions)
+        explained += a.find("above 100 %") != std::string::npos;
     CHECK(explained == 1);
     // The reference configuration itself is at 100 % and says nothing about it.
     const ScalingBaseline b2 = scaling_baseline(sc, priced_a100_node(), nullptr);
@@ -217,5 +222,6 @@ TEST_CASE("efficiency above 100 % is explained by what the reference needed", "[
     small.accelerators_per_node = b2.devices;
     const PlanReport ref = make_plan_report(sc, small, 1, b2.layout, nullptr);
     CHECK_REL(ref.scaling_efficiency, 1.0, 1e-12);
-    for (const std::string& a : ref.assumptions) CHECK(a.find("above 100 %") == std::string::npos);
+    for (const std::string& a : ref.assumptions)
+        CHECK(a.find("above 100 %") == std::string::npos);
 }

@@ -1,11 +1,9 @@
 // Scenario file (`clusterplan.scenario/1`) parsing, validation and round trip; model presets.
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/scenario.h"
-
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -105,102 +103,138 @@ TEST_CASE("the DESIGN.md example scenario parses with every field", "[scenario]"
 
 TEST_CASE("a preset fills the shape and explicit fields override it", "[scenario]") {
     const Scenario sc = parse_scenario(
-        R"({"model": {"preset": "llama2-7b", "seq_len": 2048}, "cluster": {"instance": "p4d.24xlarge"}})", "s.json");
+        R"({"model": {"preset": "llama2-7b", "seq_len": 2048}, "cluster": {"instance": "p4d.24xlarge"}})",
+        "s.json");
     CHECK(sc.workload.shape.layers == 32);
     CHECK(sc.workload.shape.hidden == 4096);
     CHECK(sc.workload.shape.gated_mlp);
-    CHECK(sc.workload.shape.seq_len == 2048);  // overridden
-    CHECK(sc.parallel.global_batch == 1024);   // the preset's published batch
-    CHECK(sc.training.tokens == 2.0e12);       // the preset's published length
-    CHECK_FALSE(sc.nodes.has_value());         // searched by sweep/recommend
+    CHECK(sc.workload.shape.seq_len == 2048); // overridden
+    CHECK(sc.parallel.global_batch == 1024);  // the preset's published batch
+    CHECK(sc.training.tokens == 2.0e12);      // the preset's published length
+    CHECK_FALSE(sc.nodes.has_value());        // searched by sweep/recommend
     CHECK_FALSE(sc.parallel.tp.has_value());
 }
 
-TEST_CASE("model.flash_attention defaults off, works next to a preset and round-trips", "[scenario][flash]") {
-    const Scenario off = parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"}})",
-                                        "s.json");
+TEST_CASE("model.flash_attention defaults off, works next to a preset and round-trips",
+          "[scenario][flash]") {
+    const Scenario off = parse_scenario(
+        R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"}})", "s.json");
     CHECK_FALSE(off.workload.shape.flash_attention);
     const Scenario on = parse_scenario(
-        R"({"model": {"preset": "llama3-8b", "flash_attention": true}, "cluster": {"instance": "p5.48xlarge"}})", "s.json");
+        R"({"model": {"preset": "llama3-8b", "flash_attention": true}, "cluster": {"instance": "p5.48xlarge"}})",
+        "s.json");
     CHECK(on.workload.shape.flash_attention);
-    CHECK(on.workload.shape.seq_len == 8192);  // the rest of the preset is kept
+    CHECK(on.workload.shape.seq_len == 8192); // the rest of the preset is kept
     CHECK(parse_scenario(scenario_to_json(on), "again.json").workload.shape.flash_attention);
     CHECK_FALSE(parse_scenario(scenario_to_json(off), "again.json").workload.shape.flash_attention);
-    CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b", "flash_attention": "yes"}, "cluster": {}})"),
-               Catch::Contains("model.flash_attention: must be true or false"));
-    CHECK_THAT(error_of(R"({"model": {"preset": "resnet50", "flash_attention": true}, "cluster": {}})"),
-               Catch::Contains("model.flash_attention") && Catch::Contains("only for transformer"));
+    CHECK_THAT(
+        error_of(R"({"model": {"preset": "llama3-8b", "flash_attention": "yes"}, "cluster": {}})"),
+        Catch::Contains("model.flash_attention: must be true or false"));
+    CHECK_THAT(
+        error_of(R"({"model": {"preset": "resnet50", "flash_attention": true}, "cluster": {}})"),
+        Catch::Contains("model.flash_attention") && Catch::Contains("only for transformer"));
 }
 
-TEST_CASE("a custom shape without training length assumes 20 tokens per parameter and says so", "[scenario]") {
+TEST_CASE("a custom shape without training length assumes 20 tokens per parameter and says so",
+          "[scenario]") {
     const Scenario sc = parse_scenario(
         R"({"model": {"layers": 2, "hidden": 256, "heads": 4, "seq_len": 128, "vocab": 1000},
-            "cluster": {"instance": "g5.xlarge"}})", "s.json");
+            "cluster": {"instance": "g5.xlarge"}})",
+        "s.json");
     CHECK(sc.workload.shape.ffn_hidden == 1024);
     CHECK(sc.workload.shape.kv_heads == 4);
     CHECK(sc.training.tokens > 0);
     bool noted = false;
-    for (const auto& n : sc.notes) noted = noted || n.find("20 tokens per parameter") != std::string::npos;
+    for (const auto& n : sc.notes)
+        noted = noted || n.find("20 tokens per parameter") != std::string::npos;
     CHECK(noted);
 }
 
-TEST_CASE("a generic model needs params and FLOPs per sample and trains data-parallel only", "[scenario]") {
-    const Scenario sc = parse_scenario(R"({"model": {"preset": "resnet50"}, "cluster": {"instance": "p3.16xlarge"}})",
-                                       "s.json");
+TEST_CASE("a generic model needs params and FLOPs per sample and trains data-parallel only",
+          "[scenario]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "resnet50"}, "cluster": {"instance": "p3.16xlarge"}})", "s.json");
     CHECK(sc.workload.kind == WorkloadKind::generic);
     CHECK(sc.workload.params == 2.56e7);
     CHECK(sc.training.epochs == 90);
-    CHECK_THAT(error_of(R"({"model": {"preset": "resnet50"}, "cluster": {}, "parallel": {"tp": 2}})"),
-               Catch::Contains("parallel.tp") && Catch::Contains("data-parallel only"));
+    CHECK_THAT(
+        error_of(R"({"model": {"preset": "resnet50"}, "cluster": {}, "parallel": {"tp": 2}})"),
+        Catch::Contains("parallel.tp") && Catch::Contains("data-parallel only"));
     CHECK_THAT(error_of(R"({"model": {"params": 1e6}, "cluster": {}})"),
                Catch::Contains("model.flops_per_sample") && Catch::Contains("required"));
 }
 
 TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]") {
-    CHECK(error_of(minimal(R"("parallel": {"tpp": 8})")) == "scenario.json: parallel.tpp: unknown field");
+    CHECK(error_of(minimal(R"("parallel": {"tpp": 8})")) ==
+          "scenario.json: parallel.tpp: unknown field");
     CHECK(error_of(minimal(R"("colour": 1)")) == "scenario.json: colour: unknown field");
     CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 5})")),
                Catch::StartsWith("scenario.json: parallel.tp: must divide model.heads (96)"));
     CHECK_THAT(error_of(minimal(R"("precision": "fp12")")),
-               Catch::StartsWith("scenario.json: precision: unknown value 'fp12'") && Catch::Contains("bf16"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"schedule": "zigzag"})")), Catch::Contains("parallel.schedule"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"recompute": "some"})")), Catch::Contains("parallel.recompute"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"dp_comm": "carrier_pigeon"})")), Catch::Contains("parallel.dp_comm"));
-    CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "fun"})")), Catch::Contains("constraints.objective"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 0})")), Catch::StartsWith("scenario.json: parallel.dp: must be an integer"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"micro_batch": -2})")), Catch::Contains("parallel.micro_batch"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 2.5})")), Catch::Contains("parallel.tp: must be an integer"));
-    CHECK_THAT(error_of(minimal(R"("training": {"tokens": -1})")), Catch::Contains("training.tokens: must be greater than 0"));
-    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 0})")), Catch::Contains("training.tokens"));
-    CHECK_THAT(error_of(minimal(R"("spot": {"restart_s": "ten"})")), Catch::Contains("spot.restart_s: must be a number"));
-    CHECK_THAT(error_of(minimal(R"("constraints": {"max_nodes": 0})")), Catch::Contains("constraints.max_nodes"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"grad_compression": 1.5})")), Catch::Contains("parallel.grad_compression"));
+               Catch::StartsWith("scenario.json: precision: unknown value 'fp12'") &&
+                   Catch::Contains("bf16"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"schedule": "zigzag"})")),
+               Catch::Contains("parallel.schedule"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"recompute": "some"})")),
+               Catch::Contains("parallel.recompute"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"dp_comm": "carrier_pigeon"})")),
+               Catch::Contains("parallel.dp_comm"));
+    CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "fun"})")),
+               Catch::Contains("constraints.objective"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 0})")),
+               Catch::StartsWith("scenario.json: parallel.dp: must be an integer"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"micro_batch": -2})")),
+               Catch::Contains("parallel.micro_batch"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 2.5})")),
+               Catch::Contains("parallel.tp: must be an integer"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": -1})")),
+               Catch::Contains("training.tokens: must be greater than 0"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 0})")),
+               Catch::Contains("training.tokens"));
+    CHECK_THAT(error_of(minimal(R"("spot": {"restart_s": "ten"})")),
+               Catch::Contains("spot.restart_s: must be a number"));
+    CHECK_THAT(error_of(minimal(R"("constraints": {"max_nodes": 0})")),
+               Catch::Contains("constraints.max_nodes"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"grad_compression": 1.5})")),
+               Catch::Contains("parallel.grad_compression"));
     CHECK_THAT(error_of(minimal(R"("constraints": {"objective": "cost_under_deadline"})")),
                Catch::Contains("constraints.deadline_hours: required"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"virtual_stages": 2})")), Catch::Contains("interleaved"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"virtual_stages": 2})")),
+               Catch::Contains("interleaved"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"pp": 5})")),
                Catch::StartsWith("scenario.json: parallel.pp: must divide model.layers (96)"));
-    CHECK_THAT(error_of(R"({"model": {"preset": "llama2-70b"}, "cluster": {}, "parallel": {"tp": 16}})"),
-               Catch::Contains("parallel.tp: must divide model.kv_heads (8)"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"dp": 7, "micro_batch": 1})")),
-               Catch::Contains("parallel.global_batch: must be a multiple of micro_batch × dp (7)"));
+    CHECK_THAT(
+        error_of(R"({"model": {"preset": "llama2-70b"}, "cluster": {}, "parallel": {"tp": 16}})"),
+        Catch::Contains("parallel.tp: must divide model.kv_heads (8)"));
+    CHECK_THAT(
+        error_of(minimal(R"("parallel": {"dp": 7, "micro_batch": 1})")),
+        Catch::Contains("parallel.global_batch: must be a multiple of micro_batch × dp (7)"));
     CHECK_THAT(error_of(R"({"model": {"preset": "gpt-5"}, "cluster": {}})"),
-               Catch::Contains("model.preset: unknown preset 'gpt-5'") && Catch::Contains("llama3-8b"));
+               Catch::Contains("model.preset: unknown preset 'gpt-5'") &&
+                   Catch::Contains("llama3-8b"));
     CHECK_THAT(error_of(R"({"cluster": {}})"), Catch::Contains("model: required"));
-    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}})"), Catch::Contains("cluster: required"));
-    CHECK_THAT(error_of(R"({"schema": "clusterplan.scenario/2", "model": {"preset": "gpt3-175b"}, "cluster": {}})"),
-               Catch::Contains("schema: unsupported"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}})"),
+               Catch::Contains("cluster: required"));
+    CHECK_THAT(
+        error_of(
+            R"({"schema": "clusterplan.scenario/2", "model": {"preset": "gpt3-175b"}, "cluster": {}})"),
+        Catch::Contains("schema: unsupported"));
     CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b", "heads": 7}, "cluster": {}})"),
                Catch::Contains("model.heads: must divide model.hidden"));
     CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, "cluster": {"nodes": "128"}})"),
                Catch::Contains("cluster.nodes: must be an integer, got the string \"128\""));
-    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, "cluster": {"custom": {"gpus": 8}}})"),
-               Catch::Contains("cluster.custom.gpus: unknown field"));
-    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e9, "samples": 5})")), Catch::Contains("training.tokens"));
-    CHECK_THAT(error_of(minimal(R"("training": {"epochs": 3})")), Catch::Contains("training.dataset_samples: required"));
+    CHECK_THAT(
+        error_of(R"({"model": {"preset": "gpt3-175b"}, "cluster": {"custom": {"gpus": 8}}})"),
+        Catch::Contains("cluster.custom.gpus: unknown field"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e9, "samples": 5})")),
+               Catch::Contains("training.tokens"));
+    CHECK_THAT(error_of(minimal(R"("training": {"epochs": 3})")),
+               Catch::Contains("training.dataset_samples: required"));
     // NaN and infinities cannot be written in JSON; overflowing numbers are rejected too.
-    CHECK_THAT(error_of(minimal(R"("training": {"tokens": NaN})")), Catch::Contains("not valid JSON"));
-    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e999})")), Catch::Contains("not valid JSON"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": NaN})")),
+               Catch::Contains("not valid JSON"));
+    CHECK_THAT(error_of(minimal(R"("training": {"tokens": 1e999})")),
+               Catch::Contains("not valid JSON"));
     CHECK_THAT(error_of("[1, 2]"), Catch::Contains("must hold a JSON object"));
 }
 
@@ -211,7 +245,8 @@ TEST_CASE("scenario_to_json round-trips through parse_scenario", "[scenario]") {
                                                       "max_parallel_trials": 2},
                                          "constraints": {"objective": "time_under_budget", "budget_usd": 1000,
                                                          "instances": ["p3.16xlarge"]}})"};
-    const std::filesystem::path dir = std::filesystem::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios";
+    const std::filesystem::path dir =
+        std::filesystem::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios";
     for (const auto& entry : std::filesystem::directory_iterator(dir))
         if (entry.path().extension() == ".json") docs.push_back(read_file(entry.path()));
     REQUIRE(docs.size() >= 5);
@@ -229,10 +264,11 @@ TEST_CASE("scenario_to_json round-trips through parse_scenario", "[scenario]") {
     }
 }
 
-TEST_CASE("every required model preset exists with a source, and its shape matches its parameter count",
-          "[presets]") {
-    for (const char* id : {"bert-large", "gpt2-1.5b", "gpt3-175b", "llama2-7b", "llama2-70b", "llama3-8b",
-                           "llama3-70b", "llama3-405b", "t5-11b", "resnet50"}) {
+TEST_CASE(
+    "every required model preset exists with a source, and its shape matches its parameter count",
+    "[presets]") {
+    for (const char* id : {"bert-large", "gpt2-1.5b", "gpt3-175b", "llama2-7b", "llama2-70b",
+                           "llama3-8b", "llama3-70b", "llama3-405b", "t5-11b", "resnet50"}) {
         const ModelPreset* p = find_model_preset(id);
         INFO(id);
         REQUIRE(p != nullptr);

@@ -1,15 +1,13 @@
 // Behaviour of evaluate(): validity limits, exact traffic figures, breakdown consistency and the
 // physical trends the model must show.
-#include "engine_fixtures.h"
-
-#include "engine/model_constants.h"
 #include "clusterplan/sim/step_model.h"
+#include "engine/model_constants.h"
 #include "engine/transformer_work.h"
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 using namespace cp;
@@ -28,8 +26,8 @@ sim::Layout layout(int tp, int pp, int dp, int mb, int gb) {
 }
 
 double sum(const sim::StepBreakdown& b) {
-    return b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_bubble_s + b.pp_comm_s + b.dp_comm_exposed_s +
-           b.optimizer_s + b.host_overhead_s;
+    return b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_bubble_s + b.pp_comm_s +
+           b.dp_comm_exposed_s + b.optimizer_s + b.host_overhead_s;
 }
 
 sim::Workload bert_large() {
@@ -58,13 +56,15 @@ TEST_CASE("a valid plan's breakdown adds up to its step time", "[engine]") {
     sim::Layout l = layout(8, 8, 16, 1, 1536);
     l.schedule = sim::Schedule::interleaved;
     l.virtual_stages = 2;
-    const sim::PlanResult r = sim::evaluate(w, test::a100_cluster(128, 1600), l, sim::Precision::bf16);
+    const sim::PlanResult r =
+        sim::evaluate(w, test::a100_cluster(128, 1600), l, sim::Precision::bf16);
     REQUIRE(r.valid());
     CHECK(r.fits_in_memory);
     CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
     CHECK(r.micro_batches == 96);
-    CHECK_REL(r.breakdown_s.pp_bubble_s / (r.step_time_s - r.breakdown_s.pp_bubble_s - r.breakdown_s.dp_comm_exposed_s -
-                                            r.breakdown_s.optimizer_s),
+    CHECK_REL(r.breakdown_s.pp_bubble_s /
+                  (r.step_time_s - r.breakdown_s.pp_bubble_s - r.breakdown_s.dp_comm_exposed_s -
+                   r.breakdown_s.optimizer_s),
               7.0 / (2.0 * 96.0), 1e-9);
     CHECK_REL(r.tokens_per_s, 1536.0 * 2048.0 / r.step_time_s, 1e-12);
     CHECK(r.hardware_tflops_per_device > r.model_tflops_per_device); // full recompute counted
@@ -77,7 +77,8 @@ TEST_CASE("a valid plan's breakdown adds up to its step time", "[engine]") {
     CHECK(r.calibration_used.any() == false);
 }
 
-TEST_CASE("small layers at small micro-batches are bound by the host issuing their kernels", "[engine]") {
+TEST_CASE("small layers at small micro-batches are bound by the host issuing their kernels",
+          "[engine]") {
     // A 1024-wide, 12-layer GPT at micro-batch 1 on one A100: each layer's GPU work is well under
     // a millisecond, so the host (0.875 ms per forward pass, 4 passes with full recompute) sets
     // the pace; the idle GPU time is its own breakdown part and adds up with the rest.
@@ -90,11 +91,13 @@ TEST_CASE("small layers at small micro-batches are bound by the host issuing the
     CHECK(r.breakdown_s.host_overhead_s > 0);
     CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
     const double host_floor_s = 8.0 * 12.0 * 4.0 * sim::model::kHostIssuePerLayerPassS;
-    CHECK(r.breakdown_s.compute_s + r.breakdown_s.recompute_s + r.breakdown_s.host_overhead_s >= host_floor_s * 0.999);
+    CHECK(r.breakdown_s.compute_s + r.breakdown_s.recompute_s + r.breakdown_s.host_overhead_s >=
+          host_floor_s * 0.999);
     // Without recompute the host issues three passes per layer, not four.
     l.recompute = sim::Recompute::none;
     const sim::PlanResult none = sim::evaluate(small, one, l, sim::Precision::fp16);
-    CHECK(none.breakdown_s.compute_s + none.breakdown_s.host_overhead_s >= host_floor_s * 0.75 * 0.999);
+    CHECK(none.breakdown_s.compute_s + none.breakdown_s.host_overhead_s >=
+          host_floor_s * 0.75 * 0.999);
     CHECK(none.step_time_s < r.step_time_s);
     // A larger micro-batch fills the GPU: per sample it is faster, the way measured runs behave.
     l.recompute = sim::Recompute::full;
@@ -109,8 +112,9 @@ TEST_CASE("small layers at small micro-batches are bound by the host issuing the
     CHECK(graph.breakdown_s.host_overhead_s == 0);
     CHECK_REL(graph.step_time_s, r.step_time_s - r.breakdown_s.host_overhead_s, 1e-9);
     // GPT-3-sized layers never wait for the host.
-    const sim::PlanResult gpt3 = sim::evaluate(test::gpt(96, 12288, 96), test::a100_cluster(128, 1600),
-                                               layout(8, 8, 16, 1, 1536), sim::Precision::bf16);
+    const sim::PlanResult gpt3 =
+        sim::evaluate(test::gpt(96, 12288, 96), test::a100_cluster(128, 1600),
+                      layout(8, 8, 16, 1, 1536), sim::Precision::bf16);
     REQUIRE(gpt3.valid());
     CHECK(gpt3.breakdown_s.host_overhead_s == 0);
 }
@@ -135,11 +139,11 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     const sim::Cluster c = test::a100_cluster(8, 1600);
     auto limit = [&](sim::Layout l) { return sim::evaluate(w, c, l, sim::Precision::bf16).limit; };
     CHECK(limit(layout(8, 8, 1, 1, 64)) == sim::Limit::none);
-    CHECK(limit(layout(16, 4, 1, 1, 64)) == sim::Limit::none);          // tp across nodes is allowed
-    CHECK(limit(layout(8, 4, 1, 1, 64)) == sim::Limit::invalid_layout); // 32 != 64 devices
+    CHECK(limit(layout(16, 4, 1, 1, 64)) == sim::Limit::none); // tp across nodes is allowed
+    CHECK(limit(layout(8, 4, 1, 1, 64)) == sim::Limit::invalid_layout);  // 32 != 64 devices
     CHECK(limit(layout(64, 1, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 heads % 64
     CHECK(limit(layout(1, 64, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 layers % 64
-    CHECK(limit(layout(8, 8, 1, 3, 64)) == sim::Limit::invalid_layout); // 64 % 3
+    CHECK(limit(layout(8, 8, 1, 3, 64)) == sim::Limit::invalid_layout);  // 64 % 3
     sim::Layout v = layout(8, 8, 1, 1, 64);
     v.virtual_stages = 2;
     CHECK(limit(v) == sim::Limit::invalid_layout); // v > 1 needs the interleaved schedule
@@ -148,7 +152,7 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     v.virtual_stages = 5;
     CHECK(limit(v) == sim::Limit::invalid_layout); // 96 % (8*5)
     v.virtual_stages = 2;
-    v.global_batch = 60;                           // 60 micro-batches, not a multiple of pp=8
+    v.global_batch = 60; // 60 micro-batches, not a multiple of pp=8
     CHECK(limit(v) == sim::Limit::invalid_layout);
     sim::Layout z = layout(8, 8, 1, 1, 64);
     z.zero = 4;
@@ -163,11 +167,13 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     zn.zero = 1;
     CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit == sim::Limit::none);
     zn.zero = 3;
-    CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+    CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit ==
+          sim::Limit::invalid_layout);
     CHECK(limit(zn) == sim::Limit::none);
     sim::Workload gqa = w;
     gqa.shape.kv_heads = 4;
-    CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+    CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit ==
+          sim::Limit::invalid_layout);
 }
 
 TEST_CASE("inference-only, unsupported-precision and unknown hardware are reported", "[engine]") {
@@ -181,7 +187,8 @@ TEST_CASE("inference-only, unsupported-precision and unknown hardware are report
     c.node.accelerator.hbm_gbytes_per_s = sim::kUnknown;
     CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
     c = test::a100_cluster(2, sim::kUnknown);
-    CHECK(sim::evaluate(w, c, layout(1, 1, 16, 4, 64), sim::Precision::bf16).limit == sim::Limit::unknown_hardware);
+    CHECK(sim::evaluate(w, c, layout(1, 1, 16, 4, 64), sim::Precision::bf16).limit ==
+          sim::Limit::unknown_hardware);
     c = test::a100_cluster(1, sim::kUnknown); // one node needs no network figure
     CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).valid());
     sim::Layout ps = l; // ... unless its gradients go to parameter servers over the network
@@ -193,14 +200,16 @@ TEST_CASE("inference-only, unsupported-precision and unknown hardware are report
 TEST_CASE("plans that do not fit are marked out of memory but still computed", "[engine]") {
     const sim::Workload w = test::gpt(96, 12288, 96);
     sim::Layout l = layout(8, 1, 8, 1, 64); // 175B on 8-way tp only: ~350 GB of state per GPU
-    const sim::PlanResult r = sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
+    const sim::PlanResult r =
+        sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
     CHECK(r.limit == sim::Limit::out_of_memory);
     CHECK_FALSE(r.fits_in_memory);
     CHECK(r.step_time_s > 0);
     CHECK(r.memory_gib.total > r.memory_gib.capacity);
     CHECK_REL(r.memory_gib.optimizer, 12.0 * 175e9 / 8 / (1024.0 * 1024 * 1024), 0.03);
     l.zero = 3; // sharding everything over dp=8 brings the states down 8x
-    const sim::PlanResult z = sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
+    const sim::PlanResult z =
+        sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
     CHECK_REL(z.memory_gib.weights * 8, r.memory_gib.weights, 1e-9);
     CHECK_REL(z.memory_gib.optimizer * 8, r.memory_gib.optimizer, 1e-9);
     // ZeRO-3 moves 3 x (n-1)/n of the parameters per micro-batch (gather for forward and for
@@ -295,7 +304,7 @@ TEST_CASE("PCIe-only nodes fall behind NVLink nodes in data-parallel scaling", "
     sim::Cluster nvlink = v100_cluster(8);
     sim::Cluster pcie = v100_cluster(8);
     pcie.node.intra_link = sim::IntraNodeLink::pcie;
-    pcie.node.intra_node_gbytes_per_s = 16; // PCIe 4.0 x8 as seen on g5
+    pcie.node.intra_node_gbytes_per_s = 16;  // PCIe 4.0 x8 as seen on g5
     sim::Layout one = layout(1, 1, 1, 2, 2); // 2 sequences per GPU: communication matters
     one.recompute = sim::Recompute::none;
     one.overlap_dp = true;
@@ -404,7 +413,8 @@ TEST_CASE("every valid plan of a broad sweep has finite, consistent figures", "[
                             const sim::PlanResult r = sim::evaluate(w, c, l, sim::Precision::bf16);
                             ++checked;
                             if (r.limit == sim::Limit::invalid_layout) continue;
-                            INFO("tp " << tp << " pp " << pp << " dp " << dp << " mb " << mb << " variant " << variant);
+                            INFO("tp " << tp << " pp " << pp << " dp " << dp << " mb " << mb
+                                       << " variant " << variant);
                             REQUIRE((r.valid() || r.limit == sim::Limit::out_of_memory));
                             REQUIRE(std::isfinite(r.step_time_s));
                             REQUIRE(r.step_time_s > 0);

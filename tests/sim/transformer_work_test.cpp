@@ -1,8 +1,7 @@
 // Per-GEMM transformer work against the closed-form Megatron FLOP count (exact) and published
 // parameter counts.
-#include "engine_fixtures.h"
-
 #include "engine/transformer_work.h"
+#include "engine_fixtures.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -10,23 +9,31 @@
 using namespace cp;
 
 TEST_CASE("per-GEMM FLOPs equal the Megatron closed form for the standard shape", "[engine]") {
-    struct Shape { int l, h, a, s, v; };
+    struct Shape {
+        int l, h, a, s, v;
+    };
     for (const Shape sh : {Shape{96, 12288, 96, 2048, 51200}, Shape{24, 2304, 24, 2048, 51200},
                            Shape{128, 25600, 160, 2048, 51200}, Shape{24, 1024, 16, 512, 30522}}) {
         const sim::Workload w = test::gpt(sh.l, sh.h, sh.a, sh.s, sh.v);
         const double batch = 1536;
-        const double none = batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::none);
-        const double full = batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::full);
+        const double none =
+            batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::none);
+        const double full =
+            batch * sim::transformer_flops_per_sample(w.shape, sim::Recompute::full);
         INFO("layers " << sh.l << " hidden " << sh.h);
-        CHECK_REL(none, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, false), 1e-12);
-        CHECK_REL(full, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, true), 1e-12);
+        CHECK_REL(none, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, false),
+                  1e-12);
+        CHECK_REL(full, sim::megatron_flops_per_iteration(batch, sh.s, sh.l, sh.h, sh.v, true),
+                  1e-12);
     }
 }
 
 TEST_CASE("closed form has the published magnitude for GPT-3 175B", "[engine]") {
     // 72 * 1536 * 2048 * 96 * 12288^2 * (1 + 2048/73728 + 51200/14155776) = 3.39e18.
     const double f = sim::megatron_flops_per_iteration(1536, 2048, 96, 12288, 51200, false);
-    CHECK_REL(f, 72.0 * 1536 * 2048 * 96 * 12288.0 * 12288.0 * (1 + 2048.0 / 73728 + 51200.0 / 14155776), 1e-12);
+    CHECK_REL(
+        f, 72.0 * 1536 * 2048 * 96 * 12288.0 * 12288.0 * (1 + 2048.0 / 73728 + 51200.0 / 14155776),
+        1e-12);
     CHECK(f > 3.3e18);
     CHECK(f < 3.5e18);
 }
@@ -75,6 +82,8 @@ TEST_CASE("activation memory follows Korthikanti et al. 2022", "[engine]") {
               sbh * (34 + 5 * a * s / h), 1e-12);
     CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::none),
               sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
-    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, true, sim::Recompute::selective), sbh * 34 / t, 1e-12);
-    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full), 2 * sbh, 1e-12);
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, true, sim::Recompute::selective),
+              sbh * 34 / t, 1e-12);
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full), 2 * sbh,
+              1e-12);
 }

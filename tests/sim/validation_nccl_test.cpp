@@ -3,12 +3,10 @@
 // for A100 NVSwitch, and the calibrated path (an alpha-beta fit per table, as `calibrate import`
 // would store it) for A100 and for the V100 hybrid cube-mesh, whose partial rings the datasheet
 // cannot know.
+#include "engine/collectives.h"
 #include "engine_fixtures.h"
 
-#include "engine/collectives.h"
-
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdio>
 
@@ -21,10 +19,11 @@ struct Sample {
 };
 
 std::vector<Sample> nccl_table(const std::string& gpu, int n) {
-    const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" + gpu + "_" +
-                                    std::to_string(n) + "gpu.csv");
+    const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/nccl_allreduce/" +
+                                    gpu + "_" + std::to_string(n) + "gpu.csv");
     std::vector<Sample> out;
-    for (std::size_t r = 1; r < csv.size(); ++r) out.push_back({std::stod(csv[r][0]), std::stod(csv[r][3]) * 1e-9});
+    for (std::size_t r = 1; r < csv.size(); ++r)
+        out.push_back({std::stod(csv[r][0]), std::stod(csv[r][3]) * 1e-9});
     return out;
 }
 
@@ -60,12 +59,14 @@ sim::NodeSpec v100_node() {
 
 } // namespace
 
-TEST_CASE("ring all-reduce model matches nccl-tests on 2..8 A100 (NVSwitch)", "[validation][nccl]") {
+TEST_CASE("ring all-reduce model matches nccl-tests on 2..8 A100 (NVSwitch)",
+          "[validation][nccl]") {
     const sim::Cluster cluster = test::a100_cluster(1, 1600);
     sim::Network net;
     REQUIRE(sim::make_network(cluster.node, 1, nullptr, net));
     test::ErrorStats all;
-    std::printf("\nA100 NVSwitch, datasheet model: n, mean |err| %%, max %%, busbw@1GiB measured/model GB/s\n");
+    std::printf("\nA100 NVSwitch, datasheet model: n, mean |err| %%, max %%, busbw@1GiB "
+                "measured/model GB/s\n");
     for (int n = 2; n <= 8; ++n) {
         test::ErrorStats one;
         const auto samples = nccl_table("a100", n);
@@ -81,15 +82,16 @@ TEST_CASE("ring all-reduce model matches nccl-tests on 2..8 A100 (NVSwitch)", "[
         std::printf("  n=%d  mean %5.2f  max %5.2f  busbw %6.1f / %6.1f\n", n, one.mean(), one.max,
                     factor / big.time_s, factor / sim::ring_all_reduce_s(tier, n, big.bytes));
     }
-    std::printf("A100 all sizes >= 1 MiB, n=2..8: %d points, mean |err| %.2f %%, max %.2f %%\n", all.count,
-                all.mean(), all.max);
+    std::printf("A100 all sizes >= 1 MiB, n=2..8: %d points, mean |err| %.2f %%, max %.2f %%\n",
+                all.count, all.mean(), all.max);
     // The worst points (~19 %) sit at 1-5 MiB, where NCCL's low-latency protocols hide part of
     // the per-step latency that the alpha-beta sum charges in full.
     CHECK(all.mean() <= 5.0);
     CHECK(all.max <= 20.0);
 }
 
-TEST_CASE("calibrated alpha-beta fits reproduce nccl-tests for A100 and V100", "[validation][nccl]") {
+TEST_CASE("calibrated alpha-beta fits reproduce nccl-tests for A100 and V100",
+          "[validation][nccl]") {
     for (const std::string gpu : {"a100", "v100"}) {
         test::ErrorStats all;
         for (int n = 2; n <= 8; ++n) {
@@ -97,15 +99,18 @@ TEST_CASE("calibrated alpha-beta fits reproduce nccl-tests for A100 and V100", "
             sim::CalibrationProfile profile;
             profile.source = "nccl-tests";
             profile.intra_node.push_back(fit_alpha_beta(samples, n));
-            const sim::NodeSpec node = gpu == "a100" ? test::a100_cluster(1, 1600).node : v100_node();
+            const sim::NodeSpec node =
+                gpu == "a100" ? test::a100_cluster(1, 1600).node : v100_node();
             sim::Network net;
             REQUIRE(sim::make_network(node, 1, &profile, net));
             REQUIRE(net.intra_calibrated);
             const sim::LinkTier tier = sim::group_tier(net, n, n);
-            for (const Sample& s : samples) all.add(sim::ring_all_reduce_s(tier, n, s.bytes), s.time_s);
+            for (const Sample& s : samples)
+                all.add(sim::ring_all_reduce_s(tier, n, s.bytes), s.time_s);
         }
-        std::printf("%s calibrated (alpha-beta per table), n=2..8: mean |err| %.2f %%, max %.2f %%\n",
-                    gpu.c_str(), all.mean(), all.max);
+        std::printf(
+            "%s calibrated (alpha-beta per table), n=2..8: mean |err| %.2f %%, max %.2f %%\n",
+            gpu.c_str(), all.mean(), all.max);
         CHECK(all.mean() <= 5.0);
         CHECK(all.max <= 30.0);
     }
@@ -115,13 +120,15 @@ TEST_CASE("a calibration's raw nccl-tests table is used inside its range", "[val
     const auto samples = nccl_table("v100", 4);
     sim::CalibrationProfile profile;
     sim::CollectiveFit fit = fit_alpha_beta(samples, 4);
-    for (const Sample& s : samples) fit.raw.push_back({s.bytes, s.time_s, 0});
+    for (const Sample& s : samples)
+        fit.raw.push_back({s.bytes, s.time_s, 0});
     profile.intra_node.push_back(fit);
     sim::Network net;
     REQUIRE(sim::make_network(v100_node(), 1, &profile, net));
     const sim::LinkTier tier = sim::group_tier(net, 4, 4);
     test::ErrorStats stats;
-    for (const Sample& s : samples) stats.add(sim::ring_all_reduce_s(tier, 4, s.bytes), s.time_s);
+    for (const Sample& s : samples)
+        stats.add(sim::ring_all_reduce_s(tier, 4, s.bytes), s.time_s);
     CHECK(stats.max < 1e-9);
     // Between two measured sizes: between their times.
     const double mid = std::sqrt(samples[10].bytes * samples[11].bytes);
@@ -138,7 +145,9 @@ TEST_CASE("datasheet NVLink model matches the full 8-GPU V100 ring", "[validatio
     const auto samples = nccl_table("v100", 8);
     const sim::LinkTier tier = sim::group_tier(net, 8, 8);
     test::ErrorStats stats;
-    for (const Sample& s : samples) stats.add(sim::ring_all_reduce_s(tier, 8, s.bytes), s.time_s);
-    std::printf("V100 8 GPUs, datasheet model: mean |err| %.2f %%, max %.2f %%\n", stats.mean(), stats.max);
+    for (const Sample& s : samples)
+        stats.add(sim::ring_all_reduce_s(tier, 8, s.bytes), s.time_s);
+    std::printf("V100 8 GPUs, datasheet model: mean |err| %.2f %%, max %.2f %%\n", stats.mean(),
+                stats.max);
     CHECK(stats.mean() <= 10.0);
 }

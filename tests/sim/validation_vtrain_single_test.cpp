@@ -1,19 +1,18 @@
 // Validation against vTrain's 1,440 single-node Megatron-DeepSpeed iterations on A100 (MIT
 // licence; tests/data/validation/README.md): small GPT layers (hidden 1024/2048, sequence 1024)
 // at micro-batches 1-8, where the host issuing kernels, not the GPU, sets the pace.
+#include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/step_model.h"
-
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <map>
 
 using namespace cp;
 
 TEST_CASE("vTrain single-node A100 iteration times are reproduced", "[validation]") {
-    const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/vtrain_single_node_a100.csv");
+    const auto csv =
+        test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/vtrain_single_node_a100.csv");
     REQUIRE(csv.size() == 1441);
     test::ErrorStats stats;
     std::map<int, test::ErrorStats> by_tp;
@@ -22,7 +21,8 @@ TEST_CASE("vTrain single-node A100 iteration times are reproduced", "[validation
     for (std::size_t r = 1; r < csv.size(); ++r) {
         const auto& c = csv[r];
         const int gpus = std::stoi(c[0]);
-        const sim::Workload w = test::gpt(std::stoi(c[5]), std::stoi(c[3]), std::stoi(c[4]), std::stoi(c[6]));
+        const sim::Workload w =
+            test::gpt(std::stoi(c[5]), std::stoi(c[3]), std::stoi(c[4]), std::stoi(c[6]));
         sim::Cluster cluster = test::a100_cluster(1, 800);
         cluster.node.accelerators_per_node = gpus;
         const sim::Layout l = test::vtrain_layout(c, 1);
@@ -38,8 +38,10 @@ TEST_CASE("vTrain single-node A100 iteration times are reproduced", "[validation
         host_bound += res.breakdown_s.host_overhead_s > 0 ? 1 : 0;
     }
     for (const auto& [tp, s] : by_tp)
-        std::printf("vTrain single-node tp=%d: n=%d mean |err| %.2f %%, max %.2f %%\n", tp, s.count, s.mean(), s.max);
-    std::printf("vTrain single-node: n=%d mean |err| %.2f %%, max %.2f %%, %d within 10 %%, %d within 20 %%, "
+        std::printf("vTrain single-node tp=%d: n=%d mean |err| %.2f %%, max %.2f %%\n", tp, s.count,
+                    s.mean(), s.max);
+    std::printf("vTrain single-node: n=%d mean |err| %.2f %%, max %.2f %%, %d within 10 %%, %d "
+                "within 20 %%, "
                 "%.0f host-bound\n",
                 stats.count, stats.mean(), stats.max, within10, within20, host_bound);
     CHECK(stats.count == 1440);

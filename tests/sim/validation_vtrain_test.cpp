@@ -1,27 +1,27 @@
 // Validation against 109 measured Megatron-DeepSpeed iterations on A100 clusters (vTrain,
 // MICRO'24, MIT licence): 8 GPUs per node, 800 Gb/s between nodes, full recompute, 1F1B,
 // vocabulary 51,200, fp16.
+#include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 
-#include "clusterplan/sim/step_model.h"
-
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 
 using namespace cp;
 
 TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]") {
-    const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/vtrain_multi_node_a100.csv");
+    const auto csv =
+        test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/vtrain_multi_node_a100.csv");
     REQUIRE(csv.size() == 110);
     test::ErrorStats stats;
     int within10 = 0, within20 = 0;
-    std::printf("\n%6s %4s %5s %3s %3s %3s %3s %10s %10s %7s %8s\n", "params", "gpus", "batch", "mb", "tp", "dp",
-                "pp", "meas. ms", "model ms", "err %", "mem GiB");
+    std::printf("\n%6s %4s %5s %3s %3s %3s %3s %10s %10s %7s %8s\n", "params", "gpus", "batch",
+                "mb", "tp", "dp", "pp", "meas. ms", "model ms", "err %", "mem GiB");
     for (std::size_t r = 1; r < csv.size(); ++r) {
         const auto& c = csv[r];
         const int gpus = std::stoi(c[1]);
-        const sim::Workload w = test::gpt(std::stoi(c[6]), std::stoi(c[4]), std::stoi(c[5]), std::stoi(c[7]));
+        const sim::Workload w =
+            test::gpt(std::stoi(c[6]), std::stoi(c[4]), std::stoi(c[5]), std::stoi(c[7]));
         const sim::Cluster cluster = test::a100_cluster(gpus / 8, 800);
         const sim::Layout l = test::vtrain_layout(c, 2);
         const sim::PlanResult res = sim::evaluate(w, cluster, l, sim::Precision::fp16);
@@ -32,13 +32,13 @@ TEST_CASE("vTrain multi-node A100 iteration times are reproduced", "[validation]
         stats.add(model_ms, measured_ms);
         if (std::abs(model_ms - measured_ms) <= 0.1 * measured_ms) ++within10;
         if (std::abs(model_ms - measured_ms) <= 0.2 * measured_ms) ++within20;
-        std::printf("%6s %4d %5d %3d %3d %3d %3d %10.1f %10.1f %+7.1f %8.1f%s\n", c[0].c_str(), gpus, l.global_batch,
-                    l.micro_batch, l.tp, l.dp, l.pp, measured_ms, model_ms,
+        std::printf("%6s %4d %5d %3d %3d %3d %3d %10.1f %10.1f %+7.1f %8.1f%s\n", c[0].c_str(),
+                    gpus, l.global_batch, l.micro_batch, l.tp, l.dp, l.pp, measured_ms, model_ms,
                     100.0 * (model_ms - measured_ms) / measured_ms, res.memory_gib.total,
                     res.fits_in_memory ? "" : " (OOM)");
     }
-    std::printf("vTrain: n=%d mean |err| %.2f %%, max %.2f %%, %d within 10 %%, %d within 20 %%\n", stats.count,
-                stats.mean(), stats.max, within10, within20);
+    std::printf("vTrain: n=%d mean |err| %.2f %%, max %.2f %%, %d within 10 %%, %d within 20 %%\n",
+                stats.count, stats.mean(), stats.max, within10, within20);
     CHECK(stats.count == 109);
     CHECK(stats.mean() <= 8.0);
     // For six runs the model is 27-49 % below the measured time; they are reported, not fitted.

@@ -66,8 +66,11 @@ QString save_chart(QChart* chart, const QString& path, QSize size) {
 void export_chart_interactive(QChart* chart, QWidget* parent) {
     QString selected;
     // Titles may carry a rich-text second line (data source): name the file after the first.
-    const QString title = QTextDocumentFragment::fromHtml(chart->title()).toPlainText().section(QChar::LineSeparator, 0, 0)
-                              .section(QLatin1Char('\n'), 0, 0).trimmed();
+    const QString title = QTextDocumentFragment::fromHtml(chart->title())
+                              .toPlainText()
+                              .section(QChar::LineSeparator, 0, 0)
+                              .section(QLatin1Char('\n'), 0, 0)
+                              .trimmed();
     const QString path = QFileDialog::getSaveFileName(
         parent, QObject::tr("Export chart"), title.isEmpty() ? "chart.png" : title + ".png",
         QObject::tr("PNG image (*.png);;SVG vector image (*.svg)"), &selected);

@@ -25,12 +25,13 @@ void apply_style(QChart* chart, const QString& title) {
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setLabelColor(QApplication::palette().color(QPalette::Text));
     chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setAnimationOptions(QChart::NoAnimation);  // live updates must not lag behind edits
+    chart->setAnimationOptions(QChart::NoAnimation); // live updates must not lag behind edits
 }
 
 namespace {
 QColor mix(const QColor& a, const QColor& b, float t) {
-    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                            a.greenF() + (b.greenF() - a.greenF()) * t,
                             a.blueF() + (b.blueF() - a.blueF()) * t);
 }
 } // namespace
@@ -52,7 +53,8 @@ void restyle(QChart* chart) {
     for (QAbstractSeries* series : chart->series()) {
         auto* bars = qobject_cast<QAbstractBarSeries*>(series);
         if (!bars || !bars->isLabelsVisible()) continue;
-        for (QBarSet* set : bars->barSets()) set->setLabelColor(text);
+        for (QBarSet* set : bars->barSets())
+            set->setLabelColor(text);
     }
 }
 

@@ -12,7 +12,6 @@
 #include <QPen>
 #include <QStackedBarSeries>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 
@@ -26,14 +25,22 @@ struct Part {
 };
 
 const Part kStepParts[] = {
-    {QT_TRANSLATE_NOOP("charts", "Compute"), &sim::StepBreakdown::compute_s, QColor(0x4e, 0x79, 0xa7)},
-    {QT_TRANSLATE_NOOP("charts", "Recompute"), &sim::StepBreakdown::recompute_s, QColor(0xa0, 0xcb, 0xe8)},
-    {QT_TRANSLATE_NOOP("charts", "TP comm"), &sim::StepBreakdown::tp_comm_s, QColor(0xf2, 0x8e, 0x2b)},
-    {QT_TRANSLATE_NOOP("charts", "PP bubble"), &sim::StepBreakdown::pp_bubble_s, QColor(0xe1, 0x57, 0x59)},
-    {QT_TRANSLATE_NOOP("charts", "PP comm"), &sim::StepBreakdown::pp_comm_s, QColor(0xff, 0x9d, 0xa7)},
-    {QT_TRANSLATE_NOOP("charts", "DP comm"), &sim::StepBreakdown::dp_comm_exposed_s, QColor(0x59, 0xa1, 0x4f)},
-    {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::StepBreakdown::optimizer_s, QColor(0xb0, 0x7a, 0xa1)},
-    {QT_TRANSLATE_NOOP("charts", "Host overhead"), &sim::StepBreakdown::host_overhead_s, QColor(0x9c, 0x75, 0x5f)},
+    {QT_TRANSLATE_NOOP("charts", "Compute"), &sim::StepBreakdown::compute_s,
+     QColor(0x4e, 0x79, 0xa7)},
+    {QT_TRANSLATE_NOOP("charts", "Recompute"), &sim::StepBreakdown::recompute_s,
+     QColor(0xa0, 0xcb, 0xe8)},
+    {QT_TRANSLATE_NOOP("charts", "TP comm"), &sim::StepBreakdown::tp_comm_s,
+     QColor(0xf2, 0x8e, 0x2b)},
+    {QT_TRANSLATE_NOOP("charts", "PP bubble"), &sim::StepBreakdown::pp_bubble_s,
+     QColor(0xe1, 0x57, 0x59)},
+    {QT_TRANSLATE_NOOP("charts", "PP comm"), &sim::StepBreakdown::pp_comm_s,
+     QColor(0xff, 0x9d, 0xa7)},
+    {QT_TRANSLATE_NOOP("charts", "DP comm"), &sim::StepBreakdown::dp_comm_exposed_s,
+     QColor(0x59, 0xa1, 0x4f)},
+    {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::StepBreakdown::optimizer_s,
+     QColor(0xb0, 0x7a, 0xa1)},
+    {QT_TRANSLATE_NOOP("charts", "Host overhead"), &sim::StepBreakdown::host_overhead_s,
+     QColor(0x9c, 0x75, 0x5f)},
 };
 
 // A readable upper bound for a value axis (1, 2, 2.5, 5 × 10^k).
@@ -73,7 +80,10 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
             *set << ms;
         }
         // Parts that are zero for every plan only clutter the legend.
-        if (any) series->append(set); else delete set;
+        if (any)
+            series->append(set);
+        else
+            delete set;
     }
     series->setBarWidth(0.6);
     chart->addSeries(series);
@@ -82,7 +92,8 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
     chart->addAxis(axis_y, Qt::AlignLeft);
     series->attachAxis(axis_y);
     auto* axis_x = new QValueAxis;
-    axis_x->setTitleText(seconds ? QObject::tr("Time per step (s)") : QObject::tr("Time per step (ms)"));
+    axis_x->setTitleText(seconds ? QObject::tr("Time per step (s)")
+                                 : QObject::tr("Time per step (ms)"));
     axis_x->setRange(0, nice_max(seconds ? max_ms / 1e3 : max_ms));
     axis_x->applyNiceNumbers();
     axis_x->setLabelFormat(seconds && max_ms < 10000 ? "%.1f" : "%.0f");
@@ -94,17 +105,21 @@ QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans) {
 QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Memory per device"));
-    chart->legend()->setAlignment(Qt::AlignRight);  // five entries do not fit under a narrow chart
+    chart->legend()->setAlignment(Qt::AlignRight); // five entries do not fit under a narrow chart
     struct MemPart {
         const char* name;
         double sim::MemoryGib::*field;
         QColor color;
     };
     const MemPart parts[] = {
-        {QT_TRANSLATE_NOOP("charts", "Weights"), &sim::MemoryGib::weights, QColor(0x4e, 0x79, 0xa7)},
-        {QT_TRANSLATE_NOOP("charts", "Gradients"), &sim::MemoryGib::gradients, QColor(0x76, 0xb7, 0xb2)},
-        {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::MemoryGib::optimizer, QColor(0xed, 0xc9, 0x48)},
-        {QT_TRANSLATE_NOOP("charts", "Activations"), &sim::MemoryGib::activations, QColor(0xf2, 0x8e, 0x2b)},
+        {QT_TRANSLATE_NOOP("charts", "Weights"), &sim::MemoryGib::weights,
+         QColor(0x4e, 0x79, 0xa7)},
+        {QT_TRANSLATE_NOOP("charts", "Gradients"), &sim::MemoryGib::gradients,
+         QColor(0x76, 0xb7, 0xb2)},
+        {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::MemoryGib::optimizer,
+         QColor(0xed, 0xc9, 0x48)},
+        {QT_TRANSLATE_NOOP("charts", "Activations"), &sim::MemoryGib::activations,
+         QColor(0xf2, 0x8e, 0x2b)},
     };
     auto* series = new QStackedBarSeries;
     QStringList categories;
@@ -117,12 +132,13 @@ QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
         auto* set = new QBarSet(QCoreApplication::translate("charts", part.name));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));
-        for (const auto& lp : plans) *set << lp.second->memory_gib.*(part.field);
+        for (const auto& lp : plans)
+            *set << lp.second->memory_gib.*(part.field);
         series->append(set);
     }
     // The total also holds what the four parts do not (CUDA context, allocator slack): without
     // this segment the bar would stop short of the total the Plan page states.
-    auto* reserve = new QBarSet(QObject::tr("Framework"));  // reserve: short enough for the legend
+    auto* reserve = new QBarSet(QObject::tr("Framework")); // reserve: short enough for the legend
     const QColor reserve_color(0xba, 0xb0, 0xac);
     reserve->setColor(reserve_color);
     reserve->setBorderColor(reserve_color.darker(115));
@@ -133,7 +149,10 @@ QChart* memory_chart(const std::vector<LabelledPlan>& plans) {
         any_reserve = any_reserve || rest > 1e-9;
         *reserve << std::max(0.0, rest);
     }
-    if (any_reserve) series->append(reserve); else delete reserve;
+    if (any_reserve)
+        series->append(reserve);
+    else
+        delete reserve;
     series->setBarWidth(0.5);
     chart->addSeries(series);
     auto* axis_x = new QBarCategoryAxis;

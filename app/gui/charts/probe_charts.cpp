@@ -4,15 +4,14 @@
 
 #include <QApplication>
 #include <QBarCategoryAxis>
-#include <QPalette>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPalette>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -47,12 +46,15 @@ QChart* busbw_chart(const std::vector<BandwidthSeries>& series) {
     const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     const int first = int(std::floor(min_l));
     const int last = int(std::ceil(max_l));
-    const int step = last - first > 8 ? 4 : 2;  // a label every 4x or 16x keeps them apart
+    const int step = last - first > 8 ? 4 : 2; // a label every 4x or 16x keeps them apart
     for (int e = first - first % step; e <= last; e += step) {
         if (e < first) continue;
-        axis_x->append(QStringLiteral("%1 %2").arg(1 << (e % 10)).arg(QLatin1String(units[std::min(4, e / 10)])), e);
+        axis_x->append(QStringLiteral("%1 %2")
+                           .arg(1 << (e % 10))
+                           .arg(QLatin1String(units[std::min(4, e / 10)])),
+                       e);
     }
-    axis_x->setRange(first - 0.5, last + 0.5);  // room for the end labels
+    axis_x->setRange(first - 0.5, last + 0.5); // room for the end labels
     axis_x->setTitleText(QObject::tr("Message size"));
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("Bus bandwidth (GB/s)"));
@@ -72,7 +74,8 @@ QChart* gemm_chart(const std::vector<GemmBar>& bars, const QString& source) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("GEMM throughput by precision"));
     if (!source.isEmpty()) {
-        chart->setTitle(QStringLiteral("<div align='center'>%1<br><span style='font-size:small; font-weight:normal'>%2</span></div>")
+        chart->setTitle(QStringLiteral("<div align='center'>%1<br><span style='font-size:small; "
+                                       "font-weight:normal'>%2</span></div>")
                             .arg(chart->title().toHtmlEscaped(), source.toHtmlEscaped()));
     }
     auto* achieved = new QBarSet(QObject::tr("Measured (best shape)"));
@@ -86,7 +89,8 @@ QChart* gemm_chart(const std::vector<GemmBar>& bars, const QString& source) {
         *achieved << b.achieved_tflops;
         // A missing datasheet value stays a gap rather than a zero-height bar claim.
         *peak << (std::isfinite(b.peak_tflops) ? b.peak_tflops : 0.0);
-        max_v = std::max({max_v, b.achieved_tflops, std::isfinite(b.peak_tflops) ? b.peak_tflops : 0.0});
+        max_v = std::max(
+            {max_v, b.achieved_tflops, std::isfinite(b.peak_tflops) ? b.peak_tflops : 0.0});
     }
     const QColor text = QApplication::palette().color(QPalette::Text);
     achieved->setLabelColor(text);
@@ -107,7 +111,7 @@ QChart* gemm_chart(const std::vector<GemmBar>& bars, const QString& source) {
     if (!bars.empty()) axis_x->setTitleText(QObject::tr("Precision"));
     auto* axis_y = new QValueAxis;
     axis_y->setTitleText(QObject::tr("TFLOP/s per device"));
-    axis_y->setRange(0, max_v > 0 ? max_v * 1.2 : 100.0);  // headroom for the vertical labels
+    axis_y->setRange(0, max_v > 0 ? max_v * 1.2 : 100.0); // headroom for the vertical labels
     axis_y->applyNiceNumbers();
     axis_y->setLabelFormat("%.0f");
     chart->addAxis(axis_x, Qt::AlignBottom);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QString>
-
 #include <vector>
 
 class QChart;
@@ -11,17 +10,17 @@ class QChart;
 namespace cp::gui::charts {
 
 struct BandwidthSeries {
-    QString label;                 // "all_reduce · 8 ranks"
-    std::vector<double> bytes;     // message sizes
+    QString label;             // "all_reduce · 8 ranks"
+    std::vector<double> bytes; // message sizes
     std::vector<double> busbw_gbytes_per_s;
 };
 
 QChart* busbw_chart(const std::vector<BandwidthSeries>& series);
 
 struct GemmBar {
-    QString precision;             // "bf16"
-    double achieved_tflops = 0;    // best measured
-    double peak_tflops = 0;        // datasheet dense peak, NaN when unknown
+    QString precision;          // "bf16"
+    double achieved_tflops = 0; // best measured
+    double peak_tflops = 0;     // datasheet dense peak, NaN when unknown
 };
 
 // `source` (may be empty) names where the measurements come from (file, host, date); it is

@@ -10,7 +10,6 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QVariant>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,21 +17,27 @@
 namespace cp::gui::charts {
 
 namespace {
-const QColor kPalette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
-                           QColor(0x59, 0xa1, 0x4f), QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2),
+const QColor kPalette[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
+                           QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f),
+                           QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2),
                            QColor(0xed, 0xc9, 0x48), QColor(0x9c, 0x75, 0x5f)};
 
 double metric_value(const ScalingPoint& p, ScalingMetric m) {
     switch (m) {
-    case ScalingMetric::throughput: return p.tokens_per_s;
-    case ScalingMetric::efficiency: return p.scaling_efficiency * 100.0;
-    case ScalingMetric::cost: return p.cost_usd;
+    case ScalingMetric::throughput:
+        return p.tokens_per_s;
+    case ScalingMetric::efficiency:
+        return p.scaling_efficiency * 100.0;
+    case ScalingMetric::cost:
+        return p.cost_usd;
     }
     return 0;
 }
 } // namespace
 
-QColor series_color(int index) { return kPalette[std::size_t(index) % std::size(kPalette)]; }
+QColor series_color(int index) {
+    return kPalette[std::size_t(index) % std::size(kPalette)];
+}
 
 UnitScale unit_scale(double max_value) {
     if (max_value >= 2e9) return {1e9, QStringLiteral("B")};
@@ -65,7 +70,8 @@ QChart* scaling_chart(const std::vector<ScalingSeries>& series, ScalingMetric me
         break;
     case ScalingMetric::cost:
         title = QObject::tr("Cost to train");
-        y_title = scale.prefix.isEmpty() ? QObject::tr("USD") : QObject::tr("%1 USD").arg(scale.prefix);
+        y_title =
+            scale.prefix.isEmpty() ? QObject::tr("USD") : QObject::tr("%1 USD").arg(scale.prefix);
         break;
     }
     apply_style(chart, title);
@@ -113,7 +119,8 @@ QChart* scaling_chart(const std::vector<ScalingSeries>& series, ScalingMetric me
         log->setBase(10);
         log->setLabelFormat("%g");
         if (std::isfinite(min_y) && max_y > 0) {
-            log->setRange(std::pow(10.0, std::floor(std::log10(min_y))), std::pow(10.0, std::ceil(std::log10(max_y))));
+            log->setRange(std::pow(10.0, std::floor(std::log10(min_y))),
+                          std::pow(10.0, std::ceil(std::log10(max_y))));
         }
         log->setMinorTickCount(8);
         axis_y = log;
@@ -137,7 +144,7 @@ QChart* pareto_chart(const std::vector<ParetoPoint>& points) {
     auto* chart = new QChart;
     apply_style(chart, QObject::tr("Time vs cost of every plan"));
     auto* others = new QScatterSeries;
-    others->setName(QObject::tr("Plans (on demand)"));  // spot options appear on the front only
+    others->setName(QObject::tr("Plans (on demand)")); // spot options appear on the front only
     others->setMarkerSize(7);
     others->setColor(QColor(0x4e, 0x79, 0xa7, 140));
     others->setBorderColor(Qt::transparent);
@@ -181,14 +188,16 @@ QChart* pareto_chart(const std::vector<ParetoPoint>& points) {
     }
     std::sort(front_points.begin(), front_points.end(),
               [](const ParetoPoint* a, const ParetoPoint* b) { return a->time_h < b->time_h; });
-    for (const ParetoPoint* p : front_points) front_line->append(p->time_h, p->cost_usd / scale.divisor);
+    for (const ParetoPoint* p : front_points)
+        front_line->append(p->time_h, p->cost_usd / scale.divisor);
     others->setProperty("indices", other_ids);
     front->setProperty("indices", front_ids);
     chart->addSeries(others);
     chart->addSeries(front_line);
     chart->addSeries(front);
     // The dashed line only joins the red markers; one legend entry for both is enough.
-    for (QLegendMarker* m : chart->legend()->markers(front_line)) m->setVisible(false);
+    for (QLegendMarker* m : chart->legend()->markers(front_line))
+        m->setVisible(false);
     auto* axis_x = new QLogValueAxis;
     axis_x->setBase(10);
     axis_x->setLabelFormat("%g");
@@ -196,10 +205,12 @@ QChart* pareto_chart(const std::vector<ParetoPoint>& points) {
     axis_x->setTitleText(QObject::tr("Time to train (hours, log scale)"));
     auto* axis_y = new QValueAxis;
     axis_y->setLabelFormat("%.0f");
-    axis_y->setTitleText(scale.prefix.isEmpty() ? QObject::tr("Cost to train (USD)")
-                                                : QObject::tr("Cost to train (%1 USD)").arg(scale.prefix));
+    axis_y->setTitleText(scale.prefix.isEmpty()
+                             ? QObject::tr("Cost to train (USD)")
+                             : QObject::tr("Cost to train (%1 USD)").arg(scale.prefix));
     if (std::isfinite(min_t)) {
-        axis_x->setRange(std::pow(10.0, std::floor(std::log10(min_t))), std::pow(10.0, std::ceil(std::log10(max_t))));
+        axis_x->setRange(std::pow(10.0, std::floor(std::log10(min_t))),
+                         std::pow(10.0, std::ceil(std::log10(max_t))));
         axis_y->setRange(0, max_c * 1.05);
         axis_y->applyNiceNumbers();
     }

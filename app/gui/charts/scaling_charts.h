@@ -5,7 +5,6 @@
 #include <QColor>
 #include <QPointF>
 #include <QString>
-
 #include <vector>
 
 class QChart;
@@ -15,9 +14,9 @@ namespace cp::gui::charts {
 
 struct ScalingPoint {
     int devices = 0;
-    double tokens_per_s = 0;          // throughput (samples/s for generic models)
-    double scaling_efficiency = 0;    // 0..1
-    double cost_usd = 0;              // cost of the whole training run
+    double tokens_per_s = 0;       // throughput (samples/s for generic models)
+    double scaling_efficiency = 0; // 0..1
+    double cost_usd = 0;           // cost of the whole training run
 };
 
 struct ScalingSeries {
@@ -31,7 +30,8 @@ enum class ScalingMetric { throughput, efficiency, cost };
 // Line chart with a log2 device axis; one line per series, coloured by series_color(index).
 // Without `legend` the caller shows one shared legend for several charts.
 QChart* scaling_chart(const std::vector<ScalingSeries>& series, ScalingMetric metric,
-                      const QString& throughput_unit = QStringLiteral("tokens/s"), bool legend = true);
+                      const QString& throughput_unit = QStringLiteral("tokens/s"),
+                      bool legend = true);
 
 // The colour of the i-th series in every chart of this module.
 QColor series_color(int index);
@@ -47,8 +47,8 @@ struct ParetoPoint {
     double time_h = 0;
     double cost_usd = 0;
     bool on_front = false;
-    QString label;                    // tooltip text
-    int index = -1;                   // caller's id, returned on click
+    QString label;  // tooltip text
+    int index = -1; // caller's id, returned on click
 };
 
 // Scatter of all plans, Pareto-optimal ones highlighted and joined. Scatter series carry the

@@ -5,7 +5,6 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-
 #include <cmath>
 #include <limits>
 
@@ -23,8 +22,10 @@ QString natural_key(QString text) {
     const qsizetype dot = text.indexOf(QLatin1Char('.'));
     if (dot >= 0) {
         const QString size = text.mid(dot + 1);
-        if (size.startsWith(QLatin1String("xlarge"))) text.insert(dot + 1, QLatin1Char('1'));
-        else if (size.startsWith(QLatin1String("metal"))) text.insert(dot + 1, QStringLiteral("99999999"));
+        if (size.startsWith(QLatin1String("xlarge")))
+            text.insert(dot + 1, QLatin1Char('1'));
+        else if (size.startsWith(QLatin1String("metal")))
+            text.insert(dot + 1, QStringLiteral("99999999"));
     }
     QString out;
     QString digits;
@@ -76,48 +77,74 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
     const auto col = static_cast<Column>(index.column());
     if (role == Qt::DisplayRole) {
         switch (col) {
-        case Type: return r.type;
-        case Family: return r.family;
-        case Accelerator: return r.accelerator.isEmpty() ? kDash : r.accelerator;
-        case Count: return r.accelerator_count;
-        case AccelMemory: return fmt_num(r.accelerator_memory_gib, 0);
+        case Type:
+            return r.type;
+        case Family:
+            return r.family;
+        case Accelerator:
+            return r.accelerator.isEmpty() ? kDash : r.accelerator;
+        case Count:
+            return r.accelerator_count;
+        case AccelMemory:
+            return fmt_num(r.accelerator_memory_gib, 0);
         case Network:
             if (std::isnan(r.network_gbps)) return kDash;
             return (r.network_up_to ? tr("up to ") : QString()) + fmt_num(r.network_gbps, 0);
-        case Efa: return fmt_yes_no(r.efa);
-        case OnDemand: return std::isnan(r.on_demand_usd_per_hour) ? kDash : fmt_num(r.on_demand_usd_per_hour, 3);
-        case Spot: return std::isnan(r.spot_usd_per_hour) ? kDash : fmt_num(r.spot_usd_per_hour, 3);
-        case Interruption: return interruptionText(r.interruption_bucket);
+        case Efa:
+            return fmt_yes_no(r.efa);
+        case OnDemand:
+            return std::isnan(r.on_demand_usd_per_hour) ? kDash
+                                                        : fmt_num(r.on_demand_usd_per_hour, 3);
+        case Spot:
+            return std::isnan(r.spot_usd_per_hour) ? kDash : fmt_num(r.spot_usd_per_hour, 3);
+        case Interruption:
+            return interruptionText(r.interruption_bucket);
         case PriceAge:
-            return std::isnan(r.price_age_days) ? kDash : tr("%1 d").arg(fmt_num(r.price_age_days, 0));
-        case ColumnCount: break;
+            return std::isnan(r.price_age_days) ? kDash
+                                                : tr("%1 d").arg(fmt_num(r.price_age_days, 0));
+        case ColumnCount:
+            break;
         }
         return {};
     }
     if (role == SortRole) {
         switch (col) {
-        case Count: return r.accelerator_count;
-        case AccelMemory: return sort_value(r.accelerator_memory_gib);
-        case Network: return sort_value(r.network_gbps);
-        case OnDemand: return sort_value(r.on_demand_usd_per_hour);
-        case Spot: return sort_value(r.spot_usd_per_hour);
-        case Interruption: return r.interruption_bucket < 0 ? 99 : r.interruption_bucket;
-        case PriceAge: return sort_value(r.price_age_days);
-        case Type: return natural_key(r.type);
+        case Count:
+            return r.accelerator_count;
+        case AccelMemory:
+            return sort_value(r.accelerator_memory_gib);
+        case Network:
+            return sort_value(r.network_gbps);
+        case OnDemand:
+            return sort_value(r.on_demand_usd_per_hour);
+        case Spot:
+            return sort_value(r.spot_usd_per_hour);
+        case Interruption:
+            return r.interruption_bucket < 0 ? 99 : r.interruption_bucket;
+        case PriceAge:
+            return sort_value(r.price_age_days);
+        case Type:
+            return natural_key(r.type);
         // Within a family, instances stay in size order rather than catalog order.
-        case Family: return r.family + QChar(1) + natural_key(r.type);
-        default: return data(index, Qt::DisplayRole);
+        case Family:
+            return r.family + QChar(1) + natural_key(r.type);
+        default:
+            return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::TextAlignmentRole) {
-        const bool numeric = col == Count || col == AccelMemory || col == Network || col == OnDemand ||
-                             col == Spot || col == PriceAge;
+        const bool numeric = col == Count || col == AccelMemory || col == Network ||
+                             col == OnDemand || col == Spot || col == PriceAge;
         return QVariant::fromValue(Qt::Alignment(numeric ? Qt::AlignRight | Qt::AlignVCenter
                                                          : Qt::AlignLeft | Qt::AlignVCenter));
     }
     if (role == Qt::ToolTipRole) {
-        if (!r.can_train) return tr("%1 is an inference accelerator: the planner does not train on it.").arg(r.accelerator);
-        if (col == PriceAge) return tr("On-demand price as of %1").arg(r.price_as_of.isEmpty() ? kDash : r.price_as_of);
+        if (!r.can_train)
+            return tr("%1 is an inference accelerator: the planner does not train on it.")
+                .arg(r.accelerator);
+        if (col == PriceAge)
+            return tr("On-demand price as of %1")
+                .arg(r.price_as_of.isEmpty() ? kDash : r.price_as_of);
         return {};
     }
     if (role == Qt::ForegroundRole && !r.can_train) {
@@ -129,14 +156,16 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
 QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     static const char* const kHeaders[] = {
-        QT_TR_NOOP("Instance"), QT_TR_NOOP("Family"), QT_TR_NOOP("Accelerator"), QT_TR_NOOP("#"),
-        QT_TR_NOOP("GiB"), QT_TR_NOOP("Gbps"), QT_TR_NOOP("EFA"),
-        QT_TR_NOOP("OD $/h"), QT_TR_NOOP("Spot $/h"), QT_TR_NOOP("Reclaim"),
-        QT_TR_NOOP("Age")};
+        QT_TR_NOOP("Instance"), QT_TR_NOOP("Family"), QT_TR_NOOP("Accelerator"),
+        QT_TR_NOOP("#"),        QT_TR_NOOP("GiB"),    QT_TR_NOOP("Gbps"),
+        QT_TR_NOOP("EFA"),      QT_TR_NOOP("OD $/h"), QT_TR_NOOP("Spot $/h"),
+        QT_TR_NOOP("Reclaim"),  QT_TR_NOOP("Age")};
     static const char* const kTips[] = {
-        QT_TR_NOOP("EC2 instance type"), QT_TR_NOOP("Instance family"),
+        QT_TR_NOOP("EC2 instance type"),
+        QT_TR_NOOP("Instance family"),
         QT_TR_NOOP("Accelerator model (GPU, Trainium, Inferentia or Gaudi)"),
-        QT_TR_NOOP("Accelerators per instance"), QT_TR_NOOP("Memory per accelerator, GiB"),
+        QT_TR_NOOP("Accelerators per instance"),
+        QT_TR_NOOP("Memory per accelerator, GiB"),
         QT_TR_NOOP("Instance network bandwidth, Gbit/s (\"up to\" = burst, not sustained)"),
         QT_TR_NOOP("Elastic Fabric Adapter for low-latency collectives"),
         QT_TR_NOOP("On-demand price per instance-hour, USD (us-east-1)"),

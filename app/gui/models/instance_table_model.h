@@ -5,7 +5,6 @@
 #include "catalog_service.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace cp::gui {
@@ -14,8 +13,18 @@ class InstanceTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Type, Family, Accelerator, Count, AccelMemory, Network, Efa, OnDemand, Spot,
-        Interruption, PriceAge, ColumnCount
+        Type,
+        Family,
+        Accelerator,
+        Count,
+        AccelMemory,
+        Network,
+        Efa,
+        OnDemand,
+        Spot,
+        Interruption,
+        PriceAge,
+        ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;
 
@@ -26,7 +35,8 @@ public:
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     static QString interruptionText(int bucket);
 

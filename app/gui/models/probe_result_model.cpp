@@ -11,13 +11,18 @@ void ProbeResultModel::setTables(std::vector<sim::CollectiveTable> tables) {
     tables_ = std::move(tables);
     rows_.clear();
     for (int t = 0; t < int(tables_.size()); ++t) {
-        for (int s = 0; s < int(tables_[std::size_t(t)].samples.size()); ++s) rows_.emplace_back(t, s);
+        for (int s = 0; s < int(tables_[std::size_t(t)].samples.size()); ++s)
+            rows_.emplace_back(t, s);
     }
     endResetModel();
 }
 
-int ProbeResultModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int ProbeResultModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProbeResultModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+int ProbeResultModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString ProbeResultModel::bytesText(double bytes) {
     static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -37,14 +42,22 @@ QVariant ProbeResultModel::data(const QModelIndex& index, int role) const {
     const auto col = static_cast<Column>(index.column());
     if (role == Qt::DisplayRole) {
         switch (col) {
-        case Collective: return QString::fromStdString(table.collective);
-        case Ranks: return table.ranks;
-        case Size: return bytesText(x.bytes);
-        case Time: return fmt_num(x.time_us, 1);
-        case AlgBw: return fmt_num(x.algbw_gbytes_per_s, 2);
-        case BusBw: return fmt_num(x.busbw_gbytes_per_s, 2);
-        case Source: return QString::fromStdString(table.source_format);
-        case ColumnCount: break;
+        case Collective:
+            return QString::fromStdString(table.collective);
+        case Ranks:
+            return table.ranks;
+        case Size:
+            return bytesText(x.bytes);
+        case Time:
+            return fmt_num(x.time_us, 1);
+        case AlgBw:
+            return fmt_num(x.algbw_gbytes_per_s, 2);
+        case BusBw:
+            return fmt_num(x.busbw_gbytes_per_s, 2);
+        case Source:
+            return QString::fromStdString(table.source_format);
+        case ColumnCount:
+            break;
         }
         return {};
     }
@@ -56,14 +69,18 @@ QVariant ProbeResultModel::data(const QModelIndex& index, int role) const {
 
 QVariant ProbeResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const kHeaders[] = {QT_TR_NOOP("Collective"), QT_TR_NOOP("Ranks"), QT_TR_NOOP("Size"),
-                                           QT_TR_NOOP("Time (µs)"), QT_TR_NOOP("algbw (GB/s)"),
-                                           QT_TR_NOOP("busbw (GB/s)"), QT_TR_NOOP("Source")};
+    static const char* const kHeaders[] = {QT_TR_NOOP("Collective"),   QT_TR_NOOP("Ranks"),
+                                           QT_TR_NOOP("Size"),         QT_TR_NOOP("Time (µs)"),
+                                           QT_TR_NOOP("algbw (GB/s)"), QT_TR_NOOP("busbw (GB/s)"),
+                                           QT_TR_NOOP("Source")};
     static const char* const kTips[] = {
-        QT_TR_NOOP("Collective operation"), QT_TR_NOOP("Ranks (GPUs) taking part"),
-        QT_TR_NOOP("Message size handed to the collective"), QT_TR_NOOP("Time per operation, microseconds"),
+        QT_TR_NOOP("Collective operation"),
+        QT_TR_NOOP("Ranks (GPUs) taking part"),
+        QT_TR_NOOP("Message size handed to the collective"),
+        QT_TR_NOOP("Time per operation, microseconds"),
         QT_TR_NOOP("Algorithm bandwidth = size / time, GB/s (1e9 bytes/s)"),
-        QT_TR_NOOP("Bus bandwidth = algbw × the collective's factor (nccl-tests PERFORMANCE.md), GB/s"),
+        QT_TR_NOOP(
+            "Bus bandwidth = algbw × the collective's factor (nccl-tests PERFORMANCE.md), GB/s"),
         QT_TR_NOOP("Where the numbers come from")};
     if (role == Qt::DisplayRole) return tr(kHeaders[section]);
     if (role == Qt::ToolTipRole) return tr(kTips[section]);

@@ -5,7 +5,6 @@
 #include "clusterplan/sim/calibration_samples.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace cp::gui {
@@ -21,13 +20,14 @@ public:
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     static QString bytesText(double bytes);
 
 private:
     std::vector<sim::CollectiveTable> tables_;
-    std::vector<std::pair<int, int>> rows_;  // (table, sample)
+    std::vector<std::pair<int, int>> rows_; // (table, sample)
 };
 
 } // namespace cp::gui

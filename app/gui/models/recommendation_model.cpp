@@ -3,7 +3,6 @@
 #include "format.h"
 
 #include <QFont>
-
 #include <algorithm>
 
 namespace cp::gui {
@@ -13,7 +12,7 @@ RecommendationModel::RecommendationModel(QObject* parent) : QAbstractTableModel(
 void RecommendationModel::setData(std::shared_ptr<const ScalingData> data, sim::WorkloadKind kind) {
     beginResetModel();
     data_ = std::move(data);
-    kind_ = kind;  // the reset makes views read the headers again
+    kind_ = kind; // the reset makes views read the headers again
     endResetModel();
 }
 
@@ -37,24 +36,38 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
     const auto col = static_cast<Column>(index.column());
     if (role == Qt::DisplayRole) {
         switch (col) {
-        case Rank: return index.row() + 1;
-        case Instance: return p->instance;
-        case Nodes: return tr("%1 (%2 dev)").arg(p->nodes).arg(p->devices);
+        case Rank:
+            return index.row() + 1;
+        case Instance:
+            return p->instance;
+        case Nodes:
+            return tr("%1 (%2 dev)").arg(p->nodes).arg(p->devices);
         case Layout:
-            return QStringLiteral("%1×%2×%3, mb %4").arg(p->layout.tp).arg(p->layout.pp).arg(p->layout.dp).arg(p->layout.micro_batch);
-        case Buy: return p->spot ? tr("spot") : tr("on-demand");
-        case TimeToTrain: return fmt_hours(p->wall_time_h);
-        case Cost: return fmt_usd(p->option_cost_usd);
+            return QStringLiteral("%1×%2×%3, mb %4")
+                .arg(p->layout.tp)
+                .arg(p->layout.pp)
+                .arg(p->layout.dp)
+                .arg(p->layout.micro_batch);
+        case Buy:
+            return p->spot ? tr("spot") : tr("on-demand");
+        case TimeToTrain:
+            return fmt_hours(p->wall_time_h);
+        case Cost:
+            return fmt_usd(p->option_cost_usd);
         // sim counts one token per sample for a generic model: tokens_per_s is its samples/s.
-        case Throughput: return fmt_count(p->tokens_per_s);
-        case Mfu: return fmt_percent(p->mfu, 0);
-        case ColumnCount: break;
+        case Throughput:
+            return fmt_count(p->tokens_per_s);
+        case Mfu:
+            return fmt_percent(p->mfu, 0);
+        case ColumnCount:
+            break;
         }
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
         const bool text = col == Instance || col == Layout || col == Buy;
-        return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     }
     if (role == Qt::FontRole && index.row() == 0) {
         QFont bold;
@@ -63,7 +76,8 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole) {
         return tr("%1 · %2 · on demand %3 in %4, spot %5 in %6 · double-click to open in Plan%7")
-            .arg(family_label(p->family), fmt_count(p->tokens_per_s) + QLatin1Char(' ') + throughput_unit(kind_),
+            .arg(family_label(p->family),
+                 fmt_count(p->tokens_per_s) + QLatin1Char(' ') + throughput_unit(kind_),
                  fmt_usd(p->cost_usd), fmt_hours(p->time_to_train_h), fmt_usd(p->spot_cost_usd),
                  fmt_hours(p->spot_time_h), index.row() == 0 ? tr(" · recommended") : QString());
     }
@@ -72,18 +86,21 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
 
 QVariant RecommendationModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const kHeaders[] = {QT_TR_NOOP("#"), QT_TR_NOOP("Instance"), QT_TR_NOOP("Nodes"),
-                                           QT_TR_NOOP("TP×PP×DP"), QT_TR_NOOP("Buy"), QT_TR_NOOP("Time"),
-                                           QT_TR_NOOP("Cost"), QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU")};
+    static const char* const kHeaders[] = {
+        QT_TR_NOOP("#"),        QT_TR_NOOP("Instance"), QT_TR_NOOP("Nodes"),
+        QT_TR_NOOP("TP×PP×DP"), QT_TR_NOOP("Buy"),      QT_TR_NOOP("Time"),
+        QT_TR_NOOP("Cost"),     QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU")};
     const bool generic = kind_ == sim::WorkloadKind::generic;
     static const char* const kTips[] = {
-        QT_TR_NOOP("Rank under the scenario's objective and constraints"), QT_TR_NOOP("Instance type"),
+        QT_TR_NOOP("Rank under the scenario's objective and constraints"),
+        QT_TR_NOOP("Instance type"),
         QT_TR_NOOP("Nodes (total accelerators)"),
         QT_TR_NOOP("Tensor × pipeline × data parallel degrees and micro-batch size"),
         QT_TR_NOOP("Purchase option: on-demand, or spot with expected interruptions"),
         QT_TR_NOOP("Wall time of the whole job (spot: expected, including interruptions)"),
         QT_TR_NOOP("Cost of the whole job, USD (spot: expected)"),
-        QT_TR_NOOP("Cluster throughput, tokens per second"), QT_TR_NOOP("Model FLOPs utilisation")};
+        QT_TR_NOOP("Cluster throughput, tokens per second"),
+        QT_TR_NOOP("Model FLOPs utilisation")};
     if (section == Throughput && generic) {
         if (role == Qt::DisplayRole) return tr("Samples/s");
         if (role == Qt::ToolTipRole) return tr("Cluster throughput, samples (images) per second");

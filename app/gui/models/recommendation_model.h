@@ -4,7 +4,6 @@
 #include "scaling_data.h"
 
 #include <QAbstractTableModel>
-
 #include <memory>
 
 namespace cp::gui {
@@ -12,7 +11,18 @@ namespace cp::gui {
 class RecommendationModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Instance, Nodes, Layout, Buy, TimeToTrain, Cost, Throughput, Mfu, ColumnCount };
+    enum Column {
+        Rank,
+        Instance,
+        Nodes,
+        Layout,
+        Buy,
+        TimeToTrain,
+        Cost,
+        Throughput,
+        Mfu,
+        ColumnCount
+    };
     static constexpr int kMaxRows = 50;
 
     explicit RecommendationModel(QObject* parent = nullptr);
@@ -24,7 +34,8 @@ public:
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     std::shared_ptr<const ScalingData> data_;

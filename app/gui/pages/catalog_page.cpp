@@ -17,13 +17,12 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <set>
 
 namespace cp::gui {
@@ -47,7 +46,10 @@ protected:
         const QString text = filterRegularExpression().pattern();
         if (text.isEmpty()) return true;
         for (int c = 0; c < sourceModel()->columnCount(parent); ++c) {
-            if (sourceModel()->data(sourceModel()->index(row, c, parent)).toString().contains(text, Qt::CaseInsensitive)) {
+            if (sourceModel()
+                    ->data(sourceModel()->index(row, c, parent))
+                    .toString()
+                    .contains(text, Qt::CaseInsensitive)) {
                 return true;
             }
         }
@@ -72,21 +74,27 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     filter_->setToolTip(tr("Shows rows where any column contains this text (Ctrl+F)."));
     auto* find = new QAction(this);
     find->setShortcut(QKeySequence::Find);
-    connect(find, &QAction::triggered, filter_, [this] { filter_->setFocus(); filter_->selectAll(); });
+    connect(find, &QAction::triggered, filter_, [this] {
+        filter_->setFocus();
+        filter_->selectAll();
+    });
     addAction(find);
     family_ = new QComboBox;
     family_->setToolTip(tr("Show one instance family only."));
     compare_button_ = new QPushButton(tr("Compare selected"));
-    compare_button_->setToolTip(tr("Select several rows (Ctrl/Shift+click), then compare them side by side."));
+    compare_button_->setToolTip(
+        tr("Select several rows (Ctrl/Shift+click), then compare them side by side."));
     format_ = new QComboBox;
     format_->addItem(tr("Detect format"), QString());
     for (const QString& f : CatalogService::importFormats()) {
         if (!f.isEmpty()) format_->addItem(f, f);
     }
-    format_->setToolTip(tr("Format of the file to import: AWS spot price history JSON, Spot Advisor "
-                           "JSON, SkyPilot vms.csv, AWS price-list CSV or ClusterPlan CSV."));
+    format_->setToolTip(
+        tr("Format of the file to import: AWS spot price history JSON, Spot Advisor "
+           "JSON, SkyPilot vms.csv, AWS price-list CSV or ClusterPlan CSV."));
     import_button_ = new QPushButton(tr("Import…"));
-    import_button_->setToolTip(tr("Import prices from a file in one transaction; a bad file changes nothing (Ctrl+I)."));
+    import_button_->setToolTip(
+        tr("Import prices from a file in one transaction; a bad file changes nothing (Ctrl+I)."));
     cancel_button_ = new QPushButton(tr("Cancel"));
     cancel_button_->setVisible(false);
     progress_ = new QProgressBar;
@@ -144,7 +152,8 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
 
     connect(filter_, &QLineEdit::textChanged, this, &CatalogPage::applyFilter);
     connect(family_, &QComboBox::currentIndexChanged, this, &CatalogPage::applyFilter);
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CatalogPage::showDetail);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &CatalogPage::showDetail);
     connect(compare_button_, &QPushButton::clicked, this, &CatalogPage::compareSelected);
     connect(import_button_, &QPushButton::clicked, this, &CatalogPage::importInteractive);
     connect(cancel_button_, &QPushButton::clicked, this, &CatalogPage::cancelImport);
@@ -156,13 +165,15 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
 void CatalogPage::reload() {
     model_->setRows(context_.catalog().instances());
     std::set<QString> families;
-    for (int r = 0; r < model_->rowCount(); ++r) families.insert(model_->rowAt(r)->family);
+    for (int r = 0; r < model_->rowCount(); ++r)
+        families.insert(model_->rowAt(r)->family);
     const QString current = family_->currentData().toString();
     {
         const QSignalBlocker block(family_);
         family_->clear();
         family_->addItem(tr("All families"), QString());
-        for (const QString& f : families) family_->addItem(f, f);
+        for (const QString& f : families)
+            family_->addItem(f, f);
         const int i = family_->findData(current);
         family_->setCurrentIndex(i >= 0 ? i : 0);
     }
@@ -192,12 +203,14 @@ void CatalogPage::showDetail() {
                        .arg(d->row.accelerator_count)
                        .arg(d->row.accelerator.toHtmlEscaped());
     if (!d->row.can_train) {
-        html += tr("<p><b>Inference only:</b> %1 is an inference chip; the planner does not train on it.</p>")
+        html += tr("<p><b>Inference only:</b> %1 is an inference chip; the planner does not train "
+                   "on it.</p>")
                     .arg(d->row.accelerator.toHtmlEscaped());
     }
     html += tr("<h4>Accelerator</h4><table cellspacing='0' cellpadding='2'>");
     for (const auto& [k, v] : d->accelerator_specs) {
-        html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+        html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                    .arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
     html += tr("<h4>Current prices</h4><table cellspacing='0' cellpadding='2'>"
@@ -205,15 +218,18 @@ void CatalogPage::showDetail() {
                "<th align='right'>$/h</th><th align='left'>&nbsp;As of</th></tr>");
     for (const PriceRow& p : d->prices) {
         const QString where = p.zone.startsWith('(') ? p.region : p.zone;
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align='right'>%3</td><td style='white-space:nowrap'>&nbsp;%4</td></tr>")
-                    .arg(where.toHtmlEscaped(), p.kind == QLatin1String("on_demand") ? tr("on-demand") : p.kind.toHtmlEscaped(),
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align='right'>%3</td><td "
+                               "style='white-space:nowrap'>&nbsp;%4</td></tr>")
+                    .arg(where.toHtmlEscaped(),
+                         p.kind == QLatin1String("on_demand") ? tr("on-demand")
+                                                              : p.kind.toHtmlEscaped(),
                          fmt_num(p.usd_per_hour, 4), p.as_of.toHtmlEscaped());
     }
     if (d->prices.empty()) html += tr("<tr><td colspan='4'>No prices recorded.</td></tr>");
     html += QStringLiteral("</table>");
     html += tr("<h4>Network</h4><p>%1 Gbps%2, EFA: %3; intra-node: %4</p>")
-                .arg(fmt_num(d->row.network_gbps, 0), d->row.network_up_to ? tr(" (up to)") : QString(),
-                     fmt_yes_no(d->row.efa),
+                .arg(fmt_num(d->row.network_gbps, 0),
+                     d->row.network_up_to ? tr(" (up to)") : QString(), fmt_yes_no(d->row.efa),
                      d->row.interconnect.isEmpty() ? kDash : d->row.interconnect.toHtmlEscaped());
     if (!d->notes.isEmpty()) html += tr("<p><i>Notes:</i> %1</p>").arg(d->notes.toHtmlEscaped());
     html += tr("<p><small>Sources: %1</small></p>").arg(d->source.toHtmlEscaped());
@@ -222,10 +238,12 @@ void CatalogPage::showDetail() {
 
 void CatalogPage::compareSelected() {
     QModelIndexList rows = table_->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    const QStringList attributes = {tr("Family"), tr("Accelerator"), tr("Count"), tr("Memory / accel"),
-                                    tr("Network"), tr("EFA"), tr("Interconnect"), tr("On-demand"),
-                                    tr("Spot"), tr("Interruptions"), tr("Price age")};
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    const QStringList attributes = {tr("Family"),         tr("Accelerator"), tr("Count"),
+                                    tr("Memory / accel"), tr("Network"),     tr("EFA"),
+                                    tr("Interconnect"),   tr("On-demand"),   tr("Spot"),
+                                    tr("Interruptions"),  tr("Price age")};
     compare_->clear();
     compare_->setRowCount(int(attributes.size()));
     compare_->setColumnCount(int(rows.size()));
@@ -236,14 +254,22 @@ void CatalogPage::compareSelected() {
         if (!r) continue;
         compare_->setHorizontalHeaderItem(c, new QTableWidgetItem(r->type));
         const QStringList values = {
-            r->family, r->accelerator.isEmpty() ? kDash : r->accelerator, QString::number(r->accelerator_count),
+            r->family,
+            r->accelerator.isEmpty() ? kDash : r->accelerator,
+            QString::number(r->accelerator_count),
             fmt_gib(r->accelerator_memory_gib),
-            std::isnan(r->network_gbps) ? kDash : (r->network_up_to ? tr("up to ") : QString()) + fmt_num(r->network_gbps, 0) + tr(" Gbps"),
-            fmt_yes_no(r->efa), r->interconnect.isEmpty() ? kDash : r->interconnect,
-            fmt_usd_per_hour(r->on_demand_usd_per_hour), fmt_usd_per_hour(r->spot_usd_per_hour),
+            std::isnan(r->network_gbps) ? kDash
+                                        : (r->network_up_to ? tr("up to ") : QString()) +
+                                              fmt_num(r->network_gbps, 0) + tr(" Gbps"),
+            fmt_yes_no(r->efa),
+            r->interconnect.isEmpty() ? kDash : r->interconnect,
+            fmt_usd_per_hour(r->on_demand_usd_per_hour),
+            fmt_usd_per_hour(r->spot_usd_per_hour),
             InstanceTableModel::interruptionText(r->interruption_bucket),
-            std::isnan(r->price_age_days) ? kDash : tr("%1 days").arg(fmt_num(r->price_age_days, 0))};
-        for (int a = 0; a < values.size(); ++a) compare_->setItem(a, c, new QTableWidgetItem(values[a]));
+            std::isnan(r->price_age_days) ? kDash
+                                          : tr("%1 days").arg(fmt_num(r->price_age_days, 0))};
+        for (int a = 0; a < values.size(); ++a)
+            compare_->setItem(a, c, new QTableWidgetItem(values[a]));
         ++c;
     }
     compare_->resizeColumnsToContents();
@@ -251,8 +277,8 @@ void CatalogPage::compareSelected() {
 }
 
 void CatalogPage::importInteractive() {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Import catalog data"), QString(),
-                                                      tr("Price data (*.json *.csv);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Import catalog data"), QString(), tr("Price data (*.json *.csv);;All files (*)"));
     if (!file.isEmpty()) startImport(file, format_->currentData().toString());
 }
 
@@ -295,14 +321,17 @@ void CatalogPage::cancelImport() {
     if (cancel_) cancel_->store(true);
 }
 
-QString CatalogPage::message() const { return message_->text(); }
+QString CatalogPage::message() const {
+    return message_->text();
+}
 
 void CatalogPage::setMessage(const QString& text, bool error) {
     message_is_error_ = error;
     message_->setText(text);
     message_->setVisible(!text.isEmpty());
-    message_->setStyleSheet(error ? QStringLiteral("QLabel { border: 1px solid #c0392b; padding: 4px; }")
-                                  : QStringLiteral("QLabel { padding: 4px; }"));
+    message_->setStyleSheet(
+        error ? QStringLiteral("QLabel { border: 1px solid #c0392b; padding: 4px; }")
+              : QStringLiteral("QLabel { padding: 4px; }"));
 }
 
 } // namespace cp::gui

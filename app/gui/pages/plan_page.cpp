@@ -17,7 +17,6 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace cp::gui {
@@ -43,15 +42,21 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
         QString tip;
     };
     const CardSpec specs[] = {
-        {"step_time", tr("Step time"), tr("Wall time of one optimizer step (global batch), seconds.")},
+        {"step_time", tr("Step time"),
+         tr("Wall time of one optimizer step (global batch), seconds.")},
         {"throughput", tr("Throughput"),
-         tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s for generic models.")},
-        {"mfu", tr("MFU"), tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
-                              "over the devices' dense peak.")},
-        {"memory", tr("Memory per device"), tr("Peak memory per accelerator against its capacity, GiB.")},
-        {"time_to_train", tr("Time to train"), tr("Wall time for the whole dataset on on-demand instances.")},
+         tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s for "
+            "generic models.")},
+        {"mfu", tr("MFU"),
+         tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
+            "over the devices' dense peak.")},
+        {"memory", tr("Memory per device"),
+         tr("Peak memory per accelerator against its capacity, GiB.")},
+        {"time_to_train", tr("Time to train"),
+         tr("Wall time for the whole dataset on on-demand instances.")},
         {"cost_on_demand", tr("Cost, on-demand"),
-         tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing is on-demand.")},
+         tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing is "
+            "on-demand.")},
         {"cost_spot", tr("Cost, spot (expected)"),
          tr("Spot price × expected time including interruptions, restarts and lost work, USD. "
             "Framed when the scenario's pricing is spot.")},
@@ -93,7 +98,7 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
 
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
-    debounce_->setInterval(0);  // coalesce the burst of signals one edit produces
+    debounce_->setInterval(0); // coalesce the burst of signals one edit produces
     connect(debounce_, &QTimer::timeout, this, &PlanPage::recompute);
     connect(editor_, &ScenarioEditor::edited, this, &PlanPage::onEdited);
     connect(&context_, &AppContext::scenarioChanged, this, [this](QObject* origin) {
@@ -157,13 +162,17 @@ bool PlanPage::figureHighlighted(const QString& key) const {
     return it != cards_.end() && it->second->highlighted();
 }
 
-QString PlanPage::verdictText() const { return verdict_->text(); }
+QString PlanPage::verdictText() const {
+    return verdict_->text();
+}
 
 void PlanPage::showOutcome() {
     const PlanOutcome& o = outcome_;
     if (!o.error.isEmpty()) {
-        for (auto& [key, card] : cards_) card->setValue(kDash);
-        verdict_->setText(QStringLiteral("<b>%1</b> %2").arg(tr("Cannot evaluate:"), o.error.toHtmlEscaped()));
+        for (auto& [key, card] : cards_)
+            card->setValue(kDash);
+        verdict_->setText(
+            QStringLiteral("<b>%1</b> %2").arg(tr("Cannot evaluate:"), o.error.toHtmlEscaped()));
         verdict_->setStyleSheet(QStringLiteral("QLabel#verdict { border: 2px solid #c0392b; }"));
         breakdown_view_->replaceChart(charts::step_breakdown_chart({}));
         memory_view_->replaceChart(charts::memory_chart({}));
@@ -175,45 +184,55 @@ void PlanPage::showOutcome() {
                                   tr("%1 micro-batches").arg(o.layout.micro_batches()));
     // A transformer counts tokens (samples alongside); a generic model (ResNet-50) only samples.
     const bool generic = o.workload_kind == sim::WorkloadKind::generic;
-    cards_["throughput"]->setValue(fmt_throughput(r.tokens_per_s, r.samples_per_s, o.workload_kind),
-                                   generic ? tr("%1 samples/s per device").arg(fmt_num(r.samples_per_s / std::max(1, o.devices), 1))
-                                           : tr("%1 samples/s").arg(fmt_num(r.samples_per_s, 1)));
-    cards_["throughput"]->setToolTip(generic ? tr("Training samples (images) processed per second by the whole cluster.")
-                                             : tr("Training tokens processed per second by the whole cluster."));
+    cards_["throughput"]->setValue(
+        fmt_throughput(r.tokens_per_s, r.samples_per_s, o.workload_kind),
+        generic ? tr("%1 samples/s per device")
+                      .arg(fmt_num(r.samples_per_s / std::max(1, o.devices), 1))
+                : tr("%1 samples/s").arg(fmt_num(r.samples_per_s, 1)));
+    cards_["throughput"]->setToolTip(
+        generic ? tr("Training samples (images) processed per second by the whole cluster.")
+                : tr("Training tokens processed per second by the whole cluster."));
     cards_["mfu"]->setValue(fmt_percent(r.mfu),
                             tr("%1 TFLOP/s per device").arg(fmt_num(r.model_tflops_per_device, 0)));
-    cards_["memory"]->setValue(fmt_gib(r.memory_gib.total),
-                               tr("of %1%2").arg(fmt_gib(r.memory_gib.capacity),
-                                                 r.fits_in_memory ? QString() : tr(" — does not fit")));
+    cards_["memory"]->setValue(
+        fmt_gib(r.memory_gib.total),
+        tr("of %1%2").arg(fmt_gib(r.memory_gib.capacity),
+                          r.fits_in_memory ? QString() : tr(" — does not fit")));
     cards_["time_to_train"]->setValue(fmt_hours(o.time_to_train_h),
                                       tr("%1 × %2").arg(o.devices).arg(o.accelerator));
     cards_["cost_on_demand"]->setValue(fmt_usd(o.cost_on_demand_usd), o.instance);
-    cards_["cost_spot"]->setValue(fmt_usd(o.cost_spot_usd),
-                                  tr("%1, %2").arg(fmt_hours(o.spot_time_to_train_h),
-                                                   fmt_interruptions(o.spot_expected_interruptions)));
+    cards_["cost_spot"]->setValue(
+        fmt_usd(o.cost_spot_usd),
+        tr("%1, %2").arg(fmt_hours(o.spot_time_to_train_h),
+                         fmt_interruptions(o.spot_expected_interruptions)));
     // ZeRO and recompute are part of the layout the search picks: a plan is not reproducible
     // without them.
-    static const char* const kRecompute[] = {QT_TR_NOOP("no recompute"), QT_TR_NOOP("selective recompute"),
+    static const char* const kRecompute[] = {QT_TR_NOOP("no recompute"),
+                                             QT_TR_NOOP("selective recompute"),
                                              QT_TR_NOOP("full recompute")};
-    cards_["layout"]->setValue(QStringLiteral("%1×%2×%3").arg(o.layout.tp).arg(o.layout.pp).arg(o.layout.dp),
-                               tr("mb %1 · ZeRO-%2 · %3%4")
-                                   .arg(o.layout.micro_batch)
-                                   .arg(o.layout.zero)
-                                   .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))
-                                   .arg(o.layout_searched ? tr(" · searched") : QString()));
+    cards_["layout"]->setValue(
+        QStringLiteral("%1×%2×%3").arg(o.layout.tp).arg(o.layout.pp).arg(o.layout.dp),
+        tr("mb %1 · ZeRO-%2 · %3%4")
+            .arg(o.layout.micro_batch)
+            .arg(o.layout.zero)
+            .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))
+            .arg(o.layout_searched ? tr(" · searched") : QString()));
     if (o.layout_searched) editor_->showSearchedLayout(o.layout);
     cards_["cost_on_demand"]->setHighlighted(!o.spot_headline);
     cards_["cost_spot"]->setHighlighted(o.spot_headline);
     verdict_->setText(o.verdict.toHtmlEscaped());
-    verdict_->setStyleSheet(o.verdict_ok ? QStringLiteral("QLabel#verdict { border: 2px solid #59a14f; }")
-                                         : QStringLiteral("QLabel#verdict { border: 2px solid #e15759; }"));
+    verdict_->setStyleSheet(o.verdict_ok
+                                ? QStringLiteral("QLabel#verdict { border: 2px solid #59a14f; }")
+                                : QStringLiteral("QLabel#verdict { border: 2px solid #e15759; }"));
     const std::vector<charts::LabelledPlan> plans = {{tr("This plan"), &outcome_.result}};
     breakdown_view_->replaceChart(charts::step_breakdown_chart(plans));
     memory_view_->replaceChart(charts::memory_chart(plans));
     QStringList items;
-    for (const QString& a : o.assumptions) items << a.toHtmlEscaped();
-    assumptions_->setHtml(items.isEmpty() ? QString()
-                                          : tr("<b>Assumptions:</b> ") + items.join(QStringLiteral(" · ")));
+    for (const QString& a : o.assumptions)
+        items << a.toHtmlEscaped();
+    assumptions_->setHtml(items.isEmpty()
+                              ? QString()
+                              : tr("<b>Assumptions:</b> ") + items.join(QStringLiteral(" · ")));
 }
 
 } // namespace cp::gui

@@ -6,14 +6,13 @@
 #include "charts/probe_charts.h"
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "format.h"
 #include "models/probe_result_model.h"
-#include "clusterplan/remote/probe_runner.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QPointer>
 #include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
@@ -27,6 +26,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -34,19 +34,17 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <exception>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace cp::gui {
 
 namespace {
 struct Imported {
     QString error;
-    std::string raw;  // the file or probe output as read, kept with the profile
+    std::string raw; // the file or probe output as read, kept with the profile
     std::vector<sim::CollectiveTable> tables;
     std::optional<sim::ProbeDocument> probe;
 };
@@ -69,12 +67,20 @@ Imported parse_file(const QString& path) {
             out.probe = std::move(doc);
             break;
         }
-        case sim::CollectiveFormat::nccl_tests_json: out.tables.push_back(sim::parse_nccl_tests_json(text, name)); break;
-        case sim::CollectiveFormat::csv: out.tables.push_back(sim::parse_nccl_csv(text, name)); break;
-        case sim::CollectiveFormat::nccl_tests_text: out.tables.push_back(sim::parse_nccl_tests_text(text, name)); break;
+        case sim::CollectiveFormat::nccl_tests_json:
+            out.tables.push_back(sim::parse_nccl_tests_json(text, name));
+            break;
+        case sim::CollectiveFormat::csv:
+            out.tables.push_back(sim::parse_nccl_csv(text, name));
+            break;
+        case sim::CollectiveFormat::nccl_tests_text:
+            out.tables.push_back(sim::parse_nccl_tests_text(text, name));
+            break;
         case sim::CollectiveFormat::unknown:
-            out.error = QObject::tr("%1: not nccl-tests output, nccl-tests JSON, a bandwidth CSV or a "
-                                    "clusterplan.probe/1 document.").arg(path);
+            out.error =
+                QObject::tr("%1: not nccl-tests output, nccl-tests JSON, a bandwidth CSV or a "
+                            "clusterplan.probe/1 document.")
+                    .arg(path);
             break;
         }
     } catch (const std::exception& e) {
@@ -93,8 +99,9 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     hosts_->setMaximumHeight(110);
     host_entry_ = new QLineEdit;
     host_entry_->setPlaceholderText(tr("user@host"));
-    host_entry_->setToolTip(tr("Host name or IP address, optionally user@host, reachable with the launcher "
-                               "below; press Enter to add."));
+    host_entry_->setToolTip(
+        tr("Host name or IP address, optionally user@host, reachable with the launcher "
+           "below; press Enter to add."));
     auto* add = new QPushButton(tr("Add"));
     auto* remove = new QPushButton(tr("Remove"));
     auto* host_row = new QHBoxLayout;
@@ -124,8 +131,9 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     hosts_layout->addLayout(run_row2);
     hosts_layout->addWidget(progress_);
     auto* import = new QPushButton(tr("Import nccl-tests log or probe JSON…"));
-    import->setToolTip(tr("For hosts you cannot probe (P3) or clusters already measured: nccl-tests "
-                          "text or -J JSON output, or a clusterplan-probe document."));
+    import->setToolTip(
+        tr("For hosts you cannot probe (P3) or clusters already measured: nccl-tests "
+           "text or -J JSON output, or a clusterplan-probe document."));
     hosts_layout->addWidget(import);
 
     auto* cal_box = new QGroupBox(tr("Calibration profiles"));
@@ -138,7 +146,8 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     profile_instance_ = new QComboBox;
     profile_instance_->setToolTip(tr("Instance type the measurements describe."));
     auto* create = new QPushButton(tr("Create from results"));
-    create->setToolTip(tr("Fit α–β collective costs (and GEMM rates) from the results shown and store them."));
+    create->setToolTip(
+        tr("Fit α–β collective costs (and GEMM rates) from the results shown and store them."));
     cal->addRow(tr("Use:"), profiles_);
     cal->addRow(tr("New name:"), profile_name_);
     cal->addRow(tr("Instance:"), profile_instance_);
@@ -198,7 +207,8 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     connect(run_, &QPushButton::clicked, this, &ProbesPage::runProbes);
     connect(cancel_, &QPushButton::clicked, this, &ProbesPage::cancelRun);
     connect(create, &QPushButton::clicked, this, [this] {
-        const QString error = createProfile(profile_name_->text().trimmed(), profile_instance_->currentText());
+        const QString error =
+            createProfile(profile_name_->text().trimmed(), profile_instance_->currentText());
         status_->setText(error.isEmpty() ? tr("Profile stored.") : error);
     });
     connect(profiles_, &QComboBox::activated, this, [this] {
@@ -218,16 +228,19 @@ void ProbesPage::reloadProfiles() {
     profiles_->clear();
     profiles_->addItem(tr("Datasheet values"), QString());
     profile_instance_->clear();
-    for (const InstanceChoice& c : context_.catalog().instanceChoices()) profile_instance_->addItem(c.type);
-    const int current = profile_instance_->findText(QString::fromStdString(context_.scenario().instance));
+    for (const InstanceChoice& c : context_.catalog().instanceChoices())
+        profile_instance_->addItem(c.type);
+    const int current =
+        profile_instance_->findText(QString::fromStdString(context_.scenario().instance));
     if (current >= 0) profile_instance_->setCurrentIndex(current);
     auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
     if (!db) return;
     try {
         for (const catalog::CalibrationRow& row : catalog::CalibrationStore(*db).list()) {
-            profiles_->addItem(QStringLiteral("%1 (%2, %3)").arg(QString::fromStdString(row.name),
-                                                                  QString::fromStdString(row.instance_type),
-                                                                  QString::fromStdString(row.measured_at)),
+            profiles_->addItem(QStringLiteral("%1 (%2, %3)")
+                                   .arg(QString::fromStdString(row.name),
+                                        QString::fromStdString(row.instance_type),
+                                        QString::fromStdString(row.measured_at)),
                                QString::fromStdString(row.name));
         }
     } catch (const std::exception& e) {
@@ -239,21 +252,26 @@ void ProbesPage::reloadProfiles() {
 
 QStringList ProbesPage::profileNames() const {
     QStringList out;
-    for (int i = 1; i < profiles_->count(); ++i) out << profiles_->itemData(i).toString();
+    for (int i = 1; i < profiles_->count(); ++i)
+        out << profiles_->itemData(i).toString();
     return out;
 }
 
-QString ProbesPage::statusText() const { return status_->text(); }
+QString ProbesPage::statusText() const {
+    return status_->text();
+}
 
 void ProbesPage::log(const QString& line) {
-    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
+    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) +
+                          line);
 }
 
 void ProbesPage::importInteractive() {
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Import measurements"), QString(),
         tr("nccl-tests output, CSV or probe JSON (*.txt *.log *.out *.json *.csv);;All files (*)"));
-    for (const QString& f : files) importFile(f);
+    for (const QString& f : files)
+        importFile(f);
 }
 
 void ProbesPage::importFile(const QString& path) {
@@ -273,18 +291,25 @@ void ProbesPage::importFile(const QString& path) {
         raw_sources_.push_back({path.toStdString(), imported.raw});
         std::vector<sim::CollectiveTable> tables = results_->tables();
         for (sim::CollectiveTable& t : imported.tables) {
-            log(tr("%1: %2 over %3 ranks, %4 sizes").arg(QFileInfo(path).fileName(), QString::fromStdString(t.collective))
-                    .arg(t.ranks).arg(t.samples.size()));
+            log(tr("%1: %2 over %3 ranks, %4 sizes")
+                    .arg(QFileInfo(path).fileName(), QString::fromStdString(t.collective))
+                    .arg(t.ranks)
+                    .arg(t.samples.size()));
             tables.push_back(std::move(t));
         }
         if (imported.probe) {
-            gemm_results_.insert(gemm_results_.end(), imported.probe->gemm.begin(), imported.probe->gemm.end());
+            gemm_results_.insert(gemm_results_.end(), imported.probe->gemm.begin(),
+                                 imported.probe->gemm.end());
             if (!imported.probe->gemm.empty()) {
-                const QString source = tr("%1 (host %2, %3)")
-                                           .arg(QFileInfo(path).fileName(), QString::fromStdString(imported.probe->hostname),
-                                                QString::fromStdString(imported.probe->started_at).left(10));
+                const QString source =
+                    tr("%1 (host %2, %3)")
+                        .arg(QFileInfo(path).fileName(),
+                             QString::fromStdString(imported.probe->hostname),
+                             QString::fromStdString(imported.probe->started_at).left(10));
                 // Several imports all feed the bars, so all of them are named.
-                gemm_source_ = gemm_source_.isEmpty() ? tr("from %1").arg(source) : gemm_source_ + QStringLiteral("; ") + source;
+                gemm_source_ = gemm_source_.isEmpty()
+                                   ? tr("from %1").arg(source)
+                                   : gemm_source_ + QStringLiteral("; ") + source;
             }
             probe_doc_ = std::move(imported.probe);
         }
@@ -308,15 +333,18 @@ void ProbesPage::showResults() {
         series.push_back(std::move(s));
     }
     busbw_->replaceChart(charts::busbw_chart(series));
-    busbw_->setEmptyText(series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "
-                                             "nccl-tests output (text or -J JSON).")
-                                        : QString());
+    busbw_->setEmptyText(
+        series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "
+                            "nccl-tests output (text or -J JSON).")
+                       : QString());
     // Best measured rate per precision against the datasheet peak of the profile's accelerator.
     std::map<std::string, double> best;
-    for (const sim::ProbeGemmResult& g : gemm_results_) best[g.precision] = std::max(best[g.precision], g.tflops);
+    for (const sim::ProbeGemmResult& g : gemm_results_)
+        best[g.precision] = std::max(best[g.precision], g.tflops);
     std::optional<sim::AcceleratorSpec> accel;
     if (probe_doc_ && !probe_doc_->gpus.empty() && context_.catalog().raw()) {
-        if (auto node = context_.catalog().raw()->node_spec(profile_instance_->currentText().toStdString())) {
+        if (auto node = context_.catalog().raw()->node_spec(
+                profile_instance_->currentText().toStdString())) {
             accel = node->accelerator;
         }
     }
@@ -329,15 +357,17 @@ void ProbesPage::showResults() {
                         accel ? accel->peak(static_cast<sim::Precision>(p)) : sim::kUnknown});
     }
     gemm_->replaceChart(charts::gemm_chart(bars, gemm_source_));
-    gemm_->setEmptyText(bars.empty() ? tr("No GEMM measurements yet.\nThey come from clusterplan-probe runs "
-                                          "(or its JSON output).")
-                                     : QString());
+    gemm_->setEmptyText(bars.empty()
+                            ? tr("No GEMM measurements yet.\nThey come from clusterplan-probe runs "
+                                 "(or its JSON output).")
+                            : QString());
     table_->resizeColumnsToContents();
 }
 
 QString ProbesPage::createProfile(const QString& name, const QString& instance_type) {
     if (name.isEmpty()) return tr("Profile name: give the new profile a name.");
-    if (results_->tables().empty() && !probe_doc_) return tr("There are no measurements to fit yet: run probes or import a log.");
+    if (results_->tables().empty() && !probe_doc_)
+        return tr("There are no measurements to fit yet: run probes or import a log.");
     auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
     if (!db) return context_.catalog().openError();
     try {
@@ -356,8 +386,10 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
             profile = sim::profile_from_tables(results_->tables(), meta);
         }
         nlohmann::json raw = nlohmann::json::array();
-        for (const auto& [origin, text] : raw_sources_) raw.push_back({{"source", origin}, {"text", text}});
-        catalog::CalibrationStore(*db).store(profile, nlohmann::json{{"format", "gui"}, {"inputs", raw}}.dump());
+        for (const auto& [origin, text] : raw_sources_)
+            raw.push_back({{"source", origin}, {"text", text}});
+        catalog::CalibrationStore(*db).store(
+            profile, nlohmann::json{{"format", "gui"}, {"inputs", raw}}.dump());
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -375,9 +407,10 @@ QString find_probe_binary() {
     const QString env = qEnvironmentVariable("CLUSTERPLAN_PROBE");
     if (!env.isEmpty()) return env;
     const QString dir = QCoreApplication::applicationDirPath();
-    for (const QString& candidate : {dir + QStringLiteral("/clusterplan-probe"),
-                                     dir + QStringLiteral("/../libexec/clusterplan/clusterplan-probe"),
-                                     dir + QStringLiteral("/../../probes/clusterplan-probe")}) {
+    for (const QString& candidate :
+         {dir + QStringLiteral("/clusterplan-probe"),
+          dir + QStringLiteral("/../libexec/clusterplan/clusterplan-probe"),
+          dir + QStringLiteral("/../../probes/clusterplan-probe")}) {
         if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).canonicalFilePath();
     }
     return {};
@@ -395,7 +428,8 @@ void ProbesPage::runProbes() {
     for (int i = 0; i < hosts_->count(); ++i) {
         const std::string host = hosts_->item(i)->text().toStdString();
         if (!remote::is_valid_host(host)) {
-            status_->setText(tr("Host '%1' is not a valid host name (letters, digits, '.', '-', '_', an optional user@ prefix).")
+            status_->setText(tr("Host '%1' is not a valid host name (letters, digits, '.', '-', "
+                                "'_', an optional user@ prefix).")
                                  .arg(hosts_->item(i)->text()));
             return;
         }
@@ -407,8 +441,9 @@ void ProbesPage::runProbes() {
     }
     options.probe_path = find_probe_binary().toStdString();
     if (options.probe_path.empty()) {
-        status_->setText(tr("No clusterplan-probe binary was found (it is built only where CUDA is available); "
-                            "set CLUSTERPLAN_PROBE to its path."));
+        status_->setText(
+            tr("No clusterplan-probe binary was found (it is built only where CUDA is available); "
+               "set CLUSTERPLAN_PROBE to its path."));
         return;
     }
     options.launcher = static_cast<remote::Launcher>(launcher_->currentIndex());
@@ -437,12 +472,14 @@ void ProbesPage::runProbes() {
         }
         raw_sources_.push_back({"probe run", outcome.imported.raw});
         std::vector<sim::CollectiveTable> tables = results_->tables();
-        for (sim::CollectiveTable& t : outcome.imported.tables) tables.push_back(std::move(t));
+        for (sim::CollectiveTable& t : outcome.imported.tables)
+            tables.push_back(std::move(t));
         if (outcome.imported.probe) {
             gemm_results_ = outcome.imported.probe->gemm;
-            gemm_source_ = tr("probe run on %1, %2")
-                               .arg(QString::fromStdString(outcome.imported.probe->hostname),
-                                    QString::fromStdString(outcome.imported.probe->started_at).left(10));
+            gemm_source_ =
+                tr("probe run on %1, %2")
+                    .arg(QString::fromStdString(outcome.imported.probe->hostname),
+                         QString::fromStdString(outcome.imported.probe->started_at).left(10));
             probe_doc_ = std::move(outcome.imported.probe);
         }
         results_->setTables(std::move(tables));
@@ -453,16 +490,23 @@ void ProbesPage::runProbes() {
         RunOutcome out;
         try {
             const remote::RunResult result = runner->run([self](const remote::ProgressEvent& e) {
-                const QString line = QStringLiteral("[%1] %2: %3")
-                                         .arg(QString::fromStdString(e.host.empty() ? "run" : e.host),
-                                              QString::fromStdString(e.stage), QString::fromStdString(e.message));
-                QMetaObject::invokeMethod(self, [self, line] { if (self) self->log(line); }, Qt::QueuedConnection);
+                const QString line =
+                    QStringLiteral("[%1] %2: %3")
+                        .arg(QString::fromStdString(e.host.empty() ? "run" : e.host),
+                             QString::fromStdString(e.stage), QString::fromStdString(e.message));
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, line] {
+                        if (self) self->log(line);
+                    },
+                    Qt::QueuedConnection);
             });
             out.imported.raw = result.rank0_json;
             out.imported.probe = sim::parse_probe_json(result.rank0_json, "probe output");
             out.imported.tables = out.imported.probe->collectives;
         } catch (const std::exception& e) {
-            out.error = runner->cancelled() ? QObject::tr("Probe run cancelled.") : QString::fromStdString(e.what());
+            out.error = runner->cancelled() ? QObject::tr("Probe run cancelled.")
+                                            : QString::fromStdString(e.what());
         }
         return out;
     }));

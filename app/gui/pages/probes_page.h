@@ -2,9 +2,8 @@
 // and probe JSON, results table and charts, calibration profiles built from them.
 #pragma once
 
-#include "pages/page.h"
-
 #include "clusterplan/sim/calibration_probe.h"
+#include "pages/page.h"
 
 #include <atomic>
 #include <memory>
@@ -77,8 +76,8 @@ private:
     QPlainTextEdit* log_ = nullptr;
     std::vector<sim::ProbeGemmResult> gemm_results_;
     std::optional<sim::ProbeDocument> probe_doc_;
-    QString gemm_source_;  // where the GEMM figures come from, shown on their chart
-    std::vector<std::pair<std::string, std::string>> raw_sources_;  // (origin, text) as measured
+    QString gemm_source_; // where the GEMM figures come from, shown on their chart
+    std::vector<std::pair<std::string, std::string>> raw_sources_; // (origin, text) as measured
     std::shared_ptr<remote::ProbeRunner> runner_;
     bool busy_ = false;
 };

@@ -2,8 +2,8 @@
 
 #include "app_context.h"
 #include "catalog_service.h"
-#include "format.h"
 #include "clusterplan/catalog/catalog.h"
+#include "format.h"
 #include "report_export.h"
 
 #include <QElapsedTimer>
@@ -18,7 +18,6 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <exception>
 #include <variant>
 
@@ -52,7 +51,8 @@ ReportPage::ReportPage(AppContext& context, QWidget* parent) : Page(parent), con
     // palette, because the report's stylesheet and charts are drawn for paper (a dark palette
     // would put light text on its light table bands).
     QPalette paper = preview_->palette();
-    for (const QPalette::ColorGroup group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+    for (const QPalette::ColorGroup group :
+         {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
         paper.setColor(group, QPalette::Base, Qt::white);
         paper.setColor(group, QPalette::Text, QColor(0x1d, 0x23, 0x30));
         paper.setColor(group, QPalette::Link, QColor(0x00, 0x72, 0xb2));
@@ -102,9 +102,11 @@ void ReportPage::refresh() {
             export_->setEnabled(false);
             data_.reset();
         } else {
-            data_ = std::make_shared<const report::ReportData>(std::move(std::get<report::ReportData>(built)));
+            data_ = std::make_shared<const report::ReportData>(
+                std::move(std::get<report::ReportData>(built)));
             preview_->setHtml(report::render_html(*data_));
-            status_->setText(tr("Report built in %1.").arg(fmt_duration_s(double(timer->elapsed()) / 1e3)));
+            status_->setText(
+                tr("Report built in %1.").arg(fmt_duration_s(double(timer->elapsed()) / 1e3)));
             export_->setEnabled(true);
         }
         emit previewReady();
@@ -122,7 +124,9 @@ void ReportPage::refresh() {
     }));
 }
 
-QString ReportPage::previewHtml() const { return preview_->toHtml(); }
+QString ReportPage::previewHtml() const {
+    return preview_->toHtml();
+}
 
 QString ReportPage::exportTo(const QString& path) {
     if (!data_) return tr("%1: there is no report to export yet.").arg(path);
@@ -133,13 +137,17 @@ QString ReportPage::exportTo(const QString& path) {
 
 void ReportPage::exportInteractive() {
     QStringList filters;
-    for (const QString& f : report::export_formats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("report.pdf"),
-                                                      filters.join(QStringLiteral(";;")));
+    for (const QString& f : report::export_formats())
+        filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("report.pdf"),
+                                     filters.join(QStringLiteral(";;")));
     if (path.isEmpty()) return;
     const QString error = exportTo(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export report"), error);
-    else emit statusMessage(tr("Report written to %1").arg(path));
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export report"), error);
+    else
+        emit statusMessage(tr("Report written to %1").arg(path));
 }
 
 } // namespace cp::gui

@@ -25,7 +25,7 @@ public:
     explicit ReportPage(AppContext& context, QWidget* parent = nullptr);
     bool busy() const override { return running_; }
     void refresh();
-    QString exportTo(const QString& path);  // empty or one sentence
+    QString exportTo(const QString& path); // empty or one sentence
     QString previewHtml() const;
 
 signals:

@@ -36,14 +36,16 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     instances_button_ = new QToolButton;
     instances_button_->setPopupMode(QToolButton::InstantPopup);
     instances_button_->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    instances_button_->setToolTip(tr("Instance types to compare (one line per layout family and instance)."));
+    instances_button_->setToolTip(
+        tr("Instance types to compare (one line per layout family and instance)."));
     instances_menu_ = new QMenu(instances_button_);
     instances_button_->setMenu(instances_menu_);
     max_nodes_ = new QSpinBox;
     max_nodes_->setRange(1, 4096);
     max_nodes_->setSuffix(tr(" nodes"));
-    max_nodes_->setToolTip(tr("Largest cluster swept (the scenario's max-nodes constraint); node counts "
-                              "double from 1 up to this."));
+    max_nodes_->setToolTip(
+        tr("Largest cluster swept (the scenario's max-nodes constraint); node counts "
+           "double from 1 up to this."));
     run_ = new QPushButton(tr("Run sweep"));
     run_->setShortcut(QKeySequence(Qt::Key_F5));
     run_->setToolTip(tr("Evaluate every layout at every node count (F5)."));
@@ -70,9 +72,10 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     legend_ = new QLabel;
     legend_->setTextFormat(Qt::RichText);
     legend_->setAlignment(Qt::AlignCenter);
-    legend_->setToolTip(tr("Data parallel: TP = PP = 1. Tensor + data: TP > 1, PP = 1. Pipeline + data: "
-                           "PP > 1, TP = 1. 3D: TP and PP > 1. Each point is the fastest layout of its "
-                           "family at that size."));
+    legend_->setToolTip(
+        tr("Data parallel: TP = PP = 1. Tensor + data: TP > 1, PP = 1. Pipeline + data: "
+           "PP > 1, TP = 1. 3D: TP and PP > 1. Each point is the fastest layout of its "
+           "family at that size."));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(throughput_);
     top->addWidget(efficiency_);
@@ -124,7 +127,10 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
         stale_ = true;
         max_nodes_->setValue(context_.scenario().constraints.max_nodes);
     });
-    connect(&context_, &AppContext::catalogChanged, this, [this] { reloadInstances(); stale_ = true; });
+    connect(&context_, &AppContext::catalogChanged, this, [this] {
+        reloadInstances();
+        stale_ = true;
+    });
     max_nodes_->setValue(context_.scenario().constraints.max_nodes);
     // "up to" is the scenario's max-nodes constraint: written back, so a later edit on the Plan
     // page does not silently reset it and the Plan page's Max nodes agrees.
@@ -141,7 +147,8 @@ void ScalingPage::reloadInstances() {
     const QStringList previous = selectedInstances();
     instances_menu_->clear();
     for (const InstanceChoice& c : context_.catalog().instanceChoices()) {
-        QAction* a = instances_menu_->addAction(QStringLiteral("%1  (%2)").arg(c.type, c.description));
+        QAction* a =
+            instances_menu_->addAction(QStringLiteral("%1  (%2)").arg(c.type, c.description));
         a->setData(c.type);
         a->setCheckable(true);
         a->setChecked(previous.contains(c.type));
@@ -241,11 +248,14 @@ void ScalingPage::runSweep() {
     });
     watcher->setFuture(QtConcurrent::run([request, cancel, bar] {
         return compute_scaling(request, *cancel, [bar](int done, int total) {
-            QMetaObject::invokeMethod(bar, [bar, done, total] {
-                if (!bar) return;
-                bar->setRange(0, total);
-                bar->setValue(done);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                bar,
+                [bar, done, total] {
+                    if (!bar) return;
+                    bar->setRange(0, total);
+                    bar->setValue(done);
+                },
+                Qt::QueuedConnection);
         });
     }));
 }
@@ -257,8 +267,10 @@ void ScalingPage::cancelSweep() {
 void ScalingPage::showData() {
     const ScalingData& d = *data_;
     const QString unit = throughput_unit(swept_scenario_.workload.kind);
-    throughput_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::throughput, unit, false));
-    efficiency_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::efficiency, unit, false));
+    throughput_->replaceChart(
+        charts::scaling_chart(d.series, charts::ScalingMetric::throughput, unit, false));
+    efficiency_->replaceChart(
+        charts::scaling_chart(d.series, charts::ScalingMetric::efficiency, unit, false));
     cost_->replaceChart(charts::scaling_chart(d.series, charts::ScalingMetric::cost, unit, false));
     // One legend for the three charts: they share series and colours.
     QStringList entries;
@@ -268,42 +280,60 @@ void ScalingPage::showData() {
     }
     legend_->setText(entries.isEmpty() ? tr("No layout fits this model on the chosen instances.")
                                        : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;")));
-    ranked_title_->setText(tr("<b>Recommendations</b> — %1%2")
-                               .arg(d.objective.isEmpty() ? tr("ranked") : tr("ranked by %1").arg(d.objective.toHtmlEscaped()),
-                                    d.excluded.isEmpty() ? QString() : tr("; excluded: %1").arg(d.excluded.join(QStringLiteral(", ")).toHtmlEscaped())));
+    ranked_title_->setText(
+        tr("<b>Recommendations</b> — %1%2")
+            .arg(d.objective.isEmpty() ? tr("ranked")
+                                       : tr("ranked by %1").arg(d.objective.toHtmlEscaped()),
+                 d.excluded.isEmpty()
+                     ? QString()
+                     : tr("; excluded: %1")
+                           .arg(d.excluded.join(QStringLiteral(", ")).toHtmlEscaped())));
     pareto_points_.clear();
     auto add_point = [this](const SweepPlan& p, bool front, int index) {
         pareto_points_.push_back(
-            {front ? p.wall_time_h : p.time_to_train_h, front ? p.option_cost_usd : p.cost_usd, front,
+            {front ? p.wall_time_h : p.time_to_train_h, front ? p.option_cost_usd : p.cost_usd,
+             front,
              tr("%1 × %2 (%3), %4×%5×%6 TP×PP×DP, micro-batch %7\n%8 and %9 %10, MFU %11")
-                 .arg(p.nodes).arg(p.instance).arg(front && p.spot ? tr("spot") : tr("on demand"))
-                 .arg(p.layout.tp).arg(p.layout.pp).arg(p.layout.dp).arg(p.layout.micro_batch)
+                 .arg(p.nodes)
+                 .arg(p.instance)
+                 .arg(front && p.spot ? tr("spot") : tr("on demand"))
+                 .arg(p.layout.tp)
+                 .arg(p.layout.pp)
+                 .arg(p.layout.dp)
+                 .arg(p.layout.micro_batch)
                  .arg(fmt_hours(front ? p.wall_time_h : p.time_to_train_h),
                       fmt_usd(front ? p.option_cost_usd : p.cost_usd),
                       front && p.spot ? tr("expected") : QString(), fmt_percent(p.mfu, 0)),
              index});
     };
     // Indices >= plans.size() refer to front entries.
-    for (std::size_t i = 0; i < d.plans.size(); ++i) add_point(d.plans[i], false, int(i));
-    for (std::size_t i = 0; i < d.front.size(); ++i) add_point(d.front[i], true, int(d.plans.size() + i));
+    for (std::size_t i = 0; i < d.plans.size(); ++i)
+        add_point(d.plans[i], false, int(i));
+    for (std::size_t i = 0; i < d.front.size(); ++i)
+        add_point(d.front[i], true, int(d.plans.size() + i));
     QChart* chart = charts::pareto_chart(pareto_points_);
     for (QAbstractSeries* s : chart->series()) {
         auto* scatter = qobject_cast<QScatterSeries*>(s);
         if (!scatter) continue;
-        connect(scatter, &QScatterSeries::hovered, this, [this, scatter](const QPointF& point, bool state) {
-            if (!state) {
-                QToolTip::hideText();
-                return;
-            }
-            if (const charts::ParetoPoint* p = charts::pareto_point_near(pareto_points_, scatter, point)) {
-                QToolTip::showText(QCursor::pos(), p->label + tr("\nClick to open in Plan"), pareto_);
-            }
-        });
+        connect(scatter, &QScatterSeries::hovered, this,
+                [this, scatter](const QPointF& point, bool state) {
+                    if (!state) {
+                        QToolTip::hideText();
+                        return;
+                    }
+                    if (const charts::ParetoPoint* p =
+                            charts::pareto_point_near(pareto_points_, scatter, point)) {
+                        QToolTip::showText(QCursor::pos(), p->label + tr("\nClick to open in Plan"),
+                                           pareto_);
+                    }
+                });
         connect(scatter, &QScatterSeries::clicked, this, [this, scatter](const QPointF& point) {
-            const charts::ParetoPoint* p = charts::pareto_point_near(pareto_points_, scatter, point);
+            const charts::ParetoPoint* p =
+                charts::pareto_point_near(pareto_points_, scatter, point);
             if (!p || !data_) return;
             const std::size_t i = std::size_t(p->index);
-            openPlan(i < data_->plans.size() ? data_->plans[i] : data_->front[i - data_->plans.size()]);
+            openPlan(i < data_->plans.size() ? data_->plans[i]
+                                             : data_->front[i - data_->plans.size()]);
         });
     }
     pareto_->replaceChart(chart);

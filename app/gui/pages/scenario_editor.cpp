@@ -9,7 +9,6 @@
 #include <QLocale>
 #include <QSpinBox>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -65,21 +64,24 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     layers_ = int_field(1, 1000, {}, tr("Transformer layers (blocks)."));
     hidden_ = int_field(64, 131072, {}, tr("Hidden size h (model width), elements."));
     heads_ = int_field(1, 1024, {}, tr("Attention heads; tensor parallelism must divide this."));
-    kv_heads_ = int_field(1, 1024, {}, tr("Key/value heads (fewer than heads = grouped-query attention)."));
+    kv_heads_ =
+        int_field(1, 1024, {}, tr("Key/value heads (fewer than heads = grouped-query attention)."));
     ffn_ = int_field(64, 524288, {}, tr("MLP inner size, elements (4·h for GPT-style models)."));
     seq_ = int_field(16, 1048576, tr(" tokens"), tr("Sequence length s, tokens per sample."));
     vocab_ = int_field(2, 1048576, tr(" tokens"), tr("Vocabulary size V, tokens."));
     gated_ = new QCheckBox(tr("Gated (SwiGLU) MLP"));
     gated_->setToolTip(tr("Three-matrix gated MLP as in LLaMA; GPT uses two matrices."));
     flash_attention_ = new QCheckBox(tr("Fused attention (FlashAttention)"));
-    flash_attention_->setToolTip(
-        tr("Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
-           "never stored, so activation memory shrinks; the attention kernels run faster; the "
-           "backward pass recomputes the attention scores instead of reading them back.\n"
-           "Off by default because the validated Megatron-LM runs did not use it. Transformers only."));
+    flash_attention_->setToolTip(tr(
+        "Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
+        "never stored, so activation memory shrinks; the attention kernels run faster; the "
+        "backward pass recomputes the attention scores instead of reading them back.\n"
+        "Off by default because the validated Megatron-LM runs did not use it. Transformers "
+        "only."));
     generic_info_ = new QLabel;
-    generic_info_->setToolTip(tr("A generic model (a CNN such as ResNet-50) is described by its parameter "
-                                 "count and training FLOPs per sample, and trains data parallel only."));
+    generic_info_->setToolTip(
+        tr("A generic model (a CNN such as ResNet-50) is described by its parameter "
+           "count and training FLOPs per sample, and trains data parallel only."));
     model_form_ = model;
     model->addRow(tr("Preset:"), preset_);
     model->addRow(tr("Size:"), generic_info_);
@@ -111,7 +113,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
 
     auto* cluster_box = new QGroupBox(tr("Cluster"));
     auto* cluster = form_in(cluster_box);
-    instance_ = choice_field({}, tr("Instance type from the catalog (accelerators per node shown)."));
+    instance_ =
+        choice_field({}, tr("Instance type from the catalog (accelerators per node shown)."));
     instance_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     // Wide enough for the longest trainable choice ("trn1n.32xlarge (16 × Trainium1)"; the
     // length counts 'x' widths, wider than the average character): a clipped accelerator name
@@ -136,8 +139,10 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     pp_ = int_field(1, 512, {}, tr("Pipeline-parallel stages."));
     dp_ = new QLabel;
     dp_->setToolTip(tr("Data-parallel degree = devices / (TP × PP)."));
-    micro_batch_ = int_field(1, 4096, tr(" samples"), tr("Micro-batch size per pipeline step, samples."));
-    global_batch_ = int_field(1, 1 << 22, tr(" samples"), tr("Global batch per optimizer step, samples."));
+    micro_batch_ =
+        int_field(1, 4096, tr(" samples"), tr("Micro-batch size per pipeline step, samples."));
+    global_batch_ =
+        int_field(1, 1 << 22, tr(" samples"), tr("Global batch per optimizer step, samples."));
     schedule_ = choice_field({"GPipe", "1F1B", tr("Interleaved 1F1B")},
                              tr("Pipeline schedule; interleaving shrinks the bubble at the cost "
                                 "of more point-to-point traffic."));
@@ -162,9 +167,11 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     auto* con_box = new QGroupBox(tr("Constraints"));
     auto* con = form_in(con_box);
     max_nodes_ = int_field(1, 100000, tr(" nodes"), tr("Largest cluster the search may use."));
-    deadline_h_ = real_field(0, 1e6, 1, tr(" h"), tr("Finish within this many hours (0 = no deadline)."));
+    deadline_h_ =
+        real_field(0, 1e6, 1, tr(" h"), tr("Finish within this many hours (0 = no deadline)."));
     deadline_h_->setSpecialValueText(tr("none"));
-    budget_usd_ = real_field(0, 1e10, 0, tr(" USD"), tr("Spend at most this much (0 = no budget)."));
+    budget_usd_ =
+        real_field(0, 1e10, 0, tr(" USD"), tr("Spend at most this much (0 = no budget)."));
     budget_usd_->setSpecialValueText(tr("none"));
     objective_ = choice_field({tr("Cheapest"), tr("Fastest"), tr("Cheapest within deadline"),
                                tr("Fastest within budget")},
@@ -174,7 +181,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     con->addRow(tr("Budget:"), budget_usd_);
     con->addRow(tr("Objective:"), objective_);
 
-    for (QGroupBox* box : {model_box, train_box, cluster_box, par_box, con_box}) root->addWidget(box);
+    for (QGroupBox* box : {model_box, train_box, cluster_box, par_box, con_box})
+        root->addWidget(box);
     root->addStretch(1);
 
     for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, ffn_, seq_, vocab_}) {
@@ -187,7 +195,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
             emitEdited();
         });
     }
-    for (QCheckBox* c : {gated_, flash_attention_}) connect(c, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    for (QCheckBox* c : {gated_, flash_attention_})
+        connect(c, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
     for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
@@ -195,7 +204,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     for (QDoubleSpinBox* s : {tokens_b_, deadline_h_, budget_usd_}) {
         connect(s, &QDoubleSpinBox::valueChanged, this, [this] { emitEdited(); });
     }
-    for (QComboBox* c : {precision_, instance_, pricing_, layout_mode_, schedule_, zero_, recompute_, objective_}) {
+    for (QComboBox* c : {precision_, instance_, pricing_, layout_mode_, schedule_, zero_,
+                         recompute_, objective_}) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
     }
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
@@ -221,7 +231,8 @@ void ScenarioEditor::setPresets(const std::vector<PresetChoice>& presets) {
     const QString current = preset_->currentData().toString();
     preset_->clear();
     preset_->addItem(tr("Custom shape"), QString());
-    for (const PresetChoice& p : presets_) preset_->addItem(p.label, p.id);
+    for (const PresetChoice& p : presets_)
+        preset_->addItem(p.label, p.id);
     const int i = preset_->findData(current);
     preset_->setCurrentIndex(i >= 0 ? i : 0);
 }
@@ -235,7 +246,7 @@ void ScenarioEditor::onPresetChosen() {
         // A generic preset has no shape: the shape fields keep the last transformer's values.
         if (p.workload.kind == sim::WorkloadKind::transformer) showShape(p.workload.shape);
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
-        base_.workload = p.workload;  // the flash-attention checkbox keeps its own state
+        base_.workload = p.workload; // the flash-attention checkbox keeps its own state
         loading_ = false;
     }
     emitEdited();
@@ -255,7 +266,8 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
         flash_attention_->setChecked(sc.workload.shape.flash_attention);
     }
     double tokens = sc.training.tokens;
-    if (!(tokens > 0) && sc.training.samples > 0) tokens = sc.training.samples * sc.workload.tokens_per_sample();
+    if (!(tokens > 0) && sc.training.samples > 0)
+        tokens = sc.training.samples * sc.workload.tokens_per_sample();
     if (!(tokens > 0) && sc.training.epochs > 0) {
         tokens = sc.training.epochs * sc.training.dataset_samples * sc.workload.tokens_per_sample();
     }
@@ -280,7 +292,8 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
     zero_->setCurrentIndex(p.zero.value_or(0));
     recompute_->setCurrentIndex(static_cast<int>(p.recompute.value_or(sim::Recompute::none)));
     max_nodes_->setValue(sc.constraints.max_nodes);
-    deadline_h_->setValue(std::isnan(sc.constraints.deadline_hours) ? 0 : sc.constraints.deadline_hours);
+    deadline_h_->setValue(
+        std::isnan(sc.constraints.deadline_hours) ? 0 : sc.constraints.deadline_hours);
     budget_usd_->setValue(std::isnan(sc.constraints.budget_usd) ? 0 : sc.constraints.budget_usd);
     objective_->setCurrentIndex(static_cast<int>(sc.constraints.objective));
     loading_ = false;
@@ -308,7 +321,7 @@ sim::Scenario ScenarioEditor::scenario() const {
         w.shape.vocab = vocab_->value();
         w.shape.gated_mlp = gated_->isChecked();
         w.shape.flash_attention = flash_attention_->isChecked();
-        w.params = 0;  // derived from the shape
+        w.params = 0; // derived from the shape
     }
     // An untouched dataset field keeps the file's own form (epochs of a dataset, samples); the
     // field rounds, and a generic model counts samples, never tokens.
@@ -341,7 +354,8 @@ sim::Scenario ScenarioEditor::scenario() const {
             return 1;
         }();
         p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value()));
-        p.virtual_stages = p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
+        p.virtual_stages =
+            p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
     } else {
         p.tp.reset();
         p.pp.reset();
@@ -385,35 +399,42 @@ void ScenarioEditor::showShape(const sim::TransformerShape& s) {
 }
 
 bool ScenarioEditor::genericModel() const {
-    return !preset_->currentData().toString().isEmpty() && base_.workload.kind == sim::WorkloadKind::generic;
+    return !preset_->currentData().toString().isEmpty() &&
+           base_.workload.kind == sim::WorkloadKind::generic;
 }
 
-double ScenarioEditor::sizeScale() const { return genericModel() ? 1e6 : 1e9; }
+double ScenarioEditor::sizeScale() const {
+    return genericModel() ? 1e6 : 1e9;
+}
 
 void ScenarioEditor::updateSizeUnit() {
     const bool generic = genericModel();
     tokens_b_->setSuffix(generic ? tr(" M samples") : tr(" B tokens"));
-    tokens_b_->setToolTip(generic ? tr("Dataset size: samples (images) processed over the whole run, in millions "
-                                       "(epochs × dataset size).")
-                                  : tr("Dataset size: tokens processed over the whole run, in billions."));
+    tokens_b_->setToolTip(
+        generic ? tr("Dataset size: samples (images) processed over the whole run, in millions "
+                     "(epochs × dataset size).")
+                : tr("Dataset size: tokens processed over the whole run, in billions."));
 }
 
 void ScenarioEditor::updateEnabledState() {
     // A generic model has no transformer shape: its size replaces the shape rows.
     const bool generic = genericModel();
-    for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_, gated_}) {
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_, gated_}) {
         model_form_->setRowVisible(w == heads_ ? heads_->parentWidget() : w, !generic);
     }
     model_form_->setRowVisible(generic_info_, generic);
     if (generic) {
-        generic_info_->setText(tr("%1 M parameters, %2 GFLOP per sample")
-                                   .arg(QLocale().toString(base_.workload.params / 1e6, 'f', 1),
-                                        QLocale().toString(base_.workload.flops_per_sample / 1e9, 'f', 1)));
+        generic_info_->setText(
+            tr("%1 M parameters, %2 GFLOP per sample")
+                .arg(QLocale().toString(base_.workload.params / 1e6, 'f', 1),
+                     QLocale().toString(base_.workload.flops_per_sample / 1e9, 'f', 1)));
     }
     flash_attention_->setEnabled(!generic);
     updateSizeUnit();
     const bool manual = layout_mode_->currentIndex() == 1;
-    for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_, recompute_, seq_parallel_}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_,
+                                                      recompute_, seq_parallel_}) {
         w->setEnabled(manual);
     }
 }
@@ -437,7 +458,7 @@ void ScenarioEditor::updateDerived() {
 
 void ScenarioEditor::emitEdited() {
     if (loading_) return;
-    searched_dp_ = 0;  // until the next evaluation says what the search chose
+    searched_dp_ = 0; // until the next evaluation says what the search chose
     updateEnabledState();
     updateDerived();
     emit edited();

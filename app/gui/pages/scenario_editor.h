@@ -5,7 +5,6 @@
 #include "clusterplan/sim/scenario.h"
 
 #include <QWidget>
-
 #include <vector>
 
 class QCheckBox;
@@ -18,14 +17,14 @@ class QSpinBox;
 namespace cp::gui {
 
 struct InstanceChoice {
-    QString type;          // "p4d.24xlarge"
-    QString description;   // "8 × A100-40GB"
+    QString type;        // "p4d.24xlarge"
+    QString description; // "8 × A100-40GB"
     int accelerators_per_node = 1;
 };
 
 struct PresetChoice {
-    QString id;            // "gpt3-175b"
-    QString label;         // "GPT-3 175B"
+    QString id;    // "gpt3-175b"
+    QString label; // "GPT-3 175B"
     sim::Workload workload;
     int global_batch = 0;
 };
@@ -62,19 +61,19 @@ private:
     void onPresetChosen();
     void updateEnabledState();
     void showShape(const sim::TransformerShape& shape);
-    bool genericModel() const;   // a generic preset (ResNet-50 ...) is chosen
-    double sizeScale() const;    // the dataset field's unit: 1e9 tokens, or 1e6 samples (generic)
+    bool genericModel() const; // a generic preset (ResNet-50 ...) is chosen
+    double sizeScale() const;  // the dataset field's unit: 1e9 tokens, or 1e6 samples (generic)
     void updateSizeUnit();
     void updateDerived();
     void emitEdited();
 
-    sim::Scenario base_;   // keeps fields the editor does not show (spot timings, custom hw...)
+    sim::Scenario base_; // keeps fields the editor does not show (spot timings, custom hw...)
     std::vector<InstanceChoice> instances_;
     std::vector<PresetChoice> presets_;
     bool loading_ = false;
-    int searched_dp_ = 0;  // data-parallel degree the search chose (0: none yet)
-    double loaded_size_ = 0;  // the dataset field's value as setScenario() showed it
-    sim::WorkloadKind loaded_kind_ = sim::WorkloadKind::transformer;  // ... and the model kind then
+    int searched_dp_ = 0;    // data-parallel degree the search chose (0: none yet)
+    double loaded_size_ = 0; // the dataset field's value as setScenario() showed it
+    sim::WorkloadKind loaded_kind_ = sim::WorkloadKind::transformer; // ... and the model kind then
 
     QComboBox* preset_ = nullptr;
     QSpinBox* layers_ = nullptr;

@@ -46,11 +46,14 @@ bool is_valid_host(const std::string& host) {
         name = host.substr(at + 1);
         if (user.empty() || user.size() > 32 || user.front() == '-') return false;
         for (char c : user)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) return false;
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+                return false;
     }
     if (name.empty() || name.front() == '-' || name.front() == '.') return false;
     for (char c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == ':')) return false;
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
+              c == ':'))
+            return false;
     return true;
 }
 
@@ -62,20 +65,33 @@ std::string host_address(const std::string& host) {
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
     for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
     }
     return out + "'";
 }
 
-std::vector<std::string> ssh_argv(const SshOptions& o, const std::string& host, const std::string& remote_command) {
+std::vector<std::string> ssh_argv(const SshOptions& o, const std::string& host,
+                                  const std::string& remote_command) {
     require(is_valid_host(host), "invalid host name");
     // "--" ends ssh's options, so even a validated name can never be read as one.
-    return {o.ssh_program, "-o", "BatchMode=yes", "-o", "ConnectTimeout=" + std::to_string(o.connect_timeout_s),
-            "-o", "ServerAliveInterval=15", "--", host, remote_command};
+    return {o.ssh_program,
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=" + std::to_string(o.connect_timeout_s),
+            "-o",
+            "ServerAliveInterval=15",
+            "--",
+            host,
+            remote_command};
 }
 
-std::string remote_cache_dir() { return "\"$HOME/.cache/clusterplan\""; }
+std::string remote_cache_dir() {
+    return "\"$HOME/.cache/clusterplan\"";
+}
 
 std::string remote_probe_path(const std::string& sha) {
     require(is_hex(sha), "digest must be hex");
@@ -86,7 +102,8 @@ std::string remote_check_command() {
     // Architecture, C library and the NVIDIA driver/GPUs; each line is tagged for parsing.
     return "echo \"arch=$(uname -m)\"; echo \"glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null)\"; "
            "if command -v nvidia-smi >/dev/null 2>&1; then "
-           "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu=/'; "
+           "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed "
+           "'s/^/gpu=/'; "
            "else echo 'gpu=none'; fi";
 }
 
@@ -97,36 +114,41 @@ std::string remote_hash_command(const std::string& sha) {
 std::string remote_upload_command(const std::string& sha) {
     const std::string dst = remote_probe_path(sha);
     const std::string part = "\"$HOME/.cache/clusterplan/probe-" + sha + ".part.$$\"";
-    return "umask 077 && mkdir -p " + remote_cache_dir() + " && cat > " + part + " && chmod 700 " + part +
-           " && mv -f " + part + " " + dst;
+    return "umask 077 && mkdir -p " + remote_cache_dir() + " && cat > " + part + " && chmod 700 " +
+           part + " && mv -f " + part + " " + dst;
 }
 
 std::string remote_launch_command(const RankLaunch& l) {
     require(is_hex(l.run_token), "run token must be hex");
     require(l.comm_id.empty() || is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
     const std::string pid_file = "\"$HOME/.cache/clusterplan/run-" + l.run_token + ".pid\"";
-    std::string env = "RANK=" + std::to_string(l.rank) + " WORLD_SIZE=" + std::to_string(l.world_size) + " LOCAL_RANK=0";
+    std::string env = "RANK=" + std::to_string(l.rank) +
+                      " WORLD_SIZE=" + std::to_string(l.world_size) + " LOCAL_RANK=0";
     if (!l.comm_id.empty()) env += " NCCL_COMM_ID=" + shell_quote(l.comm_id);
     // Run in the background so the pid file names the probe itself (cancel kills it), then
     // wait, remove the pid file and pass the probe's exit status on.
-    return "cd " + remote_cache_dir() + " && { env " + env + " " + remote_probe_path(l.sha256_hex) + " " + probe_args(l) +
-           " & pid=$!; echo $pid > " + pid_file + "; wait $pid; rc=$?; rm -f " + pid_file + "; exit $rc; }";
+    return "cd " + remote_cache_dir() + " && { env " + env + " " + remote_probe_path(l.sha256_hex) +
+           " " + probe_args(l) + " & pid=$!; echo $pid > " + pid_file +
+           "; wait $pid; rc=$?; rm -f " + pid_file + "; exit $rc; }";
 }
 
 std::string remote_cancel_command(const std::string& token) {
     require(is_hex(token), "run token must be hex");
     const std::string pid_file = "\"$HOME/.cache/clusterplan/run-" + token + ".pid\"";
-    return "if [ -f " + pid_file + " ]; then kill -TERM \"$(cat " + pid_file + ")\" 2>/dev/null; rm -f " + pid_file + "; fi";
+    return "if [ -f " + pid_file + " ]; then kill -TERM \"$(cat " + pid_file +
+           ")\" 2>/dev/null; rm -f " + pid_file + "; fi";
 }
 
 std::vector<std::string> mpirun_argv(const std::vector<std::string>& hosts, const RankLaunch& l) {
-    std::vector<std::string> argv = {"mpirun", "-np", std::to_string(hosts.size()), "--host", join_hosts(hosts),
-                                     "--map-by", "ppr:1:node"};
+    std::vector<std::string> argv = {
+        "mpirun",   "-np",       std::to_string(hosts.size()), "--host", join_hosts(hosts),
+        "--map-by", "ppr:1:node"};
     if (!l.comm_id.empty()) {
         require(is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
         argv.insert(argv.end(), {"-x", "NCCL_COMM_ID=" + l.comm_id});
     }
-    argv.insert(argv.end(), {"sh", "-c", "exec " + remote_probe_path(l.sha256_hex) + " " + probe_args(l)});
+    argv.insert(argv.end(),
+                {"sh", "-c", "exec " + remote_probe_path(l.sha256_hex) + " " + probe_args(l)});
     return argv;
 }
 
@@ -136,13 +158,20 @@ std::vector<std::string> srun_argv(const std::vector<std::string>& hosts, const 
         require(is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
         exports += ",NCCL_COMM_ID=" + l.comm_id;
     }
-    return {"srun", "--nodes=" + std::to_string(hosts.size()), "--ntasks=" + std::to_string(hosts.size()),
-            "--ntasks-per-node=1", "--nodelist=" + join_hosts(hosts), "--export=" + exports,
-            "sh", "-c", "exec " + remote_probe_path(l.sha256_hex) + " " + probe_args(l)};
+    return {"srun",
+            "--nodes=" + std::to_string(hosts.size()),
+            "--ntasks=" + std::to_string(hosts.size()),
+            "--ntasks-per-node=1",
+            "--nodelist=" + join_hosts(hosts),
+            "--export=" + exports,
+            "sh",
+            "-c",
+            "exec " + remote_probe_path(l.sha256_hex) + " " + probe_args(l)};
 }
 
 bool is_probe_command(const std::string& command) {
-    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie", "p2p", "nccl", "all"};
+    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie",
+                                                    "p2p",  "nccl", "all"};
     return kCommands.count(command) != 0;
 }
 

@@ -3,14 +3,13 @@
 #include "clusterplan/remote/process.h"
 #include "clusterplan/remote/sha256.h"
 
-#include <gnu/libc-version.h>
-#include <sys/utsname.h>
-
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <gnu/libc-version.h>
 #include <random>
 #include <sstream>
+#include <sys/utsname.h>
 
 namespace cp::remote {
 namespace {
@@ -22,7 +21,8 @@ std::string first_line(const std::string& s) {
 }
 
 std::string last_line(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+        s.pop_back();
     const auto nl = s.rfind('\n');
     return s.empty() ? "(no output)" : nl == std::string::npos ? s : s.substr(nl + 1);
 }
@@ -69,12 +69,16 @@ std::vector<std::string> split_documents(const std::string& out) {
     for (std::size_t i = 0; i < out.size(); ++i) {
         const char c = out[i];
         if (in_string) {
-            if (escape) escape = false;
-            else if (c == '\\') escape = true;
-            else if (c == '"') in_string = false;
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
-        if (c == '"') in_string = true;
+        if (c == '"')
+            in_string = true;
         else if (c == '{') {
             if (depth++ == 0) start = i;
         } else if (c == '}' && depth > 0 && --depth == 0) {
@@ -91,10 +95,12 @@ HostReport parse_check_output(const std::string& host, const std::string& output
     r.host = host;
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) {
-        if (line.rfind("arch=", 0) == 0) r.arch = line.substr(5);
+        if (line.rfind("arch=", 0) == 0)
+            r.arch = line.substr(5);
         else if (line.rfind("glibc=", 0) == 0) {
             r.glibc = line.substr(6);
-            if (auto sp = r.glibc.rfind(' '); sp != std::string::npos) r.glibc = r.glibc.substr(sp + 1);
+            if (auto sp = r.glibc.rfind(' '); sp != std::string::npos)
+                r.glibc = r.glibc.substr(sp + 1);
         } else if (line.rfind("gpu=", 0) == 0) {
             const std::string v = line.substr(4);
             if (v == "none") continue;
@@ -105,35 +111,46 @@ HostReport parse_check_output(const std::string& host, const std::string& output
             }
             r.gpus.push_back(v.substr(0, comma));
             std::string driver = v.substr(comma + 1);
-            while (!driver.empty() && driver.front() == ' ') driver.erase(0, 1);
+            while (!driver.empty() && driver.front() == ' ')
+                driver.erase(0, 1);
             r.driver = driver;
         }
     }
     return r;
 }
 
-void check_host_compatibility(const HostReport& h, const std::string& local_arch, const std::string& local_glibc) {
-    if (h.arch.empty()) throw RemoteError("host " + h.host + " did not report its architecture; is it a Linux host?");
+void check_host_compatibility(const HostReport& h, const std::string& local_arch,
+                              const std::string& local_glibc) {
+    if (h.arch.empty())
+        throw RemoteError("host " + h.host +
+                          " did not report its architecture; is it a Linux host?");
     if (h.arch != local_arch)
-        throw RemoteError("host " + h.host + " is " + h.arch + " but the probe binary is built for " + local_arch);
+        throw RemoteError("host " + h.host + " is " + h.arch +
+                          " but the probe binary is built for " + local_arch);
     if (!h.glibc.empty() && !local_glibc.empty() && version_less(h.glibc, local_glibc))
-        throw RemoteError("host " + h.host + " has glibc " + h.glibc + ", older than the " + local_glibc +
-                          " the probe was built against; build the probe on an older system or update the host");
+        throw RemoteError(
+            "host " + h.host + " has glibc " + h.glibc + ", older than the " + local_glibc +
+            " the probe was built against; build the probe on an older system or update the host");
     if (h.gpus.empty() || h.driver.empty()) {
         std::string why = h.gpus.empty() ? "nvidia-smi is not installed" : h.gpus.front();
         throw RemoteError("host " + h.host + " has no working NVIDIA driver (" + why + ")");
     }
     for (const auto& gpu : h.gpus) {
-        for (const char* old : {"V100", "P100", "P40", "P4", "K80", "M60", "M40", "Titan V", "TITAN V"}) {
+        for (const char* old :
+             {"V100", "P100", "P40", "P4", "K80", "M60", "M40", "Titan V", "TITAN V"}) {
             const std::string o = old;
             const auto pos = gpu.find(o);
             // Whole-word match so "P4" does not hit "P40" names handled above, or "H100".
-            const bool word_end = pos != std::string::npos && (pos + o.size() == gpu.size() || !std::isalnum(static_cast<unsigned char>(gpu[pos + o.size()])));
+            const bool word_end = pos != std::string::npos &&
+                                  (pos + o.size() == gpu.size() ||
+                                   !std::isalnum(static_cast<unsigned char>(gpu[pos + o.size()])));
             const bool word_start = pos != std::string::npos && (pos == 0 || gpu[pos - 1] == ' ');
             if (word_start && word_end)
                 throw RemoteError("host " + h.host + " has " + gpu +
-                                  " GPUs, which CUDA 13 no longer supports (Maxwell, Pascal and Volta, e.g. V100 on P3 "
-                                  "instances); run nccl-tests there and import its output with `clusterplan calibrate import FILE`");
+                                  " GPUs, which CUDA 13 no longer supports (Maxwell, Pascal and "
+                                  "Volta, e.g. V100 on P3 "
+                                  "instances); run nccl-tests there and import its output with "
+                                  "`clusterplan calibrate import FILE`");
         }
     }
     const auto v = version_numbers(h.driver);
@@ -146,7 +163,8 @@ ProbeRunner::ProbeRunner(RunOptions options) : options_(std::move(options)) {
     if (options_.hosts.empty()) throw std::invalid_argument("at least one --host is needed");
     for (const auto& h : options_.hosts)
         if (!is_valid_host(h)) throw std::invalid_argument("invalid host name '" + h + "'");
-    if (!is_probe_command(options_.probe_command)) throw std::invalid_argument("unknown probe command");
+    if (!is_probe_command(options_.probe_command))
+        throw std::invalid_argument("unknown probe command");
     if (options_.gpus < 0) throw std::invalid_argument("--gpus must be >= 0");
 }
 
@@ -171,29 +189,35 @@ RunResult ProbeRunner::run(const Progress& progress) {
     std::vector<ProcessJob> jobs;
     for (const auto& h : hosts) {
         say(h, "check", "checking architecture, glibc and NVIDIA driver");
-        jobs.push_back({ssh_argv(options_.ssh, h, remote_check_command()), "", nullptr, std::chrono::seconds(60)});
+        jobs.push_back({ssh_argv(options_.ssh, h, remote_check_command()), "", nullptr,
+                        std::chrono::seconds(60)});
     }
     auto res = run_processes(jobs, &cancel_);
     check_cancel();
     for (std::size_t i = 0; i < hosts.size(); ++i) {
         if (res[i].exit_code != 0)
-            throw RemoteError("cannot reach host " + hosts[i] + " with ssh (exit " + std::to_string(res[i].exit_code) +
-                              "): " + first_line(res[i].err));
+            throw RemoteError("cannot reach host " + hosts[i] + " with ssh (exit " +
+                              std::to_string(res[i].exit_code) + "): " + first_line(res[i].err));
         HostReport rep = parse_check_output(hosts[i], res[i].out);
         check_host_compatibility(rep, local_arch, local_glibc);
-        say(hosts[i], "check", std::to_string(rep.gpus.size()) + " GPU(s), driver " + rep.driver + ", glibc " + rep.glibc);
+        say(hosts[i], "check",
+            std::to_string(rep.gpus.size()) + " GPU(s), driver " + rep.driver + ", glibc " +
+                rep.glibc);
         result.hosts.push_back(rep);
     }
 
     // 2. Upload to ~/.cache/clusterplan/probe-<sha256> unless already there, then verify.
     auto remote_hash_ok = [&](std::vector<bool>& ok) {
         std::vector<ProcessJob> hash_jobs;
-        for (const auto& h : hosts) hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)), "", nullptr, std::chrono::seconds(120)});
+        for (const auto& h : hosts)
+            hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)), "", nullptr,
+                                 std::chrono::seconds(120)});
         auto r = run_processes(hash_jobs, &cancel_);
         check_cancel();
         // Any line may carry the digest: login scripts sometimes print to stdout first.
         for (std::size_t i = 0; i < hosts.size(); ++i)
-            ok[i] = r[i].exit_code == 0 && (r[i].out.rfind(sha, 0) == 0 || r[i].out.find("\n" + sha) != std::string::npos);
+            ok[i] = r[i].exit_code == 0 &&
+                    (r[i].out.rfind(sha, 0) == 0 || r[i].out.find("\n" + sha) != std::string::npos);
     };
     std::vector<bool> cached(hosts.size());
     remote_hash_ok(cached);
@@ -204,8 +228,11 @@ RunResult ProbeRunner::run(const Progress& progress) {
             say(hosts[i], "upload", "probe " + sha.substr(0, 12) + " already cached");
             continue;
         }
-        say(hosts[i], "upload", "uploading probe (" + std::to_string(binary.size()) + " bytes, sha256 " + sha.substr(0, 12) + ")");
-        jobs.push_back({ssh_argv(options_.ssh, hosts[i], remote_upload_command(sha)), binary, nullptr, std::chrono::seconds(600)});
+        say(hosts[i], "upload",
+            "uploading probe (" + std::to_string(binary.size()) + " bytes, sha256 " +
+                sha.substr(0, 12) + ")");
+        jobs.push_back({ssh_argv(options_.ssh, hosts[i], remote_upload_command(sha)), binary,
+                        nullptr, std::chrono::seconds(600)});
         upload_idx.push_back(i);
     }
     if (!jobs.empty()) {
@@ -213,14 +240,18 @@ RunResult ProbeRunner::run(const Progress& progress) {
         check_cancel();
         for (std::size_t k = 0; k < upload_idx.size(); ++k) {
             if (res[k].exit_code != 0)
-                throw RemoteError("upload to host " + hosts[upload_idx[k]] + " failed: " + first_line(res[k].err));
+                throw RemoteError("upload to host " + hosts[upload_idx[k]] +
+                                  " failed: " + first_line(res[k].err));
             result.hosts[upload_idx[k]].uploaded = true;
         }
         std::vector<bool> verified(hosts.size());
         remote_hash_ok(verified);
         for (std::size_t i = 0; i < hosts.size(); ++i)
-            if (!verified[i]) throw RemoteError("the probe uploaded to host " + hosts[i] + " does not have sha256 " + sha + "; upload corrupted");
-        for (auto i : upload_idx) say(hosts[i], "upload", "verified sha256");
+            if (!verified[i])
+                throw RemoteError("the probe uploaded to host " + hosts[i] +
+                                  " does not have sha256 " + sha + "; upload corrupted");
+        for (auto i : upload_idx)
+            say(hosts[i], "upload", "verified sha256");
     }
 
     // 3. Launch one process per host and stream progress.
@@ -230,7 +261,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
     base.gpus = options_.gpus;
     base.world_size = static_cast<int>(hosts.size());
     base.run_token = random_token();
-    if (hosts.size() > 1) base.comm_id = host_address(hosts.front()) + ":" + std::to_string(options_.nccl_port);
+    if (hosts.size() > 1)
+        base.comm_id = host_address(hosts.front()) + ":" + std::to_string(options_.nccl_port);
     jobs.clear();
     const auto timeout = std::chrono::seconds(options_.probe_timeout_s);
     if (options_.launcher == Launcher::ssh) {
@@ -239,40 +271,53 @@ RunResult ProbeRunner::run(const Progress& progress) {
             l.rank = static_cast<int>(i);
             const std::string h = hosts[i];
             jobs.push_back({ssh_argv(options_.ssh, h, remote_launch_command(l)), "",
-                            [&say, h](const std::string& line) { say(h, "probe", line); }, timeout});
+                            [&say, h](const std::string& line) { say(h, "probe", line); },
+                            timeout});
         }
     } else {
-        auto argv = options_.launcher == Launcher::mpirun ? mpirun_argv(hosts, base) : srun_argv(hosts, base);
-        jobs.push_back({argv, "", [&say](const std::string& line) { say("", "probe", line); }, timeout});
+        auto argv = options_.launcher == Launcher::mpirun ? mpirun_argv(hosts, base)
+                                                          : srun_argv(hosts, base);
+        jobs.push_back(
+            {argv, "", [&say](const std::string& line) { say("", "probe", line); }, timeout});
     }
     say("", "launch", "starting " + std::to_string(hosts.size()) + " probe process(es)");
     res = run_processes(jobs, &cancel_);
-    if (cancel_ || std::any_of(res.begin(), res.end(), [](const ProcessResult& r) { return r.timed_out; })) {
+    if (cancel_ ||
+        std::any_of(res.begin(), res.end(), [](const ProcessResult& r) { return r.timed_out; })) {
         // Local clients are gone; make sure the remote probes are too.
         if (options_.launcher == Launcher::ssh) {
             std::vector<ProcessJob> kills;
-            for (const auto& h : hosts) kills.push_back({ssh_argv(options_.ssh, h, remote_cancel_command(base.run_token)), "", nullptr, std::chrono::seconds(30)});
+            for (const auto& h : hosts)
+                kills.push_back({ssh_argv(options_.ssh, h, remote_cancel_command(base.run_token)),
+                                 "", nullptr, std::chrono::seconds(30)});
             run_processes(kills, nullptr);
         }
         say("", "cleanup", "remote probe processes stopped");
-        throw RemoteError(cancel_ ? "probe run cancelled; remote processes were stopped"
-                                  : "probe run exceeded " + std::to_string(options_.probe_timeout_s) + " s and was stopped");
+        throw RemoteError(cancel_
+                              ? "probe run cancelled; remote processes were stopped"
+                              : "probe run exceeded " + std::to_string(options_.probe_timeout_s) +
+                                    " s and was stopped");
     }
 
     // 4. Collect: rank 0's document is the run's result.
     say("", "collect", "collecting results");
     for (std::size_t i = 0; i < res.size(); ++i) {
-        const std::string who = options_.launcher == Launcher::ssh ? "host " + hosts[i] : std::string("the launcher");
+        const std::string who =
+            options_.launcher == Launcher::ssh ? "host " + hosts[i] : std::string("the launcher");
         if (res[i].exit_code != 0)
-            throw RemoteError("probe on " + who + " failed (exit " + std::to_string(res[i].exit_code) + "): " +
-                              last_line(res[i].err.empty() ? res[i].out : res[i].err));
+            throw RemoteError("probe on " + who + " failed (exit " +
+                              std::to_string(res[i].exit_code) +
+                              "): " + last_line(res[i].err.empty() ? res[i].out : res[i].err));
         auto docs = split_documents(res[i].out);
         for (auto& d : docs) {
-            if (result.rank0_json.empty()) result.rank0_json = d;
-            else result.other_json.push_back(d);
+            if (result.rank0_json.empty())
+                result.rank0_json = d;
+            else
+                result.other_json.push_back(d);
         }
     }
-    if (result.rank0_json.empty()) throw RemoteError("the probe printed no JSON document on " + hosts.front());
+    if (result.rank0_json.empty())
+        throw RemoteError("the probe printed no JSON document on " + hosts.front());
     say("", "done", "probe finished on " + std::to_string(hosts.size()) + " host(s)");
     return result;
 }

@@ -25,7 +25,9 @@ struct Running {
     bool term = false, killed = false;
 };
 
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void set_nonblocking(int fd) {
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 void close_fd(int& fd) {
     if (fd >= 0) close(fd);
@@ -38,7 +40,8 @@ Running spawn(const ProcessJob& job) {
     int pin[2], pout[2], perr[2];
     if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC)) return r;
     std::vector<char*> argv;
-    for (const auto& a : job.argv) argv.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : job.argv)
+        argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     r.pid = fork();
     if (r.pid == 0) {
@@ -90,12 +93,14 @@ void emit_lines(Running& r, const ProcessJob& job, const char* data, std::size_t
 
 } // namespace
 
-std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std::atomic<bool>* cancel) {
+std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
+                                         const std::atomic<bool>* cancel) {
     std::vector<ProcessResult> results(jobs.size());
     std::vector<Running> procs;
-    struct sigaction ignore_pipe {}, old_pipe {};
+    struct sigaction ignore_pipe {
+    }, old_pipe{};
     ignore_pipe.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ignore_pipe, &old_pipe);  // a child closing stdin early must not kill us
+    sigaction(SIGPIPE, &ignore_pipe, &old_pipe); // a child closing stdin early must not kill us
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         procs.push_back(spawn(jobs[i]));
         if (procs.back().pid < 0) {
@@ -108,17 +113,28 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std
     for (;;) {
         bool any_open = false;
         std::vector<pollfd> fds;
-        std::vector<std::pair<std::size_t, int>> owner;  // job index, which fd (0 in, 1 out, 2 err)
+        std::vector<std::pair<std::size_t, int>> owner; // job index, which fd (0 in, 1 out, 2 err)
         for (std::size_t i = 0; i < procs.size(); ++i) {
             Running& r = procs[i];
-            if (r.in >= 0) { fds.push_back({r.in, POLLOUT, 0}); owner.emplace_back(i, 0); }
-            if (r.out >= 0) { fds.push_back({r.out, POLLIN, 0}); owner.emplace_back(i, 1); }
-            if (r.err >= 0) { fds.push_back({r.err, POLLIN, 0}); owner.emplace_back(i, 2); }
+            if (r.in >= 0) {
+                fds.push_back({r.in, POLLOUT, 0});
+                owner.emplace_back(i, 0);
+            }
+            if (r.out >= 0) {
+                fds.push_back({r.out, POLLIN, 0});
+                owner.emplace_back(i, 1);
+            }
+            if (r.err >= 0) {
+                fds.push_back({r.err, POLLIN, 0});
+                owner.emplace_back(i, 2);
+            }
             any_open = any_open || r.in >= 0 || r.out >= 0 || r.err >= 0 || !r.exited;
         }
         if (!any_open) break;
-        if (!fds.empty()) poll(fds.data(), fds.size(), 100);
-        else usleep(20000);
+        if (!fds.empty())
+            poll(fds.data(), fds.size(), 100);
+        else
+            usleep(20000);
         for (std::size_t k = 0; k < fds.size(); ++k) {
             if (!fds[k].revents) continue;
             const auto [i, which] = owner[k];
@@ -133,7 +149,8 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std
             int& fd = which == 1 ? r.out : r.err;
             const ssize_t n = read(fd, buf, sizeof buf);
             if (n > 0) {
-                if (which == 1) results[i].out.append(buf, static_cast<std::size_t>(n));
+                if (which == 1)
+                    results[i].out.append(buf, static_cast<std::size_t>(n));
                 else {
                     results[i].err.append(buf, static_cast<std::size_t>(n));
                     emit_lines(r, jobs[i], buf, static_cast<std::size_t>(n), false);
@@ -152,14 +169,16 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std
                 close_fd(r.in);
                 continue;
             }
-            const bool over_time = jobs[i].timeout.count() > 0 && Clock::now() - r.started > jobs[i].timeout;
+            const bool over_time =
+                jobs[i].timeout.count() > 0 && Clock::now() - r.started > jobs[i].timeout;
             if ((cancelled || over_time) && !r.term) {
                 results[i].cancelled = cancelled;
                 results[i].timed_out = over_time && !cancelled;
                 kill(-r.pid, SIGTERM);
                 r.term = true;
                 r.term_sent = Clock::now();
-            } else if (r.term && !r.killed && Clock::now() - r.term_sent > std::chrono::seconds(2)) {
+            } else if (r.term && !r.killed &&
+                       Clock::now() - r.term_sent > std::chrono::seconds(2)) {
                 kill(-r.pid, SIGKILL);
                 r.killed = true;
             }
@@ -168,8 +187,10 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std
     for (std::size_t i = 0; i < procs.size(); ++i) {
         const Running& r = procs[i];
         if (r.pid < 0) continue;
-        if (WIFEXITED(r.status)) results[i].exit_code = WEXITSTATUS(r.status);
-        else if (WIFSIGNALED(r.status)) results[i].exit_code = 128 + WTERMSIG(r.status);
+        if (WIFEXITED(r.status))
+            results[i].exit_code = WEXITSTATUS(r.status);
+        else if (WIFSIGNALED(r.status))
+            results[i].exit_code = 128 + WTERMSIG(r.status);
     }
     sigaction(SIGPIPE, &old_pipe, nullptr);
     return results;

@@ -19,7 +19,9 @@ constexpr std::array<std::uint32_t, 64> kK = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-inline std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+inline std::uint32_t rotr(std::uint32_t x, int n) {
+    return (x >> n) | (x << (32 - n));
+}
 
 void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
     std::uint32_t w[64];
@@ -33,11 +35,27 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
     }
     std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
     for (int i = 0; i < 64; ++i) {
-        const std::uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kK[static_cast<std::size_t>(i)] + w[i];
-        const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+        const std::uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
+                                 ((e & f) ^ (~e & g)) + kK[static_cast<std::size_t>(i)] + w[i];
+        const std::uint32_t t2 =
+            (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
 }
 
 } // namespace
@@ -47,21 +65,26 @@ std::string sha256_hex(std::string_view data) {
                                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
     std::size_t full = data.size() / 64;
-    for (std::size_t i = 0; i < full; ++i) compress(h, bytes + 64 * i);
+    for (std::size_t i = 0; i < full; ++i)
+        compress(h, bytes + 64 * i);
     // Padding: 0x80, zeros, then the bit length big-endian in the last 8 bytes.
     unsigned char tail[128] = {};
     const std::size_t rest = data.size() - 64 * full;
-    for (std::size_t i = 0; i < rest; ++i) tail[i] = bytes[64 * full + i];
+    for (std::size_t i = 0; i < rest; ++i)
+        tail[i] = bytes[64 * full + i];
     tail[rest] = 0x80;
     const std::size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
     const std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-    for (int i = 0; i < 8; ++i) tail[tail_len - 1 - static_cast<std::size_t>(i)] = static_cast<unsigned char>(bits >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+        tail[tail_len - 1 - static_cast<std::size_t>(i)] =
+            static_cast<unsigned char>(bits >> (8 * i));
     compress(h, tail);
     if (tail_len == 128) compress(h, tail + 64);
     static const char* hex = "0123456789abcdef";
     std::string out;
     for (std::uint32_t v : h)
-        for (int s = 28; s >= 0; s -= 4) out += hex[(v >> s) & 0xF];
+        for (int s = 28; s >= 0; s -= 4)
+            out += hex[(v >> s) & 0xF];
     return out;
 }
 

@@ -1,7 +1,6 @@
 #include "clusterplan/sim/calibration_fit.h"
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,7 +16,11 @@ struct Sums {
     double uu = 0, uv = 0, vv = 0, u = 0, v = 0;
     void add(double s, double t) {
         const double uu_ = 1.0 / t, vv_ = s / t;
-        uu += uu_ * uu_; uv += uu_ * vv_; vv += vv_ * vv_; u += uu_; v += vv_;
+        uu += uu_ * uu_;
+        uv += uu_ * vv_;
+        vv += vv_ * vv_;
+        u += uu_;
+        v += vv_;
     }
 };
 
@@ -77,11 +80,13 @@ std::pair<AlphaBetaSegment, double> fit_range(const std::vector<FitPoint>& pts, 
     AlphaBetaSegment seg = to_segment(solve(sums), sc);
     double worst = 0;
     for (std::size_t i = first; i <= last; ++i)
-        worst = std::max(worst, std::abs(seg_time(seg, pts[i].bytes) - pts[i].time_s) / pts[i].time_s);
+        worst =
+            std::max(worst, std::abs(seg_time(seg, pts[i].bytes) - pts[i].time_s) / pts[i].time_s);
     return {seg, worst};
 }
 
-std::vector<AlphaBetaSegment> greedy_segments(const std::vector<FitPoint>& pts, const Scale& sc, double tol) {
+std::vector<AlphaBetaSegment> greedy_segments(const std::vector<FitPoint>& pts, const Scale& sc,
+                                              double tol) {
     std::vector<AlphaBetaSegment> out;
     std::size_t start = 0;
     while (start < pts.size()) {
@@ -114,24 +119,29 @@ AlphaBetaSegment fit_alpha_beta(const std::vector<FitPoint>& points) {
     if (points.empty()) return seg;
     const Scale sc = scale_of(points);
     Sums sums;
-    for (const auto& p : points) sums.add(p.bytes / sc.bytes, p.time_s / sc.time);
+    for (const auto& p : points)
+        sums.add(p.bytes / sc.bytes, p.time_s / sc.time);
     seg = to_segment(solve(sums), sc);
     seg.min_bytes = 0;
     seg.max_bytes = kInf;
     return seg;
 }
 
-std::vector<AlphaBetaSegment> fit_piecewise(std::vector<FitPoint> points, const FitOptions& options) {
-    points.erase(std::remove_if(points.begin(), points.end(),
-                                [](const FitPoint& p) { return !(p.time_s > 0) || !(p.bytes >= 0); }),
-                 points.end());
+std::vector<AlphaBetaSegment> fit_piecewise(std::vector<FitPoint> points,
+                                            const FitOptions& options) {
+    points.erase(
+        std::remove_if(points.begin(), points.end(),
+                       [](const FitPoint& p) { return !(p.time_s > 0) || !(p.bytes >= 0); }),
+        points.end());
     if (points.empty()) return {};
-    std::sort(points.begin(), points.end(), [](const FitPoint& a, const FitPoint& b) { return a.bytes < b.bytes; });
+    std::sort(points.begin(), points.end(),
+              [](const FitPoint& a, const FitPoint& b) { return a.bytes < b.bytes; });
     const Scale sc = scale_of(points);
     double tol = options.max_rel_error;
     auto segs = greedy_segments(points, sc, tol);
     // Too many regimes means noise, not physics: relax the tolerance until the count is sane.
-    for (int round = 0; round < 20 && static_cast<int>(segs.size()) > options.max_segments; ++round) {
+    for (int round = 0; round < 20 && static_cast<int>(segs.size()) > options.max_segments;
+         ++round) {
         tol *= 1.25;
         segs = greedy_segments(points, sc, tol);
     }
@@ -175,13 +185,15 @@ double segments_time_s(const std::vector<AlphaBetaSegment>& segments, double byt
 double collective_time_s(const CollectiveFit& fit, double bytes) {
     const auto& raw = fit.raw;
     if (!raw.empty() && bytes >= raw.front().bytes && bytes <= raw.back().bytes) {
-        auto hi = std::lower_bound(raw.begin(), raw.end(), bytes,
-                                   [](const CollectiveRawPoint& p, double b) { return p.bytes < b; });
+        auto hi =
+            std::lower_bound(raw.begin(), raw.end(), bytes,
+                             [](const CollectiveRawPoint& p, double b) { return p.bytes < b; });
         if (hi->bytes == bytes || hi == raw.begin()) return hi->time_s;
         auto lo = hi - 1;
         if (lo->bytes > 0) {
             const double f = std::log(bytes / lo->bytes) / std::log(hi->bytes / lo->bytes);
-            return std::exp(std::log(lo->time_s) + f * (std::log(hi->time_s) - std::log(lo->time_s)));
+            return std::exp(std::log(lo->time_s) +
+                            f * (std::log(hi->time_s) - std::log(lo->time_s)));
         }
         const double f = (bytes - lo->bytes) / (hi->bytes - lo->bytes);
         return lo->time_s + f * (hi->time_s - lo->time_s);

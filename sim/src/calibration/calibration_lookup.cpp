@@ -8,13 +8,14 @@
 
 namespace cp::sim {
 
-const CollectiveFit* find_collective_fit(const CalibrationProfile& profile, std::string_view collective,
-                                         bool inter_node, int ranks) {
+const CollectiveFit* find_collective_fit(const CalibrationProfile& profile,
+                                         std::string_view collective, bool inter_node, int ranks) {
     const auto& fits = inter_node ? profile.inter_node : profile.intra_node;
     const CollectiveFit* best = nullptr;
     for (const auto& f : fits) {
         if (f.collective != collective) continue;
-        if (!best || (ranks > 0 && std::abs(f.ranks - ranks) < std::abs(best->ranks - ranks))) best = &f;
+        if (!best || (ranks > 0 && std::abs(f.ranks - ranks) < std::abs(best->ranks - ranks)))
+            best = &f;
     }
     return best;
 }
@@ -23,7 +24,8 @@ double gemm_tflops_at(const CalibrationProfile& profile, std::string_view precis
     for (const auto& [name, curve] : profile.gemm) {
         if (name != precision || curve.empty()) continue;
         std::vector<GemmPoint> pts = curve;
-        std::sort(pts.begin(), pts.end(), [](const GemmPoint& a, const GemmPoint& b) { return a.flops < b.flops; });
+        std::sort(pts.begin(), pts.end(),
+                  [](const GemmPoint& a, const GemmPoint& b) { return a.flops < b.flops; });
         if (flops <= pts.front().flops) return pts.front().tflops;
         if (flops >= pts.back().flops) return pts.back().tflops;
         auto hi = std::lower_bound(pts.begin(), pts.end(), flops,
@@ -39,16 +41,19 @@ namespace {
 
 std::string upper(std::string_view s) {
     std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : out)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return out;
 }
 
 // Whether `word` occurs in `text` delimited by non-alphanumerics (so "A10" is not in "A100").
 bool has_word(const std::string& text, const std::string& word) {
     auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    for (std::size_t pos = text.find(word); pos != std::string::npos; pos = text.find(word, pos + 1)) {
+    for (std::size_t pos = text.find(word); pos != std::string::npos;
+         pos = text.find(word, pos + 1)) {
         const std::size_t end = pos + word.size();
-        if ((pos == 0 || !alnum(text[pos - 1])) && (end == text.size() || !alnum(text[end]))) return true;
+        if ((pos == 0 || !alnum(text[pos - 1])) && (end == text.size() || !alnum(text[end])))
+            return true;
     }
     return false;
 }

@@ -3,7 +3,6 @@
 #include "clusterplan/sim/calibration_import.h"
 
 #include <nlohmann/json.hpp>
-
 #include <regex>
 
 namespace cp::sim {
@@ -36,7 +35,8 @@ Timing read_timing(const json& obj, const std::string& where) {
     if (obj.contains("nwrong") && !obj["nwrong"].is_null()) {
         const double wrong = json_number(obj["nwrong"], where + ".nwrong");
         // Bounded before the cast: beyond long long range it is undefined (found by fuzzing).
-        if (!(std::fabs(wrong) < 9.0e18)) throw CalibrationInputError(where + ".nwrong is not a count");
+        if (!(std::fabs(wrong) < 9.0e18))
+            throw CalibrationInputError(where + ".nwrong is not a count");
         t.wrong = static_cast<long long>(wrong);
     }
     return t;
@@ -56,15 +56,17 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
         throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
     }
     if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
-        throw CalibrationInputError(source + ": field 'results' is missing or not a list (not nccl-tests -J output)");
+        throw CalibrationInputError(
+            source + ": field 'results' is missing or not a list (not nccl-tests -J output)");
     CollectiveTable table;
     table.source_format = "nccl-tests-json";
     std::string collective = canonical_collective(collective_hint);
-    if (collective.empty() && doc.contains("args") && doc["args"].is_array() && !doc["args"].empty() &&
-        doc["args"][0].is_string())
+    if (collective.empty() && doc.contains("args") && doc["args"].is_array() &&
+        !doc["args"].empty() && doc["args"][0].is_string())
         collective = canonical_collective(doc["args"][0].get<std::string>());
     if (collective.empty())
-        throw CalibrationInputError(source + ": field 'args' does not name the nccl-tests program; pass --collective");
+        throw CalibrationInputError(
+            source + ": field 'args' does not name the nccl-tests program; pass --collective");
     table.collective = collective;
     if (doc.contains("nccl_version") && doc["nccl_version"].is_number_integer())
         table.nccl_version = detail::nccl_version_from_code(doc["nccl_version"].get<long long>());
@@ -77,24 +79,30 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
             if (!cfg.contains(key)) return 1;
             const json& v = cfg[key];
             if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 1024)
-                throw CalibrationInputError(source + ": field 'config." + key + "' is not a thread/GPU count");
+                throw CalibrationInputError(source + ": field 'config." + key +
+                                            "' is not a thread/GPU count");
             return static_cast<int>(v.get<long long>());
         };
         per_process = small_count("nthreads") * small_count("ngpus");
         if (cfg.contains("devices") && cfg["devices"].is_array()) {
             // One entry per process (the first GPU of each), see writeDeviceReport().
             const long long ranks = static_cast<long long>(cfg["devices"].size()) * per_process;
-            if (ranks > 1000000) throw CalibrationInputError(source + ": field 'config.devices' lists too many ranks");
+            if (ranks > 1000000)
+                throw CalibrationInputError(source +
+                                            ": field 'config.devices' lists too many ranks");
             table.ranks = static_cast<int>(ranks);
             for (const json& d : cfg["devices"]) {
-                if (d.contains("hostname") && d["hostname"].is_string()) table.hosts.push_back(d["hostname"]);
-                if (table.device.empty() && d.contains("device_info") && d["device_info"].is_string())
+                if (d.contains("hostname") && d["hostname"].is_string())
+                    table.hosts.push_back(d["hostname"]);
+                if (table.device.empty() && d.contains("device_info") &&
+                    d["device_info"].is_string())
                     table.device = d["device_info"];
             }
         }
     }
     if (doc.contains("average_bus_bandwidth") && doc["average_bus_bandwidth"].is_object() &&
-        doc["average_bus_bandwidth"].contains("bandwidth") && doc["average_bus_bandwidth"]["bandwidth"].is_number())
+        doc["average_bus_bandwidth"].contains("bandwidth") &&
+        doc["average_bus_bandwidth"]["bandwidth"].is_number())
         table.avg_busbw_gbytes_per_s = doc["average_bus_bandwidth"]["bandwidth"].get<double>();
 
     const json& results = doc["results"];
@@ -143,8 +151,11 @@ CollectiveTable parse_nccl_csv(std::string_view text, const std::string& source,
         throw CalibrationInputError(source + ": unknown collective '" + collective_hint + "'");
     const auto lines = split_lines(text);
     if (lines.empty() || lines[0].rfind("size(B),count,type,time(ns),busbw(GB/s)", 0) != 0)
-        throw CalibrationInputError(source + " line 1: expected header 'size(B),count,type,time(ns),busbw(GB/s)[,time(ns),busbw(GB/s)]'");
-    const bool has_in_place = lines[0].find("busbw(GB/s),time(ns),busbw(GB/s)") != std::string_view::npos;
+        throw CalibrationInputError(
+            source + " line 1: expected header "
+                     "'size(B),count,type,time(ns),busbw(GB/s)[,time(ns),busbw(GB/s)]'");
+    const bool has_in_place =
+        lines[0].find("busbw(GB/s),time(ns),busbw(GB/s)") != std::string_view::npos;
     const std::size_t ncols = has_in_place ? 7 : 5;
     int ranks = 0;
     for (std::size_t li = 1; li < lines.size(); ++li) {
@@ -152,33 +163,41 @@ CollectiveTable parse_nccl_csv(std::string_view text, const std::string& source,
         std::vector<std::string> cells;
         std::string cell;
         for (char c : lines[li]) {
-            if (c == ',') { cells.push_back(cell); cell.clear(); } else cell += c;
+            if (c == ',') {
+                cells.push_back(cell);
+                cell.clear();
+            } else
+                cell += c;
         }
         cells.push_back(cell);
         const std::string at = fmt_line(source, li + 1);
         if (cells.size() != ncols)
-            throw CalibrationInputError(at + ": expected " + std::to_string(ncols) + " comma-separated fields, found " +
+            throw CalibrationInputError(at + ": expected " + std::to_string(ncols) +
+                                        " comma-separated fields, found " +
                                         std::to_string(cells.size()));
-        static const char* kNames[] = {"size(B)", "count", "type", "time(ns)", "busbw(GB/s)", "time(ns)", "busbw(GB/s)"};
+        static const char* kNames[] = {"size(B)",     "count",    "type",       "time(ns)",
+                                       "busbw(GB/s)", "time(ns)", "busbw(GB/s)"};
         double v[7] = {};
         for (std::size_t c = 0; c < ncols; ++c) {
             if (c == 2) continue;
             if (!parse_number(cells[c], v[c]) || v[c] < 0 || (c == 3 && v[c] == 0))
-                throw CalibrationInputError(at + ": field '" + kNames[c] + "' is not a valid number ('" + cells[c] + "')");
+                throw CalibrationInputError(at + ": field '" + kNames[c] +
+                                            "' is not a valid number ('" + cells[c] + "')");
         }
         CollectiveSample s;
         s.bytes = v[0];
         s.count = v[1];
         s.type = cells[2];
         s.time_us = v[3] / 1000.0;
-        s.algbw_gbytes_per_s = s.bytes / (s.time_us * 1e3);  // bytes/ns = GB/s
+        s.algbw_gbytes_per_s = s.bytes / (s.time_us * 1e3); // bytes/ns = GB/s
         s.busbw_gbytes_per_s = v[4];
         if (has_in_place) {
             s.in_place_time_us = v[5] / 1000.0;
             s.in_place_algbw_gbytes_per_s = s.bytes / (s.in_place_time_us * 1e3);
             s.in_place_busbw_gbytes_per_s = v[6];
         } else {
-            s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s = std::nan("");
+            s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s =
+                std::nan("");
         }
         s.wrong = -1;
         if (ranks == 0 && s.algbw_gbytes_per_s > 0)
@@ -186,13 +205,14 @@ CollectiveTable parse_nccl_csv(std::string_view text, const std::string& source,
         table.samples.push_back(s);
     }
     std::smatch m;
-    const std::regex gpu_re(R"((\d{1,6})gpu)");  // bounded: std::stoi below must not overflow
-    const std::string base = source.substr(source.find_last_of("/\\") == std::string::npos ? 0 : source.find_last_of("/\\") + 1);
+    const std::regex gpu_re(R"((\d{1,6})gpu)"); // bounded: std::stoi below must not overflow
+    const std::string base = source.substr(
+        source.find_last_of("/\\") == std::string::npos ? 0 : source.find_last_of("/\\") + 1);
     if (std::regex_search(base, m, gpu_re)) {
         const int named = std::stoi(m[1]);
         if (ranks != 0 && ranks != named)
-            throw CalibrationInputError(source + ": busbw/algbw implies " + std::to_string(ranks) + " ranks but the file name says " +
-                                        std::to_string(named));
+            throw CalibrationInputError(source + ": busbw/algbw implies " + std::to_string(ranks) +
+                                        " ranks but the file name says " + std::to_string(named));
         ranks = named;
     }
     table.ranks = ranks;

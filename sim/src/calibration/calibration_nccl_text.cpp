@@ -25,17 +25,23 @@ Columns columns_from_header(const std::vector<std::string>& names) {
     for (std::size_t i = 0; i < names.size(); ++i) {
         const std::string& name = names[i];
         const int idx = static_cast<int>(i);
-        if (name == "size") c.size = idx;
-        else if (name == "count") c.count = idx;
-        else if (name == "type") c.type = idx;
+        if (name == "size")
+            c.size = idx;
+        else if (name == "count")
+            c.count = idx;
+        else if (name == "type")
+            c.type = idx;
         else if (name == "time" || name == "cputime") {
             if (++block > 1) break;
             c.time[block] = idx;
-        } else if (block >= 0 && name == "algbw") c.algbw[block] = idx;
-        else if (block >= 0 && name == "busbw") c.busbw[block] = idx;
+        } else if (block >= 0 && name == "algbw")
+            c.algbw[block] = idx;
+        else if (block >= 0 && name == "busbw")
+            c.busbw[block] = idx;
         else if (block >= 0 && (name == "#wrong" || name == "error" || name == "errors"))
             c.wrong[block] = idx;
-        else if (name == "timestamp") c.timestamp = true;
+        else if (name == "timestamp")
+            c.timestamp = true;
     }
     return c;
 }
@@ -53,7 +59,8 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
     Columns cols;
     bool have_header = false;
     int gpus_per_thread = 0, threads = 0;
-    const std::regex rank_re(R"(^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.*)$)");
+    const std::regex rank_re(
+        R"(^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.*)$)");
     const std::regex start_re(R"(^#\s*Collective test starting:\s*(\S+))");
     const std::regex version_re(R"(nccl-library=(\d+))");
     const std::regex config_re(R"(^#\s*nThread\s+(\d+)\s+nGpus\s+(\d+))");
@@ -67,48 +74,55 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         // std::regex recurses per character, so a huge '#' line overflowed the stack; real
         // nccl-tests header lines are short (issue 7, found by the bad-input table).
         if (!line.empty() && line[0] == '#' && line.size() > 4096)
-            throw CalibrationInputError(fmt_line(source, line_no) + ": a '#' line of " + std::to_string(line.size()) +
+            throw CalibrationInputError(fmt_line(source, line_no) + ": a '#' line of " +
+                                        std::to_string(line.size()) +
                                         " characters is not nccl-tests output");
         if (!line.empty() && line[0] == '#') try {
-            if (std::regex_search(line, m, start_re)) {
-                logged_collective = canonical_collective(m[1]);
-                if (logged_collective.empty())
-                    throw CalibrationInputError(fmt_line(source, line_no) + ": unknown collective '" +
-                                                m[1].str() + "' in 'Collective test starting'");
-                if (have_header && !table.samples.empty())
-                    throw CalibrationInputError(fmt_line(source, line_no) +
-                                                ": a second test starts in the same log; import one collective per file");
-            } else if (std::regex_search(line, m, version_re)) {
-                table.nccl_version = nccl_version_from_code(std::stoll(m[1]));
-            } else if (std::regex_search(line, m, config_re)) {
-                threads = std::stoi(m[1]);
-                gpus_per_thread = std::stoi(m[2]);
-            } else if (std::regex_search(line, m, rank_re)) {
-                rank_hosts[std::stoi(m[1])] = m[2];
-                if (table.device.empty()) table.device = m[3];
-            } else if (std::regex_search(line, m, avg_re)) {
-                double v = 0;
-                if (!parse_number(m[1], v))
-                    throw CalibrationInputError(fmt_line(source, line_no) + ": field 'Avg bus bandwidth' is not a number ('" +
-                                                m[1].str() + "')");
-                table.avg_busbw_gbytes_per_s = v;
-            } else {
-                auto names = split_ws(std::string_view(line).substr(1));
-                if (names.size() >= 4 && names[0] == "size" && names[1] == "count") {
+                if (std::regex_search(line, m, start_re)) {
+                    logged_collective = canonical_collective(m[1]);
+                    if (logged_collective.empty())
+                        throw CalibrationInputError(fmt_line(source, line_no) +
+                                                    ": unknown collective '" + m[1].str() +
+                                                    "' in 'Collective test starting'");
                     if (have_header && !table.samples.empty())
                         throw CalibrationInputError(fmt_line(source, line_no) +
-                                                    ": a second results table starts in the same log; import one run per file");
-                    cols = columns_from_header(names);
-                    if (cols.time[0] < 0 || cols.busbw[0] < 0 || cols.algbw[0] < 0)
-                        throw CalibrationInputError(fmt_line(source, line_no) +
-                                                    ": results header lacks time/algbw/busbw columns");
-                    have_header = true;
+                                                    ": a second test starts in the same log; "
+                                                    "import one collective per file");
+                } else if (std::regex_search(line, m, version_re)) {
+                    table.nccl_version = nccl_version_from_code(std::stoll(m[1]));
+                } else if (std::regex_search(line, m, config_re)) {
+                    threads = std::stoi(m[1]);
+                    gpus_per_thread = std::stoi(m[2]);
+                } else if (std::regex_search(line, m, rank_re)) {
+                    rank_hosts[std::stoi(m[1])] = m[2];
+                    if (table.device.empty()) table.device = m[3];
+                } else if (std::regex_search(line, m, avg_re)) {
+                    double v = 0;
+                    if (!parse_number(m[1], v))
+                        throw CalibrationInputError(
+                            fmt_line(source, line_no) +
+                            ": field 'Avg bus bandwidth' is not a number ('" + m[1].str() + "')");
+                    table.avg_busbw_gbytes_per_s = v;
+                } else {
+                    auto names = split_ws(std::string_view(line).substr(1));
+                    if (names.size() >= 4 && names[0] == "size" && names[1] == "count") {
+                        if (have_header && !table.samples.empty())
+                            throw CalibrationInputError(fmt_line(source, line_no) +
+                                                        ": a second results table starts in the "
+                                                        "same log; import one run per file");
+                        cols = columns_from_header(names);
+                        if (cols.time[0] < 0 || cols.busbw[0] < 0 || cols.algbw[0] < 0)
+                            throw CalibrationInputError(
+                                fmt_line(source, line_no) +
+                                ": results header lacks time/algbw/busbw columns");
+                        have_header = true;
+                    }
                 }
+                continue;
+            } catch (const std::logic_error&) { // std::stoi/stoll: digits beyond int range
+                throw CalibrationInputError(fmt_line(source, line_no) +
+                                            ": a number in this header line is out of range");
             }
-            continue;
-        } catch (const std::logic_error&) {  // std::stoi/stoll: digits beyond int range
-            throw CalibrationInputError(fmt_line(source, line_no) + ": a number in this header line is out of range");
-        }
         auto toks = split_ws(line);
         if (toks.empty()) continue;
         // NCCL_DEBUG=INFO lines and other chatter interleave with the table: only rows that
@@ -116,22 +130,27 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         // A first token spelled like a number marks a data row even when it does not parse
         // ("1e999"): that row is an error, not chatter to skip (found by the bad-input table).
         const std::string& first = toks[0];
-        const bool numeric_start = std::isdigit(static_cast<unsigned char>(first[0])) ||
-                                   (first.size() > 1 && (first[0] == '-' || first[0] == '+' || first[0] == '.') &&
-                                    std::isdigit(static_cast<unsigned char>(first[1])));
-        if (!numeric_start || first.find_first_not_of("0123456789.eE+-") != std::string::npos) continue;
+        const bool numeric_start =
+            std::isdigit(static_cast<unsigned char>(first[0])) ||
+            (first.size() > 1 && (first[0] == '-' || first[0] == '+' || first[0] == '.') &&
+             std::isdigit(static_cast<unsigned char>(first[1])));
+        if (!numeric_start || first.find_first_not_of("0123456789.eE+-") != std::string::npos)
+            continue;
         if (!have_header)
-            throw CalibrationInputError(fmt_line(source, line_no) +
-                                        ": data row before the '# size count type ...' header line");
+            throw CalibrationInputError(
+                fmt_line(source, line_no) +
+                ": data row before the '# size count type ...' header line");
         const std::size_t expected = cols.n + (cols.timestamp ? 1 : 0);
         if (toks.size() != expected && toks.size() != cols.n)
-            throw CalibrationInputError(fmt_line(source, line_no) + ": expected " + std::to_string(cols.n) +
-                                        " columns as in the header, found " + std::to_string(toks.size()));
+            throw CalibrationInputError(
+                fmt_line(source, line_no) + ": expected " + std::to_string(cols.n) +
+                " columns as in the header, found " + std::to_string(toks.size()));
         auto num = [&](int col, const char* field, bool optional) {
             if (col < 0) return optional ? std::nan("") : 0.0;
             double v = 0;
             if (!parse_number(toks[static_cast<std::size_t>(col)], v) || v < 0)
-                throw CalibrationInputError(fmt_line(source, line_no) + ": field '" + field + "' is not a non-negative number ('" +
+                throw CalibrationInputError(fmt_line(source, line_no) + ": field '" + field +
+                                            "' is not a non-negative number ('" +
                                             toks[static_cast<std::size_t>(col)] + "')");
             return v;
         };
@@ -139,7 +158,8 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
             if (col < 0 || toks[static_cast<std::size_t>(col)] == "N/A") return -1;
             double v = 0;
             if (!parse_number(toks[static_cast<std::size_t>(col)], v) || v < 0)
-                throw CalibrationInputError(fmt_line(source, line_no) + ": field '#wrong' is not a count ('" +
+                throw CalibrationInputError(fmt_line(source, line_no) +
+                                            ": field '#wrong' is not a count ('" +
                                             toks[static_cast<std::size_t>(col)] + "')");
             return static_cast<long long>(v);
         };
@@ -156,21 +176,26 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         const long long w0 = wrong(cols.wrong[0]), w1 = wrong(cols.wrong[1]);
         s.wrong = std::max(w0, w1);
         if (s.wrong > 0)
-            throw CalibrationInputError(fmt_line(source, line_no) + ": nccl-tests reports " + std::to_string(s.wrong) +
-                                        " wrong elements at size " + toks[static_cast<std::size_t>(cols.size)] +
+            throw CalibrationInputError(fmt_line(source, line_no) + ": nccl-tests reports " +
+                                        std::to_string(s.wrong) + " wrong elements at size " +
+                                        toks[static_cast<std::size_t>(cols.size)] +
                                         "; a failed correctness check cannot calibrate");
         if (s.time_us <= 0)
-            throw CalibrationInputError(fmt_line(source, line_no) + ": field 'time' must be positive");
+            throw CalibrationInputError(fmt_line(source, line_no) +
+                                        ": field 'time' must be positive");
         table.samples.push_back(s);
     }
     if (!have_header)
-        throw CalibrationInputError(source + ": not nccl-tests output (no '# size count type ...' header line)");
+        throw CalibrationInputError(
+            source + ": not nccl-tests output (no '# size count type ...' header line)");
 
     if (collective.empty()) collective = logged_collective;
     if (collective.empty())
-        throw CalibrationInputError(source + ": the log does not name its collective (no 'Collective test starting' line); pass --collective");
+        throw CalibrationInputError(source + ": the log does not name its collective (no "
+                                             "'Collective test starting' line); pass --collective");
     table.collective = collective;
-    for (const auto& [rank, host] : rank_hosts) table.hosts.push_back(host);
+    for (const auto& [rank, host] : rank_hosts)
+        table.hosts.push_back(host);
     if (!rank_hosts.empty()) table.ranks = rank_hosts.rbegin()->first + 1;
     finish_table(table, source);
     if (table.ranks == 0 && !table.samples.empty()) {
@@ -181,12 +206,13 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
     return table;
 }
 
-std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text, const std::string& source,
+std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text,
+                                                        const std::string& source,
                                                         const std::string& collective_hint) {
     const auto lines = detail::split_lines(text);
     auto starts_run = [](std::string_view l) {
-        return l.rfind("# nccl-tests version", 0) == 0 || l.rfind("# Collective test starting", 0) == 0 ||
-               l.rfind("# nThread", 0) == 0;
+        return l.rfind("# nccl-tests version", 0) == 0 ||
+               l.rfind("# Collective test starting", 0) == 0 || l.rfind("# nThread", 0) == 0;
     };
     // Chunks keep their original line numbers (leading blank lines) so errors point into the file.
     std::vector<std::string> chunks;
@@ -209,7 +235,8 @@ std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text, c
     chunks.push_back(current);
     std::vector<CollectiveTable> out;
     for (const auto& chunk : chunks)
-        out.push_back(parse_nccl_tests_text(chunk, source, chunks.size() == 1 ? collective_hint : ""));
+        out.push_back(
+            parse_nccl_tests_text(chunk, source, chunks.size() == 1 ? collective_hint : ""));
     return out;
 }
 

@@ -1,10 +1,9 @@
 #include "clusterplan/sim/calibration_probe.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace cp::sim {
 namespace {
@@ -22,24 +21,28 @@ struct Reader {
         if (!parent[key].is_object()) fail(path, "is not an object");
         return parent[key];
     }
-    double number(const json& obj, const std::string& key, const std::string& path, bool required = true) const {
+    double number(const json& obj, const std::string& key, const std::string& path,
+                  bool required = true) const {
         if (!obj.contains(key) || obj[key].is_null()) {
             if (required) fail(path + "." + key, "is missing");
             return std::nan("");
         }
         if (!obj[key].is_number()) fail(path + "." + key, "is not a number");
         const double v = obj[key].get<double>();
-        if (!std::isfinite(v) || v < 0) fail(path + "." + key, "must be a finite non-negative number");
+        if (!std::isfinite(v) || v < 0)
+            fail(path + "." + key, "must be a finite non-negative number");
         return v;
     }
     // A count or index: bounded before the cast, since a double beyond int range converts with
     // undefined behaviour (found by fuzzing). NaN (optional and absent) passes through as NaN.
-    double count(const json& obj, const std::string& key, const std::string& path, bool required = true) const {
+    double count(const json& obj, const std::string& key, const std::string& path,
+                 bool required = true) const {
         const double v = number(obj, key, path, required);
         if (v > 2147483647.0) fail(path + "." + key, "is too large");
         return v;
     }
-    std::string string(const json& obj, const std::string& key, const std::string& path, bool required = false) const {
+    std::string string(const json& obj, const std::string& key, const std::string& path,
+                       bool required = false) const {
         if (!obj.contains(key) || obj[key].is_null()) {
             if (required) fail(path + "." + key, "is missing");
             return "";
@@ -57,8 +60,8 @@ struct Reader {
     }
 };
 
-std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc, const std::string& section,
-                                            const char* what_key) {
+std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc,
+                                            const std::string& section, const char* what_key) {
     std::vector<ProbeBandwidth> out;
     const json* list = r.results(doc, section);
     if (!list) return out;
@@ -91,7 +94,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     const Reader r{source};
     if (!doc.is_object()) r.fail("(document)", "is not a JSON object");
     const std::string schema = r.string(doc, "schema", "", true);
-    if (schema != kProbeSchema) r.fail("schema", "is '" + schema + "', expected '" + kProbeSchema + "'");
+    if (schema != kProbeSchema)
+        r.fail("schema", "is '" + schema + "', expected '" + kProbeSchema + "'");
     ProbeDocument out;
     out.started_at = r.string(doc, "started_at", "");
     const json& host = r.object(doc, "host", "host");
@@ -99,8 +103,10 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     if (doc.contains("versions")) {
         const json& v = r.object(doc, "versions", "versions");
         for (auto it = v.begin(); it != v.end(); ++it) {
-            if (it.value().is_string()) out.versions.emplace_back(it.key(), it.value().get<std::string>());
-            else if (it.value().is_number()) out.versions.emplace_back(it.key(), it.value().dump());
+            if (it.value().is_string())
+                out.versions.emplace_back(it.key(), it.value().get<std::string>());
+            else if (it.value().is_number())
+                out.versions.emplace_back(it.key(), it.value().dump());
         }
     }
     if (doc.contains("launch")) {
@@ -148,7 +154,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     if (const json* list = r.results(doc, "nccl")) {
         const json& sec = doc["nccl"];
         const int ranks = static_cast<int>(r.count(sec, "ranks", "nccl"));
-        const int nodes = sec.contains("nodes") ? static_cast<int>(r.count(sec, "nodes", "nccl")) : 1;
+        const int nodes =
+            sec.contains("nodes") ? static_cast<int>(r.count(sec, "nodes", "nccl")) : 1;
         std::vector<std::string> hosts;
         if (sec.contains("hosts") && sec["hosts"].is_array()) {
             for (const auto& h : sec["hosts"])
@@ -162,7 +169,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             const std::string name = canonical_collective(r.string(e, "collective", path, true));
             if (name.empty()) r.fail(path + ".collective", "is not a known collective");
             if (e.contains("correct") && e["correct"].is_boolean() && !e["correct"].get<bool>())
-                r.fail(path + ".correct", "is false: the probe's correctness check failed, results cannot calibrate");
+                r.fail(path + ".correct",
+                       "is false: the probe's correctness check failed, results cannot calibrate");
             CollectiveSample s;
             s.bytes = r.number(e, "bytes", path);
             s.count = r.number(e, "count", path, false);
@@ -171,7 +179,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             if (!(s.time_us > 0)) r.fail(path + ".time_us", "must be positive");
             s.algbw_gbytes_per_s = r.number(e, "algbw_gbytes_per_s", path);
             s.busbw_gbytes_per_s = r.number(e, "busbw_gbytes_per_s", path);
-            s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s = std::nan("");
+            s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s =
+                std::nan("");
             s.wrong = 0;
             CollectiveTable& t = by_collective[name];
             t.collective = name;
@@ -183,7 +192,9 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
         }
         for (auto& [name, t] : by_collective) {
             std::sort(t.samples.begin(), t.samples.end(),
-                      [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
+                      [](const CollectiveSample& a, const CollectiveSample& b) {
+                          return a.bytes < b.bytes;
+                      });
             if (!out.gpus.empty()) t.device = out.gpus.front().name;
             out.collectives.push_back(std::move(t));
         }
@@ -209,7 +220,8 @@ CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& table
         if (p.accelerator.empty()) p.accelerator = t.device;
         if (!t.nccl_version.empty()) {
             bool have = false;
-            for (const auto& [k, v] : p.tool_versions) have = have || k == "nccl";
+            for (const auto& [k, v] : p.tool_versions)
+                have = have || k == "nccl";
             if (!have) p.tool_versions.emplace_back("nccl", t.nccl_version);
         }
         CollectiveFit fit = fit_collective(t, options);
@@ -218,7 +230,8 @@ CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& table
     return p;
 }
 
-CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta, const FitOptions& options) {
+CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta,
+                                      const FitOptions& options) {
     if (meta.host.empty()) meta.host = doc.hostname;
     if (meta.accelerator.empty() && !doc.gpus.empty()) meta.accelerator = doc.gpus.front().name;
     if (meta.measured_at.empty()) meta.measured_at = doc.started_at;
@@ -226,23 +239,26 @@ CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta
     CalibrationProfile p = profile_from_tables(doc.collectives, meta, options);
     p.tool_versions = doc.versions;
     // GEMM: the best time per shape and precision, as an efficiency curve ordered by size.
-    std::map<std::string, std::map<double, double>> best;  // precision -> flops -> tflops
+    std::map<std::string, std::map<double, double>> best; // precision -> flops -> tflops
     for (const auto& g : doc.gemm) {
         double& v = best[g.precision][g.flops];
         v = std::max(v, g.tflops);
     }
     for (const auto& [precision, curve] : best) {
         std::vector<GemmPoint> pts;
-        for (const auto& [flops, tflops] : curve) pts.push_back({flops, tflops});
+        for (const auto& [flops, tflops] : curve)
+            pts.push_back({flops, tflops});
         p.gemm.emplace_back(precision, std::move(pts));
     }
-    for (const auto& b : doc.membw) p.hbm_gbytes_per_s = std::max(p.hbm_gbytes_per_s, b.gbytes_per_s);
+    for (const auto& b : doc.membw)
+        p.hbm_gbytes_per_s = std::max(p.hbm_gbytes_per_s, b.gbytes_per_s);
     for (const auto& b : doc.pcie) {
         double& slot = b.what == "h2d" ? p.pcie_h2d_gbytes_per_s : p.pcie_d2h_gbytes_per_s;
         slot = std::max(slot, b.gbytes_per_s);
     }
     for (const auto& b : doc.p2p)
-        if (b.what == "unidirectional") p.p2p_gbytes_per_s = std::max(p.p2p_gbytes_per_s, b.gbytes_per_s);
+        if (b.what == "unidirectional")
+            p.p2p_gbytes_per_s = std::max(p.p2p_gbytes_per_s, b.gbytes_per_s);
     return p;
 }
 

@@ -1,4 +1,5 @@
 #include "clusterplan/sim/calibration_profile_json.h"
+
 #include "clusterplan/sim/calibration_samples.h"
 
 #include <cmath>
@@ -9,20 +10,29 @@ namespace {
 
 using nlohmann::json;
 
-json bound(double v) { return std::isinf(v) ? json(nullptr) : json(v); }
+json bound(double v) {
+    return std::isinf(v) ? json(nullptr) : json(v);
+}
 
 json fits_to_json(const std::vector<CollectiveFit>& fits) {
     json out = json::array();
     for (const auto& f : fits) {
         json segs = json::array();
         for (const auto& s : f.segments) {
-            segs.push_back({{"min_bytes", bound(s.min_bytes)}, {"max_bytes", bound(s.max_bytes)},
-                            {"alpha_us", s.alpha_s * 1e6}, {"beta_gbytes_per_s", s.beta_bytes_per_s / 1e9}});
+            segs.push_back({{"min_bytes", bound(s.min_bytes)},
+                            {"max_bytes", bound(s.max_bytes)},
+                            {"alpha_us", s.alpha_s * 1e6},
+                            {"beta_gbytes_per_s", s.beta_bytes_per_s / 1e9}});
         }
         json raw = json::array();
-        for (const auto& r : f.raw) raw.push_back({r.bytes, r.time_s * 1e6, r.busbw_gbytes_per_s});
-        out.push_back({{"collective", f.collective}, {"ranks", f.ranks}, {"nodes", f.nodes},
-                       {"segments", segs}, {"raw_columns", {"bytes", "time_us", "busbw_gbytes_per_s"}}, {"raw", raw}});
+        for (const auto& r : f.raw)
+            raw.push_back({r.bytes, r.time_s * 1e6, r.busbw_gbytes_per_s});
+        out.push_back({{"collective", f.collective},
+                       {"ranks", f.ranks},
+                       {"nodes", f.nodes},
+                       {"segments", segs},
+                       {"raw_columns", {"bytes", "time_us", "busbw_gbytes_per_s"}},
+                       {"raw", raw}});
     }
     return out;
 }
@@ -55,7 +65,8 @@ std::vector<CollectiveFit> fits_from_json(const Reader& r, const json& doc, cons
         fit.collective = r.str(f, "collective");
         fit.ranks = static_cast<int>(r.num(f, "ranks", path, 0));
         fit.nodes = f.contains("nodes") ? static_cast<int>(r.num(f, "nodes", path, 1)) : 1;
-        if (!f.contains("segments") || !f["segments"].is_array()) r.fail(path + ".segments", "is missing or not a list");
+        if (!f.contains("segments") || !f["segments"].is_array())
+            r.fail(path + ".segments", "is missing or not a list");
         for (std::size_t j = 0; j < f["segments"].size(); ++j) {
             const json& s = f["segments"][j];
             const std::string sp = path + ".segments[" + std::to_string(j) + "]";
@@ -71,9 +82,12 @@ std::vector<CollectiveFit> fits_from_json(const Reader& r, const json& doc, cons
             if (!f["raw"].is_array()) r.fail(path + ".raw", "is not a list");
             for (std::size_t j = 0; j < f["raw"].size(); ++j) {
                 const json& row = f["raw"][j];
-                if (!row.is_array() || row.size() != 3 || !row[0].is_number() || !row[1].is_number() || !row[2].is_number())
-                    r.fail(path + ".raw[" + std::to_string(j) + "]", "is not [bytes, time_us, busbw_gbytes_per_s]");
-                fit.raw.push_back({row[0].get<double>(), row[1].get<double>() * 1e-6, row[2].get<double>()});
+                if (!row.is_array() || row.size() != 3 || !row[0].is_number() ||
+                    !row[1].is_number() || !row[2].is_number())
+                    r.fail(path + ".raw[" + std::to_string(j) + "]",
+                           "is not [bytes, time_us, busbw_gbytes_per_s]");
+                fit.raw.push_back(
+                    {row[0].get<double>(), row[1].get<double>() * 1e-6, row[2].get<double>()});
             }
         }
         out.push_back(std::move(fit));
@@ -87,11 +101,13 @@ json profile_to_json(const CalibrationProfile& p) {
     json gemm = json::object();
     for (const auto& [precision, pts] : p.gemm) {
         json curve = json::array();
-        for (const auto& g : pts) curve.push_back({{"flops", g.flops}, {"tflops", g.tflops}});
+        for (const auto& g : pts)
+            curve.push_back({{"flops", g.flops}, {"tflops", g.tflops}});
         gemm[precision] = curve;
     }
     json versions = json::object();
-    for (const auto& [k, v] : p.tool_versions) versions[k] = v;
+    for (const auto& [k, v] : p.tool_versions)
+        versions[k] = v;
     return {{"name", p.name},
             {"source", p.source},
             {"host", p.host},
@@ -120,7 +136,8 @@ CalibrationProfile profile_from_json(const json& doc, const std::string& source)
     p.measured_at = r.str(doc, "measured_at");
     if (doc.contains("tool_versions") && doc["tool_versions"].is_object()) {
         for (auto it = doc["tool_versions"].begin(); it != doc["tool_versions"].end(); ++it)
-            if (it.value().is_string()) p.tool_versions.emplace_back(it.key(), it.value().get<std::string>());
+            if (it.value().is_string())
+                p.tool_versions.emplace_back(it.key(), it.value().get<std::string>());
     }
     if (doc.contains("gemm")) {
         if (!doc["gemm"].is_object()) r.fail("gemm", "is not an object");
@@ -129,7 +146,8 @@ CalibrationProfile profile_from_json(const json& doc, const std::string& source)
             std::vector<GemmPoint> pts;
             for (const json& g : it.value()) {
                 if (!g.is_object()) r.fail("gemm." + it.key(), "has a non-object entry");
-                pts.push_back({r.num(g, "flops", "gemm." + it.key(), 0), r.num(g, "tflops", "gemm." + it.key(), 0)});
+                pts.push_back({r.num(g, "flops", "gemm." + it.key(), 0),
+                               r.num(g, "tflops", "gemm." + it.key(), 0)});
             }
             p.gemm.emplace_back(it.key(), std::move(pts));
         }

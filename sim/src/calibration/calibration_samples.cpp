@@ -1,5 +1,6 @@
-#include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_samples.h"
+
+#include "clusterplan/sim/calibration_import.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +9,8 @@ namespace cp::sim {
 
 std::string canonical_collective(const std::string& name) {
     std::string base = name;
-    if (auto slash = base.find_last_of('/'); slash != std::string::npos) base = base.substr(slash + 1);
+    if (auto slash = base.find_last_of('/'); slash != std::string::npos)
+        base = base.substr(slash + 1);
     std::string key;
     for (char c : base) {
         if (std::isalnum(static_cast<unsigned char>(c)))
@@ -16,9 +18,12 @@ std::string canonical_collective(const std::string& name) {
     }
     if (key.size() > 4 && key.compare(key.size() - 4, 4, "perf") == 0) key.resize(key.size() - 4);
     static const std::pair<const char*, const char*> kNames[] = {
-        {"allreduce", "all_reduce"},         {"allgather", "all_gather"},
-        {"reducescatter", "reduce_scatter"}, {"broadcast", "broadcast"},
-        {"reduce", "reduce"},                {"sendrecv", "sendrecv"},
+        {"allreduce", "all_reduce"},
+        {"allgather", "all_gather"},
+        {"reducescatter", "reduce_scatter"},
+        {"broadcast", "broadcast"},
+        {"reduce", "reduce"},
+        {"sendrecv", "sendrecv"},
         {"alltoall", "alltoall"},
     };
     for (const auto& [k, canonical] : kNames) {
@@ -38,10 +43,13 @@ double busbw_factor(const std::string& collective, int ranks) {
 
 CollectiveFormat detect_collective_format(std::string_view text) {
     std::size_t i = 0;
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+        ++i;
     if (i < text.size() && text[i] == '{') {
-        if (text.find("clusterplan.probe/") != std::string_view::npos) return CollectiveFormat::probe_json;
-        if (text.find("\"results\"") != std::string_view::npos) return CollectiveFormat::nccl_tests_json;
+        if (text.find("clusterplan.probe/") != std::string_view::npos)
+            return CollectiveFormat::probe_json;
+        if (text.find("\"results\"") != std::string_view::npos)
+            return CollectiveFormat::nccl_tests_json;
         return CollectiveFormat::unknown;
     }
     if (text.substr(i, 8) == "size(B),") return CollectiveFormat::csv;

@@ -18,7 +18,8 @@ namespace cp::sim::detail {
 inline std::vector<std::string> split_ws(std::string_view line) {
     std::vector<std::string> out;
     std::istringstream in{std::string(line)};
-    for (std::string tok; in >> tok;) out.push_back(tok);
+    for (std::string tok; in >> tok;)
+        out.push_back(tok);
     return out;
 }
 
@@ -65,8 +66,10 @@ inline std::string nccl_version_from_code(long long code) {
 // ratio is unusable.
 inline int ranks_from_ratio(const std::string& collective, double ratio) {
     double n = 0;
-    if (collective == "all_reduce" && ratio < 2.0) n = 2.0 / (2.0 - ratio);
-    else if ((collective == "all_gather" || collective == "reduce_scatter" || collective == "alltoall") &&
+    if (collective == "all_reduce" && ratio < 2.0)
+        n = 2.0 / (2.0 - ratio);
+    else if ((collective == "all_gather" || collective == "reduce_scatter" ||
+              collective == "alltoall") &&
              ratio < 1.0)
         n = 1.0 / (1.0 - ratio);
     if (!(n >= 1.5) || n > 1e6) return 0;
@@ -76,16 +79,20 @@ inline int ranks_from_ratio(const std::string& collective, double ratio) {
 // Sorts by size and rejects duplicate sizes and empty tables.
 inline void finish_table(CollectiveTable& t, const std::string& source) {
     if (t.samples.empty())
-        throw CalibrationInputError(source + ": no measurement rows found (expected nccl-tests rows of size, count, type, time, algbw, busbw)");
-    std::sort(t.samples.begin(), t.samples.end(),
-              [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
+        throw CalibrationInputError(source + ": no measurement rows found (expected nccl-tests "
+                                             "rows of size, count, type, time, algbw, busbw)");
+    std::sort(
+        t.samples.begin(), t.samples.end(),
+        [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
     for (std::size_t i = 1; i < t.samples.size(); ++i) {
         if (t.samples[i].bytes == t.samples[i - 1].bytes)
             // Sizes beyond long long are printed as doubles: that cast is undefined (fuzzing).
-            throw CalibrationInputError(source + ": size " +
-                                        (t.samples[i].bytes < 9.0e18 ? std::to_string(static_cast<long long>(t.samples[i].bytes))
-                                                                     : std::to_string(t.samples[i].bytes)) +
-                                        " bytes appears twice; import one run per file");
+            throw CalibrationInputError(
+                source + ": size " +
+                (t.samples[i].bytes < 9.0e18
+                     ? std::to_string(static_cast<long long>(t.samples[i].bytes))
+                     : std::to_string(t.samples[i].bytes)) +
+                " bytes appears twice; import one run per file");
     }
     std::set<std::string> hosts(t.hosts.begin(), t.hosts.end());
     t.hosts.assign(hosts.begin(), hosts.end());

@@ -16,7 +16,8 @@ const CollectiveFit* best_all_reduce_fit(const std::vector<CollectiveFit>& fits,
     for (const auto& fit : fits) {
         if (fit.collective != "all_reduce" || fit.ranks < 2 || fit.segments.empty()) continue;
         if (!best || std::abs(fit.ranks - ranks) < std::abs(best->ranks - ranks) ||
-            (std::abs(fit.ranks - ranks) == std::abs(best->ranks - ranks) && fit.ranks > best->ranks))
+            (std::abs(fit.ranks - ranks) == std::abs(best->ranks - ranks) &&
+             fit.ranks > best->ranks))
             best = &fit;
     }
     return best;
@@ -59,7 +60,8 @@ double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double t
 }
 
 double nvswitch_bus_efficiency(const AcceleratorSpec& accelerator) {
-    return accelerator.is_hopper() ? model::kNvswitchBusEfficiencyHopper : model::kNvswitchBusEfficiency;
+    return accelerator.is_hopper() ? model::kNvswitchBusEfficiencyHopper
+                                   : model::kNvswitchBusEfficiency;
 }
 
 LinkTier datasheet_intra(const NodeSpec& node) {
@@ -99,25 +101,30 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
     out.inter.step_s = node.inter_node_latency_us * 1e-6;
     out.inter.bus_bytes_per_s = node.inter_node_gbps / 8.0 * 1e9 * model::kNetworkBusEfficiency;
     if (calibration) {
-        if (const CollectiveFit* fit = best_all_reduce_fit(calibration->intra_node, out.devices_per_node)) {
+        if (const CollectiveFit* fit =
+                best_all_reduce_fit(calibration->intra_node, out.devices_per_node)) {
             out.intra.fit = fit;
             const AlphaBetaSegment& big = fit->segments.back();
-            out.intra.bus_bytes_per_s = big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
+            out.intra.bus_bytes_per_s =
+                big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
             out.intra_calibrated = true;
         }
         if (const CollectiveFit* fit = best_all_reduce_fit(calibration->inter_node, 1 << 20)) {
             // Measured across hosts with every device of each host taking part: its large-message
             // busbw is what the node's NICs deliver to one node-spanning group.
             const AlphaBetaSegment& big = fit->segments.back();
-            out.inter.bus_bytes_per_s = big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
+            out.inter.bus_bytes_per_s =
+                big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
             out.inter.launch_s = fit->segments.front().alpha_s;
             out.inter.step_s = 0;
             out.inter_calibrated = true;
         }
     }
     const bool need_intra = out.devices_per_node > 1;
-    if (need_intra && !(is_known(out.intra.bus_bytes_per_s) && out.intra.bus_bytes_per_s > 0)) return false;
-    if (nodes > 1 && !(is_known(out.inter.bus_bytes_per_s) && out.inter.bus_bytes_per_s > 0)) return false;
+    if (need_intra && !(is_known(out.intra.bus_bytes_per_s) && out.intra.bus_bytes_per_s > 0))
+        return false;
+    if (nodes > 1 && !(is_known(out.inter.bus_bytes_per_s) && out.inter.bus_bytes_per_s > 0))
+        return false;
     if (nodes > 1 && !is_known(out.inter.step_s)) return false;
     return true;
 }
@@ -129,7 +136,8 @@ LinkTier group_tier(const Network& net, int ranks, int local) {
     LinkTier t;
     t.launch_s = std::max(net.intra.launch_s, net.inter.launch_s);
     t.step_s = std::max(local > 1 ? net.intra.step_s : 0.0, net.inter.step_s);
-    const double nic_share = net.inter.bus_bytes_per_s * double(local) / double(net.devices_per_node);
+    const double nic_share =
+        net.inter.bus_bytes_per_s * double(local) / double(net.devices_per_node);
     t.bus_bytes_per_s = local > 1 ? std::min(net.intra.bus_bytes_per_s, nic_share) : nic_share;
     return t;
 }

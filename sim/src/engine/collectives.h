@@ -9,17 +9,17 @@ namespace cp::sim {
 
 // One tier as seen by one collective group: t = launch + steps * step + wire_bytes / bus.
 struct LinkTier {
-    double launch_s = 0;          // fixed cost per collective call
-    double step_s = 0;            // latency of one ring/tree step
-    double bus_bytes_per_s = 0;   // large-message bus bandwidth per rank ("busbw")
+    double launch_s = 0;                // fixed cost per collective call
+    double step_s = 0;                  // latency of one ring/tree step
+    double bus_bytes_per_s = 0;         // large-message bus bandwidth per rank ("busbw")
     const CollectiveFit* fit = nullptr; // calibrated all-reduce fit replacing the above
     bool small_ring_penalty = false;    // NVLink/NVSwitch rings of few GPUs (nccl-tests tables)
 };
 
 // The network a plan runs on: the intra-node fabric and each device's share of the node NICs.
 struct Network {
-    LinkTier intra;               // within a node, per device
-    LinkTier inter;               // between nodes, the whole node's NICs (divide by sharing)
+    LinkTier intra; // within a node, per device
+    LinkTier inter; // between nodes, the whole node's NICs (divide by sharing)
     int devices_per_node = 1;
     bool intra_calibrated = false;
     bool inter_calibrated = false;

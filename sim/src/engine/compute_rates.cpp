@@ -14,7 +14,8 @@ double interpolate_log(const std::array<std::array<double, 2>, N>& table, double
     if (x >= table[N - 1][0]) return table[N - 1][1];
     for (std::size_t i = 1; i < N; ++i) {
         if (x < table[i][0]) {
-            const double t = std::log(x / table[i - 1][0]) / std::log(table[i][0] / table[i - 1][0]);
+            const double t =
+                std::log(x / table[i - 1][0]) / std::log(table[i][0] / table[i - 1][0]);
             return table[i - 1][1] + t * (table[i][1] - table[i - 1][1]);
         }
     }
@@ -24,11 +25,16 @@ template double interpolate_log(const std::array<std::array<double, 2>, 4>&, dou
 
 const char* precision_name(Precision precision) {
     switch (precision) {
-    case Precision::fp32: return "fp32";
-    case Precision::tf32: return "tf32";
-    case Precision::fp16: return "fp16";
-    case Precision::bf16: return "bf16";
-    case Precision::fp8: return "fp8";
+    case Precision::fp32:
+        return "fp32";
+    case Precision::tf32:
+        return "tf32";
+    case Precision::fp16:
+        return "fp16";
+    case Precision::bf16:
+        return "bf16";
+    case Precision::fp8:
+        return "fp8";
     }
     return "bf16";
 }
@@ -37,7 +43,8 @@ namespace {
 
 double best_fraction(const AcceleratorSpec& accelerator, Precision precision) {
     if (accelerator.is_hopper())
-        return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8 : model::kBestGemmFractionHopper;
+        return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8
+                                           : model::kBestGemmFractionHopper;
     if (accelerator.is_a100()) return model::kBestGemmFractionA100;
     return model::kBestGemmFractionDefault;
 }
@@ -50,7 +57,8 @@ double flash_attention_fraction(const AcceleratorSpec& accelerator) {
 
 // Measured throughput at `flops`, log-log interpolated between calibration points.
 double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) {
-    if (flops <= points.front().flops) return points.front().tflops * 1e12 * flops / points.front().flops;
+    if (flops <= points.front().flops)
+        return points.front().tflops * 1e12 * flops / points.front().flops;
     if (flops >= points.back().flops) return points.back().tflops * 1e12;
     for (std::size_t i = 1; i < points.size(); ++i) {
         if (flops < points[i].flops) {
@@ -78,7 +86,8 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
         }
         if (calibration->hbm_gbytes_per_s > 0) {
             // A measured copy bandwidth is already the achievable rate of large kernels.
-            r.hbm_bytes_per_s = calibration->hbm_gbytes_per_s * 1e9 / model::kHbmSizeCurve.back()[1];
+            r.hbm_bytes_per_s =
+                calibration->hbm_gbytes_per_s * 1e9 / model::kHbmSizeCurve.back()[1];
             r.measured_hbm = true;
         }
     }
@@ -88,7 +97,8 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
 double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
         return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor;
-    return rates.peak_flops * rates.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, flops);
+    return rates.peak_flops * rates.best_gemm_fraction *
+           interpolate_log(model::kGemmSizeCurve, flops);
 }
 
 double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
@@ -98,8 +108,8 @@ double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
     // tiles are at least 64 wide, so a dimension that is not a multiple wastes the remainder
     // (tile quantisation: the n = 96 context GEMM of a 96-wide head runs on 128-wide tiles).
     const double tile = model::kGemmTileWidth;
-    const double quantisation = (gemm.m / (std::ceil(gemm.m / tile) * tile)) *
-                                (gemm.n / (std::ceil(gemm.n / tile) * tile));
+    const double quantisation =
+        (gemm.m / (std::ceil(gemm.m / tile) * tile)) * (gemm.n / (std::ceil(gemm.n / tile) * tile));
     return flops / (gemm_flops_per_s(rates, flops) * quantisation);
 }
 
@@ -107,7 +117,8 @@ double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm) 
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
     const double kernel_flops_per_s = rates.peak_flops * rates.fused_attention_fraction *
-                                      model::kFrameworkGemmFactor * interpolate_log(model::kGemmSizeCurve, flops);
+                                      model::kFrameworkGemmFactor *
+                                      interpolate_log(model::kGemmSizeCurve, flops);
     return std::max(gemm_compute_time_s(rates, gemm), flops / kernel_flops_per_s);
 }
 
@@ -115,7 +126,8 @@ double gemm_time_s(const ComputeRates& rates, const GemmShape& gemm, double byte
     if (gemm.flops() <= 0) return 0;
     const double compute_s = gemm_compute_time_s(rates, gemm);
     const double bytes = gemm.bytes(bytes_per_element);
-    const double memory_s = bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes));
+    const double memory_s =
+        bytes / (rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes));
     return std::max(compute_s, memory_s);
 }
 

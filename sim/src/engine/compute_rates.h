@@ -11,8 +11,8 @@
 namespace cp::sim {
 
 struct ComputeRates {
-    double peak_flops = 0;          // datasheet dense peak for the precision, FLOP/s
-    double best_gemm_fraction = 0;  // best sustained fraction of peak (model_constants.h)
+    double peak_flops = 0;         // datasheet dense peak for the precision, FLOP/s
+    double best_gemm_fraction = 0; // best sustained fraction of peak (model_constants.h)
     double hbm_bytes_per_s = 0;
     const std::vector<GemmPoint>* measured_gemm = nullptr; // calibration, ascending FLOPs
     bool measured_hbm = false;

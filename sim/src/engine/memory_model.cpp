@@ -55,12 +55,14 @@ double transformer_params_per_device(const TransformerShape& shape, const Layout
 
 MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,
                              Precision precision, double capacity_gib) {
-    const StateBytes state = state_bytes(transformer_params_per_device(shape, layout), layout, precision);
+    const StateBytes state =
+        state_bytes(transformer_params_per_device(shape, layout), layout, precision);
     const double layers_per_stage = double(shape.layers) / layout.pp;
     // Korthikanti's byte counts are for 2-byte activations; fp32/tf32 training keeps 4-byte ones.
     const double element_scale = weight_bytes_per_param(precision) / 2.0;
-    const double per_layer = element_scale * layer_activation_bytes(shape, layout.micro_batch, layout.tp,
-                                                                    layout.sequence_parallel, layout.recompute);
+    const double per_layer =
+        element_scale * layer_activation_bytes(shape, layout.micro_batch, layout.tp,
+                                               layout.sequence_parallel, layout.recompute);
     const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
     // Micro-batches whose activations the first stage holds at its peak.
     double in_flight = 1.0;

@@ -36,14 +36,14 @@ inline constexpr double kFlashAttentionFractionDefault = 0.50;
 // 1T Korthikanti runs the large end).
 // Narrowest output tile cuBLAS uses on tensor cores; m and n are rounded up to it.
 inline constexpr double kGemmTileWidth = 64.0;
-inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{{
-    {1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
+inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{
+    {{1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
 
-// HBM efficiency of memory-bound kernels by bytes moved per kernel. Calculon uses 0.9 for >= 100 MB;
-// eager PyTorch elementwise kernels reach ~0.8 of the A100's 2039 GB/s (~1.6 TB/s), and small
+// HBM efficiency of memory-bound kernels by bytes moved per kernel. Calculon uses 0.9 for >= 100
+// MB; eager PyTorch elementwise kernels reach ~0.8 of the A100's 2039 GB/s (~1.6 TB/s), and small
 // kernels are dominated by launch latency.
-inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{{
-    {1e5, 0.25}, {1e6, 0.50}, {1e7, 0.70}, {1e8, 0.80}}};
+inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{
+    {{1e5, 0.25}, {1e6, 0.50}, {1e7, 0.70}, {1e8, 0.80}}};
 
 // Host-issue floor. An eager framework (PyTorch + Megatron) issues every kernel of a layer from
 // Python on the host; when the GPU work of a layer is shorter than issuing it, the GPU idles.
@@ -110,7 +110,8 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "framework factor 0.86 x size curve (1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at "
     "10 MFLOP; after Calculon); roofline "
     "against HBM for thin GEMMs",
-    "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x 0.25-0.8 "
+    "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x "
+    "0.25-0.8 "
     "by kernel size",
     "collectives: alpha-beta per tier; 35 us per call + 2.5 us per ring step on NVLink/NVSwitch; "
     "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "

@@ -20,7 +20,7 @@ constexpr double kTera = 1e12;
 // Gradient synchronisation over the data-parallel group, before overlap.
 struct DpSync {
     double time_s = 0;
-    double bytes_sent = 0;  // per device
+    double bytes_sent = 0; // per device
 };
 
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes) {
@@ -88,11 +88,14 @@ void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& c
 // Whole-step fraction of the peak a CNN-like model reaches (model_constants.h, ResNet-50).
 double generic_compute_fraction(Precision precision) {
     switch (precision) {
-    case Precision::fp32: return model::kGenericComputeFractionFp32;
-    case Precision::tf32: return model::kGenericComputeFractionTf32;
+    case Precision::fp32:
+        return model::kGenericComputeFractionFp32;
+    case Precision::tf32:
+        return model::kGenericComputeFractionTf32;
     case Precision::fp16:
     case Precision::bf16:
-    case Precision::fp8: return model::kGenericComputeFractionHalf;
+    case Precision::fp8:
+        return model::kGenericComputeFractionHalf;
     }
     return model::kGenericComputeFractionHalf;
 }
@@ -107,18 +110,23 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
     r.breakdown_s.compute_s = m * per_mb_s;
     const int g = net.devices_per_node;
     const int dp_local = std::min(layout.dp, g);
-    const DpSync sync = dp_sync(net, layout, dp_local,
-                                workload.params * weight_bytes_per_param(precision) * layout.grad_compression);
+    const DpSync sync =
+        dp_sync(net, layout, dp_local,
+                workload.params * weight_bytes_per_param(precision) * layout.grad_compression);
     r.dp_comm_total_s = sync.time_s;
     r.dp_bytes_per_device = sync.bytes_sent;
-    const double window = layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async
-                              ? r.breakdown_s.compute_s
-                              : (2.0 / 3.0) * per_mb_s; // backward of the last micro-batch
-    r.breakdown_s.dp_comm_exposed_s =
-        layout.overlap_dp || layout.ps_sync == PsSync::async ? std::max(0.0, sync.time_s - window) : sync.time_s;
+    const double window =
+        layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async
+            ? r.breakdown_s.compute_s
+            : (2.0 / 3.0) * per_mb_s; // backward of the last micro-batch
+    r.breakdown_s.dp_comm_exposed_s = layout.overlap_dp || layout.ps_sync == PsSync::async
+                                          ? std::max(0.0, sync.time_s - window)
+                                          : sync.time_s;
     const double opt_params = workload.params / (layout.zero >= 1 ? layout.dp : 1);
-    r.breakdown_s.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
-    r.step_time_s = r.breakdown_s.compute_s + r.breakdown_s.dp_comm_exposed_s + r.breakdown_s.optimizer_s;
+    r.breakdown_s.optimizer_s =
+        memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    r.step_time_s =
+        r.breakdown_s.compute_s + r.breakdown_s.dp_comm_exposed_s + r.breakdown_s.optimizer_s;
     r.model_flops_per_step = workload.flops_per_sample * layout.global_batch;
     r.hardware_flops_per_step = r.model_flops_per_step;
     r.memory_gib = generic_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
@@ -128,22 +136,24 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
 
 // Per-micro-batch times of one pipeline stage.
 struct StageTimes {
-    double compute_s = 0;    // forward + backward, GEMMs and memory-bound kernels
+    double compute_s = 0; // forward + backward, GEMMs and memory-bound kernels
     double recompute_s = 0;
     double tp_comm_s = 0;
-    double backward_s = 0;   // the part that can hide the data-parallel sync
-    double host_s = 0;       // GPU idle while the host is still issuing the layers' kernels
+    double backward_s = 0; // the part that can hide the data-parallel sync
+    double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
 };
 
-StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
-                             const ComputeRates& rates, double e, double host_pass_s) {
+StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout,
+                             const Network& net, const ComputeRates& rates, double e,
+                             double host_pass_s) {
     StageTimes st;
-    const LayerWork lw = transformer_layer_work(shape, layout.micro_batch, layout.tp,
-                                                layout.sequence_parallel, e);
+    const LayerWork lw =
+        transformer_layer_work(shape, layout.micro_batch, layout.tp, layout.sequence_parallel, e);
     const std::size_t core = static_cast<std::size_t>(lw.attention_core_begin);
     // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate.
     auto core_time = [&](std::size_t i) {
-        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i]) : gemm_time_s(rates, lw.gemms[i], e);
+        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i])
+                                  : gemm_time_s(rates, lw.gemms[i], e);
     };
     double gemm_fwd = 0;
     for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i)
@@ -176,20 +186,24 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     const double layers = double(shape.layers) / layout.pp;
     // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
     const HeadWork head = transformer_head_work(shape, layout.micro_batch, tp);
-    const double head_s = 3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
+    const double head_s =
+        3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
     double embed_s = memory_time_s(rates, 3.0 * 2.0 * msg, 3);
     if (tp > 1) {
         const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
-        embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, tp, msg) : ring_all_reduce_s(tier, tp, msg);
+        embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, tp, msg)
+                                            : ring_all_reduce_s(tier, tp, msg);
     }
     const double ends = layout.pp == 1 ? head_s + embed_s : std::max(head_s, embed_s);
 
     // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
     // issued its kernels; what the host adds beyond the GPU work is idle GPU time.
-    const double passes = 3.0 + (layout.recompute == Recompute::full        ? 1.0
-                                 : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
-                                                                            : 0.0);
-    const double gpu_layer_s = layer_fwd + layer_bwd + layer_rec + 2.0 * tp_fwd + tp_bwd_extra + tp_rec;
+    const double passes =
+        3.0 + (layout.recompute == Recompute::full        ? 1.0
+               : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
+                                                          : 0.0);
+    const double gpu_layer_s =
+        layer_fwd + layer_bwd + layer_rec + 2.0 * tp_fwd + tp_bwd_extra + tp_rec;
     st.host_s = layers * std::max(0.0, passes * host_pass_s - gpu_layer_s);
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
     st.recompute_s = layers * layer_rec;
@@ -209,17 +223,20 @@ struct Zero3Traffic {
     double total_s = 0, exposed_s = 0, bytes_sent = 0;
 };
 
-Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, const Network& net, int dp_local,
-                           const StageTimes& st, double param_bytes) {
+Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, const Network& net,
+                           int dp_local, const StageTimes& st, double param_bytes) {
     Zero3Traffic z;
-    if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server || param_bytes <= 0)
+    if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server ||
+        param_bytes <= 0)
         return z;
     z.applies = true;
     const int n = layout.dp;
     const LinkTier tier = group_tier(net, n, dp_local);
     const double calls = std::max(1.0, double(shape.layers) / layout.pp);
-    const double gather_s = calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
-    const double scatter_s = calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
+    const double gather_s =
+        calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
+    const double scatter_s =
+        calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
     const double m = layout.micro_batches();
     const double forward_s = st.compute_s + st.recompute_s - st.backward_s;
     z.total_s = m * (2.0 * gather_s + scatter_s);
@@ -233,11 +250,12 @@ Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, 
 
 // Point-to-point time per micro-batch on the critical path (forward activation + backward grad,
 // v times with interleaving).
-double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net, double e) {
+double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                      double e) {
     if (layout.pp <= 1) return 0;
     const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
     const int g = net.devices_per_node;
-    const int stride = layout.tp * layout.dp;           // rank distance between adjacent stages
+    const int stride = layout.tp * layout.dp; // rank distance between adjacent stages
     const bool crosses_nodes = stride * layout.pp > g;
     double one = 0;
     if (!crosses_nodes) {
@@ -249,14 +267,16 @@ double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const
         LinkTier tier = net.inter;
         tier.bus_bytes_per_s = net.inter.bus_bytes_per_s / senders;
         const bool scatter_gather = layout.tp > 1 && layout.tp <= g;
-        one = scatter_gather ? p2p_s(tier, msg / layout.tp) + reduce_scatter_s(net.intra, layout.tp, msg)
-                             : p2p_s(tier, msg);
+        one = scatter_gather
+                  ? p2p_s(tier, msg / layout.tp) + reduce_scatter_s(net.intra, layout.tp, msg)
+                  : p2p_s(tier, msg);
     }
     return 2.0 * std::max(1, layout.virtual_stages) * one;
 }
 
-PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster, const Layout& layout,
-                                Precision precision, const Network& net, const ComputeRates& rates) {
+PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster,
+                                const Layout& layout, Precision precision, const Network& net,
+                                const ComputeRates& rates) {
     PlanResult r;
     const TransformerShape& shape = workload.shape;
     const double e = weight_bytes_per_param(precision);
@@ -282,12 +302,14 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double params_device = transformer_params_per_device(shape, layout);
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(layout.dp, g / layout.tp);
-    if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e); z3.applies) {
+    if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e);
+        z3.applies) {
         r.dp_comm_total_s = z3.total_s;
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
-        const DpSync sync = dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
+        const DpSync sync =
+            dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
         r.dp_comm_total_s = sync.time_s;
         r.dp_bytes_per_device = sync.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
@@ -303,8 +325,10 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s;
     r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
     r.model_flops_per_step = layout.global_batch * transformer_model_flops_per_sample(shape);
-    r.hardware_flops_per_step = layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
-    r.memory_gib = transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
+    r.hardware_flops_per_step =
+        layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
+    r.memory_gib =
+        transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
     return r;
 }
@@ -323,8 +347,8 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
     r.limit = check_layout(workload, cluster, layout);
     if (r.limit != Limit::none) return r;
     const double peak = acc.peak(precision);
-    if (!is_known(peak) || peak <= 0 || !is_known(acc.hbm_gbytes_per_s) || acc.hbm_gbytes_per_s <= 0 ||
-        !is_known(acc.memory_gib)) {
+    if (!is_known(peak) || peak <= 0 || !is_known(acc.hbm_gbytes_per_s) ||
+        acc.hbm_gbytes_per_s <= 0 || !is_known(acc.memory_gib)) {
         r.limit = Limit::unknown_hardware;
         return r;
     }
@@ -332,7 +356,8 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
     // Parameter servers sit behind the network even on one node, so they need its figures.
     const bool needs_network = layout.dp_comm == DpComm::parameter_server && layout.dp > 1;
     if (!make_network(cluster.node, cluster.nodes, calibration, net) ||
-        (needs_network && !(is_known(net.inter.bus_bytes_per_s) && net.inter.bus_bytes_per_s > 0))) {
+        (needs_network &&
+         !(is_known(net.inter.bus_bytes_per_s) && net.inter.bus_bytes_per_s > 0))) {
         r.limit = Limit::unknown_hardware;
         return r;
     }

@@ -4,9 +4,15 @@ namespace cp::sim {
 
 namespace {
 
-double head_dim(const TransformerShape& s) { return double(s.hidden) / double(s.heads); }
-double kv_heads(const TransformerShape& s) { return s.kv_heads > 0 ? s.kv_heads : s.heads; }
-double ffn(const TransformerShape& s) { return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden; }
+double head_dim(const TransformerShape& s) {
+    return double(s.hidden) / double(s.heads);
+}
+double kv_heads(const TransformerShape& s) {
+    return s.kv_heads > 0 ? s.kv_heads : s.heads;
+}
+double ffn(const TransformerShape& s) {
+    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
+}
 
 } // namespace
 
@@ -19,14 +25,15 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
 
     LayerWork w;
     auto add = [&w](GemmShape g) { w.gemms[static_cast<std::size_t>(w.gemm_count++)] = g; };
-    add({tokens, (h + kv_width) / t, h, 1});          // fused QKV projection
+    add({tokens, (h + kv_width) / t, h, 1}); // fused QKV projection
     w.attention_core_begin = w.gemm_count;
-    add({s, s, dh, b * a / t});                        // scores Q*K^T per head
-    add({s, dh, s, b * a / t});                        // context P*V per head
-    add({tokens, h, h / t, 1});                        // attention output projection
+    add({s, s, dh, b * a / t});                                 // scores Q*K^T per head
+    add({s, dh, s, b * a / t});                                 // context P*V per head
+    add({tokens, h, h / t, 1});                                 // attention output projection
     add({tokens, (shape.gated_mlp ? 2.0 : 1.0) * f / t, h, 1}); // MLP up (+gate, fused)
-    add({tokens, h, f / t, 1});                        // MLP down
-    for (int i = 0; i < w.gemm_count; ++i) w.gemm_flops += w.gemms[static_cast<std::size_t>(i)].flops();
+    add({tokens, h, f / t, 1});                                 // MLP down
+    for (int i = 0; i < w.gemm_count; ++i)
+        w.gemm_flops += w.gemms[static_cast<std::size_t>(i)].flops();
     w.attention_core_flops = w.gemms[1].flops() + w.gemms[2].flops();
 
     // Memory-bound kernels: each reads its inputs and writes its output once (fused where
@@ -42,7 +49,8 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
         // not recomputed (dV uses the recomputed P directly).
         w.attention_fused = true;
         w.attention_core_bytes = 0;
-        w.attention_backward_recompute_flops = w.gemms[static_cast<std::size_t>(w.attention_core_begin)].flops();
+        w.attention_backward_recompute_flops =
+            w.gemms[static_cast<std::size_t>(w.attention_core_begin)].flops();
     }
     return w;
 }
@@ -60,7 +68,8 @@ double transformer_layer_params(const TransformerShape& shape) {
     const double h = shape.hidden, f = ffn(shape);
     const double qkv = h * (h + 2.0 * kv_heads(shape) * head_dim(shape));
     const double attention = qkv + h * h + (h + 2.0 * kv_heads(shape) * head_dim(shape)) + h;
-    const double mlp = (shape.gated_mlp ? 3.0 : 2.0) * h * f + (shape.gated_mlp ? 2.0 : 1.0) * f + h;
+    const double mlp =
+        (shape.gated_mlp ? 3.0 : 2.0) * h * f + (shape.gated_mlp ? 2.0 : 1.0) * f + h;
     return attention + mlp + 4.0 * h; // two layernorms (scale and bias)
 }
 
@@ -86,7 +95,8 @@ double transformer_flops_per_sample(const TransformerShape& shape, Recompute rec
 }
 
 double transformer_model_flops_per_sample(const TransformerShape& shape) {
-    // The same work with the scores materialised: fusing attention changes how, not what, is computed.
+    // The same work with the scores materialised: fusing attention changes how, not what, is
+    // computed.
     TransformerShape unfused = shape;
     unfused.flash_attention = false;
     return transformer_flops_per_sample(unfused, Recompute::none);
@@ -111,7 +121,8 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     // Split by tp: Q (2), K and V (4 * kv/a), context (2), MLP intermediates (4f/h, 6f/h gated).
     const double kv_ratio = kv_heads(shape) / a;
     const double f_ratio = ffn(shape) / h;
-    const double sharded = (2.0 + 4.0 * kv_ratio + 2.0 + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) * sbh;
+    const double sharded =
+        (2.0 + 4.0 * kv_ratio + 2.0 + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) * sbh;
     // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores. FlashAttention keeps
     // only the fp32 log-sum-exp of each score row (4 bytes per head and token) and regenerates the
     // dropout mask from the RNG state (Dao et al. 2022, sec. 3.1).

@@ -26,13 +26,14 @@ inline constexpr int kMaxLayerGemms = 8;
 struct LayerWork {
     std::array<GemmShape, kMaxLayerGemms> gemms{};
     int gemm_count = 0;
-    int attention_core_begin = 0;   // gemms[begin, begin+2) are scores and context (selective recompute)
-    double gemm_flops = 0;          // sum over gemms
+    int attention_core_begin =
+        0;                 // gemms[begin, begin+2) are scores and context (selective recompute)
+    double gemm_flops = 0; // sum over gemms
     double attention_core_flops = 0;
     // HBM traffic of memory-bound kernels in the forward pass, bytes:
-    double replicated_bytes = 0;    // layernorms, dropout+residual: not split by tp (split with SP)
-    double sharded_bytes = 0;       // bias-GeLU / SwiGLU: split by tp
-    double attention_core_bytes = 0;// softmax + dropout of the scores: split by tp (0 when fused)
+    double replicated_bytes = 0; // layernorms, dropout+residual: not split by tp (split with SP)
+    double sharded_bytes = 0;    // bias-GeLU / SwiGLU: split by tp
+    double attention_core_bytes = 0; // softmax + dropout of the scores: split by tp (0 when fused)
     // FlashAttention fuses scores, softmax and context in on-chip SRAM (the s*s matrix is never
     // written), and its backward recomputes the scores Q*K^T from the stored softmax statistics.
     bool attention_fused = false;
@@ -43,7 +44,7 @@ struct LayerWork {
 // The output layer (logits GEMM and cross-entropy) for one micro-batch on one tp rank.
 struct HeadWork {
     GemmShape logits;
-    double loss_bytes = 0;          // fp32 softmax cross-entropy traffic, forward
+    double loss_bytes = 0; // fp32 softmax cross-entropy traffic, forward
 };
 
 LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch, int tp,

@@ -7,15 +7,22 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson num(double v) { return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+ojson num(double v) {
+    return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr);
+}
 
 const char* limit_name(Limit l) {
     switch (l) {
-    case Limit::none: return "none";
-    case Limit::invalid_layout: return "invalid_layout";
-    case Limit::out_of_memory: return "out_of_memory";
-    case Limit::cannot_train: return "cannot_train";
-    case Limit::unknown_hardware: return "unknown_hardware";
+    case Limit::none:
+        return "none";
+    case Limit::invalid_layout:
+        return "invalid_layout";
+    case Limit::out_of_memory:
+        return "out_of_memory";
+    case Limit::cannot_train:
+        return "cannot_train";
+    case Limit::unknown_hardware:
+        return "unknown_hardware";
     }
     return "unknown";
 }
@@ -89,12 +96,10 @@ ojson plan_report_json(const PlanReport& r) {
     j["model_tflops_per_device"] = num(p.model_tflops_per_device);
     j["hardware_tflops_per_device"] = num(p.hardware_tflops_per_device);
     j["mfu"] = num(p.mfu);
-    j["memory_gib"] = ojson{{"weights", num(p.memory_gib.weights)},
-                            {"gradients", num(p.memory_gib.gradients)},
-                            {"optimizer", num(p.memory_gib.optimizer)},
-                            {"activations", num(p.memory_gib.activations)},
-                            {"total", num(p.memory_gib.total)},
-                            {"capacity", num(p.memory_gib.capacity)}};
+    j["memory_gib"] = ojson{
+        {"weights", num(p.memory_gib.weights)},     {"gradients", num(p.memory_gib.gradients)},
+        {"optimizer", num(p.memory_gib.optimizer)}, {"activations", num(p.memory_gib.activations)},
+        {"total", num(p.memory_gib.total)},         {"capacity", num(p.memory_gib.capacity)}};
     j["fits_in_memory"] = p.fits_in_memory && p.limit != Limit::out_of_memory;
     j["scaling_efficiency"] = num(r.scaling_efficiency);
     j["scaling_reference_devices"] = r.scaling_reference_devices;
@@ -130,8 +135,9 @@ ojson plan_report_json(const PlanReport& r) {
     j["searched"] = r.searched;
     if (!r.note.empty()) j["note"] = r.note;
     j["assumptions"] = r.assumptions;
-    j["calibration"] = ojson{{"source", r.calibration_source},
-                             {"date", r.calibration_date.empty() ? ojson(nullptr) : ojson(r.calibration_date)}};
+    j["calibration"] =
+        ojson{{"source", r.calibration_source},
+              {"date", r.calibration_date.empty() ? ojson(nullptr) : ojson(r.calibration_date)}};
     return j;
 }
 
@@ -181,22 +187,27 @@ ojson sweep_json(const Scenario& sc, const SweepResult& sw, const Ranking& rk, i
                 {"invalid_layout", s.invalid_layout},
                 {"unknown_hardware", s.unknown_hardware},
                 {"node_counts_pruned", s.node_counts_pruned},
-                {"min_nodes_fitting", s.min_nodes_fitting > 0 ? ojson(s.min_nodes_fitting) : ojson(nullptr)}};
+                {"min_nodes_fitting",
+                 s.min_nodes_fitting > 0 ? ojson(s.min_nodes_fitting) : ojson(nullptr)}};
         if (!s.skipped.empty()) e["skipped"] = s.skipped;
         instances.push_back(e);
     }
     j["instances"] = instances;
     j["plans_total"] = rk.sorted.size();
-    // Options left out of `plans` by the constraints (deadline, budget, a cost objective without a price).
+    // Options left out of `plans` by the constraints (deadline, budget, a cost objective without a
+    // price).
     j["excluded"] = ojson{{"deadline", rk.excluded_deadline},
                           {"budget", rk.excluded_budget},
                           {"no_price", rk.excluded_no_price}};
     ojson plans = ojson::array();
-    const std::size_t n = std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(std::max(top_n, 0)));
-    for (std::size_t i = 0; i < n; ++i) plans.push_back(option_json(sc, sw, rk.sorted[i]));
+    const std::size_t n =
+        std::min<std::size_t>(rk.sorted.size(), static_cast<std::size_t>(std::max(top_n, 0)));
+    for (std::size_t i = 0; i < n; ++i)
+        plans.push_back(option_json(sc, sw, rk.sorted[i]));
     j["plans"] = plans;
     ojson pareto = ojson::array();
-    for (const auto& o : rk.pareto) pareto.push_back(option_json(sc, sw, o));
+    for (const auto& o : rk.pareto)
+        pareto.push_back(option_json(sc, sw, o));
     j["pareto"] = pareto;
     return j;
 }
@@ -218,7 +229,8 @@ ojson recommend_json(const Scenario& sc, const RecommendResult& res) {
     }
     j["recommendations"] = recs;
     ojson pareto = ojson::array();
-    for (const auto& p : res.pareto) pareto.push_back(plan_report_json(p));
+    for (const auto& p : res.pareto)
+        pareto.push_back(plan_report_json(p));
     j["pareto"] = pareto;
     j["summary"] = res.summary;
     return j;

@@ -11,13 +11,27 @@ namespace cp::sim {
 
 using namespace scenario_io;
 
-const char* enum_name(Precision p) { return name_of(kPrecisions, p); }
-const char* enum_name(Recompute r) { return name_of(kRecomputes, r); }
-const char* enum_name(Schedule s) { return name_of(kSchedules, s); }
-const char* enum_name(DpComm d) { return name_of(kDpComms, d); }
-const char* enum_name(PsSync s) { return name_of(kPsSyncs, s); }
-const char* enum_name(Pricing p) { return name_of(kPricings, p); }
-const char* enum_name(Objective o) { return name_of(kObjectives, o); }
+const char* enum_name(Precision p) {
+    return name_of(kPrecisions, p);
+}
+const char* enum_name(Recompute r) {
+    return name_of(kRecomputes, r);
+}
+const char* enum_name(Schedule s) {
+    return name_of(kSchedules, s);
+}
+const char* enum_name(DpComm d) {
+    return name_of(kDpComms, d);
+}
+const char* enum_name(PsSync s) {
+    return name_of(kPsSyncs, s);
+}
+const char* enum_name(Pricing p) {
+    return name_of(kPricings, p);
+}
+const char* enum_name(Objective o) {
+    return name_of(kObjectives, o);
+}
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
     json doc;
@@ -69,15 +83,18 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     if (!sc.instance.empty() && !allowed.empty() &&
         std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {
         std::string list;
-        for (const auto& type : allowed) list += (list.empty() ? "" : ", ") + type;
-        throw ScenarioError(origin, "cluster.instance",
-                            "'" + sc.instance + "' is not in constraints.instances (" + list +
-                                "): the two contradict; add it to the list or leave one of them out");
+        for (const auto& type : allowed)
+            list += (list.empty() ? "" : ", ") + type;
+        throw ScenarioError(
+            origin, "cluster.instance",
+            "'" + sc.instance + "' is not in constraints.instances (" + list +
+                "): the two contradict; add it to the list or leave one of them out");
     }
     default_training(sc, origin);
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
-                            "exceeds constraints.max_nodes (" + std::to_string(sc.constraints.max_nodes) + ")");
+                            "exceeds constraints.max_nodes (" +
+                                std::to_string(sc.constraints.max_nodes) + ")");
     return sc;
 }
 

@@ -1,6 +1,5 @@
 // Serialisation of a Scenario back to `clusterplan.scenario/1` JSON (the GUI saves with it).
 #include "clusterplan/sim/scenario.h"
-
 #include "io/scenario_reader.h"
 
 #include <nlohmann/json.hpp>
@@ -9,8 +8,12 @@ namespace cp::sim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-ojson nullable(const std::optional<int>& v) { return v ? ojson(*v) : ojson(nullptr); }
-ojson nullable(double v) { return is_known(v) ? ojson(v) : ojson(nullptr); }
+ojson nullable(const std::optional<int>& v) {
+    return v ? ojson(*v) : ojson(nullptr);
+}
+ojson nullable(double v) {
+    return is_known(v) ? ojson(v) : ojson(nullptr);
+}
 
 } // namespace
 
@@ -51,9 +54,11 @@ std::string scenario_to_json(const Scenario& sc) {
         ojson custom;
         if (!c.accelerator.empty()) custom["accelerator"] = c.accelerator;
         if (c.accelerators_per_node > 0) custom["accelerators_per_node"] = c.accelerators_per_node;
-        if (is_known(c.intra_node_gbytes_per_s)) custom["intra_node_gbytes_per_s"] = c.intra_node_gbytes_per_s;
+        if (is_known(c.intra_node_gbytes_per_s))
+            custom["intra_node_gbytes_per_s"] = c.intra_node_gbytes_per_s;
         if (is_known(c.inter_node_gbps)) custom["inter_node_gbps"] = c.inter_node_gbps;
-        if (is_known(c.inter_node_latency_us)) custom["inter_node_latency_us"] = c.inter_node_latency_us;
+        if (is_known(c.inter_node_latency_us))
+            custom["inter_node_latency_us"] = c.inter_node_latency_us;
         if (is_known(c.usd_per_node_hour)) custom["usd_per_node_hour"] = c.usd_per_node_hour;
         cluster["custom"] = custom;
     }

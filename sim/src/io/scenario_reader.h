@@ -4,10 +4,9 @@
 
 #include "clusterplan/sim/scenario.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -17,34 +16,33 @@
 namespace cp::sim::scenario_io {
 
 using nlohmann::json;
-using nlohmann::json;
 
-template <class E, std::size_t N>
-using Names = std::array<std::pair<E, const char*>, N>;
+template <class E, std::size_t N> using Names = std::array<std::pair<E, const char*>, N>;
 
 inline constexpr Names<Precision, 5> kPrecisions{{{Precision::fp32, "fp32"},
-                                           {Precision::tf32, "tf32"},
-                                           {Precision::fp16, "fp16"},
-                                           {Precision::bf16, "bf16"},
-                                           {Precision::fp8, "fp8"}}};
+                                                  {Precision::tf32, "tf32"},
+                                                  {Precision::fp16, "fp16"},
+                                                  {Precision::bf16, "bf16"},
+                                                  {Precision::fp8, "fp8"}}};
 inline constexpr Names<Recompute, 3> kRecomputes{
     {{Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}}};
 inline constexpr Names<Schedule, 3> kSchedules{{{Schedule::gpipe, "gpipe"},
-                                         {Schedule::one_f_one_b, "1f1b"},
-                                         {Schedule::interleaved, "interleaved"}}};
+                                                {Schedule::one_f_one_b, "1f1b"},
+                                                {Schedule::interleaved, "interleaved"}}};
 inline constexpr Names<DpComm, 4> kDpComms{{{DpComm::ring, "ring"},
-                                     {DpComm::tree, "tree"},
-                                     {DpComm::hierarchical, "hierarchical"},
-                                     {DpComm::parameter_server, "parameter_server"}}};
+                                            {DpComm::tree, "tree"},
+                                            {DpComm::hierarchical, "hierarchical"},
+                                            {DpComm::parameter_server, "parameter_server"}}};
 inline constexpr Names<PsSync, 2> kPsSyncs{{{PsSync::sync, "sync"}, {PsSync::async, "async"}}};
-inline constexpr Names<Pricing, 2> kPricings{{{Pricing::on_demand, "on_demand"}, {Pricing::spot, "spot"}}};
-inline constexpr Names<Objective, 4> kObjectives{{{Objective::cost, "cost"},
-                                           {Objective::time, "time"},
-                                           {Objective::cost_under_deadline, "cost_under_deadline"},
-                                           {Objective::time_under_budget, "time_under_budget"}}};
+inline constexpr Names<Pricing, 2> kPricings{
+    {{Pricing::on_demand, "on_demand"}, {Pricing::spot, "spot"}}};
+inline constexpr Names<Objective, 4> kObjectives{
+    {{Objective::cost, "cost"},
+     {Objective::time, "time"},
+     {Objective::cost_under_deadline, "cost_under_deadline"},
+     {Objective::time_under_budget, "time_under_budget"}}};
 
-template <class E, std::size_t N>
-inline const char* name_of(const Names<E, N>& names, E value) {
+template <class E, std::size_t N> inline const char* name_of(const Names<E, N>& names, E value) {
     for (const auto& [e, n] : names)
         if (e == value) return n;
     return "?";
@@ -95,7 +93,8 @@ public:
         if (!v) return std::nullopt;
         if (!v->is_number()) fail(key, "must be an integer, got " + type_of(*v));
         const double x = v->get<double>();
-        if (!std::isfinite(x) || std::floor(x) != x) fail(key, "must be an integer, got " + v->dump());
+        if (!std::isfinite(x) || std::floor(x) != x)
+            fail(key, "must be an integer, got " + v->dump());
         if (x < min || x > max)
             fail(key, "must be an integer from " + std::to_string(min) + " to " +
                           std::to_string(max) + ", got " + v->dump());

@@ -1,8 +1,7 @@
 // Parsers of the scenario's sections (DESIGN.md "Scenario file"): model, cluster, parallel,
 // training, spot and constraints. Errors name the field through the shared Reader.
-#include "io/scenario_reader.h"
-
 #include "clusterplan/sim/presets.h"
+#include "io/scenario_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +25,8 @@ void parse_model(Reader& r, Scenario& sc) {
     const ModelPreset* preset = nullptr;
     if (auto id = r.string("preset")) {
         preset = find_model_preset(*id);
-        if (!preset) r.fail("preset", "unknown preset '" + *id + "' (known: " + model_preset_ids() + ")");
+        if (!preset)
+            r.fail("preset", "unknown preset '" + *id + "' (known: " + model_preset_ids() + ")");
         sc.preset = *id;
         w = preset->workload;
     }
@@ -50,9 +50,9 @@ void parse_model(Reader& r, Scenario& sc) {
     if (shape_given || (preset && preset->workload.kind == WorkloadKind::transformer)) {
         w.kind = WorkloadKind::transformer;
         for (const char* key : {"layers", "hidden", "heads", "seq_len", "vocab"}) {
-            const int value = std::string(key) == "layers"   ? s.layers
-                              : std::string(key) == "hidden" ? s.hidden
-                              : std::string(key) == "heads"  ? s.heads
+            const int value = std::string(key) == "layers"    ? s.layers
+                              : std::string(key) == "hidden"  ? s.hidden
+                              : std::string(key) == "heads"   ? s.heads
                               : std::string(key) == "seq_len" ? s.seq_len
                                                               : s.vocab;
             if (value <= 0) r.fail(key, "required for a transformer model (or give model.preset)");
@@ -66,7 +66,7 @@ void parse_model(Reader& r, Scenario& sc) {
             r.fail("kv_heads", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                    std::to_string(s.kv_heads));
         if (flops) r.fail("flops_per_sample", "only for generic models (leave out layers/hidden)");
-        w.params = params ? *params : 0.0;  // 0: the step model derives it from the shape
+        w.params = params ? *params : 0.0; // 0: the step model derives it from the shape
     } else {
         w.kind = WorkloadKind::generic;
         if (params) w.params = *params;
@@ -75,9 +75,11 @@ void parse_model(Reader& r, Scenario& sc) {
             r.fail("params", "required for a generic model (or give layers and hidden for a "
                              "transformer, or model.preset)");
         if (w.flops_per_sample <= 0)
-            r.fail("flops_per_sample", "required for a generic model (forward+backward FLOPs per sample)");
+            r.fail("flops_per_sample",
+                   "required for a generic model (forward+backward FLOPs per sample)");
         if (flash && *flash)
-            r.fail("flash_attention", "only for transformer models (a generic model has no attention to fuse)");
+            r.fail("flash_attention",
+                   "only for transformer models (a generic model has no attention to fuse)");
     }
     if (w.name.empty()) w.name = sc.name.empty() ? "custom model" : sc.name;
 }
@@ -106,7 +108,8 @@ void parse_cluster(Reader& r, Scenario& sc) {
     }
     if (auto v = r.enumeration("pricing", kPricings)) sc.pricing = *v;
     if (auto v = r.string("calibration")) {
-        if (v->empty()) r.fail("calibration", "must name a calibration profile or be \"datasheet\"");
+        if (v->empty())
+            r.fail("calibration", "must name a calibration profile or be \"datasheet\"");
         sc.calibration = *v;
     }
     if (auto c = r.object("custom")) parse_custom(*c, sc);
@@ -159,33 +162,36 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
     };
     if (w.kind == WorkloadKind::generic) {
         if (p.tp && *p.tp != 1)
-            fail("parallel.tp", "a generic model (" + w.name + ") trains data-parallel only, so tp must be 1");
+            fail("parallel.tp",
+                 "a generic model (" + w.name + ") trains data-parallel only, so tp must be 1");
         if (p.pp && *p.pp != 1)
-            fail("parallel.pp", "a generic model (" + w.name + ") trains data-parallel only, so pp must be 1");
+            fail("parallel.pp",
+                 "a generic model (" + w.name + ") trains data-parallel only, so pp must be 1");
     } else {
         const auto& s = w.shape;
         if (p.tp && s.heads % *p.tp != 0)
             fail("parallel.tp", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                     std::to_string(*p.tp));
         if (p.tp && s.kv_heads % *p.tp != 0)
-            fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) + "), got " +
-                                    std::to_string(*p.tp));
+            fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) +
+                                    "), got " + std::to_string(*p.tp));
         if (p.tp && s.ffn_hidden % *p.tp != 0)
-            fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) + "), got " +
-                                    std::to_string(*p.tp));
+            fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) +
+                                    "), got " + std::to_string(*p.tp));
         // Pipeline stages hold equal numbers of whole layers (uneven stages are not modelled).
         if (p.pp && s.layers % *p.pp != 0)
-            fail("parallel.pp", "must divide model.layers (" + std::to_string(s.layers) + "), got " +
-                                    std::to_string(*p.pp));
+            fail("parallel.pp", "must divide model.layers (" + std::to_string(s.layers) +
+                                    "), got " + std::to_string(*p.pp));
         if (p.pp && p.virtual_stages && s.layers % (*p.pp * *p.virtual_stages) != 0)
-            fail("parallel.virtual_stages", "pp × virtual_stages must divide model.layers (" +
-                                                std::to_string(s.layers) + ")");
+            fail("parallel.virtual_stages",
+                 "pp × virtual_stages must divide model.layers (" + std::to_string(s.layers) + ")");
     }
     if (p.micro_batch && *p.micro_batch > p.global_batch)
-        fail("parallel.micro_batch", "must not exceed parallel.global_batch (" +
-                                         std::to_string(p.global_batch) + ")");
+        fail("parallel.micro_batch",
+             "must not exceed parallel.global_batch (" + std::to_string(p.global_batch) + ")");
     if (p.dp && *p.dp > p.global_batch)
-        fail("parallel.dp", "must not exceed parallel.global_batch (" + std::to_string(p.global_batch) +
+        fail("parallel.dp", "must not exceed parallel.global_batch (" +
+                                std::to_string(p.global_batch) +
                                 "): each replica needs at least one sample");
     if (p.micro_batch && p.dp && p.global_batch % (*p.micro_batch * *p.dp) != 0)
         fail("parallel.global_batch", "must be a multiple of micro_batch × dp (" +
@@ -203,11 +209,15 @@ void parse_training(Reader& r, Scenario& sc) {
     if (auto v = r.integer("max_parallel_trials", 1, 1000000)) t.max_parallel_trials = *v;
     r.reject_unknown();
     const int given = (t.tokens > 0) + (t.samples > 0) + (t.epochs > 0);
-    if (given > 1) r.fail("tokens", "give only one of tokens, samples, or epochs with dataset_samples");
-    if (t.epochs > 0 && t.dataset_samples <= 0) r.fail("dataset_samples", "required with training.epochs");
-    if (t.dataset_samples > 0 && t.epochs <= 0) r.fail("epochs", "required with training.dataset_samples");
+    if (given > 1)
+        r.fail("tokens", "give only one of tokens, samples, or epochs with dataset_samples");
+    if (t.epochs > 0 && t.dataset_samples <= 0)
+        r.fail("dataset_samples", "required with training.epochs");
+    if (t.dataset_samples > 0 && t.epochs <= 0)
+        r.fail("epochs", "required with training.dataset_samples");
     if (t.tokens > 0 && sc.workload.kind == WorkloadKind::generic)
-        r.fail("tokens", "a generic model counts samples: give samples, or epochs with dataset_samples");
+        r.fail("tokens",
+               "a generic model counts samples: give samples, or epochs with dataset_samples");
 }
 
 // Training length when the file gives none: the preset's published figure, else the
@@ -234,9 +244,10 @@ void default_training(Scenario& sc, const std::string& origin) {
                            "(Chinchilla, Hoffmann et al. 2022)");
         return;
     }
-    throw ScenarioError(origin, "training",
-                        "give tokens, samples, or epochs with dataset_samples (a custom generic model "
-                        "has no default training length)");
+    throw ScenarioError(
+        origin, "training",
+        "give tokens, samples, or epochs with dataset_samples (a custom generic model "
+        "has no default training length)");
 }
 
 void parse_spot(Reader& r, Scenario& sc) {
@@ -245,7 +256,8 @@ void parse_spot(Reader& r, Scenario& sc) {
     if (auto v = r.boolean("checkpoint_on_notice")) sc.spot.checkpoint_on_notice = *v;
     r.reject_unknown();
     if (sc.spot.checkpoint_on_notice && sc.spot.checkpoint_write_s > 120)
-        r.fail("checkpoint_on_notice", "needs checkpoint_write_s of at most 120 s (the 2-minute notice)");
+        r.fail("checkpoint_on_notice",
+               "needs checkpoint_write_s of at most 120 s (the 2-minute notice)");
 }
 
 void parse_constraints(Reader& r, Scenario& sc) {

@@ -12,7 +12,8 @@ std::string trimmed(double v, int digits) {
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     std::string s = buf;
     if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
+        while (s.back() == '0')
+            s.pop_back();
         if (s.back() == '.') s.pop_back();
     }
     return s;
@@ -20,7 +21,9 @@ std::string trimmed(double v, int digits) {
 
 // Three significant figures at most for small values, one decimal for mid-sized ones: "4.25",
 // "42.5", "425".
-std::string figures(double v) { return trimmed(v, v < 10 ? 2 : v < 100 ? 1 : 0); }
+std::string figures(double v) {
+    return trimmed(v, v < 10 ? 2 : v < 100 ? 1 : 0);
+}
 
 } // namespace
 

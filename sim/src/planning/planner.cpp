@@ -1,8 +1,8 @@
 #include "clusterplan/sim/planner.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
-#include "engine/model_constants.h"
 #include "clusterplan/sim/scaling.h"
+#include "engine/model_constants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +21,8 @@ std::string format_gib(double gib) {
 
 std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
     std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : sep) + item;
     return out;
 }
 
@@ -32,14 +33,15 @@ struct BestPlan {
     Layout layout;
     PlanResult result;
     std::uint64_t invalid = 0;
-    PlanResult first_problem;   // first invalid/unknown result, for the error message
+    PlanResult first_problem; // first invalid/unknown result, for the error message
     bool has_problem = false;
 
     void offer(const Layout& layout_in, const PlanResult& r) {
         if (r.limit == Limit::none) {
             if (!fits || better_plan(layout_in, r, layout, result)) take(layout_in, r, true);
         } else if (r.limit == Limit::out_of_memory) {
-            if (!fits && (!any || r.memory_gib.total < result.memory_gib.total)) take(layout_in, r, false);
+            if (!fits && (!any || r.memory_gib.total < result.memory_gib.total))
+                take(layout_in, r, false);
         } else {
             ++invalid;
             if (!has_problem) {
@@ -66,38 +68,45 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
     } else {
         node.instance_type = "custom";
         if (!accelerator)
-            throw ScenarioError(origin, "cluster.custom.accelerator",
-                                "required for custom hardware (an accelerator id from the catalog)");
+            throw ScenarioError(
+                origin, "cluster.custom.accelerator",
+                "required for custom hardware (an accelerator id from the catalog)");
         if (custom.accelerators_per_node <= 0)
-            throw ScenarioError(origin, "cluster.custom.accelerators_per_node", "required for custom hardware");
+            throw ScenarioError(origin, "cluster.custom.accelerators_per_node",
+                                "required for custom hardware");
         if (!is_known(custom.inter_node_gbps))
-            throw ScenarioError(origin, "cluster.custom.inter_node_gbps", "required for custom hardware");
+            throw ScenarioError(origin, "cluster.custom.inter_node_gbps",
+                                "required for custom hardware");
     }
     if (accelerator) node.accelerator = *accelerator;
     if (custom.accelerators_per_node > 0) node.accelerators_per_node = custom.accelerators_per_node;
     if (!base) {
         // Without an instance to copy from: a fabric if the accelerator has one, else PCIe.
-        node.intra_link = node.accelerators_per_node == 1 ? IntraNodeLink::none
+        node.intra_link = node.accelerators_per_node == 1                ? IntraNodeLink::none
                           : is_known(node.accelerator.link_gbytes_per_s) ? IntraNodeLink::nvswitch
-                                                                          : IntraNodeLink::pcie;
+                                                                         : IntraNodeLink::pcie;
         node.intra_node_gbytes_per_s = node.accelerator.link_gbytes_per_s;
         node.efa = true;
     }
-    if (is_known(custom.intra_node_gbytes_per_s)) node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
+    if (is_known(custom.intra_node_gbytes_per_s))
+        node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
     if (is_known(custom.inter_node_gbps)) node.inter_node_gbps = custom.inter_node_gbps;
-    if (is_known(custom.inter_node_latency_us)) node.inter_node_latency_us = custom.inter_node_latency_us;
+    if (is_known(custom.inter_node_latency_us))
+        node.inter_node_latency_us = custom.inter_node_latency_us;
     if (is_known(custom.usd_per_node_hour)) {
         node.usd_per_node_hour_on_demand = custom.usd_per_node_hour;
         // Spot never bills above the on-demand price (AWS's default spot maximum price), so a
         // lower price given here caps the catalog's spot price too.
         if (is_known(node.usd_per_node_hour_spot))
-            node.usd_per_node_hour_spot = std::min(node.usd_per_node_hour_spot, custom.usd_per_node_hour);
+            node.usd_per_node_hour_spot =
+                std::min(node.usd_per_node_hour_spot, custom.usd_per_node_hour);
         node.price_as_of = "scenario";
     }
     if (node.intra_link != IntraNodeLink::none && node.accelerators_per_node > 1 &&
         !is_known(node.intra_node_gbytes_per_s))
         throw ScenarioError(origin, "cluster.custom.intra_node_gbytes_per_s",
-                            "required: the intra-node bandwidth of " + node.accelerator.id + " is unknown");
+                            "required: the intra-node bandwidth of " + node.accelerator.id +
+                                " is unknown");
     return node;
 }
 
@@ -141,7 +150,7 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
     if (p.recompute) {
         space.recomputes.push_back(*p.recompute);
     } else if (generic) {
-        space.recomputes.push_back(Recompute::none);  // no layer structure to recompute
+        space.recomputes.push_back(Recompute::none); // no layer structure to recompute
     } else {
         space.recomputes = {Recompute::none, Recompute::selective, Recompute::full};
     }
@@ -212,29 +221,34 @@ std::vector<std::string> searched_fields(const Scenario& sc) {
 
 std::string describe_limit(const PlanResult& r) {
     switch (r.limit) {
-    case Limit::none: return {};
+    case Limit::none:
+        return {};
     case Limit::invalid_layout:
-        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch divisibility)";
+        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch "
+               "divisibility)";
     case Limit::out_of_memory:
-        return "does not fit in memory: " + format_gib(r.memory_gib.total) + " needed per device, " +
-               format_gib(r.memory_gib.capacity) + " available";
+        return "does not fit in memory: " + format_gib(r.memory_gib.total) +
+               " needed per device, " + format_gib(r.memory_gib.capacity) + " available";
     case Limit::cannot_train:
         return "the accelerator cannot train at this precision";
     case Limit::unknown_hardware:
-        return "a figure the model needs (peak FLOP/s at this precision, memory or bandwidth) is unknown "
+        return "a figure the model needs (peak FLOP/s at this precision, memory or bandwidth) is "
+               "unknown "
                "for this accelerator";
     }
     return "not valid";
 }
 
 bool inter_node_over_tcp(const PlanReport& report) {
-    return report.nodes > 1 && report.node.efa == false && !report.result.calibration_used.inter_node;
+    return report.nodes > 1 && report.node.efa == false &&
+           !report.result.calibration_used.inter_node;
 }
 
-PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes, const Layout& layout,
-                            const CalibrationProfile* cal, const ScalingBaseline* baseline) {
+PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
+                            const Layout& layout, const CalibrationProfile* cal,
+                            const ScalingBaseline* baseline) {
     PlanReport rep;
-    cal = calibration_for(cal, node);  // a profile of another accelerator is not used (nor claimed)
+    cal = calibration_for(cal, node); // a profile of another accelerator is not used (nor claimed)
     rep.scenario_name = sc.name;
     rep.instance = node.instance_type;
     rep.accelerator = node.accelerator.id;
@@ -248,7 +262,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
     rep.price_as_of = node.price_as_of;
     const Cluster cluster{node, nodes};
-    std::string superlinear;  // why efficiency exceeds 100 %, for the assumptions
+    std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
@@ -272,28 +286,35 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) + ", Adam optimizer");
+    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) +
+                              ", Adam optimizer");
     // The step model's own statement of its constants (model_constants.h), verbatim.
-    for (std::string_view a : model::kAssumptions) rep.assumptions.emplace_back(a);
+    for (std::string_view a : model::kAssumptions)
+        rep.assumptions.emplace_back(a);
     if (sc.workload.kind == WorkloadKind::transformer)
-        rep.assumptions.emplace_back(sc.workload.shape.flash_attention ? model::kAttentionFused
-                                                                       : model::kAttentionMaterialised);
+        rep.assumptions.emplace_back(sc.workload.shape.flash_attention
+                                         ? model::kAttentionFused
+                                         : model::kAttentionMaterialised);
     if (cal)
-        rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name + "' (" + cal->source +
+        rep.assumptions.push_back("hardware figures from calibration profile '" + cal->name +
+                                  "' (" + cal->source +
                                   (cal->measured_at.empty() ? "" : ", " + cal->measured_at) +
                                   ") where measured, datasheet elsewhere");
     else
-        rep.assumptions.push_back("hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
+        rep.assumptions.push_back(
+            "hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
     if (rep.scaling_reference_devices > 1)
-        rep.assumptions.push_back("scaling efficiency is relative to " + std::to_string(rep.scaling_reference_devices) +
+        rep.assumptions.push_back("scaling efficiency is relative to " +
+                                  std::to_string(rep.scaling_reference_devices) +
                                   " devices, the smallest configuration of " + node.accelerator.id +
                                   " that fits the model (powers of two searched)");
     if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
-    if (inter_node_over_tcp(rep))
-        rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
-    for (auto& a : cost_assumptions(sc, node)) rep.assumptions.push_back(std::move(a));
+    if (inter_node_over_tcp(rep)) rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
+    for (auto& a : cost_assumptions(sc, node))
+        rep.assumptions.push_back(std::move(a));
     if (!is_known(node.usd_per_node_hour_on_demand))
-        rep.assumptions.push_back("no on-demand price known for " + node.instance_type + ": cost not computed");
+        rep.assumptions.push_back("no on-demand price known for " + node.instance_type +
+                                  ": cost not computed");
     return rep;
 }
 
@@ -302,32 +323,38 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     if (cal && !calibration_matches(*cal, node))
         throw ScenarioError(origin, "cluster.calibration",
                             "profile '" + cal->name + "' was measured on " +
-                                (cal->accelerator.empty() ? cal->instance_type : cal->accelerator) + ", not on " +
-                                node.instance_type + "'s " + node.accelerator.id +
-                                " (its figures would be wrong there; use \"datasheet\" or a profile of this hardware)");
+                                (cal->accelerator.empty() ? cal->instance_type : cal->accelerator) +
+                                ", not on " + node.instance_type + "'s " + node.accelerator.id +
+                                " (its figures would be wrong there; use \"datasheet\" or a "
+                                "profile of this hardware)");
     if (!sc.nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "required by simulate (sweep and recommend search node counts)");
     if (const std::string why = training_refusal(node); !why.empty())
-        throw ScenarioError(origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
+        throw ScenarioError(
+            origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
     const int nodes = *sc.nodes;
     const int per_node = node.accelerators_per_node;
     const int devices = nodes * per_node;
     const ParallelSpec& p = sc.parallel;
-    const std::string cluster_text = std::to_string(devices) + " devices (" + std::to_string(nodes) +
-                                     " nodes × " + std::to_string(per_node) + ")";
+    const std::string cluster_text = std::to_string(devices) + " devices (" +
+                                     std::to_string(nodes) + " nodes × " +
+                                     std::to_string(per_node) + ")";
     if (p.tp && p.pp && p.dp && *p.tp * *p.pp * *p.dp != devices)
         throw ScenarioError(origin, "parallel.dp",
                             "tp × pp × dp = " + std::to_string(*p.tp * *p.pp * *p.dp) +
                                 " does not equal the cluster's " + cluster_text);
-    for (auto [name, value] : {std::pair{"parallel.tp", p.tp}, {"parallel.pp", p.pp}, {"parallel.dp", p.dp}})
+    for (auto [name, value] :
+         {std::pair{"parallel.tp", p.tp}, {"parallel.pp", p.pp}, {"parallel.dp", p.dp}})
         if (value && devices % *value != 0)
-            throw ScenarioError(origin, name, "must divide the cluster's " + cluster_text + ", got " +
-                                                  std::to_string(*value));
+            throw ScenarioError(origin, name,
+                                "must divide the cluster's " + cluster_text + ", got " +
+                                    std::to_string(*value));
 
     if (p.zero && *p.zero > node.accelerator.max_zero_stage)
         throw ScenarioError(origin, "parallel.zero",
-                            "the training software of " + node.accelerator.id + " offers ZeRO up to stage " +
+                            "the training software of " + node.accelerator.id +
+                                " offers ZeRO up to stage " +
                                 std::to_string(node.accelerator.max_zero_stage) + ", got " +
                                 std::to_string(*p.zero));
 
@@ -335,33 +362,42 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     build_layout_space(sc, devices, per_node, space);
     if (space.bases.empty())
         throw ScenarioError(origin, "parallel.global_batch",
-                            "no layout of the cluster's " + cluster_text + " splits the global batch of " +
-                                std::to_string(p.global_batch) + " into whole micro-batches per replica");
+                            "no layout of the cluster's " + cluster_text +
+                                " splits the global batch of " + std::to_string(p.global_batch) +
+                                " into whole micro-batches per replica");
     BestPlan best;
     const Cluster cluster{node, nodes};
     const std::uint64_t evaluated = evaluate_layouts(
         sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
     if (!best.any && best.has_problem && !is_known(node.accelerator.peak(sc.precision)) &&
-        (best.first_problem.limit == Limit::unknown_hardware || best.first_problem.limit == Limit::cannot_train)) {
-        // The precision, not the layout, is what the user has to change: say so and offer the others.
+        (best.first_problem.limit == Limit::unknown_hardware ||
+         best.first_problem.limit == Limit::cannot_train)) {
+        // The precision, not the layout, is what the user has to change: say so and offer the
+        // others.
         std::string known;
-        for (Precision q : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
-            if (is_known(node.accelerator.peak(q))) known += (known.empty() ? "" : ", ") + std::string(enum_name(q));
-        throw ScenarioError(origin, "precision",
-                            node.accelerator.id + " has no published " + enum_name(sc.precision) +
-                                " peak, so " + node.instance_type + " cannot be planned at this precision (" +
-                                (known.empty() ? std::string("no precision is known") : "known: " + known) + ")");
+        for (Precision q :
+             {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
+            if (is_known(node.accelerator.peak(q)))
+                known += (known.empty() ? "" : ", ") + std::string(enum_name(q));
+        throw ScenarioError(
+            origin, "precision",
+            node.accelerator.id + " has no published " + enum_name(sc.precision) + " peak, so " +
+                node.instance_type + " cannot be planned at this precision (" +
+                (known.empty() ? std::string("no precision is known") : "known: " + known) + ")");
     }
     if (!best.any) {
-        const std::string reason = best.has_problem ? describe_limit(best.first_problem) : "no layout evaluated";
-        throw ScenarioError(origin, "parallel", "no valid layout on " + node.instance_type + ": " + reason);
+        const std::string reason =
+            best.has_problem ? describe_limit(best.first_problem) : "no layout evaluated";
+        throw ScenarioError(origin, "parallel",
+                            "no valid layout on " + node.instance_type + ": " + reason);
     }
     PlanReport rep = make_plan_report(sc, node, nodes, best.layout, cal);
     rep.spot = sc.pricing == Pricing::spot;
     rep.searched = searched_fields(sc);
     if (!rep.searched.empty()) {
         rep.note = "searched " + join(rep.searched) + ": " +
-                   (best.fits ? "the fastest" : "no layout fits in memory; shown is the one closest to fitting") +
+                   (best.fits ? "the fastest"
+                              : "no layout fits in memory; shown is the one closest to fitting") +
                    " of " + std::to_string(evaluated) + " layouts evaluated";
     }
     return rep;

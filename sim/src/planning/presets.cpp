@@ -3,7 +3,6 @@
 #include "sim_embedded.h"
 
 #include <nlohmann/json.hpp>
-
 #include <stdexcept>
 
 namespace cp::sim {

@@ -24,7 +24,9 @@ bool layout_searched(const PlanReport& r) {
                        [](const std::string& f) { return f != "instance" && f != "nodes"; });
 }
 
-bool cost_objective(Objective o) { return o == Objective::cost || o == Objective::cost_under_deadline; }
+bool cost_objective(Objective o) {
+    return o == Objective::cost || o == Objective::cost_under_deadline;
+}
 
 std::string fixed(double v, int digits) {
     std::ostringstream s;
@@ -34,7 +36,9 @@ std::string fixed(double v, int digits) {
     return s.str();
 }
 
-std::string pct(double fraction) { return fixed(100.0 * fraction, 0) + "%"; }
+std::string pct(double fraction) {
+    return fixed(100.0 * fraction, 0) + "%";
+}
 
 std::string usd(double v) {
     if (!is_known(v)) return "unknown cost";
@@ -49,15 +53,18 @@ std::string usd(double v) {
 }
 
 // "12% cheaper than #1", "3.2× slower than #1", "as fast as #1": a compared with b.
-std::string relative(double a, double b, const char* up, const char* down, const char* same, const std::string& what) {
+std::string relative(double a, double b, const char* up, const char* down, const char* same,
+                     const std::string& what) {
     const double ratio = a / b;
     if (std::abs(ratio - 1.0) < 0.005) return std::string(same) + " " + what;
-    if (ratio >= 2.0) return fixed(ratio, 1) + "× " + up + " than " + what;  // large gaps read better as factors
+    if (ratio >= 2.0)
+        return fixed(ratio, 1) + "× " + up + " than " + what; // large gaps read better as factors
     return pct(std::abs(ratio - 1.0)) + " " + (ratio > 1.0 ? up : down) + " than " + what;
 }
 
-std::string hours(double h) { return format_duration_s(h * 3600.0); }
-
+std::string hours(double h) {
+    return format_duration_s(h * 3600.0);
+}
 
 std::string describe_option(const PlanReport& r) {
     return std::to_string(r.nodes) + " × " + r.instance + " (" + std::to_string(r.devices) + " × " +
@@ -66,12 +73,18 @@ std::string describe_option(const PlanReport& r) {
 
 const char* link_name(IntraNodeLink link) {
     switch (link) {
-    case IntraNodeLink::nvswitch: return "NVSwitch";
-    case IntraNodeLink::nvlink: return "NVLink";
-    case IntraNodeLink::pcie: return "PCIe";
-    case IntraNodeLink::neuronlink: return "NeuronLink";
-    case IntraNodeLink::rocem: return "RoCE";
-    case IntraNodeLink::none: break;
+    case IntraNodeLink::nvswitch:
+        return "NVSwitch";
+    case IntraNodeLink::nvlink:
+        return "NVLink";
+    case IntraNodeLink::pcie:
+        return "PCIe";
+    case IntraNodeLink::neuronlink:
+        return "NeuronLink";
+    case IntraNodeLink::rocem:
+        return "RoCE";
+    case IntraNodeLink::none:
+        break;
     }
     return "no intra-node fabric";
 }
@@ -88,13 +101,15 @@ auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o)
 } // namespace
 
 std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, const Scenario& sc) {
-    const std::string up_to = std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
+    const std::string up_to =
+        std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
     if (s.out_of_memory > 0 || (s.node_counts_pruned > 0 && s.evaluated == 0))
-        return "no layout fits in the " + fixed(node.accelerator.memory_gib, 0) + " GiB of a " + node.accelerator.id +
-               " up to " + up_to;
+        return "no layout fits in the " + fixed(node.accelerator.memory_gib, 0) + " GiB of a " +
+               node.accelerator.id + " up to " + up_to;
     if (s.unknown_hardware > 0)
-        return std::string("a figure the model needs is unknown for ") + node.accelerator.id + " (peak at " +
-               enum_name(sc.precision) + ", memory or bandwidth); try another precision";
+        return std::string("a figure the model needs is unknown for ") + node.accelerator.id +
+               " (peak at " + enum_name(sc.precision) +
+               ", memory or bandwidth); try another precision";
     if (s.cannot_train > 0)
         return node.accelerator.id + " cannot train at " + enum_name(sc.precision);
     return "no layout is valid up to " + up_to + " (batch, heads or layer counts do not divide)";
@@ -162,8 +177,12 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
         }
     }
     switch (k.objective) {
-    case Objective::cost: rk.objective_text = "lowest cost"; break;
-    case Objective::time: rk.objective_text = "shortest time"; break;
+    case Objective::cost:
+        rk.objective_text = "lowest cost";
+        break;
+    case Objective::time:
+        rk.objective_text = "shortest time";
+        break;
     case Objective::cost_under_deadline:
         rk.objective_text = "lowest cost within the " + hours(k.deadline_hours) + " deadline";
         break;
@@ -177,15 +196,18 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
 PlanReport option_report(const Scenario& sc, const SweepResult& sw, const PlanOption& o,
                          const CalibrationProfile* cal, const ScalingBaseline* baseline) {
     const ConfigBest& c = sw.configs[o.config];
-    PlanReport r = make_plan_report(sc, sw.candidates[c.candidate], c.nodes, c.layout, cal, baseline);
+    PlanReport r =
+        make_plan_report(sc, sw.candidates[c.candidate], c.nodes, c.layout, cal, baseline);
     r.spot = o.spot;
     r.searched = searched_fields(sc);
     if (!sc.nodes) r.searched.insert(r.searched.begin(), "nodes");
     if (sc.instance.empty()) r.searched.insert(r.searched.begin(), "instance");
     std::string fields;
-    for (const auto& f : r.searched) fields += (fields.empty() ? "" : ", ") + f;
+    for (const auto& f : r.searched)
+        fields += (fields.empty() ? "" : ", ") + f;
     if (!fields.empty())
-        r.note = "searched " + fields + ": best of " + std::to_string(sw.evaluated) + " plans evaluated";
+        r.note =
+            "searched " + fields + ": best of " + std::to_string(sw.evaluated) + " plans evaluated";
     return r;
 }
 
@@ -200,29 +222,35 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     const double step = p.step_time_s;
     const Layout& l = r.layout;
     auto share = [&](double part) { return step > 0 ? part / step : 0.0; };
-    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + format_duration_s(step) + " step, at " +
-                  pct(p.mfu) + " MFU");
+    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + format_duration_s(step) +
+                  " step, at " + pct(p.mfu) + " MFU");
     if (share(b.pp_bubble_s) >= kNotableShare) {
-        out.push_back("pipeline bubble: " + pct(share(b.pp_bubble_s)) + " of the step (pp=" + std::to_string(l.pp) +
-                      " with " + std::to_string(l.micro_batches()) +
-                      " micro-batches per step; more micro-batches or interleaving would shrink it)");
+        out.push_back(
+            "pipeline bubble: " + pct(share(b.pp_bubble_s)) + " of the step (pp=" +
+            std::to_string(l.pp) + " with " + std::to_string(l.micro_batches()) +
+            " micro-batches per step; more micro-batches or interleaving would shrink it)");
     }
     if (share(b.dp_comm_exposed_s) >= kNotableShare) {
         const bool multi_node = r.nodes > 1;
-        std::string where = multi_node ? "the " + fixed(r.node.inter_node_gbps, 0) + " Gbps inter-node network"
-                                       : std::string("the ") + link_name(r.node.intra_link) + " links inside the node";
-        out.push_back("network: gradient synchronisation (dp=" + std::to_string(l.dp) + ") over " + where +
-                      " is exposed for " + pct(share(b.dp_comm_exposed_s)) + " of the step");
+        std::string where =
+            multi_node
+                ? "the " + fixed(r.node.inter_node_gbps, 0) + " Gbps inter-node network"
+                : std::string("the ") + link_name(r.node.intra_link) + " links inside the node";
+        out.push_back("network: gradient synchronisation (dp=" + std::to_string(l.dp) + ") over " +
+                      where + " is exposed for " + pct(share(b.dp_comm_exposed_s)) +
+                      " of the step");
     }
     if (share(b.tp_comm_s) >= kNotableShare) {
         out.push_back("tensor-parallel all-reduces (tp=" + std::to_string(l.tp) + " over " +
-                      link_name(r.node.intra_link) + ") take " + pct(share(b.tp_comm_s)) + " of the step");
+                      link_name(r.node.intra_link) + ") take " + pct(share(b.tp_comm_s)) +
+                      " of the step");
     }
     if (share(b.pp_comm_s) >= kNotableShare)
         out.push_back("pipeline transfers take " + pct(share(b.pp_comm_s)) + " of the step");
     if (share(b.recompute_s) >= kNotableShare) {
         // Only a searched recompute mode was chosen to fit; a scenario's own choice is just a cost.
-        const bool chosen = std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
+        const bool chosen =
+            std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
         out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) +
                       (chosen ? ") to fit, costing " : ", as the scenario sets), costing ") +
                       pct(share(b.recompute_s)) + " of the step");
@@ -230,22 +258,29 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     if (share(b.optimizer_s) >= kNotableShare)
         out.push_back("the optimizer step takes " + pct(share(b.optimizer_s)) + " of the step");
     if (share(b.host_overhead_s) >= kNotableShare)
-        out.push_back("host-bound: the GPUs wait " + pct(share(b.host_overhead_s)) +
-                      " of the step for the host to issue kernels (layers too small at micro-batch " +
-                      std::to_string(l.micro_batch) + "; a larger micro-batch or less tensor parallelism helps)");
+        out.push_back(
+            "host-bound: the GPUs wait " + pct(share(b.host_overhead_s)) +
+            " of the step for the host to issue kernels (layers too small at micro-batch " +
+            std::to_string(l.micro_batch) +
+            "; a larger micro-batch or less tensor parallelism helps)");
     if (inter_node_over_tcp(r))
-        out.push_back("network: " + r.node.instance_type + " has no EFA, so NCCL falls back to TCP sockets between "
-                      "the " + std::to_string(r.nodes) + " nodes; the inter-node times are optimistic unless "
+        out.push_back("network: " + r.node.instance_type +
+                      " has no EFA, so NCCL falls back to TCP sockets between "
+                      "the " +
+                      std::to_string(r.nodes) +
+                      " nodes; the inter-node times are optimistic unless "
                       "calibrated");
     const MemoryGib& m = p.memory_gib;
     if (m.capacity > 0 && m.total / m.capacity >= 0.85) {
-        out.push_back("memory is " + pct(m.total / m.capacity) + " full (" + fixed(m.total, 1) + " of " +
-                      fixed(m.capacity, 1) + " GiB per device): a larger micro-batch would not fit");
+        out.push_back("memory is " + pct(m.total / m.capacity) + " full (" + fixed(m.total, 1) +
+                      " of " + fixed(m.capacity, 1) +
+                      " GiB per device): a larger micro-batch would not fit");
     }
     if (is_known(r.scaling_efficiency) && r.scaling_efficiency < 0.8) {
         out.push_back("scaling efficiency " + pct(r.scaling_efficiency) + " of " +
-                      (r.scaling_reference_devices == 1 ? std::string("one device's")
-                                                        : std::to_string(r.scaling_reference_devices) + " devices'") +
+                      (r.scaling_reference_devices == 1
+                           ? std::string("one device's")
+                           : std::to_string(r.scaling_reference_devices) + " devices'") +
                       " per-device throughput");
     }
     const SpotEstimate& s = r.job.spot;
@@ -253,36 +288,40 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
         std::string saving;
         if (is_known(r.job.cost_usd) && r.job.cost_usd > 0)
             saving = "; " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
-        out.push_back("spot risk: " + format_expected_interruptions(s.expected_interruptions) + " (Spot Advisor " +
-                      spot_bucket_label(r.node.spot_interruption_bucket) + ", cluster MTBF " + hours(s.mtbf_h) +
+        out.push_back("spot risk: " + format_expected_interruptions(s.expected_interruptions) +
+                      " (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
+                      ", cluster MTBF " + hours(s.mtbf_h) +
                       "); checkpoints, restarts and lost work add " + hours(s.overhead_h) + saving);
     }
     if (!r.spot && s.feasible && s.priced && is_known(r.job.cost_usd) && r.job.cost_usd > 0) {
         out.push_back("on spot the same plan would cost about " + usd(s.cost_usd) + " (" +
-                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) and take " + hours(s.overhead_h) +
-                      " longer, " + format_expected_interruptions(s.expected_interruptions));
+                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) and take " +
+                      hours(s.overhead_h) + " longer, " +
+                      format_expected_interruptions(s.expected_interruptions));
     }
     if (r.hpo.trials > 1) {
         out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +
-                      std::to_string(r.hpo.max_parallel_trials) + " at a time (" + std::to_string(r.hpo.waves) +
-                      " waves, up to " + std::to_string(r.hpo.peak_nodes) + " nodes at once)");
+                      std::to_string(r.hpo.max_parallel_trials) + " at a time (" +
+                      std::to_string(r.hpo.waves) + " waves, up to " +
+                      std::to_string(r.hpo.peak_nodes) + " nodes at once)");
     }
     return out;
 }
 
-RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, const CalibrationProfile* cal,
-                          int top_n, const SweepOptions& options) {
+RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
+                          const CalibrationProfile* cal, int top_n, const SweepOptions& options) {
     RecommendResult res;
     res.sweep = sweep(sc, std::move(candidates), cal, options);
     res.ranking = rank_options(sc, res.sweep, top_n);
     const SweepResult& sw = res.sweep;
     const Ranking& rk = res.ranking;
 
-    std::map<int, ScalingBaseline> baselines;  // per candidate: computed once
+    std::map<int, ScalingBaseline> baselines; // per candidate: computed once
     auto baseline = [&](int candidate) -> const ScalingBaseline* {
         auto it = baselines.find(candidate);
         if (it == baselines.end())
-            it = baselines.emplace(candidate, scaling_baseline(sc, sw.candidates[candidate], cal)).first;
+            it = baselines.emplace(candidate, scaling_baseline(sc, sw.candidates[candidate], cal))
+                     .first;
         return &it->second;
     };
     auto report = [&](const PlanOption& o) {
@@ -303,29 +342,38 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
             if (rk.ranked.size() > 1) {
                 const PlanOption& next = rk.ranked[1];
                 const PlanReport next_r = report(next);
-                if (cost_objective(sc.constraints.objective) && is_known(next.cost_usd) && next.cost_usd > 0)
-                    rec.reasons.push_back(pct(1.0 - o.cost_usd / next.cost_usd) + " cheaper than the next choice, " +
+                if (cost_objective(sc.constraints.objective) && is_known(next.cost_usd) &&
+                    next.cost_usd > 0)
+                    rec.reasons.push_back(pct(1.0 - o.cost_usd / next.cost_usd) +
+                                          " cheaper than the next choice, " +
                                           describe_option(next_r));
                 else if (next.wall_time_h > 0)
                     rec.reasons.push_back(pct(1.0 - o.wall_time_h / next.wall_time_h) +
-                                          " faster than the next choice, " + describe_option(next_r));
+                                          " faster than the next choice, " +
+                                          describe_option(next_r));
             }
         } else {
             const PlanOption& top = rk.ranked[0];
             std::string cmp = "#" + std::to_string(rec.rank) + ": " + what + ", " + figures;
             if (is_known(o.cost_usd) && is_known(top.cost_usd) && top.cost_usd > 0) {
-                cmp += "; " + relative(o.cost_usd, top.cost_usd, "more expensive", "cheaper", "as cheap as", "#1") +
-                       ", " + relative(o.wall_time_h, top.wall_time_h, "slower", "faster", "as fast as", "#1");
+                cmp += "; " +
+                       relative(o.cost_usd, top.cost_usd, "more expensive", "cheaper",
+                                "as cheap as", "#1") +
+                       ", " +
+                       relative(o.wall_time_h, top.wall_time_h, "slower", "faster", "as fast as",
+                                "#1");
             }
             rec.reasons.push_back(cmp);
         }
-        if (fastest && fastest->config == o.config && fastest->spot == o.spot && rk.pareto.size() > 1)
+        if (fastest && fastest->config == o.config && fastest->spot == o.spot &&
+            rk.pareto.size() > 1)
             rec.reasons.push_back("the fastest plan on the time-cost Pareto front");
         else if (cheapest && cheapest->config == o.config && cheapest->spot == o.spot)
             rec.reasons.push_back("the cheapest plan found");
-        rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) + ", pp=" +
-                              std::to_string(rec.report.layout.pp) + ", dp=" + std::to_string(rec.report.layout.dp) +
-                              ", micro-batch " + std::to_string(rec.report.layout.micro_batch) + ", ZeRO-" +
+        rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) +
+                              ", pp=" + std::to_string(rec.report.layout.pp) +
+                              ", dp=" + std::to_string(rec.report.layout.dp) + ", micro-batch " +
+                              std::to_string(rec.report.layout.micro_batch) + ", ZeRO-" +
                               std::to_string(rec.report.layout.zero) + ", recompute " +
                               enum_name(rec.report.layout.recompute) +
                               (layout_searched(rec.report) ? " was the fastest of its cluster"
@@ -333,14 +381,16 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
         rec.limits = explain_limits(rec.report);
         res.recommendations.push_back(std::move(rec));
     }
-    for (const PlanOption& o : rk.pareto) res.pareto.push_back(report(o));
+    for (const PlanOption& o : rk.pareto)
+        res.pareto.push_back(report(o));
 
     // What was excluded, in words.
     for (const auto& s : sw.summaries) {
         if (!s.skipped.empty()) {
             res.summary.push_back("skipped: " + s.skipped);
         } else if (s.configs_fitting == 0) {
-            res.summary.push_back(s.instance + ": " + why_nothing_fits(s, sw.candidates[&s - sw.summaries.data()], sc));
+            res.summary.push_back(s.instance + ": " +
+                                  why_nothing_fits(s, sw.candidates[&s - sw.summaries.data()], sc));
         }
     }
     if (rk.excluded_deadline > 0)
@@ -352,8 +402,9 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates, 
     if (rk.excluded_no_price > 0)
         res.summary.push_back(no_price_sentence(sc, rk.excluded_no_price));
     if (rk.ranked.empty())
-        res.summary.push_back("no plan meets the constraints: raise max_nodes, the deadline or the budget, "
-                              "or allow more instance types");
+        res.summary.push_back(
+            "no plan meets the constraints: raise max_nodes, the deadline or the budget, "
+            "or allow more instance types");
     return res;
 }
 

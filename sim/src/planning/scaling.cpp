@@ -40,9 +40,9 @@ struct Fastest {
 };
 
 std::string layout_text(const Layout& l) {
-    return "tp " + std::to_string(l.tp) + " × pp " + std::to_string(l.pp) + " × dp " + std::to_string(l.dp) +
-           ", micro-batch " + std::to_string(l.micro_batch) + ", " + enum_name(l.recompute) + " recompute, ZeRO-" +
-           std::to_string(l.zero);
+    return "tp " + std::to_string(l.tp) + " × pp " + std::to_string(l.pp) + " × dp " +
+           std::to_string(l.dp) + ", micro-batch " + std::to_string(l.micro_batch) + ", " +
+           enum_name(l.recompute) + " recompute, ZeRO-" + std::to_string(l.zero);
 }
 
 std::string join_and(const std::vector<std::string>& items) {
@@ -71,19 +71,23 @@ std::vector<ScalingSize> scaling_sizes(int accelerators_per_node, int max_nodes)
     const int per_node = std::max(1, accelerators_per_node);
     for (int d = 1; d < per_node; d *= 2)
         if (per_node % d == 0) sizes.push_back({1, d});
-    for (int nodes = 1; nodes <= std::max(1, max_nodes); nodes *= 2) sizes.push_back({nodes, per_node});
+    for (int nodes = 1; nodes <= std::max(1, max_nodes); nodes *= 2)
+        sizes.push_back({nodes, per_node});
     return sizes;
 }
 
-ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node, const CalibrationProfile* cal) {
+ScalingBaseline scaling_baseline(const Scenario& scenario, const NodeSpec& node,
+                                 const CalibrationProfile* cal) {
     cal = calibration_for(cal, node);
     // The reference is the best the small configuration can do, whatever layout the scenario
     // fixes for the large one.
     const Scenario searched = with_layout_searched(scenario);
     LayoutSpace space;
-    for (const ScalingSize& size : scaling_sizes(node.accelerators_per_node, searched.constraints.max_nodes)) {
+    for (const ScalingSize& size :
+         scaling_sizes(node.accelerators_per_node, searched.constraints.max_nodes)) {
         Fastest best;
-        evaluate_size(searched, node, size, cal, space, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
+        evaluate_size(searched, node, size, cal, space,
+                      [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
         if (best.found && best.result.samples_per_s > 0)
             return {size.devices(), best.result.samples_per_s, best.layout};
     }
@@ -95,21 +99,28 @@ double scaling_efficiency(const ScalingBaseline& baseline, double samples_per_s,
     return (samples_per_s / devices) / (baseline.samples_per_s / baseline.devices);
 }
 
-std::string superlinear_scaling_note(const ScalingBaseline& baseline, const Layout& layout, int devices,
-                                     double efficiency) {
-    if (!is_known(efficiency) || std::lround(efficiency * 100.0) <= 100 || baseline.devices <= 0) return {};
+std::string superlinear_scaling_note(const ScalingBaseline& baseline, const Layout& layout,
+                                     int devices, double efficiency) {
+    if (!is_known(efficiency) || std::lround(efficiency * 100.0) <= 100 || baseline.devices <= 0)
+        return {};
     const Layout& ref = baseline.layout;
     // What the reference pays per sample that this plan does not.
     std::vector<std::string> costs;
-    if (ref.recompute > layout.recompute) costs.push_back(std::string(enum_name(ref.recompute)) + " activation recompute");
+    if (ref.recompute > layout.recompute)
+        costs.push_back(std::string(enum_name(ref.recompute)) + " activation recompute");
     if (ref.zero > layout.zero) costs.push_back("ZeRO stage " + std::to_string(ref.zero));
-    if (ref.micro_batch < layout.micro_batch) costs.push_back("micro-batch " + std::to_string(ref.micro_batch));
-    if (ref.pp > layout.pp) costs.push_back("a " + std::to_string(ref.pp) + "-stage pipeline, whose bubble idles devices");
-    if (ref.tp > layout.tp) costs.push_back("tensor parallel over " + std::to_string(ref.tp) + " devices");
-    const std::string head = "scaling efficiency is above 100 % (" + std::to_string(std::lround(efficiency * 100.0)) +
-                             " %) because the " + std::to_string(baseline.devices) +
-                             "-device reference is slower per device than this " + std::to_string(devices) +
-                             "-device plan";
+    if (ref.micro_batch < layout.micro_batch)
+        costs.push_back("micro-batch " + std::to_string(ref.micro_batch));
+    if (ref.pp > layout.pp)
+        costs.push_back("a " + std::to_string(ref.pp) +
+                        "-stage pipeline, whose bubble idles devices");
+    if (ref.tp > layout.tp)
+        costs.push_back("tensor parallel over " + std::to_string(ref.tp) + " devices");
+    const std::string head = "scaling efficiency is above 100 % (" +
+                             std::to_string(std::lround(efficiency * 100.0)) + " %) because the " +
+                             std::to_string(baseline.devices) +
+                             "-device reference is slower per device than this " +
+                             std::to_string(devices) + "-device plan";
     const std::string ref_text = "its fastest fitting layout: " + layout_text(ref);
     if (costs.empty()) return head + " (" + ref_text + "), not because the hardware speeds up";
     return head + ": to fit in memory it uses " + join_and(costs) + " (" + ref_text +
@@ -118,11 +129,16 @@ std::string superlinear_scaling_note(const ScalingBaseline& baseline, const Layo
 
 bool in_family(const Layout& l, LayoutFamily family) {
     switch (family) {
-    case LayoutFamily::data: return l.tp == 1 && l.pp == 1;
-    case LayoutFamily::tensor: return l.tp > 1 && l.pp == 1;
-    case LayoutFamily::pipeline: return l.pp > 1 && l.tp == 1;
-    case LayoutFamily::model: return l.dp == 1 && l.tp * l.pp > 1;
-    case LayoutFamily::any: return true;
+    case LayoutFamily::data:
+        return l.tp == 1 && l.pp == 1;
+    case LayoutFamily::tensor:
+        return l.tp > 1 && l.pp == 1;
+    case LayoutFamily::pipeline:
+        return l.pp > 1 && l.tp == 1;
+    case LayoutFamily::model:
+        return l.dp == 1 && l.tp * l.pp > 1;
+    case LayoutFamily::any:
+        return true;
     }
     return false;
 }
@@ -143,13 +159,13 @@ std::optional<ScalingBaseline> baseline_from_rows(const std::vector<ScalingRow>&
         if (best.found && best.result.samples_per_s > 0)
             return ScalingBaseline{canonical[i].devices(), best.result.samples_per_s, best.layout};
     }
-    return ScalingBaseline{};  // every canonical size evaluated, none fits
+    return ScalingBaseline{}; // every canonical size evaluated, none fits
 }
 
 } // namespace
 
-ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node, const std::vector<ScalingSize>& sizes,
-                             const ScalingOptions& options) {
+ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node,
+                             const std::vector<ScalingSize>& sizes, const ScalingOptions& options) {
     ScalingCurves out;
     const CalibrationProfile* cal = calibration_for(options.calibration, node);
     const Scenario searched = with_layout_searched(scenario);
@@ -162,10 +178,12 @@ ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node, con
             break;
         }
         std::array<Fastest, kLayoutFamilies.size()> best;
-        out.evaluated += evaluate_size(searched, node, size, cal, space, [&](const Layout& l, const PlanResult& r) {
-            for (LayoutFamily f : kLayoutFamilies)
-                if (in_family(l, f)) best[std::size_t(f)].offer(l, r);
-        });
+        out.evaluated += evaluate_size(searched, node, size, cal, space,
+                                       [&](const Layout& l, const PlanResult& r) {
+                                           for (LayoutFamily f : kLayoutFamilies)
+                                               if (in_family(l, f))
+                                                   best[std::size_t(f)].offer(l, r);
+                                       });
         ScalingRow row;
         row.size = size;
         const NodeSpec used = node_at(node, size);
@@ -184,12 +202,14 @@ ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node, con
     }
     // Efficiency needs the reference, which the rows usually contain already (a cancelled run's
     // partial rows are still shown, so they get it too).
-    const std::optional<ScalingBaseline> known =
-        baseline_from_rows(out.rows, scaling_sizes(node.accelerators_per_node, searched.constraints.max_nodes));
+    const std::optional<ScalingBaseline> known = baseline_from_rows(
+        out.rows, scaling_sizes(node.accelerators_per_node, searched.constraints.max_nodes));
     out.baseline = known ? *known : scaling_baseline(searched, node, cal);
     for (ScalingRow& row : out.rows)
         for (ScalingPoint& p : row.best)
-            if (p.found) p.scaling_efficiency = scaling_efficiency(out.baseline, p.result.samples_per_s, row.size.devices());
+            if (p.found)
+                p.scaling_efficiency =
+                    scaling_efficiency(out.baseline, p.result.samples_per_s, row.size.devices());
     return out;
 }
 

@@ -13,7 +13,7 @@ namespace cp::sim {
 namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
-constexpr double kMinBytesPerParam = 12.0;  // fp32 Adam moments alone are 8, master weights 4
+constexpr double kMinBytesPerParam = 12.0; // fp32 Adam moments alone are 8, master weights 4
 
 struct WorkItem {
     int candidate;
@@ -31,10 +31,10 @@ struct ItemOutcome {
     bool pruned = false;
 };
 
-ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const CalibrationProfile* cal,
-                     double min_params, LayoutSpace& space) {
+ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes,
+                     const CalibrationProfile* cal, double min_params, LayoutSpace& space) {
     ItemOutcome out;
-    cal = calibration_for(cal, node);  // measured on another accelerator: datasheet here
+    cal = calibration_for(cal, node); // measured on another accelerator: datasheet here
     const Cluster cluster{node, nodes};
     const int devices = cluster.devices();
     // No layout fits when even fully sharded weights + optimizer state exceed all memory.
@@ -47,25 +47,27 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes, const 
     Layout best_layout;
     PlanResult best;
     bool found = false;
-    out.evaluated = evaluate_layouts(sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) {
-        if (r.limit == Limit::none) {
-            ++out.valid;
-            // Deterministic: enumeration order, equal times resolved toward the larger micro-batch.
-            if (!found || better_plan(l, r, best_layout, best)) {
-                found = true;
-                best = r;
-                best_layout = l;
+    out.evaluated =
+        evaluate_layouts(sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) {
+            if (r.limit == Limit::none) {
+                ++out.valid;
+                // Deterministic: enumeration order, equal times resolved toward the larger
+                // micro-batch.
+                if (!found || better_plan(l, r, best_layout, best)) {
+                    found = true;
+                    best = r;
+                    best_layout = l;
+                }
+            } else if (r.limit == Limit::out_of_memory) {
+                ++out.out_of_memory;
+            } else if (r.limit == Limit::unknown_hardware) {
+                ++out.unknown_hardware;
+            } else if (r.limit == Limit::cannot_train) {
+                ++out.cannot_train;
+            } else {
+                ++out.invalid_layout;
             }
-        } else if (r.limit == Limit::out_of_memory) {
-            ++out.out_of_memory;
-        } else if (r.limit == Limit::unknown_hardware) {
-            ++out.unknown_hardware;
-        } else if (r.limit == Limit::cannot_train) {
-            ++out.cannot_train;
-        } else {
-            ++out.invalid_layout;
-        }
-    });
+        });
     if (!found) return out;
     ConfigBest c;
     c.nodes = nodes;
@@ -88,13 +90,14 @@ double min_parameter_count(const Workload& w) {
     const TransformerShape& s = w.shape;
     const double h = s.hidden;
     const double kv_dim = s.heads > 0 ? h * s.kv_heads / s.heads : h;
-    const double per_layer = 2 * h * h + 2 * h * kv_dim + (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
+    const double per_layer =
+        2 * h * h + 2 * h * kv_dim + (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
     const double shape_params = s.layers * per_layer;
     return w.params > 0 ? std::min(w.params, shape_params) : shape_params;
 }
 
-SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const CalibrationProfile* cal,
-                  const SweepOptions& options) {
+SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates,
+                  const CalibrationProfile* cal, const SweepOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     SweepResult result;
     result.candidates = std::move(candidates);
@@ -115,12 +118,14 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
             if (!probe.bases.empty()) {
                 Layout l = probe.bases.front();
                 l.recompute = probe.recomputes.front();
-                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision, calibration_for(cal, node));
+                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision,
+                                              calibration_for(cal, node));
                 ++result.evaluated;
                 ++summary.evaluated;
                 if (r.limit == Limit::unknown_hardware || r.limit == Limit::cannot_train) {
-                    summary.skipped = node.instance_type + ": " + node.accelerator.id + " has no published " +
-                                      enum_name(sc.precision) + " peak, so it is not planned at this precision";
+                    summary.skipped = node.instance_type + ": " + node.accelerator.id +
+                                      " has no published " + enum_name(sc.precision) +
+                                      " peak, so it is not planned at this precision";
                     continue;
                 }
             }
@@ -128,7 +133,8 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
         if (sc.nodes) {
             items.push_back({static_cast<int>(i), *sc.nodes});
         } else {
-            for (int n = 1; n <= sc.constraints.max_nodes; ++n) items.push_back({static_cast<int>(i), n});
+            for (int n = 1; n <= sc.constraints.max_nodes; ++n)
+                items.push_back({static_cast<int>(i), n});
         }
     }
 
@@ -138,7 +144,7 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
     std::atomic<std::size_t> done{0};
     std::atomic<bool> stopped{false};
     auto worker = [&] {
-        LayoutSpace space;  // per thread, storage reused across items
+        LayoutSpace space; // per thread, storage reused across items
         for (;;) {
             if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
@@ -147,18 +153,23 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
             const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
             if (k >= items.size()) return;
             const WorkItem& item = items[k];
-            outcomes[k] = run_item(sc, result.candidates[item.candidate], item.nodes, cal, min_params, space);
+            outcomes[k] =
+                run_item(sc, result.candidates[item.candidate], item.nodes, cal, min_params, space);
             if (outcomes[k].best) outcomes[k].best->candidate = item.candidate;
             const std::size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
             if (options.progress) options.progress(options.progress_user, d, items.size());
         }
     };
-    const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(std::max<std::size_t>(items.size(), 1))));
+    const int threads =
+        std::max(1, std::min<int>(options.threads,
+                                  static_cast<int>(std::max<std::size_t>(items.size(), 1))));
     result.threads = std::max(1, options.threads);
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
     worker();
-    for (auto& th : pool) th.join();
+    for (auto& th : pool)
+        th.join();
     result.cancelled = stopped.load();
 
     // Merge in item order: identical for any thread count.
@@ -181,7 +192,8 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates, const Ca
             result.configs.push_back(*o.best);
         }
     }
-    result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 

@@ -32,14 +32,16 @@ double training_samples(const Scenario& sc) {
     return t.epochs * t.dataset_samples;
 }
 
-SpotEstimate spot_estimate(const SpotSpec& spot, const NodeSpec& node, int nodes, double work_time_h) {
+SpotEstimate spot_estimate(const SpotSpec& spot, const NodeSpec& node, int nodes,
+                           double work_time_h) {
     SpotEstimate e;
     e.priced = is_known(node.usd_per_node_hour_spot);
-    e.cluster_rate_per_hour = nodes * spot_interruptions_per_node_hour(node.spot_interruption_bucket);
+    e.cluster_rate_per_hour =
+        nodes * spot_interruptions_per_node_hour(node.spot_interruption_bucket);
     e.mtbf_h = 1.0 / e.cluster_rate_per_hour;
     const double restart_h = spot.restart_s / 3600.0;
     const double checkpoint_h = spot.checkpoint_write_s / 3600.0;
-    double useful_fraction = 0;  // share of wall time that advances training
+    double useful_fraction = 0; // share of wall time that advances training
     double per_interruption_h = 0;
     if (spot.checkpoint_on_notice || checkpoint_h <= 0) {
         // The notice leaves time to write a checkpoint (a free one always fits): no periodic
@@ -52,7 +54,7 @@ SpotEstimate spot_estimate(const SpotSpec& spot, const NodeSpec& node, int nodes
         double interval_h = std::sqrt(2.0 * checkpoint_h * e.mtbf_h);
         interval_h = std::min(interval_h, std::max(work_time_h, 1e-9));
         e.checkpoint_interval_s = interval_h * 3600.0;
-        per_interruption_h = restart_h + 0.5 * (interval_h + checkpoint_h);  // restart + lost work
+        per_interruption_h = restart_h + 0.5 * (interval_h + checkpoint_h); // restart + lost work
         useful_fraction = interval_h / (interval_h + checkpoint_h);
     }
     // Wall time T solves T = W/useful + rate·T·per_interruption.
@@ -72,7 +74,8 @@ SpotEstimate spot_estimate(const SpotSpec& spot, const NodeSpec& node, int nodes
     return e;
 }
 
-JobEconomics job_economics(const Scenario& sc, const NodeSpec& node, int nodes, double step_time_s) {
+JobEconomics job_economics(const Scenario& sc, const NodeSpec& node, int nodes,
+                           double step_time_s) {
     JobEconomics j;
     j.samples_total = training_samples(sc);
     j.steps = std::ceil(j.samples_total / sc.parallel.global_batch);
@@ -103,27 +106,33 @@ std::vector<std::string> cost_assumptions(const Scenario& sc, const NodeSpec& no
     std::vector<std::string> out;
     std::ostringstream s;
     s.precision(3);
-    out.push_back("cost = nodes × hourly price × wall time; no storage, data transfer or idle time");
-    s << "spot interruption rate: Spot Advisor bucket " << spot_bucket_label(node.spot_interruption_bucket)
+    out.push_back(
+        "cost = nodes × hourly price × wall time; no storage, data transfer or idle time");
+    s << "spot interruption rate: Spot Advisor bucket "
+      << spot_bucket_label(node.spot_interruption_bucket)
       << " read as its midpoint share of capacity reclaimed per 30 days (>20% as 25%), i.e. "
       << spot_interruptions_per_node_hour(node.spot_interruption_bucket) * 24.0 * 30.0
       << " expected interruptions per instance-month";
     if (node.spot_interruption_bucket < 0) s << " (bucket unknown: the worst bucket is assumed)";
     out.push_back(s.str());
-    out.push_back("a synchronous job stops when any node is reclaimed: cluster rate = nodes × instance rate");
+    out.push_back(
+        "a synchronous job stops when any node is reclaimed: cluster rate = nodes × instance rate");
     if (sc.spot.checkpoint_on_notice || sc.spot.checkpoint_write_s <= 0) {
-        out.push_back("a checkpoint is written inside the 2-minute notice, so no work is lost; each "
-                      "interruption costs checkpoint_write_s + restart_s");
+        out.push_back(
+            "a checkpoint is written inside the 2-minute notice, so no work is lost; each "
+            "interruption costs checkpoint_write_s + restart_s");
     } else {
-        out.push_back("periodic checkpoints at the Young/Daly interval sqrt(2 × checkpoint_write_s × MTBF); "
-                      "each interruption costs restart_s plus half an interval of lost work (the "
-                      "2-minute notice is used to stop cleanly, not to checkpoint)");
+        out.push_back(
+            "periodic checkpoints at the Young/Daly interval sqrt(2 × checkpoint_write_s × MTBF); "
+            "each interruption costs restart_s plus half an interval of lost work (the "
+            "2-minute notice is used to stop cleanly, not to checkpoint)");
     }
     out.push_back("spot price: the current price in the catalog; spot prices change over time");
     if (sc.training.trials > 1)
-        out.push_back("tuning job: " + std::to_string(sc.training.trials) + " trials of equal length, " +
-                      std::to_string(std::min(sc.training.max_parallel_trials, sc.training.trials)) +
-                      " at a time (SageMaker max_jobs / max_parallel_jobs)");
+        out.push_back(
+            "tuning job: " + std::to_string(sc.training.trials) + " trials of equal length, " +
+            std::to_string(std::min(sc.training.max_parallel_trials, sc.training.trials)) +
+            " at a time (SageMaker max_jobs / max_parallel_jobs)");
     return out;
 }
 

@@ -19,12 +19,12 @@ struct CalibrationRow {
     std::string host;
     std::string instance_type;
     std::string accelerator;
-    std::string source;              // "probe", "nccl-tests"
+    std::string source; // "probe", "nccl-tests"
     std::string measured_at;
-    std::string tool_versions_json;  // {"nccl": "2.27.3", ...}
-    std::string raw_json;            // the measurements as imported
-    std::string fit_json;            // sim::profile_to_json()
-    std::string created_at;          // ISO 8601 UTC
+    std::string tool_versions_json; // {"nccl": "2.27.3", ...}
+    std::string raw_json;           // the measurements as imported
+    std::string fit_json;           // sim::profile_to_json()
+    std::string created_at;         // ISO 8601 UTC
 };
 
 class CalibrationStore {
@@ -33,7 +33,8 @@ public:
 
     // Stores `profile` under profile.name in one transaction. An existing name is an error
     // (CatalogError naming it) unless `replace`; nothing is changed on error.
-    std::int64_t store(const sim::CalibrationProfile& profile, const std::string& raw_json, bool replace = false);
+    std::int64_t store(const sim::CalibrationProfile& profile, const std::string& raw_json,
+                       bool replace = false);
     // `base`, or `base-2`, `base-3` ... whichever is not taken yet.
     std::string unused_name(const std::string& base) const;
     bool exists(std::string_view name) const;

@@ -70,8 +70,8 @@ public:
     std::vector<PriceRow> prices(std::string_view type, bool current_only = false) const;
     // Spot Advisor rows; empty type = all.
     std::vector<SpotAdvisorRow> spot_advisor(std::string_view type = {}) const;
-    std::vector<std::string> regions() const;   // regions with any price
-    std::vector<std::string> price_regions() const;  // regions with an on-demand or spot price
+    std::vector<std::string> regions() const;       // regions with any price
+    std::vector<std::string> price_regions() const; // regions with an on-demand or spot price
     std::vector<std::string> families() const;
 
     // --- conversion to the simulator's types --------------------------------------------

@@ -15,11 +15,11 @@
 namespace cp::catalog {
 
 enum class ImportFormat {
-    aws_spot_history,  // `aws ec2 describe-spot-price-history` JSON
-    spot_advisor,      // Spot Instance Advisor JSON (spot_advisor[region][os][type] = {s, r})
-    skypilot,          // SkyPilot AWS catalog vms.csv
-    aws_price_list,    // AWS bulk price-list CSV for EC2 (on-demand, Linux, shared tenancy)
-    csv,               // our own `catalog export` format
+    aws_spot_history, // `aws ec2 describe-spot-price-history` JSON
+    spot_advisor,     // Spot Instance Advisor JSON (spot_advisor[region][os][type] = {s, r})
+    skypilot,         // SkyPilot AWS catalog vms.csv
+    aws_price_list,   // AWS bulk price-list CSV for EC2 (on-demand, Linux, shared tenancy)
+    csv,              // our own `catalog export` format
 };
 
 // "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv".
@@ -29,7 +29,7 @@ std::optional<ImportFormat> parse_format(std::string_view name);
 ImportFormat detect_format(const std::filesystem::path& file);
 
 struct ImportOptions {
-    std::optional<ImportFormat> format;   // nullopt = detect_format()
+    std::optional<ImportFormat> format; // nullopt = detect_format()
     // Date stamped on prices from sources that carry none (SkyPilot vms.csv); "" = today (UTC).
     std::string as_of;
     // Called after each record is staged (inside the transaction). Tests use it to slow an
@@ -42,8 +42,8 @@ struct ImportReport {
     std::size_t records_read = 0;
     std::size_t prices_written = 0;
     std::size_t advisor_rows_written = 0;
-    std::size_t skipped = 0;             // rows outside the catalog's scope (other types, OS, ...)
-    std::string summary() const;         // one line for the CLI
+    std::size_t skipped = 0;     // rows outside the catalog's scope (other types, OS, ...)
+    std::string summary() const; // one line for the CLI
 };
 
 // Throws ImportError for bad files (database unchanged), CatalogError for database failures.

@@ -17,7 +17,7 @@ struct FitOptions {
     // Segments are grown left to right for as long as their least-squares fit keeps every
     // sample within this relative error; a new regime starts where it no longer does.
     double max_rel_error = 0.05;
-    int max_segments = 12;           // beyond this the tolerance is relaxed and the fit redone
+    int max_segments = 12; // beyond this the tolerance is relaxed and the fit redone
 };
 
 // One segment by relative-error least squares: minimises Σ((α + S/β − t)/t)². α ≥ 0, β > 0.

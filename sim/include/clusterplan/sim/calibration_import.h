@@ -25,7 +25,8 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
 // A log holding several consecutive runs (e.g. all_reduce_perf then all_gather_perf appended
 // to one file): one table per run, split where a new run's header starts after a results
 // table. `collective_hint` applies only when the log holds a single run.
-std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text, const std::string& source_name,
+std::vector<CollectiveTable> parse_nccl_tests_text_runs(std::string_view text,
+                                                        const std::string& source_name,
                                                         const std::string& collective_hint = "");
 CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& source_name,
                                       const std::string& collective_hint = "");

@@ -11,8 +11,9 @@ namespace cp::sim {
 
 // The fit for `collective` on the intra- or inter-node tier, or nullptr when not measured.
 // With several fits of one collective (different rank counts) the one closest to `ranks` wins.
-const CollectiveFit* find_collective_fit(const CalibrationProfile& profile, std::string_view collective,
-                                         bool inter_node, int ranks = 0);
+const CollectiveFit* find_collective_fit(const CalibrationProfile& profile,
+                                         std::string_view collective, bool inter_node,
+                                         int ranks = 0);
 
 // Achieved TFLOP/s for a GEMM of `flops` at `precision` ("bf16", ...): linear in log(flops)
 // between measured sizes, held at the nearest measured size outside them. NaN when the profile

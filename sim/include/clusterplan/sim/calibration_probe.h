@@ -23,15 +23,16 @@ struct ProbeGpu {
 };
 
 struct ProbeGemmResult {
-    std::string precision;  // fp32, tf32, fp16, bf16, fp8
+    std::string precision; // fp32, tf32, fp16, bf16, fp8
     int m = 0, n = 0, k = 0;
-    double flops = 0;       // 2·m·n·k
+    double flops = 0; // 2·m·n·k
     double time_s = 0;
     double tflops = 0;
 };
 
 struct ProbeBandwidth {
-    std::string what;       // membw: "copy"/"triad"; pcie: "h2d"/"d2h"; p2p: "unidirectional"/"bidirectional"
+    std::string
+        what; // membw: "copy"/"triad"; pcie: "h2d"/"d2h"; p2p: "unidirectional"/"bidirectional"
     double bytes = 0;
     double time_s = 0;
     double gbytes_per_s = 0;
@@ -46,8 +47,8 @@ struct ProbeDocument {
     std::vector<ProbeGpu> gpus;
     std::vector<ProbeGemmResult> gemm;
     std::vector<ProbeBandwidth> membw, pcie, p2p;
-    std::vector<CollectiveTable> collectives;  // one per collective measured
-    std::vector<std::string> errors;           // probe sections that could not run
+    std::vector<CollectiveTable> collectives; // one per collective measured
+    std::vector<std::string> errors;          // probe sections that could not run
 };
 
 // Throws CalibrationInputError naming the field on a malformed document.
@@ -59,10 +60,11 @@ struct ProfileMeta {
     std::string instance_type;
     std::string accelerator;
     std::string measured_at;
-    std::string source;      // "probe", "nccl-tests"
+    std::string source; // "probe", "nccl-tests"
 };
 
-CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta, const FitOptions& options = {});
+CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta,
+                                      const FitOptions& options = {});
 CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables, ProfileMeta meta,
                                        const FitOptions& options = {});
 

@@ -26,34 +26,34 @@ struct CollectiveRawPoint {
 // A collective's fitted cost on one network tier, in nccl-tests "algbw" terms of the
 // message size S handed to the collective.
 struct CollectiveFit {
-    std::string collective;  // "all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"
+    std::string collective; // "all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"
     int ranks = 0;
     std::vector<AlphaBetaSegment> segments;
-    int nodes = 1;                         // hosts taking part (1 = intra-node)
-    std::vector<CollectiveRawPoint> raw;   // measured table; interpolated inside its range
+    int nodes = 1;                       // hosts taking part (1 = intra-node)
+    std::vector<CollectiveRawPoint> raw; // measured table; interpolated inside its range
 };
 
 struct GemmPoint {
-    double flops = 0;        // FLOPs of one GEMM
-    double tflops = 0;       // achieved
+    double flops = 0;  // FLOPs of one GEMM
+    double tflops = 0; // achieved
 };
 
 struct CalibrationProfile {
     std::string name;
-    std::string source;      // "datasheet", "probe", "nccl-tests"
+    std::string source; // "datasheet", "probe", "nccl-tests"
     std::string host;
     std::string instance_type;
     std::string accelerator;
     std::string measured_at; // ISO date
     // Achieved GEMM throughput by size, per precision name ("bf16" ...); empty = datasheet curve.
     std::vector<std::pair<std::string, std::vector<GemmPoint>>> gemm;
-    double hbm_gbytes_per_s = 0;            // 0 = datasheet
-    std::vector<CollectiveFit> intra_node;  // fitted over NVLink/PCIe within a node
+    double hbm_gbytes_per_s = 0;           // 0 = datasheet
+    std::vector<CollectiveFit> intra_node; // fitted over NVLink/PCIe within a node
     std::vector<CollectiveFit> inter_node;
     // Further measured figures (0 = not measured) and provenance.
     double pcie_h2d_gbytes_per_s = 0;
     double pcie_d2h_gbytes_per_s = 0;
-    double p2p_gbytes_per_s = 0;           // best unidirectional GPU-to-GPU copy
+    double p2p_gbytes_per_s = 0; // best unidirectional GPU-to-GPU copy
     std::vector<std::pair<std::string, std::string>> tool_versions; // e.g. {"nccl", "2.27.3"}
 };
 

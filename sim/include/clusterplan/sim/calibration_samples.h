@@ -13,26 +13,26 @@ namespace cp::sim {
 struct CollectiveSample {
     double bytes = 0;
     double count = 0;
-    std::string type;                // element type, e.g. "float"
-    double time_us = 0;              // out-of-place (or the only) time
+    std::string type;   // element type, e.g. "float"
+    double time_us = 0; // out-of-place (or the only) time
     double algbw_gbytes_per_s = 0;
     double busbw_gbytes_per_s = 0;
-    double in_place_time_us = 0;     // NaN when not measured
+    double in_place_time_us = 0; // NaN when not measured
     double in_place_algbw_gbytes_per_s = 0;
     double in_place_busbw_gbytes_per_s = 0;
-    long long wrong = 0;             // #wrong elements reported (-1 = not checked)
+    long long wrong = 0; // #wrong elements reported (-1 = not checked)
 };
 
 struct CollectiveTable {
-    std::string collective;          // "all_reduce", "all_gather", "reduce_scatter", "broadcast",
-                                     // "reduce", "sendrecv", "alltoall"
+    std::string collective; // "all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                            // "reduce", "sendrecv", "alltoall"
     int ranks = 0;
-    int nodes = 1;                   // distinct hosts taking part
+    int nodes = 1; // distinct hosts taking part
     std::vector<std::string> hosts;
-    std::string device;              // GPU name when the log says
+    std::string device; // GPU name when the log says
     std::string nccl_version;
-    std::string source_format;       // "nccl-tests-text", "nccl-tests-json", "csv", "probe"
-    double avg_busbw_gbytes_per_s = 0; // "# Avg bus bandwidth" line, 0 if absent
+    std::string source_format;             // "nccl-tests-text", "nccl-tests-json", "csv", "probe"
+    double avg_busbw_gbytes_per_s = 0;     // "# Avg bus bandwidth" line, 0 if absent
     std::vector<CollectiveSample> samples; // ascending bytes
 };
 

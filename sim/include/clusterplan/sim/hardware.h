@@ -12,7 +12,9 @@
 namespace cp::sim {
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
-inline bool is_known(double v) { return !std::isnan(v); }
+inline bool is_known(double v) {
+    return !std::isnan(v);
+}
 
 enum class Precision { fp32, tf32, fp16, bf16, fp8 };
 inline constexpr int kPrecisionCount = 5;
@@ -20,14 +22,14 @@ inline constexpr int kPrecisionCount = 5;
 enum class IntraNodeLink { none, nvswitch, nvlink, pcie, neuronlink, rocem };
 
 struct AcceleratorSpec {
-    std::string id;                     // canonical id, e.g. "A100-80GB"
-    std::string vendor;                 // "NVIDIA", "AWS", "Habana Labs (Intel)"
-    bool is_gpu = true;                 // Neuron and Gaudi are accelerators, not GPUs
-    bool can_train = true;              // false for Inferentia (inference-only)
+    std::string id;        // canonical id, e.g. "A100-80GB"
+    std::string vendor;    // "NVIDIA", "AWS", "Habana Labs (Intel)"
+    bool is_gpu = true;    // Neuron and Gaudi are accelerators, not GPUs
+    bool can_train = true; // false for Inferentia (inference-only)
     // Highest ZeRO stage its training software offers. The Neuron SDK (Trainium) shards only the
     // optimizer state: NxD Training and optimum-neuron document ZeRO-1 and no stage 2/3
-    // (awsdocs-neuron.readthedocs-hosted.com, "ZeRO-1 Tutorial"; huggingface.co/docs/optimum-neuron,
-    // "Distributed Training"). Plans beyond it are not offered.
+    // (awsdocs-neuron.readthedocs-hosted.com, "ZeRO-1 Tutorial";
+    // huggingface.co/docs/optimum-neuron, "Distributed Training"). Plans beyond it are not offered.
     int max_zero_stage = 3;
     // Whether its framework issues kernels one by one from the host (eager PyTorch on GPUs), so
     // small layers can wait for the host (the host-issue floor). Neuron (Trainium) compiles the
@@ -35,7 +37,7 @@ struct AcceleratorSpec {
     bool eager_kernel_issue = true;
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
-                                                   kUnknown};
+                                                    kUnknown};
     double memory_gib = kUnknown;
     double hbm_gbytes_per_s = kUnknown;
     double link_gbytes_per_s = kUnknown; // per device, unidirectional, intra-node fabric
@@ -45,12 +47,14 @@ struct AcceleratorSpec {
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
     // The generations model_constants.h carries measured efficiencies for (by catalog id).
-    bool is_hopper() const { return id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200"); }
+    bool is_hopper() const {
+        return id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
+    }
     bool is_a100() const { return id.starts_with("A100"); }
 };
 
 struct NodeSpec {
-    std::string instance_type;          // "p4d.24xlarge", or "custom"
+    std::string instance_type; // "p4d.24xlarge", or "custom"
     AcceleratorSpec accelerator;
     int accelerators_per_node = 1;
     IntraNodeLink intra_link = IntraNodeLink::none;
@@ -62,8 +66,8 @@ struct NodeSpec {
     std::optional<bool> efa;
     double usd_per_node_hour_on_demand = kUnknown;
     double usd_per_node_hour_spot = kUnknown;
-    int spot_interruption_bucket = -1;  // Spot Advisor bucket 0..4, -1 unknown
-    std::string price_as_of;            // date of the on-demand price, for provenance
+    int spot_interruption_bucket = -1; // Spot Advisor bucket 0..4, -1 unknown
+    std::string price_as_of;           // date of the on-demand price, for provenance
 };
 
 } // namespace cp::sim

@@ -15,14 +15,14 @@ struct Layout {
     int pp = 1;
     int dp = 1;
     int micro_batch = 1;
-    int global_batch = 1;       // samples per optimizer step
-    int virtual_stages = 1;     // interleaved schedule chunks per device
+    int global_batch = 1;   // samples per optimizer step
+    int virtual_stages = 1; // interleaved schedule chunks per device
     Schedule schedule = Schedule::one_f_one_b;
     bool sequence_parallel = false;
-    int zero = 0;               // ZeRO stage 0..3
+    int zero = 0; // ZeRO stage 0..3
     Recompute recompute = Recompute::none;
     DpComm dp_comm = DpComm::ring;
-    int parameter_servers = 0;  // server shards when dp_comm == parameter_server
+    int parameter_servers = 0; // server shards when dp_comm == parameter_server
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0; // bytes sent / bytes of gradients (1 = none)

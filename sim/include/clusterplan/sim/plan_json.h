@@ -15,10 +15,12 @@ namespace cp::sim {
 // layout, assumptions, calibration ...).
 nlohmann::ordered_json plan_report_json(const PlanReport& report);
 // One swept option, compact (no assumptions), for long lists.
-nlohmann::ordered_json option_json(const Scenario& scenario, const SweepResult& sweep, const PlanOption& option);
-// `sweep --json`: evaluated, elapsed_s, per-instance counts, the best `top_n` plans and the Pareto front.
-nlohmann::ordered_json sweep_json(const Scenario& scenario, const SweepResult& sweep, const Ranking& ranking,
-                                  int top_n);
+nlohmann::ordered_json option_json(const Scenario& scenario, const SweepResult& sweep,
+                                   const PlanOption& option);
+// `sweep --json`: evaluated, elapsed_s, per-instance counts, the best `top_n` plans and the Pareto
+// front.
+nlohmann::ordered_json sweep_json(const Scenario& scenario, const SweepResult& sweep,
+                                  const Ranking& ranking, int top_n);
 // `recommend --json`: ranked choices with reasons and limits, the Pareto front, what was excluded.
 nlohmann::ordered_json recommend_json(const Scenario& scenario, const RecommendResult& result);
 

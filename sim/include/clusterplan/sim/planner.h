@@ -51,8 +51,10 @@ Layout base_layout(const Scenario& scenario);
 
 // Whether plan `r` (layout `l`) beats the best so far: faster, or as fast (within rounding) with a
 // larger micro-batch. Generic models' step time does not depend on the micro-batch, and a
-// practitioner then picks the largest that fits (fewer accumulation steps); first seen wins otherwise.
-inline bool better_plan(const Layout& l, const PlanResult& r, const Layout& best_l, const PlanResult& best) {
+// practitioner then picks the largest that fits (fewer accumulation steps); first seen wins
+// otherwise.
+inline bool better_plan(const Layout& l, const PlanResult& r, const Layout& best_l,
+                        const PlanResult& best) {
     const double tie = 1e-9 * best.step_time_s;
     if (r.step_time_s < best.step_time_s - tie) return true;
     return r.step_time_s <= best.step_time_s + tie && l.micro_batch > best_l.micro_batch;
@@ -73,7 +75,8 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
             Layout layout = base;
             layout.recompute = recompute;
             if (space.micro_batch_fixed) {
-                const PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                const PlanResult r =
+                    evaluate(sc.workload, cluster, layout, sc.precision, calibration);
                 ++evaluated;
                 visit(layout, r);
                 continue;
@@ -81,7 +84,8 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
             for (int mb = 1; mb <= per_replica; mb *= 2) {
                 if (per_replica % mb != 0) break;
                 layout.micro_batch = mb;
-                const PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                const PlanResult r =
+                    evaluate(sc.workload, cluster, layout, sc.precision, calibration);
                 ++evaluated;
                 visit(layout, r);
                 // Larger micro-batches need more memory and cannot make a missing figure known.
@@ -105,24 +109,25 @@ struct PlanReport {
     std::string scenario_name;
     std::string instance;
     std::string accelerator;
-    NodeSpec node;                      // the hardware the plan ran on (prices, links)
+    NodeSpec node; // the hardware the plan ran on (prices, links)
     int nodes = 0;
     int devices = 0;
     Layout layout;
     Precision precision = Precision::bf16;
-    WorkloadKind workload_kind = WorkloadKind::transformer; // generic models count samples, not tokens
+    WorkloadKind workload_kind =
+        WorkloadKind::transformer; // generic models count samples, not tokens
     PlanResult result;
-    JobEconomics job;                   // one trial
-    HpoEstimate hpo;                    // all trials
+    JobEconomics job; // one trial
+    HpoEstimate hpo;  // all trials
     double scaling_efficiency = kUnknown;
-    int scaling_reference_devices = 0;  // 1, or the smallest fitting device count
-    bool spot = false;                  // purchase option this report is ranked on
-    std::vector<std::string> searched;  // parallel fields the planner chose
-    std::string note;                   // e.g. "layout searched: ..."
-    std::string limit_reason;           // why the plan is not valid / does not fit
+    int scaling_reference_devices = 0; // 1, or the smallest fitting device count
+    bool spot = false;                 // purchase option this report is ranked on
+    std::vector<std::string> searched; // parallel fields the planner chose
+    std::string note;                  // e.g. "layout searched: ..."
+    std::string limit_reason;          // why the plan is not valid / does not fit
     std::vector<std::string> assumptions;
     std::string calibration_source = "datasheet";
-    std::string calibration_date;       // empty for datasheet values
+    std::string calibration_date; // empty for datasheet values
     double usd_per_node_hour = kUnknown;
     double usd_per_node_hour_spot = kUnknown;
     std::string price_as_of;

@@ -11,17 +11,17 @@
 namespace cp::sim {
 
 struct ModelPreset {
-    std::string id;                 // "gpt3-175b"
-    std::string title;              // "GPT-3 175B"
-    Workload workload;              // shape (transformer) or params + FLOPs/sample (generic)
-    double params_published = 0;    // the headline parameter count the source gives
-    int global_batch = 0;           // samples per optimizer step used by the source
+    std::string id;              // "gpt3-175b"
+    std::string title;           // "GPT-3 175B"
+    Workload workload;           // shape (transformer) or params + FLOPs/sample (generic)
+    double params_published = 0; // the headline parameter count the source gives
+    int global_batch = 0;        // samples per optimizer step used by the source
     // Training length the source reports (0 = not published).
     double training_tokens = 0;
     double training_samples = 0;
     double training_epochs = 0;
     double training_dataset_samples = 0;
-    std::string note;               // approximations and assumptions
+    std::string note; // approximations and assumptions
     std::string source;
 };
 

@@ -13,22 +13,22 @@ namespace cp::sim {
 
 // One way to buy a configuration: its fastest layout on demand or on spot.
 struct PlanOption {
-    int config = 0;               // index into SweepResult::configs
+    int config = 0; // index into SweepResult::configs
     bool spot = false;
-    double wall_time_h = 0;       // whole job incl. tuning trials (spot: expected)
-    double cost_usd = kUnknown;   // whole job incl. tuning trials (spot: expected)
+    double wall_time_h = 0;     // whole job incl. tuning trials (spot: expected)
+    double cost_usd = kUnknown; // whole job incl. tuning trials (spot: expected)
 };
 
 struct Ranking {
-    std::vector<PlanOption> sorted;   // every option meeting the constraints, best first
+    std::vector<PlanOption> sorted; // every option meeting the constraints, best first
     // Best first, at most top_n, one per (instance type, on demand / spot) so the choices differ.
     std::vector<PlanOption> ranked;
-    std::vector<PlanOption> pareto;   // fastest first; each faster option costs more
+    std::vector<PlanOption> pareto; // fastest first; each faster option costs more
     int options_considered = 0;
     int excluded_deadline = 0;
     int excluded_budget = 0;
     int excluded_no_price = 0;
-    std::string objective_text;       // "lowest cost" ...
+    std::string objective_text; // "lowest cost" ...
 };
 
 // Options of every configuration (on demand unless pricing is spot; spot when allowed and priced),
@@ -36,30 +36,33 @@ struct Ranking {
 Ranking rank_options(const Scenario& scenario, const SweepResult& sweep, int top_n);
 
 struct Recommendation {
-    int rank = 0;                      // 1-based
+    int rank = 0; // 1-based
     PlanReport report;
-    std::vector<std::string> reasons;  // why it wins / how it compares
-    std::vector<std::string> limits;   // what limits it
+    std::vector<std::string> reasons; // why it wins / how it compares
+    std::vector<std::string> limits;  // what limits it
 };
 
 struct RecommendResult {
     SweepResult sweep;
     Ranking ranking;
     std::vector<Recommendation> recommendations;
-    std::vector<PlanReport> pareto;    // full reports of the Pareto front
-    std::vector<std::string> summary;  // sentences about what was excluded and why
+    std::vector<PlanReport> pareto;   // full reports of the Pareto front
+    std::vector<std::string> summary; // sentences about what was excluded and why
 };
 
 // Full recommendation: sweep, rank, and explain the top `top_n`.
 RecommendResult recommend(const Scenario& scenario, std::vector<NodeSpec> candidates,
-                          const CalibrationProfile* calibration, int top_n, const SweepOptions& options);
+                          const CalibrationProfile* calibration, int top_n,
+                          const SweepOptions& options);
 
 // Report for one ranked option (used by recommend and by the GUI for a selected point).
-PlanReport option_report(const Scenario& scenario, const SweepResult& sweep, const PlanOption& option,
-                         const CalibrationProfile* calibration, const ScalingBaseline* baseline = nullptr);
+PlanReport option_report(const Scenario& scenario, const SweepResult& sweep,
+                         const PlanOption& option, const CalibrationProfile* calibration,
+                         const ScalingBaseline* baseline = nullptr);
 
 // Why no plan of an instance made it (memory, unknown figures ...), one sentence.
-std::string why_nothing_fits(const CandidateSummary& summary, const NodeSpec& node, const Scenario& scenario);
+std::string why_nothing_fits(const CandidateSummary& summary, const NodeSpec& node,
+                             const Scenario& scenario);
 
 // "N options have no known price", with what to set when the scenario's own hardware has none.
 std::string no_price_sentence(const Scenario& scenario, int options);

@@ -7,10 +7,10 @@ namespace cp::sim {
 // Why a plan is not valid or does not fit. `none` means the plan is valid.
 enum class Limit {
     none,
-    invalid_layout,        // tp*pp*dp != devices, tp not dividing heads, batch not divisible ...
+    invalid_layout, // tp*pp*dp != devices, tp not dividing heads, batch not divisible ...
     out_of_memory,
-    cannot_train,          // accelerator is inference-only or lacks the precision
-    unknown_hardware,      // a figure the model needs is unknown (NaN) for this accelerator
+    cannot_train,     // accelerator is inference-only or lacks the precision
+    unknown_hardware, // a figure the model needs is unknown (NaN) for this accelerator
 };
 
 struct StepBreakdown {
@@ -47,19 +47,19 @@ struct PlanResult {
     Limit limit = Limit::none;
     double step_time_s = 0;
     StepBreakdown breakdown_s;
-    double dp_comm_total_s = 0;          // before overlap, for explanations
-    double dp_bytes_per_device = 0;      // gradient-sync bytes each device sends per step
+    double dp_comm_total_s = 0;     // before overlap, for explanations
+    double dp_bytes_per_device = 0; // gradient-sync bytes each device sends per step
     double tokens_per_s = 0;
     double samples_per_s = 0;
-    double model_flops_per_step = 0;     // 6·P-style, no recompute, whole cluster
-    double hardware_flops_per_step = 0;  // counts recompute (Megatron definition)
+    double model_flops_per_step = 0;    // 6·P-style, no recompute, whole cluster
+    double hardware_flops_per_step = 0; // counts recompute (Megatron definition)
     double model_tflops_per_device = 0;
     double hardware_tflops_per_device = 0;
     double mfu = 0;
     MemoryGib memory_gib;
     bool fits_in_memory = false;
-    int micro_batches = 0;               // m = global_batch / (micro_batch * dp)
-    double pp_bubble_fraction = 0;       // bubble time / step time
+    int micro_batches = 0;         // m = global_batch / (micro_batch * dp)
+    double pp_bubble_fraction = 0; // bubble time / step time
     CalibrationUse calibration_used;
 
     bool valid() const { return limit == Limit::none; }

@@ -48,7 +48,7 @@ struct CustomHardware {
 // Parallel settings as written: std::nullopt means "search this".
 struct ParallelSpec {
     std::optional<int> tp, pp, dp, micro_batch;
-    int global_batch = 0;            // 0 = preset/default
+    int global_batch = 0; // 0 = preset/default
     std::optional<int> virtual_stages;
     Schedule schedule = Schedule::one_f_one_b;
     bool sequence_parallel = false;
@@ -62,12 +62,12 @@ struct ParallelSpec {
 };
 
 struct TrainingSpec {
-    double tokens = 0;               // one of tokens / samples / epochs*dataset_samples
+    double tokens = 0; // one of tokens / samples / epochs*dataset_samples
     double samples = 0;
     double epochs = 0;
     double dataset_samples = 0;
-    int trials = 1;                  // hyper-parameter tuning: number of training jobs
-    int max_parallel_trials = 1;     // SageMaker max_parallel_jobs (1 = trials run one by one)
+    int trials = 1;              // hyper-parameter tuning: number of training jobs
+    int max_parallel_trials = 1; // SageMaker max_parallel_jobs (1 = trials run one by one)
 };
 
 struct SpotSpec {
@@ -82,17 +82,17 @@ struct Constraints {
     int max_nodes = 512;
     double deadline_hours = kUnknown;
     double budget_usd = kUnknown;
-    std::vector<std::string> instances;  // empty = all that can train
+    std::vector<std::string> instances; // empty = all that can train
     bool allow_spot = true;
     Objective objective = Objective::cost;
 };
 
 struct Scenario {
     std::string name;
-    std::string preset;               // model preset id, empty for custom shapes
+    std::string preset; // model preset id, empty for custom shapes
     Workload workload;
-    std::string instance;             // empty = search (sweep/recommend only)
-    std::optional<int> nodes;         // empty = search (sweep/recommend only)
+    std::string instance;     // empty = search (sweep/recommend only)
+    std::optional<int> nodes; // empty = search (sweep/recommend only)
     std::string region = "us-east-1";
     Pricing pricing = Pricing::on_demand;
     std::string calibration = "datasheet";

@@ -28,42 +28,42 @@ struct SweepOptions {
 
 // The fastest fitting layout for one (instance, node count).
 struct ConfigBest {
-    int candidate = 0;                // index into SweepResult::candidates
+    int candidate = 0; // index into SweepResult::candidates
     int nodes = 0;
     Layout layout;
     double step_time_s = 0;
     double samples_per_s = 0;
     double tokens_per_s = 0;
     double mfu = 0;
-    double memory_gib = 0;            // total per device
+    double memory_gib = 0; // total per device
     double memory_capacity_gib = 0;
-    JobEconomics job;                 // one trial: time, on-demand and spot cost
+    JobEconomics job; // one trial: time, on-demand and spot cost
 };
 
 struct CandidateSummary {
     std::string instance;
     std::uint64_t evaluated = 0;
-    int configs_fitting = 0;          // node counts with a fitting layout
-    int min_nodes_fitting = 0;        // 0: none fits
-    std::uint64_t out_of_memory = 0;  // results by limit, to say why nothing fits
+    int configs_fitting = 0;         // node counts with a fitting layout
+    int min_nodes_fitting = 0;       // 0: none fits
+    std::uint64_t out_of_memory = 0; // results by limit, to say why nothing fits
     std::uint64_t unknown_hardware = 0;
     std::uint64_t cannot_train = 0;
     std::uint64_t invalid_layout = 0;
     std::uint64_t node_counts_pruned = 0;
-    std::string skipped;              // why the instance was not searched (empty if it was)
+    std::string skipped; // why the instance was not searched (empty if it was)
 };
 
 struct SweepResult {
-    std::uint64_t evaluated = 0;      // evaluate() calls
-    std::uint64_t valid = 0;          // of which valid and fitting in memory
+    std::uint64_t evaluated = 0; // evaluate() calls
+    std::uint64_t valid = 0;     // of which valid and fitting in memory
     std::uint64_t out_of_memory = 0;
     std::uint64_t node_counts_pruned = 0; // (instance, nodes) skipped: cluster memory too small
     double elapsed_s = 0;
     int threads = 1;
     bool cancelled = false;
     std::vector<NodeSpec> candidates;
-    std::vector<CandidateSummary> summaries;   // parallel to candidates
-    std::vector<ConfigBest> configs;           // ordered by (candidate, nodes)
+    std::vector<CandidateSummary> summaries; // parallel to candidates
+    std::vector<ConfigBest> configs;         // ordered by (candidate, nodes)
 };
 
 // Node counts swept: cluster.nodes when given, else 1..constraints.max_nodes.

@@ -10,9 +10,9 @@ struct TransformerShape {
     int layers = 0;
     int hidden = 0;
     int heads = 0;
-    int kv_heads = 0;        // == heads unless grouped-query attention
-    int ffn_hidden = 0;      // 4*hidden for GPT-style MLPs
-    bool gated_mlp = false;  // SwiGLU-style 3-matrix MLP
+    int kv_heads = 0;       // == heads unless grouped-query attention
+    int ffn_hidden = 0;     // 4*hidden for GPT-style MLPs
+    bool gated_mlp = false; // SwiGLU-style 3-matrix MLP
     int seq_len = 0;
     int vocab = 0;
     bool learned_positions = false; // adds seq_len*hidden parameters
@@ -26,9 +26,9 @@ enum class WorkloadKind { transformer, generic };
 struct Workload {
     std::string name;
     WorkloadKind kind = WorkloadKind::transformer;
-    TransformerShape shape;          // used when kind == transformer
-    double params = 0;               // generic: parameter count; transformer: derived if 0
-    double flops_per_sample = 0;     // generic: forward+backward FLOPs per sample
+    TransformerShape shape;      // used when kind == transformer
+    double params = 0;           // generic: parameter count; transformer: derived if 0
+    double flops_per_sample = 0; // generic: forward+backward FLOPs per sample
     double tokens_per_sample() const {
         return kind == WorkloadKind::transformer ? shape.seq_len : 1.0;
     }

@@ -21,15 +21,16 @@ std::string host_address(const std::string& host);
 std::string shell_quote(const std::string& s);
 
 struct SshOptions {
-    std::string ssh_program = "ssh";   // looked up on PATH
+    std::string ssh_program = "ssh"; // looked up on PATH
     int connect_timeout_s = 10;
 };
 
 // ssh argv: BatchMode (never prompt), ConnectTimeout, the user's own config and agent.
-std::vector<std::string> ssh_argv(const SshOptions& options, const std::string& host, const std::string& remote_command);
+std::vector<std::string> ssh_argv(const SshOptions& options, const std::string& host,
+                                  const std::string& remote_command);
 
 // Remote command lines (fixed text plus validated values).
-std::string remote_cache_dir();  // "$HOME/.cache/clusterplan"
+std::string remote_cache_dir(); // "$HOME/.cache/clusterplan"
 std::string remote_probe_path(const std::string& sha256_hex);
 std::string remote_check_command();
 std::string remote_hash_command(const std::string& sha256_hex);
@@ -37,19 +38,20 @@ std::string remote_upload_command(const std::string& sha256_hex);
 
 struct RankLaunch {
     std::string sha256_hex;
-    std::string probe_command = "all";   // a clusterplan-probe subcommand (validated)
-    int gpus = 0;                        // 0 = all visible
+    std::string probe_command = "all"; // a clusterplan-probe subcommand (validated)
+    int gpus = 0;                      // 0 = all visible
     int rank = 0;
     int world_size = 1;
-    std::string comm_id;                 // "host0:port" for multi-host, else empty
-    std::string run_token;               // hex, names the pid file used by cancel
+    std::string comm_id;   // "host0:port" for multi-host, else empty
+    std::string run_token; // hex, names the pid file used by cancel
 };
 std::string remote_launch_command(const RankLaunch& launch);
 std::string remote_cancel_command(const std::string& run_token);
 
 // mpirun / srun argv that start one probe process per host from here; the probe reads its
 // rank from OMPI_COMM_WORLD_* or SLURM_* and bootstraps NCCL from NCCL_COMM_ID.
-std::vector<std::string> mpirun_argv(const std::vector<std::string>& hosts, const RankLaunch& launch);
+std::vector<std::string> mpirun_argv(const std::vector<std::string>& hosts,
+                                     const RankLaunch& launch);
 std::vector<std::string> srun_argv(const std::vector<std::string>& hosts, const RankLaunch& launch);
 
 bool is_probe_command(const std::string& command);

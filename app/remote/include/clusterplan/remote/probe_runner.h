@@ -15,19 +15,19 @@
 namespace cp::remote {
 
 struct RunOptions {
-    std::vector<std::string> hosts;      // validated with is_valid_host()
+    std::vector<std::string> hosts; // validated with is_valid_host()
     Launcher launcher = Launcher::ssh;
-    int gpus = 0;                        // GPUs per host, 0 = all
-    std::string probe_path;              // local clusterplan-probe binary to upload
+    int gpus = 0;           // GPUs per host, 0 = all
+    std::string probe_path; // local clusterplan-probe binary to upload
     std::string probe_command = "all";
-    int nccl_port = 29517;               // NCCL_COMM_ID=host0:port for multi-host runs
+    int nccl_port = 29517; // NCCL_COMM_ID=host0:port for multi-host runs
     SshOptions ssh;
     int probe_timeout_s = 3600;
 };
 
 struct ProgressEvent {
-    std::string host;                    // empty for whole-run events
-    std::string stage;                   // check, upload, launch, probe, collect, cleanup, done
+    std::string host;  // empty for whole-run events
+    std::string stage; // check, upload, launch, probe, collect, cleanup, done
     std::string message;
 };
 
@@ -35,7 +35,7 @@ struct HostReport {
     std::string host;
     std::string arch, glibc, driver;
     std::vector<std::string> gpus;
-    bool uploaded = false;               // false: the cached copy was already there
+    bool uploaded = false; // false: the cached copy was already there
 };
 
 struct RunResult {
@@ -53,7 +53,8 @@ public:
 
 // Host compatibility rules, separated for testing. Throws RemoteError naming the host.
 // CUDA 13 needs driver >= 580 and does not support Maxwell/Pascal/Volta GPUs (e.g. V100 on P3).
-void check_host_compatibility(const HostReport& host, const std::string& local_arch, const std::string& local_glibc);
+void check_host_compatibility(const HostReport& host, const std::string& local_arch,
+                              const std::string& local_glibc);
 // Parses the output of remote_check_command().
 HostReport parse_check_output(const std::string& host, const std::string& output);
 

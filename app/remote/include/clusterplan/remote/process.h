@@ -11,23 +11,24 @@
 namespace cp::remote {
 
 struct ProcessJob {
-    std::vector<std::string> argv;            // argv[0] is looked up on PATH
-    std::string stdin_data;                   // written to the child's stdin, then closed
-    std::function<void(const std::string&)> on_stderr_line;  // progress lines as they come
-    std::chrono::seconds timeout{0};          // 0 = no limit
+    std::vector<std::string> argv; // argv[0] is looked up on PATH
+    std::string stdin_data;        // written to the child's stdin, then closed
+    std::function<void(const std::string&)> on_stderr_line; // progress lines as they come
+    std::chrono::seconds timeout{0};                        // 0 = no limit
 };
 
 struct ProcessResult {
-    int exit_code = -1;       // 127: could not be started; 128+N: killed by signal N
+    int exit_code = -1; // 127: could not be started; 128+N: killed by signal N
     bool timed_out = false;
     bool cancelled = false;
     std::string out;
-    std::string err;          // complete stderr (also streamed)
+    std::string err; // complete stderr (also streamed)
 };
 
 // Runs all jobs at once and waits for all of them. When `cancel` becomes true, or a job
 // exceeds its timeout, its process group is sent SIGTERM, then SIGKILL after 2 s.
-std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs, const std::atomic<bool>* cancel = nullptr);
+std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
+                                         const std::atomic<bool>* cancel = nullptr);
 
 // Convenience for one job.
 ProcessResult run_process(ProcessJob job, const std::atomic<bool>* cancel = nullptr);
