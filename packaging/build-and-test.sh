@@ -1,17 +1,43 @@
 #!/usr/bin/env bash
-# The README's test command: installs dependencies, builds everything and runs every test
-# (unit, validation, CLI golden, GUI offscreen) through ctest. `.ci/run` calls exactly this.
+# The README's test command: installs dependencies, checks formatting, builds everything with
+# warnings as errors, runs every test (unit, validation, CLI golden, GUI offscreen) through
+# ctest, runs clang-tidy, runs ctest once more under ASan+UBSan, then packaging and fuzzing.
+# `.ci/run` calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 export QT_QPA_PLATFORM=offscreen
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake --preset release
-cmake --build --preset release -j "$jobs"
-ctest --preset release -j "$jobs" --output-log build/release/ctest-console.log
-# Packaging and hardening (issue 7): build the .deb, install it with dpkg, run the installed
-# copy, remove it; then every fuzz target for a bounded time (ASan+UBSan, fails on findings).
-bash packaging/deb-smoke-test.sh build/release
+t0=$(date +%s)
+stage() { echo "== $1 ($(( $(date +%s) - t0 )) s)"; }
+
+stage "clang-format check"
+bash packaging/check-format.sh
+
+stage "build (Release, warnings as errors: preset ci)"
+cmake --preset ci
+cmake --build --preset ci -j "$jobs"
+stage "ctest (preset ci)"
+ctest --preset ci -j "$jobs" --output-log build/ci/ctest-console.log
+
+stage "clang-tidy"
+bash packaging/run-clang-tidy.sh build/ci "$jobs"
+
+stage "build and ctest under ASan+UBSan (preset asan)"
+cmake --preset asan
+cmake --build --preset asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitizers/lsan.supp" \
+  ctest --preset asan -j "$jobs" --output-log build/asan/ctest-console.log
+
+# Packaging and hardening: build the .deb, install it with dpkg, run the installed copy, remove
+# it; then every fuzz target for a bounded time (ASan+UBSan, fails on findings).
+stage "package smoke test"
+bash packaging/deb-smoke-test.sh build/ci
+stage "fuzzers"
 bash packaging/run-fuzzers.sh
-# ctest's summary once more, so it stays the visible result of this script.
-grep -E '^[0-9]+% tests passed' build/release/ctest-console.log
+stage "done"
+# ctest's summaries once more, so they stay the visible result of this script.
+echo "ASan+UBSan pass: $(grep -E '^[0-9]+% tests passed' build/asan/ctest-console.log)"
+grep -E '^[0-9]+% tests passed' build/ci/ctest-console.log

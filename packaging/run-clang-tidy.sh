@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs clang-tidy (checks in .clang-tidy, every finding an error) over every C++ source that the
+# given build compiled, using its compile_commands.json; CUDA sources and generated files are
+# skipped.   usage: packaging/run-clang-tidy.sh BUILD_DIR [JOBS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:?usage: run-clang-tidy.sh BUILD_DIR [JOBS]}"
+jobs="${2:-$(nproc 2>/dev/null || echo 2)}"
+command -v clang-tidy >/dev/null || { echo "run-clang-tidy: clang-tidy not found (apt-get install clang-tidy)" >&2; exit 1; }
+[ -f "$build/compile_commands.json" ] || { echo "run-clang-tidy: no $build/compile_commands.json (configure first)" >&2; exit 1; }
+mapfile -t files < <(git ls-files '*.cpp')
+log="$build/clang-tidy.log"
+: >"$log"
+start=$(date +%s)
+printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 4 clang-tidy -p "$build" --quiet >>"$log" 2>&1 || status=$?
+findings=$(grep -cE ': (warning|error): ' "$log" || true)
+echo "run-clang-tidy: ${#files[@]} files in $(( $(date +%s) - start )) s, $findings findings"
+if [ "${status:-0}" -ne 0 ] || [ "$findings" -ne 0 ]; then
+  grep -E ': (warning|error): ' "$log" | sort -u | head -50
+  exit 1
+fi
