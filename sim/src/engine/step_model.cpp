@@ -213,6 +213,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.host_pass_s =
         cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
     options.tp_comm_overlap = tp_comm_overlap;
+    options.fp8 = precision == Precision::fp8;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
     const double m = layout.micro_batches();

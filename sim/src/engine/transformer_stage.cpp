@@ -9,6 +9,11 @@
 namespace cp::sim {
 namespace {
 
+// An FP8 cast reads the 16-bit element (2 bytes) and writes its FP8 copy (1 byte)
+// (Micikevicius et al. 2022, "FP8 Formats for Deep Learning": per-tensor scaled conversion before
+// each FP8 GEMM; Transformer Engine fuses some casts into LayerNorm, which this does not credit).
+constexpr double kFp8CastBytesPerElement = 3.0;
+
 // Per layer and micro-batch, all passes.
 struct LayerTimes {
     double fwd = 0, bwd = 0, rec = 0; // compute
@@ -48,13 +53,19 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i])
                                   : gemm_time_s(rates, lw.gemms[i], e);
     };
-    double linear_fwd = 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i)
-        if (i != core && i != core + 1) linear_fwd += gemm_time_s(rates, lw.gemms[i], e);
+    double linear_fwd = 0, cast_bytes = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i) {
+        if (i == core || i == core + 1) continue;
+        linear_fwd += gemm_time_s(rates, lw.gemms[i], e);
+        cast_bytes += kFp8CastBytesPerElement * lw.gemms[i].m * lw.gemms[i].k * lw.gemms[i].batch;
+    }
+    // FP8 GEMMs take FP8 operands: each 16-bit activation input is read and written again as
+    // FP8 (per-tensor scaled) before its GEMM; weights are cast once per step, not per pass.
+    const double cast_s = options.fp8 ? memory_time_s(rates, cast_bytes, lw.gemm_count - 2) : 0.0;
     const double core_gemm = core_time(core) + core_time(core + 1);
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
-                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem;
+                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
     LayerTimes t;
     t.fwd = linear_fwd + core_gemm + mem_fwd;
     t.bwd = 2.0 * t.fwd; // dgrad + wgrad GEMMs, grads of each kernel

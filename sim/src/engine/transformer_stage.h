@@ -25,6 +25,7 @@ struct StageOptions {
     double bytes_per_element = 2;
     double host_pass_s = 0;       // host-issue time per layer pass (0: compiled graphs)
     bool tp_comm_overlap = false; // the framework hides TP collectives behind GEMMs
+    bool fp8 = false;             // FP8 GEMMs: their 16-bit activation inputs are cast first
 };
 
 // `shape` is the shape as computed (KV heads already widened to tp when replicated).
