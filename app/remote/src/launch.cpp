@@ -125,8 +125,9 @@ std::string remote_check_command(const std::vector<std::pair<std::string, std::s
            "p=$( { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | "
            "awk -v l=\"$l\" '$1 == l {print $NF; exit}'); "
            "if [ -z \"$p\" ]; then for d in $(printf '%s' \"$LD_LIBRARY_PATH\" | tr ':' ' ') "
-           "/usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib "
-           "/usr/local/cuda/targets/sbsa-linux/lib; do "
+           "\"${CUDA_HOME:-/usr/local/cuda}/lib64\" "
+           "\"${CUDA_HOME:-/usr/local/cuda}/targets/x86_64-linux/lib\" "
+           "\"${CUDA_HOME:-/usr/local/cuda}/targets/sbsa-linux/lib\"; do "
            "if [ -e \"$d/$l\" ]; then p=\"$d/$l\"; break; fi; done; fi; "
            "echo \"lib=$l ${p:-missing}\"; done";
 }

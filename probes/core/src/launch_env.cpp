@@ -131,9 +131,9 @@ LaunchInfo detect_launch(const EnvLookup& env) {
     if (r.has("WORLD_SIZE")) {
         // torchrun sets LOCAL_WORLD_SIZE and TORCHELASTIC_RUN_ID; `clusterplan probe run` over
         // ssh sets RANK/WORLD_SIZE/LOCAL_RANK/LOCAL_WORLD_SIZE and NCCL_COMM_ID.
-        l.launcher = r.has("TORCHELASTIC_RUN_ID") ? "torchrun"
-                     : r.has("NCCL_COMM_ID")      ? "nccl_comm_id"
-                                                  : "torchrun";
+        l.launcher = r.has("TORCHELASTIC_RUN_ID") || r.has("GROUP_RANK") ? "torchrun"
+                     : r.has("NCCL_COMM_ID")                             ? "nccl_comm_id"
+                                                                         : "env";
         l.world_size = r.get("WORLD_SIZE", 1);
         l.rank = r.get_or("RANK", 0, 0);
         l.local_rank = r.get_or("LOCAL_RANK", 0, 0);

@@ -33,7 +33,13 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
     const double nd = n;
     switch (layout.dp_comm) {
     case DpComm::ring: {
-        out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        const LinkTier tier = group_tier(net, n, dp_local);
+        // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
+        const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
+        out.time_s =
+            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
+                   : ring_all_reduce_s(tier, n, grad_bytes)) *
+            zero_factor;
         out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
         break;
     }
@@ -175,11 +181,12 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     const int tp = layout.tp;
     if (tp > 1) {
         const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
-        tp_fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
-                                          : 2.0 * ring_all_reduce_s(tier, tp, msg);
+        tp_fwd = layout.sequence_parallel
+                     ? 2.0 * (all_gather_s(tier, tp, msg) + reduce_scatter_s(tier, tp, msg))
+                     : 2.0 * ring_all_reduce_s(tier, tp, msg);
         // With sequence parallelism the backward pass all-gathers the inputs of the two
         // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
-        if (layout.sequence_parallel) tp_bwd_extra = 2.0 * reduce_scatter_s(tier, tp, msg);
+        if (layout.sequence_parallel) tp_bwd_extra = 2.0 * all_gather_s(tier, tp, msg);
     }
     const double tp_rec = layout.recompute == Recompute::full ? tp_fwd : 0.0;
 
@@ -233,8 +240,7 @@ Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, 
     const int n = layout.dp;
     const LinkTier tier = group_tier(net, n, dp_local);
     const double calls = std::max(1.0, double(shape.layers) / layout.pp);
-    const double gather_s =
-        calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
+    const double gather_s = calls * all_gather_s(tier, n, param_bytes / calls);
     const double scatter_s =
         calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
     const double m = layout.micro_batches();

@@ -18,7 +18,7 @@ public:
 };
 
 struct LaunchInfo {
-    std::string launcher = "single"; // single, mpirun, slurm, torchrun, nccl_comm_id
+    std::string launcher = "single"; // single, mpirun, slurm, torchrun, nccl_comm_id, env
     int rank = 0;
     int world_size = 1;
     int local_rank = 0; // among the processes on this host
