@@ -2,6 +2,8 @@
 // Filled by the calibration code from probe JSON or nccl-tests output.
 #pragma once
 
+#include "clusterplan/sim/job_calibration.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +63,9 @@ struct CalibrationProfile {
     std::string
         inter_node_transport; // network NCCL used between hosts: efa, ib, socket, "" unknown
     int gpus_per_node = 0;    // GPUs the probe drove in one host (0 = unknown)
+    // Factors fitted on the user's own job logs (`calibrate import LOG --scenario S`); empty
+    // for hardware probes.
+    JobCalibration job;
 };
 
 } // namespace cp::sim
