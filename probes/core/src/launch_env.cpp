@@ -10,12 +10,21 @@ namespace {
 // Job sizes are bounded well above any cluster (2^20 processes) so a typo cannot overflow.
 constexpr long kMaxProcesses = 1L << 20;
 
+// "NAME='value'" for messages.
+std::string quoted(const std::string& variable, const std::string& text) {
+    std::string s = variable;
+    s += "='";
+    s += text;
+    s += "'";
+    return s;
+}
+
 int parse_int(const std::string& text, const std::string& variable, long min_value) {
     if (text.empty() || text.size() > 9)
-        throw UsageError(variable + "='" + text + "' is not a process count or rank");
+        throw UsageError(quoted(variable, text) + " is not a process count or rank");
     for (char c : text)
         if (!std::isdigit(static_cast<unsigned char>(c)))
-            throw UsageError(variable + "='" + text + "' is not a non-negative integer");
+            throw UsageError(quoted(variable, text) + " is not a non-negative integer");
     const long v = std::strtol(text.c_str(), nullptr, 10);
     if (v < min_value || v > kMaxProcesses)
         throw UsageError(variable + "=" + text + " is outside " + std::to_string(min_value) + ".." +
@@ -75,11 +84,11 @@ std::vector<int> parse_slurm_tasks_per_node(const std::string& text, const std::
         int repeat = 1;
         if (paren != std::string::npos) {
             if (item.back() != ')')
-                throw UsageError(variable + "='" + text + "' is not Slurm's N(xM) list");
+                throw UsageError(quoted(variable, text) + " is not Slurm's N(xM) list");
             repeat = parse_int(item.substr(paren + 2, item.size() - paren - 3), variable, 1);
         }
         if (out.size() + static_cast<std::size_t>(repeat) > static_cast<std::size_t>(kMaxProcesses))
-            throw UsageError(variable + "='" + text + "' lists too many nodes");
+            throw UsageError(quoted(variable, text) + " lists too many nodes");
         out.insert(out.end(), static_cast<std::size_t>(repeat), tasks);
         if (comma == std::string::npos) break;
         pos = comma + 1;
