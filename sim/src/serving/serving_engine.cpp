@@ -51,6 +51,9 @@ EnginePolicy make_policy(ServingEngine e) {
         p.max_batch = 8;
         p.max_batch_tokens = 0;
         p.kv_memory_fraction = 1.0;
+        // transformers-neuronx 2.18 encodes the context with the attention scores materialised
+        // (flash attention for context encoding came with NxD Inference).
+        p.fused_attention = false;
         p.source = "AWS Neuron transformers-neuronx (static batch, compiled shapes; published LLM "
                    "runs at batch 4-8)";
         break;
@@ -124,6 +127,8 @@ const char* term_name(ServingTerm term) {
         return "overhead_s_per_layer";
     case ServingTerm::cnn_compute:
         return "cnn_compute";
+    case ServingTerm::attention:
+        return "attention_scores";
     }
     return "?";
 }

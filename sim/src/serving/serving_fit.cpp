@@ -174,6 +174,16 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
                                           run.output_tokens, run.request_rate_per_s, kUnknown);
     const bool online = is_known(run.request_rate_per_s);
+    if (online && load.overloaded && run.requests > 0) {
+        // A finite run offered faster than it is served: request k waits k (1/mu - 1/lambda), so
+        // the mean wait is N/2 of that; the batch runs full meanwhile.
+        const ServingLoad full = serving_load(st, policy, f, plan, cap, run.input_tokens,
+                                              run.output_tokens, kUnknown, kUnknown);
+        const double wait_s =
+            run.requests / 2.0 * (1.0 / cap.requests_per_s - 1.0 / run.request_rate_per_s);
+        if (run.metric == ServingMetric::ttft_ms) return full.ttft_ms + 1e3 * wait_s;
+        if (run.metric == ServingMetric::tpot_ms) return full.tpot_ms;
+    }
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:
         return online ? std::min(run.request_rate_per_s, cap.requests_per_s) * run.output_tokens

@@ -76,6 +76,15 @@ double elementwise_bytes(const TransformerShape& s, double tokens, int tp) {
     return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / tp) * kActivationBytes;
 }
 
+// Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
+// P x V (Megatron's materialised attention: (4 x 2 + 1) bytes per score, transformer_work.cpp).
+double scores_traffic_s(const ServingSetup& st, double sequences, double tokens) {
+    if (st.fused_attention) return 0;
+    const double heads = double(st.workload->shape.heads) / st.tp;
+    const double bytes = (4.0 * kActivationBytes + 1.0) * sequences * heads * tokens * tokens;
+    return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
+}
+
 } // namespace
 
 int neuron_cores_per_chip(const AcceleratorSpec& a) {
@@ -127,7 +136,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     ServingStepBreakdown b;
     b.compute_s = t[ServingTerm::compute] * f.k_of(ServingTerm::compute) +
                   t[ServingTerm::cnn_compute] * f.k_of(ServingTerm::cnn_compute);
-    b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights);
+    b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights) +
+                  t[ServingTerm::attention] * f.k_of(ServingTerm::attention);
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead);
@@ -192,6 +202,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     if (weights == StorageType::fp32 && !has_bf16 && !is_known(d.peak(Precision::fp16)))
         st.compute = Precision::fp32;
     st.rates = make_compute_rates(d, st.compute, calibration);
+    st.fused_attention = engine_policy(engine).fused_attention;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
@@ -261,6 +272,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double token
     const double heads = double(s.heads) / st.tp, dh = head_dim(s);
     GemmShape scores{tokens, tokens, dh, requests * heads};
     t[ServingTerm::compute] += layers * 2.0 * 0.5 * gemm_compute_time_s(st.rates, scores);
+    t[ServingTerm::attention] += layers * scores_traffic_s(st, requests, tokens);
     // The new K and V are written to the cache once.
     t[ServingTerm::weights] +=
         layers * hbm_s(st,
@@ -286,6 +298,7 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     const double heads = double(s.heads) / st.tp, dh = head_dim(s);
     t[ServingTerm::compute] +=
         layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
+    t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * kActivationBytes);
     t[ServingTerm::overhead] += layers;

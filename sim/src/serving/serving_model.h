@@ -39,6 +39,7 @@ struct ServingSetup {
     StorageType weights = StorageType::fp16;
     StorageType kv_cache = StorageType::fp16;
     Precision compute = Precision::fp16; // matrix precision (fp8 for fp8 weights where supported)
+    bool fused_attention = true;         // else prefill writes and reads the s x s scores
     bool int8_compute = false;           // TensorRT int8 kernels (encoders): the int8 peak
     int tp = 1, pp = 1;
     ComputeRates rates;

@@ -106,6 +106,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.kv_cache = *kv;
             }
             run.batch = r.value("batch", 0);
+            run.requests = r.value("requests", 0);
             if (r.contains("request_rate_per_s"))
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
             run.input_tokens = r.at("input_tokens").get<int>();

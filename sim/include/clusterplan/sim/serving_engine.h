@@ -14,14 +14,14 @@ namespace cp::sim {
 
 // The parts of a step the model times separately at datasheet rates; the fitted factor of each
 // scales it to what an engine achieves (serving_model.h computes them).
-enum class ServingTerm { compute, weights, kv_cache, tp_comm, overhead, cnn_compute };
-inline constexpr int kServingTermCount = 6;
+enum class ServingTerm { compute, weights, kv_cache, tp_comm, overhead, cnn_compute, attention };
+inline constexpr int kServingTermCount = 7;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
 // efficiency curves); `overhead` is seconds per layer per step (no datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
@@ -42,6 +42,7 @@ struct EnginePolicy {
     double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
     bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
+    bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)
     std::string_view source;           // where the policy figures come from
 };
 

@@ -28,6 +28,7 @@ struct ServingRun {
     StorageType kv_cache = StorageType::fp16;
     int batch = 0; // 0 = the engine's scheduler decides (continuous batching)
     double request_rate_per_s = kUnknown; // NaN = saturated
+    int requests = 0; // requests in the benchmark run (bounds the queue when overloaded)
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
