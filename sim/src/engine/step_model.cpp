@@ -369,6 +369,7 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
     r.calibration_used.hbm = rates.measured_hbm;
     r.calibration_used.intra_node = net.intra_calibrated;
     r.calibration_used.inter_node = net.inter_calibrated && cluster.nodes > 1;
+    if (calibration) apply_job_calibration(r, calibration->job);
     return r;
 }
 

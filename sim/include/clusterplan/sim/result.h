@@ -40,7 +40,8 @@ struct CalibrationUse {
     bool hbm = false;
     bool intra_node = false;
     bool inter_node = false;
-    bool any() const { return gemm || hbm || intra_node || inter_node; }
+    bool job = false; // factors fitted on the user's own job log
+    bool any() const { return gemm || hbm || intra_node || inter_node || job; }
 };
 
 struct PlanResult {
