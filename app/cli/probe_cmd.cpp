@@ -6,6 +6,7 @@
 
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/remote/probe_runner.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <nlohmann/json.hpp>
 
@@ -141,7 +142,9 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
                 {"probe_sha256", result.probe_sha256}, {"rank0", json::parse(result.rank0_json)}};
     for (const auto& other : result.other_json) {
         try {
-            raw["other_ranks"].push_back(json::parse(other));
+            // Kept as text when too deep to store as a document (see sim/io/json_depth.h).
+            if (sim::io::json_nesting_problem(other)) raw["other_ranks"].push_back(other);
+            else raw["other_ranks"].push_back(json::parse(other));
         } catch (const json::exception&) {
             raw["other_ranks"].push_back(other);
         }

@@ -4,13 +4,10 @@
 
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/io/input_file.h"
 #include "clusterplan/sim/planner.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace cp::cli {
 namespace {
@@ -56,12 +53,7 @@ std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc, 
 } // namespace
 
 sim::Scenario load_scenario_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open the scenario file (" + std::strerror(errno) + ")");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(path + ": cannot read the scenario file");
-    return sim::parse_scenario(text.str(), path);
+    return sim::parse_scenario(sim::io::read_input_file(path, "the scenario file"), path);
 }
 
 sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat) {

@@ -48,8 +48,9 @@ private:
     Stmt advisor_;
 };
 
-// Reads the whole file; ImportError when missing, unreadable or empty.
-std::string read_import_file(const std::filesystem::path& file);
+// Reads the whole file, at most `max_bytes` (see importers.h); ImportError when missing, not a
+// regular file, unreadable, too large or empty.
+std::string read_import_file(const std::filesystem::path& file, std::size_t max_bytes);
 // 1-based line of byte offset `byte` in `text`.
 std::size_t line_of(std::string_view text, std::size_t byte);
 // "us-east-1a" / "us-east-1-bos-1a" -> "us-east-1"; "" when not a zone name.

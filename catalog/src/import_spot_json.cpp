@@ -4,6 +4,8 @@
 #include "import_common.h"
 #include "text_util.h"
 
+#include "clusterplan/sim/io/json_depth.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -15,6 +17,7 @@ using nlohmann::json;
 namespace {
 
 json parse_json(const ImportContext& ctx, const std::string& text) {
+    if (const auto problem = sim::io::json_nesting_problem(text)) ctx.fail_file("is not usable JSON: it " + *problem);
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {

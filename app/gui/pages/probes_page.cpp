@@ -7,6 +7,7 @@
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/io/input_file.h"
 #include "format.h"
 #include "models/probe_result_model.h"
 #include "clusterplan/remote/probe_runner.h"
@@ -15,7 +16,6 @@
 #include <QCoreApplication>
 #include <QPointer>
 #include <QDateTime>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -53,13 +53,15 @@ struct Imported {
 
 Imported parse_file(const QString& path) {
     Imported out;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        out.error = QObject::tr("%1: cannot be read (%2).").arg(path, file.errorString());
+    const std::string name = path.toStdString();
+    std::string text;
+    try {
+        // Bounded and regular files only: a FIFO or /dev/zero must not hang the page.
+        text = sim::io::read_input_file(name, "the measurement file");
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
         return out;
     }
-    const std::string text = file.readAll().toStdString();
-    const std::string name = path.toStdString();
     out.raw = text;
     try {
         switch (sim::detect_collective_format(text)) {
