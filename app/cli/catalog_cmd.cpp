@@ -4,10 +4,13 @@
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
+#include "clusterplan/sim/io/output_file.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 
 namespace cp::cli {
@@ -238,12 +241,41 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     return kOk;
 }
 
+// An export must never replace a database: the live catalog (or its journal files), reached
+// directly or through a link, or any other SQLite file (a backup set aside by `rebuild`).
+void refuse_database_target(const std::filesystem::path& target, const std::filesystem::path& database) {
+    std::error_code ec;
+    if (!std::filesystem::exists(target, ec)) return;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        std::filesystem::path part = database;
+        part += suffix;
+        if (std::filesystem::equivalent(target, part, ec))
+            throw InputError("catalog export " + target.string() +
+                             ": that is the live catalog database; export to a new .csv file");
+    }
+    if (std::filesystem::is_regular_file(target, ec)) {
+        std::ifstream in(target, std::ios::binary);
+        std::string head(16, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        if (in && head == std::string("SQLite format 3\0", 16))
+            throw InputError("catalog export " + target.string() +
+                             ": that file is an SQLite database, not an export; choose another name");
+    }
+}
+
 int cmd_export(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{}, {}});
     if (args.positional().size() != 1)
         throw UsageError("catalog export needs exactly one FILE", kCatalogUsage);
+    const std::filesystem::path target = args.positional()[0];
+    // The export is always CSV: a .json or .sqlite name would promise another format.
+    if (lower(target.extension().string()) != ".csv")
+        throw InputError("catalog export " + target.string() +
+                         ": the export is CSV (the format `catalog import --format csv` reads); name the file *.csv");
     const auto catalog = open_catalog();
-    cat::export_csv(catalog, args.positional()[0]);
+    refuse_database_target(target, catalog.path());
+    sim::io::check_output_target(target);
+    cat::export_csv(catalog, target);
     io.out << "exported prices and Spot Advisor data to " << args.positional()[0] << "\n";
     return kOk;
 }

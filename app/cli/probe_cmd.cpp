@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/io/json_depth.h"
 
@@ -31,21 +32,13 @@ extern "C" void on_interrupt(int) {
     if (g_active_runner) g_active_runner->cancel();
 }
 
-// --probe, else $CLUSTERPLAN_PROBE, else clusterplan-probe installed next to this program or
-// in ../libexec/clusterplan/.
+// --probe, else remote::find_probe_binary (environment, next to this program, the build tree).
 std::string find_probe(const std::string& given) {
     if (!given.empty()) return given;
-    if (const char* env = std::getenv("CLUSTERPLAN_PROBE"); env && *env) return env;
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        for (const auto& candidate : {self.parent_path() / "clusterplan-probe",
-                                      self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
-                                      self.parent_path() / "../../probes/clusterplan-probe"}) {
-            if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
-        }
-    }
-    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is available); pass --probe PATH");
+    std::string found = remote::find_probe_binary(remote::this_program());
+    if (found.empty())
+        throw InputError("no clusterplan-probe binary found (it is built only where CUDA is available); pass --probe PATH");
+    return found;
 }
 
 std::string utc_date() {

@@ -4,8 +4,9 @@
 #include "import_common.h"
 #include "text_util.h"
 
+#include "clusterplan/sim/io/output_file.h"
+
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
@@ -264,19 +265,13 @@ void export_csv(const Catalog& catalog, const std::filesystem::path& file) {
                    csv_escape(s.get_text(5)) + ',' + csv_escape(s.get_text(6)) + ",\n";
         }
     }
-    // Write next to the target and rename, so a failed export never leaves half a file.
-    std::filesystem::path tmp = file;
-    tmp += ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw CatalogError("cannot write " + file.string() + ".");
-        f << out;
-        f.flush();
-        if (!f) throw CatalogError("cannot write " + file.string() + " (disk full?).");
+    // A fresh, unpredictably named temporary file renamed over the target: a failed export never
+    // leaves half a file, and no planted symlink is followed (sim/io/output_file.h).
+    try {
+        sim::io::write_output_file(file, out);
+    } catch (const sim::io::OutputFileError& e) {
+        throw CatalogError(std::string(e.what()) + ".");
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) throw CatalogError("cannot write " + file.string() + ": " + ec.message() + ".");
 }
 
 } // namespace cp::catalog

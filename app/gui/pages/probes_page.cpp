@@ -10,6 +10,7 @@
 #include "clusterplan/sim/io/input_file.h"
 #include "format.h"
 #include "models/probe_result_model.h"
+#include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 
 #include <QComboBox>
@@ -371,18 +372,11 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
 }
 
 namespace {
-// --probe equivalent: $CLUSTERPLAN_PROBE, else clusterplan-probe next to this program or in
-// ../libexec/clusterplan/ (where packages install it); empty when none is found.
+// --probe equivalent (remote::find_probe_binary); empty when none is found.
 QString find_probe_binary() {
-    const QString env = qEnvironmentVariable("CLUSTERPLAN_PROBE");
-    if (!env.isEmpty()) return env;
-    const QString dir = QCoreApplication::applicationDirPath();
-    for (const QString& candidate : {dir + QStringLiteral("/clusterplan-probe"),
-                                     dir + QStringLiteral("/../libexec/clusterplan/clusterplan-probe"),
-                                     dir + QStringLiteral("/../../probes/clusterplan-probe")}) {
-        if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).canonicalFilePath();
-    }
-    return {};
+    const std::string found =
+        remote::find_probe_binary(QCoreApplication::applicationFilePath().toStdString());
+    return found.empty() ? QString() : QFileInfo(QString::fromStdString(found)).canonicalFilePath();
 }
 
 struct RunOutcome {
