@@ -295,9 +295,11 @@ int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
 } // namespace
 
 int cmd_catalog(const std::vector<std::string>& args, Io& io) {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        (args.empty() ? io.err : io.out) << kCatalogUsage;
-        return args.empty() ? kUsage : kOk;
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (args.empty() || help) {
+        (help ? io.out : io.err) << kCatalogUsage;
+        return help ? kOk : kUsage;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     try {
