@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile_json.h"
@@ -33,9 +34,13 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     const std::string text = sim::io::read_input_file(path, "the calibration file");
 
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string instance = args.value("--instance");
-    if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+    const std::string typed_instance = args.value("--instance");
+    const auto found_instance = catalog::find_instance_type(db, typed_instance);  // any letter case
+    if (!typed_instance.empty() && !found_instance)
+        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
+                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
+                         " (see `clusterplan catalog list`)");
+    const std::string instance = found_instance.value_or("");
 
     ImportedCalibration imported;
     try {

@@ -4,6 +4,8 @@
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
+#include "clusterplan/catalog/name_lookup.h"
+#include "clusterplan/catalog/rebuild_check.h"
 #include "clusterplan/sim/io/output_file.h"
 
 #include <algorithm>
@@ -26,7 +28,9 @@ const char* const kCatalogUsage =
     "       clusterplan catalog import FILE [--format aws-spot-history|spot-advisor|skypilot|"
     "aws-price-list|csv] [--as-of YYYY-MM-DD]\n"
     "       clusterplan catalog export FILE\n"
-    "       clusterplan catalog rebuild   (move a damaged database aside, recreate it)\n";
+    "       clusterplan catalog rebuild [--force]   (move a damaged database aside, recreate it;\n"
+    "                                 --force: also a healthy one holding imports or calibrations)\n"
+    "Files are read up to 64 MiB (--format aws-price-list: 1 GiB); export writes CSV only.\n";
 
 // Opens the user's catalog; a damaged file is bad data (exit 2) with the way out named.
 cat::Catalog open_catalog() {
@@ -154,8 +158,14 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json", "--history"}, {"--region"}});
     if (args.positional().size() != 1)
         throw UsageError("catalog show needs exactly one instance type", kCatalogUsage);
-    const std::string type = args.positional()[0];
     const auto catalog = open_catalog();
+    const std::string typed = args.positional()[0];
+    const auto found = cat::find_instance_type(catalog, typed);  // any letter case
+    if (!found)
+        throw InputError("'" + typed + "' is not an instance type in the catalog" +
+                         cat::did_you_mean(typed, cat::instance_type_names(catalog)) +
+                         "; see `clusterplan catalog list`.");
+    const std::string type = *found;
     const std::string region = args.value("--region", cat::kDefaultRegion);
     const auto inst = catalog.instance(type, region);
     if (!inst)
@@ -281,9 +291,13 @@ int cmd_export(const std::vector<std::string>& argv, Io& io) {
 }
 
 int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{}, {}});
+    const Args args(argv, {{"--force"}, {}});
     if (!args.positional().empty()) throw UsageError("catalog rebuild takes no arguments");
     const auto path = cat::default_database_path();
+    // A healthy catalog with the user's own data is only set aside on request.
+    if (const std::string kept = cat::rows_beyond_snapshot(path); !kept.empty() && !args.flag("--force"))
+        throw InputError("the catalog " + path.string() + " is healthy and holds data the bundled snapshot does not (" +
+                         kept + "); `catalog rebuild --force` sets it aside as a backup and starts afresh");
     const auto backup = cat::Catalog::rebuild_from_snapshot(path);
     if (backup.empty()) io.out << "created " << path.string() << " from the bundled snapshot\n";
     else

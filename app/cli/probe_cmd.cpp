@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
 #include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/io/json_depth.h"
@@ -80,9 +81,13 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
         throw InputError("--probe: " + opt.probe_path + " is not a file");
 
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string instance = args.value("--instance");
-    if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance + "' (see `clusterplan catalog list`)");
+    const std::string typed_instance = args.value("--instance");
+    const auto found_instance = catalog::find_instance_type(db, typed_instance);  // any letter case
+    if (!typed_instance.empty() && !found_instance)
+        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
+                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
+                         " (see `clusterplan catalog list`)");
+    const std::string instance = found_instance.value_or("");
     if (!instance.empty()) {
         // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13 target.
         const auto info = db.instance(instance);

@@ -3,6 +3,7 @@
 #include "args.h"
 
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/io/input_file.h"
 #include "clusterplan/sim/planner.h"
@@ -14,10 +15,13 @@ namespace {
 
 sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat, const std::string& type,
                            const std::string& field) {
-    auto node = cat.node_spec(type, sc.region);
+    const auto found = catalog::find_instance_type(cat, type);  // any letter case
+    auto node = found ? cat.node_spec(*found, sc.region) : std::nullopt;
     if (!node)
         throw sim::ScenarioError(sc.origin, field,
-                                 "unknown instance type '" + type + "' (see `clusterplan catalog list`)");
+                                 "unknown instance type '" + type + "'" +
+                                     catalog::did_you_mean(type, catalog::instance_type_names(cat)) +
+                                     " (see `clusterplan catalog list`)");
     return *node;
 }
 
