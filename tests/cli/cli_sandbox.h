@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@ struct CliResult {
     int code = -1;
     std::string out;
     std::string err;
+    long max_rss_kib = 0;  // run_program only: the child's peak resident memory
 };
 
 inline std::string read_bytes(const fs::path& file) {
@@ -103,8 +105,10 @@ inline CliResult run_program(const std::string& program, const std::vector<std::
     CliResult r;
     if (posix_spawn(&pid, program.c_str(), &actions, nullptr, c_args.data(), environ) == 0) {
         int status = 0;
-        waitpid(pid, &status, 0);
+        struct rusage usage {};
+        wait4(pid, &status, 0, &usage);
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        r.max_rss_kib = usage.ru_maxrss;
     }
     posix_spawn_file_actions_destroy(&actions);
     r.out = read_bytes(out_file);
