@@ -8,6 +8,7 @@
 
 #include "clusterplan/sim/io/input_file.h"
 
+#include <cmath>
 #include <regex>
 #include <sstream>
 
@@ -115,7 +116,24 @@ std::string ImportContext::default_as_of() const {
     if (!norm)
         throw ImportError("the --as-of date '" + options.as_of +
                           "' is not an ISO 8601 date (YYYY-MM-DD).");
+    if (age_days(*norm).value_or(0.0) < -1.0)
+        throw ImportError("the --as-of date '" + options.as_of + "' lies in the future.");
     return *norm;
+}
+
+void ImportContext::check_not_future(const std::string& record, const std::string& field,
+                                     const std::string& stamp, const std::string& iso) const {
+    // Up to a day of clock skew between the source and this machine is tolerated.
+    if (age_days(iso).value_or(0.0) < -1.0) fail(record, field, "'" + stamp + "' lies in the future");
+}
+
+std::string price_problem(double usd_per_hour) {
+    if (!std::isfinite(usd_per_hour)) return "is not a finite number";
+    if (usd_per_hour < 0.0 || std::signbit(usd_per_hour)) return "is negative";
+    if (usd_per_hour == 0.0) return "is zero (not a price)";
+    if (usd_per_hour < kMinUsdPerHour || usd_per_hour > kMaxUsdPerHour)
+        return "is outside $0.0001-$10,000 per hour (no EC2 instance costs that; a unit error?)";
+    return {};
 }
 
 std::string ImportContext::base_name() const { return fs::path(file_name).filename().string(); }
