@@ -2,10 +2,10 @@
 
 #include "clusterplan/remote/process.h"
 #include "clusterplan/remote/sha256.h"
+#include "clusterplan/sim/io/input_file.h"
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <gnu/libc-version.h>
 #include <random>
 #include <sstream>
@@ -52,12 +52,15 @@ std::string random_token() {
     return s.str();
 }
 
+// A CUDA binary carrying its own cuBLASLt kernels is a few hundred MB at most.
+constexpr std::size_t kMaxProbeBinaryBytes = std::size_t{1} << 30;
+
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw RemoteError("probe binary " + path + " cannot be read (pass --probe PATH)");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return sim::io::read_input_file(path, "the probe binary", kMaxProbeBinaryBytes);
+    } catch (const sim::io::InputFileError& e) {
+        throw RemoteError(std::string(e.what()) + " (pass --probe PATH)");
+    }
 }
 
 // Splits concatenated JSON documents from several ranks (mpirun/srun merge stdout).
@@ -304,6 +307,10 @@ RunResult ProbeRunner::run(const Progress& progress) {
     for (std::size_t i = 0; i < res.size(); ++i) {
         const std::string who =
             options_.launcher == Launcher::ssh ? "host " + hosts[i] : std::string("the launcher");
+        if (res[i].output_overflow)
+            throw RemoteError("probe on " + who + " printed more than " +
+                              std::to_string(jobs[i].max_output_bytes >> 20) +
+                              " MiB and was stopped (a clusterplan.probe/1 document is a few MB)");
         if (res[i].exit_code != 0)
             throw RemoteError("probe on " + who + " failed (exit " +
                               std::to_string(res[i].exit_code) +
