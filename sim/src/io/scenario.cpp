@@ -2,6 +2,7 @@
 // a ScenarioError naming the origin, the field and the reason; unknown fields are errors.
 #include "clusterplan/sim/scenario.h"
 
+#include "clusterplan/sim/io/json_depth.h"
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_reader.h"
 
@@ -34,6 +35,9 @@ const char* enum_name(Objective o) {
 }
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
+    // Bounded before parsing: messages and copies of a deeper document recurse once per level.
+    if (const auto problem = io::json_nesting_problem(json_text))
+        throw ScenarioError(origin, "(file)", "not a usable scenario: it " + *problem);
     json doc;
     try {
         doc = json::parse(json_text);
@@ -91,6 +95,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
                 "): the two contradict; add it to the list or leave one of them out");
     }
     default_training(sc, origin);
+    if (sc.workload.seq_phase_count > 0) sc.notes.push_back(seq_phases_note(sc.workload));
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "exceeds constraints.max_nodes (" +

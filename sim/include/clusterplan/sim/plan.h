@@ -3,6 +3,8 @@
 
 #include "clusterplan/sim/hardware.h"
 
+#include <cstdint>
+
 namespace cp::sim {
 
 enum class Recompute { none, selective, full };
@@ -28,7 +30,11 @@ struct Layout {
     double grad_compression = 1.0; // bytes sent / bytes of gradients (1 = none)
 
     int devices() const { return tp * pp * dp; }
-    int micro_batches() const { return global_batch / (micro_batch * dp); }
+    // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.
+    int micro_batches() const {
+        const std::int64_t per_step = std::int64_t{micro_batch} * dp;
+        return per_step > 0 ? static_cast<int>(global_batch / per_step) : 0;
+    }
 };
 
 } // namespace cp::sim
