@@ -14,7 +14,6 @@
 #include <spawn.h>
 #include <sstream>
 #include <string>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <system_error>
 #include <unistd.h>
@@ -30,7 +29,6 @@ struct CliResult {
     int code = -1;
     std::string out;
     std::string err;
-    long max_rss_kib = 0; // run_program only: the child's peak resident memory
 };
 
 inline std::string read_bytes(const fs::path& file) {
@@ -107,10 +105,8 @@ inline CliResult run_program(const std::string& program, const std::vector<std::
     CliResult r;
     if (posix_spawn(&pid, program.c_str(), &actions, nullptr, c_args.data(), environ) == 0) {
         int status = 0;
-        struct rusage usage {};
-        wait4(pid, &status, 0, &usage);
+        waitpid(pid, &status, 0);
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.max_rss_kib = usage.ru_maxrss;
     }
     posix_spawn_file_actions_destroy(&actions);
     r.out = read_bytes(out_file);

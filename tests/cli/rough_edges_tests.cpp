@@ -85,9 +85,10 @@ TEST_CASE("every command answers --help on stdout with exit 0", "[cli][rough-edg
 
 TEST_CASE("no feasible plan exits 3 and names the nearest miss", "[cli][rough-edges]") {
     Sandbox box;
-    // Llama 3 8B with every layout fixed on one g5.xlarge (24 GB): the plan cannot fit.
+    // Llama 3 8B in fp32 with every layout field fixed on one g5.xlarge (24 GB): cannot fit.
     json big = base_scenario();
     big["cluster"] = {{"instance", "g5.xlarge"}, {"nodes", 1}};
+    big["precision"] = "fp32";
     big["parallel"] = {{"tp", 1}, {"pp", 1}, {"dp", 1}, {"micro_batch", 1}, {"global_batch", 64}};
     const fs::path too_big = box.write("too-big.json", big.dump());
     CliResult r = run_cli({"simulate", too_big.string()});
