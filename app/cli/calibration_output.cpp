@@ -3,6 +3,7 @@
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_profile_json.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <cmath>
 #include <filesystem>
@@ -99,6 +100,11 @@ ImportedCalibration import_calibration_text(const std::string& text, const std::
                                             const sim::ProbeAcceptance& acceptance) {
     ImportedCalibration r;
     r.source_file = source_file;
+    // JSON inputs are bounded in depth before any parser sees them (sim/io/json_depth.h).
+    if (const auto start = text.find_first_not_of(" \t\r\n");
+        start != std::string::npos && (text[start] == '{' || text[start] == '['))
+        if (const auto problem = sim::io::json_nesting_problem(text))
+            throw sim::CalibrationInputError(source_file + ": not usable JSON: it " + *problem);
     sim::ProfileMeta meta;
     switch (sim::detect_collective_format(text)) {
     case sim::CollectiveFormat::probe_json: {

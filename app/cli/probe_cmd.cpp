@@ -4,8 +4,11 @@
 #include "calibration_output.h"
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
+#include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/remote/remote_text.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
 #include <csignal>
@@ -28,24 +31,14 @@ extern "C" void on_interrupt(int) {
     if (g_active_runner) g_active_runner->cancel();
 }
 
-// --probe, else $CLUSTERPLAN_PROBE, else clusterplan-probe installed next to this program or
-// in ../libexec/clusterplan/.
+// --probe, else remote::find_probe_binary (environment, next to this program, the build tree).
 std::string find_probe(const std::string& given) {
     if (!given.empty()) return given;
-    if (const char* env = std::getenv("CLUSTERPLAN_PROBE"); env && *env) return env;
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        for (const auto& candidate :
-             {self.parent_path() / "clusterplan-probe",
-              self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
-              self.parent_path() / "../../probes/clusterplan-probe"}) {
-            if (std::filesystem::is_regular_file(candidate, ec))
-                return candidate.lexically_normal().string();
-        }
-    }
-    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
-                     "available); pass --probe PATH");
+    std::string found = remote::find_probe_binary(remote::this_program());
+    if (found.empty())
+        throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
+                         "available); pass --probe PATH");
+    return found;
 }
 
 std::string utc_date() {
@@ -101,11 +94,14 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
         }
     }
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string instance = args.value("--instance");
+    const std::string typed_instance = args.value("--instance");
+    const auto found_instance = catalog::find_instance_type(db, typed_instance); // any letter case
+    if (!typed_instance.empty() && !found_instance)
+        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
+                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
+                         " (see `clusterplan catalog list`)");
+    const std::string instance = found_instance.value_or("");
     opt.instance = instance; // the probe refuses a host whose DMI names another type
-    if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance +
-                         "' (see `clusterplan catalog list`)");
     if (!instance.empty()) {
         // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13
         // target.
@@ -172,7 +168,11 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
                 {"rank0", json::parse(result.rank0_json)}};
     for (const auto& other : result.other_json) {
         try {
-            raw["other_ranks"].push_back(json::parse(other));
+            // Kept as text when too deep to store as a document (see sim/io/json_depth.h).
+            if (sim::io::json_nesting_problem(other))
+                raw["other_ranks"].push_back(other);
+            else
+                raw["other_ranks"].push_back(json::parse(other));
         } catch (const json::exception&) {
             raw["other_ranks"].push_back(other);
         }

@@ -52,6 +52,10 @@ int cmd_simulate(const std::vector<std::string>& argv, Io& io) {
         io.out << sim::plan_report_json(report).dump(2) << "\n";
     else
         print_plan(io.out, report);
+    if (report.result.limit != sim::Limit::none)
+        return no_feasible_plan(io, "simulate",
+                                report.limit_reason.empty() ? sim::describe_limit(report.result)
+                                                            : report.limit_reason);
     return kOk;
 }
 
@@ -75,6 +79,7 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
         io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
     else
         print_sweep(io.out, sc, result, ranking, top);
+    if (ranking.sorted.empty()) return no_feasible_plan(io, "sweep", ranking.nearest_miss);
     return kOk;
 }
 
@@ -106,6 +111,8 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
         io.out << sim::recommend_json(sc, result).dump(2) << "\n";
     else
         print_recommendation(io.out, sc, result);
+    if (result.ranking.sorted.empty())
+        return no_feasible_plan(io, "recommend", result.ranking.nearest_miss);
     return kOk;
 }
 

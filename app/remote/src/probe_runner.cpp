@@ -4,10 +4,10 @@
 #include "clusterplan/remote/process.h"
 #include "clusterplan/remote/remote_text.h"
 #include "clusterplan/remote/sha256.h"
+#include "clusterplan/sim/io/input_file.h"
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <gnu/libc-version.h>
 #include <random>
 #include <sstream>
@@ -55,12 +55,15 @@ std::string random_token() {
     return s.str();
 }
 
+// A CUDA binary carrying its own cuBLASLt kernels is a few hundred MB at most.
+constexpr std::size_t kMaxProbeBinaryBytes = std::size_t{1} << 30;
+
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw RemoteError("probe binary " + path + " cannot be read (pass --probe PATH)");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return sim::io::read_input_file(path, "the probe binary", kMaxProbeBinaryBytes);
+    } catch (const sim::io::InputFileError& e) {
+        throw RemoteError(std::string(e.what()) + " (pass --probe PATH)");
+    }
 }
 
 } // namespace
@@ -318,6 +321,11 @@ RunResult ProbeRunner::run(const Progress& progress) {
     say("", "collect", "collecting results");
     for (std::size_t i = 0; i < res.size(); ++i) {
         const bool per_host = options_.launcher == Launcher::ssh;
+        if (res[i].output_overflow)
+            throw RemoteError(
+                "probe on " + (per_host ? "host " + hosts[i] : std::string("the launcher")) +
+                " printed more than " + std::to_string(jobs[i].max_output_bytes >> 20) +
+                " MiB and was stopped (a clusterplan.probe/1 document is a few MB)");
         const auto [rank, why] = first_rank_error(res[i].err);
         if (res[i].exit_code != 0 && res[i].exit_code != probe::kExitSectionFailed) {
             const std::string who = per_host ? "rank " + std::to_string(i) + " on host " + hosts[i]

@@ -1,5 +1,6 @@
 #include "clusterplan/remote/process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -169,12 +170,13 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
             int& fd = which == 1 ? r.out : r.err;
             const ssize_t n = read(fd, buf, sizeof buf);
             if (n > 0) {
-                if (which == 1)
-                    results[i].out.append(buf, static_cast<std::size_t>(n));
-                else {
-                    results[i].err.append(buf, static_cast<std::size_t>(n));
-                    emit_lines(r, jobs[i], buf, static_cast<std::size_t>(n), false);
-                }
+                std::string& kept = which == 1 ? results[i].out : results[i].err;
+                const std::size_t room =
+                    jobs[i].max_output_bytes - std::min(kept.size(), jobs[i].max_output_bytes);
+                const std::size_t take = std::min(room, static_cast<std::size_t>(n));
+                kept.append(buf, take);
+                if (which == 2) emit_lines(r, jobs[i], buf, take, false);
+                if (take < static_cast<std::size_t>(n)) results[i].output_overflow = true;
             } else if (n == 0 || errno != EAGAIN) {
                 if (which == 2) emit_lines(r, jobs[i], "", 0, true);
                 close_fd(fd);
@@ -191,7 +193,7 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
             }
             const bool over_time =
                 jobs[i].timeout.count() > 0 && Clock::now() - r.started > jobs[i].timeout;
-            if ((cancelled || over_time) && !r.term) {
+            if ((cancelled || over_time || results[i].output_overflow) && !r.term) {
                 results[i].cancelled = cancelled;
                 results[i].timed_out = over_time && !cancelled;
                 kill(-r.pid, SIGTERM);

@@ -1,6 +1,7 @@
 #include "clusterplan/sim/calibration_probe.h"
 
 #include "clusterplan/probe/report.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,6 +34,14 @@ struct Reader {
         const double v = obj[key].get<double>();
         if (!std::isfinite(v) || v < 0)
             fail(path + "." + key, "must be a finite non-negative number");
+        return v;
+    }
+    // A measured rate or duration the simulator divides by: zero gave "compute inf s" and a NaN
+    // pipeline bubble. Above 1e6 (TFLOP/s, GB/s or s) is no device: the fastest accelerator's dense
+    // peak is ~4,500 TFLOP/s (B200 FP8) and its HBM ~8,000 GB/s (NVIDIA B200 datasheet).
+    double rate(const json& obj, const std::string& key, const std::string& path) const {
+        const double v = number(obj, key, path);
+        if (!(v > 0) || v > 1e6) fail(path + "." + key, "must be greater than 0 and at most 1e6");
         return v;
     }
     // A count or index: bounded before the cast, since a double beyond int range converts with
@@ -74,8 +83,8 @@ std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc,
         ProbeBandwidth b;
         b.what = r.string(e, what_key, path, true);
         b.bytes = r.number(e, "bytes", path);
-        b.time_s = r.number(e, "time_s", path);
-        b.gbytes_per_s = r.number(e, "gbytes_per_s", path);
+        b.time_s = r.rate(e, "time_s", path);
+        b.gbytes_per_s = r.rate(e, "gbytes_per_s", path);
         out.push_back(b);
     }
     return out;
@@ -97,6 +106,8 @@ std::string_view probe_document_text(std::string_view text) {
 
 ProbeDocument parse_probe_json(std::string_view framed, const std::string& source) {
     const std::string_view text = probe_document_text(framed);
+    if (const auto problem = io::json_nesting_problem(text))
+        throw CalibrationInputError(source + ": not a usable probe document: it " + *problem);
     json doc;
     try {
         doc = json::parse(text);
@@ -160,8 +171,8 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
             g.n = static_cast<int>(r.count(e, "n", path));
             g.k = static_cast<int>(r.count(e, "k", path));
             g.flops = r.number(e, "flops", path);
-            g.time_s = r.number(e, "time_s", path);
-            g.tflops = r.number(e, "tflops", path);
+            g.time_s = r.rate(e, "time_s", path);
+            g.tflops = r.rate(e, "tflops", path);
             if (!(g.time_s > 0) || !(g.flops > 0)) r.fail(path, "needs positive flops and time_s");
             out.gemm.push_back(g);
         }
@@ -193,7 +204,7 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
             s.bytes = r.number(e, "bytes", path);
             s.count = r.number(e, "count", path, false);
             s.type = r.string(e, "type", path);
-            s.time_us = r.number(e, "time_us", path);
+            s.time_us = r.rate(e, "time_us", path);
             if (!(s.time_us > 0)) r.fail(path + ".time_us", "must be positive");
             s.algbw_gbytes_per_s = r.number(e, "algbw_gbytes_per_s", path);
             s.busbw_gbytes_per_s = r.number(e, "busbw_gbytes_per_s", path);

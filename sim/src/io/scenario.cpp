@@ -2,6 +2,7 @@
 // a ScenarioError naming the origin, the field and the reason; unknown fields are errors.
 #include "clusterplan/sim/scenario.h"
 
+#include "clusterplan/sim/io/json_depth.h"
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
@@ -36,6 +37,9 @@ const char* enum_name(Objective o) {
 }
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
+    // Bounded before parsing: messages and copies of a deeper document recurse once per level.
+    if (const auto problem = io::json_nesting_problem(json_text))
+        throw ScenarioError(origin, "(file)", "not a usable scenario: it " + *problem);
     json doc;
     try {
         doc = json::parse(json_text);
@@ -106,6 +110,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     // The default node limit bounds searches; it never refuses a cluster the scenario names.
     if (sc.nodes && !sc.constraints.max_nodes_given)
         sc.constraints.max_nodes = std::max(sc.constraints.max_nodes, *sc.nodes);
+    if (sc.workload.seq_phase_count > 0) sc.notes.push_back(seq_phases_note(sc.workload));
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "exceeds constraints.max_nodes (" +

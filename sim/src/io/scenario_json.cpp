@@ -101,6 +101,14 @@ std::string scenario_to_json(const Scenario& sc) {
     training["trials"] = t.trials;
     training["max_parallel_trials"] = t.max_parallel_trials;
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
+    if (sc.workload.seq_phase_count > 0) {
+        ojson phases = ojson::array();
+        for (int i = 0; i < sc.workload.seq_phase_count; ++i) {
+            const SeqPhase& ph = sc.workload.seq_phases[static_cast<std::size_t>(i)];
+            phases.push_back({{"step_fraction", ph.step_fraction}, {"seq_len", ph.seq_len}});
+        }
+        training["seq_phases"] = phases;
+    }
     if (sc.serving)
         doc["serving"] = scenario_io::serving_spec_json(*sc.serving);
     else
@@ -116,6 +124,7 @@ std::string scenario_to_json(const Scenario& sc) {
     cons["instances"] = c.instances;
     cons["allow_spot"] = c.allow_spot;
     cons["objective"] = enum_name(c.objective);
+    cons["max_memory_fraction"] = c.max_memory_fraction;
     doc["constraints"] = cons;
     return doc.dump(2) + "\n";
 }

@@ -42,6 +42,16 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.learned_positions = p.value("learned_positions", false);
             s.flash_attention = p.value("flash_attention", false);
             s.encoder_only = p.value("encoder_only", false);
+            // The published recipe's sequence-length phases (BERT: 90 % of steps at 128).
+            if (auto phases = p.find("seq_phases"); phases != p.end()) {
+                for (const auto& ph : *phases) {
+                    if (preset.workload.seq_phase_count == kMaxSeqPhases)
+                        throw std::runtime_error("models.json: " + id + ": too many seq_phases");
+                    preset.workload
+                        .seq_phases[static_cast<std::size_t>(preset.workload.seq_phase_count++)] =
+                        SeqPhase{ph.at("step_fraction").get<double>(), ph.at("seq_len").get<int>()};
+                }
+            }
         }
         preset.params_published = number_or(p, "params_published", preset.workload.params);
         preset.global_batch = p.value("global_batch", 0);
