@@ -5,9 +5,6 @@
 #include "clusterplan/catalog/catalog.h"
 #include "report_export.h"
 #include "scenario_input.h"
-#include "serving_input.h"
-#include "serving_report.h"
-#include "serving_text.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -69,31 +66,6 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
     }
 
     catalog::Catalog catalog = catalog::Catalog::open_default();
-    if (scenario.serving) {
-        // A serving scenario: the ranked deployments as the serving report (or its JSON).
-        const auto ranked = sim::rank_serving(cli::serving_request(scenario),
-                                              cli::serving_candidates(scenario, catalog),
-                                              cli::fitted_serving_factors(catalog));
-        const QString suffix = out_info.suffix().toLower();
-        QString error;
-        bool ok = false;
-        if (suffix == QLatin1String("json") || suffix == QLatin1String("csv")) {
-            ok = write_report_bytes(
-                out_path,
-                QByteArray::fromStdString(cli::serving_ranking_json(ranked, top).dump(2) + "\n"),
-                &error);
-        } else {
-            int qt_argc = std::min(argc, 1);
-            auto app = ensure_application(qt_argc, argv);
-            ok = export_document(build_serving_document(scenario, ranked, top), out_path, &error);
-        }
-        if (!ok) {
-            io.err << "clusterplan report: " << error.toStdString() << "\n";
-            return cli::kBadInput;
-        }
-        io.out << "wrote " << out << ": serving report of " << ranked.size() << " instance types\n";
-        return cli::kOk;
-    }
     sim::SweepOptions options;
     options.threads = threads;
     const ReportData data = build_report_data(scenario, catalog, top, options);

@@ -28,7 +28,7 @@ bool write_atomically(const QString& path, const QByteArray& bytes, QString* err
     return true;
 }
 
-bool export_markdown(const Document& doc, const QString& path, QString* error) {
+bool export_markdown(const ReportData& data, const QString& path, QString* error) {
     const QFileInfo info(path);
     // The chart directory is named after the file, with characters that would need escaping
     // in a Markdown link replaced, so every relative link resolves as written.
@@ -39,7 +39,7 @@ bool export_markdown(const Document& doc, const QString& path, QString* error) {
             ch = u'_';
     }
     const QString image_dir = stem + QStringLiteral("_charts");
-    const MarkdownOutput md = render_markdown(doc, image_dir);
+    const MarkdownOutput md = render_markdown(build_document(data), image_dir);
     QDir dir = info.absoluteDir();
     const bool had_dir = dir.exists(image_dir);
     // A report without charts (no plan) gets no empty chart directory.
@@ -62,14 +62,14 @@ bool export_markdown(const Document& doc, const QString& path, QString* error) {
     return true;
 }
 
-bool export_pdf(const Document& doc, const QString& path, QString* error) {
+bool export_pdf(const ReportData& data, const QString& path, QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error) *error = cannot_write(path, file.errorString());
         return false;
     }
     QString reason;
-    if (!render_pdf(doc, file, &reason)) {
+    if (!render_pdf(build_document(data), file, &reason)) {
         file.cancelWriting();
         if (error) *error = cannot_write(path, reason);
         return false;
@@ -94,11 +94,11 @@ QStringList export_formats() {
 
 bool export_report(const ReportData& data, const QString& path, QString* error) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("pdf")) return export_pdf(build_document(data), path, error);
+    if (suffix == QLatin1String("pdf")) return export_pdf(data, path, error);
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm")) {
         return write_atomically(path, render_html(data).toUtf8(), error);
     }
-    if (suffix == QLatin1String("md")) return export_markdown(build_document(data), path, error);
+    if (suffix == QLatin1String("md")) return export_markdown(data, path, error);
     if (suffix == QLatin1String("csv"))
         return write_atomically(path, QByteArray::fromStdString(plans_csv(data)), error);
     if (suffix == QLatin1String("json")) {
@@ -111,20 +111,6 @@ bool export_report(const ReportData& data, const QString& path, QString* error) 
                 .arg(path, suffix);
     }
     return false;
-}
-
-bool export_document(const Document& doc, const QString& path, QString* error) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("pdf")) return export_pdf(doc, path, error);
-    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
-        return write_atomically(path, render_html(doc).toUtf8(), error);
-    if (suffix == QLatin1String("md")) return export_markdown(doc, path, error);
-    if (error) *error = QStringLiteral("%1: this report exports as .pdf, .html or .md").arg(path);
-    return false;
-}
-
-bool write_report_bytes(const QString& path, const QByteArray& bytes, QString* error) {
-    return write_atomically(path, bytes, error);
 }
 
 } // namespace cp::report

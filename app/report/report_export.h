@@ -47,9 +47,4 @@ QStringList export_formats();
 // to one sentence naming the path and the reason; a failed export leaves no partial file.
 bool export_report(const ReportData& data, const QString& path, QString* error);
 
-// A built Document (the serving report) as .pdf, .html or .md; same atomic writing.
-bool export_document(const Document& doc, const QString& path, QString* error);
-// Raw bytes (a JSON or CSV rendering) written atomically.
-bool write_report_bytes(const QString& path, const QByteArray& bytes, QString* error);
-
 } // namespace cp::report
