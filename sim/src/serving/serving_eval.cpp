@@ -145,9 +145,8 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
     }
     p.fits = p.fits && p.weights_fit;
     // Continuous-batching engines allocate their KV pool up front; static engines hold the batch.
-    const double kv = policy.continuous_batching
-                          ? kv_budget
-                          : double(p.batch) * seq_tokens * per_token;
+    const double kv =
+        policy.continuous_batching ? kv_budget : double(p.batch) * seq_tokens * per_token;
     p.memory.kv_cache = kv / kGib;
     p.memory.total = p.memory.weights + p.memory.kv_cache + p.memory.activations + p.memory.reserve;
     return p;
