@@ -41,7 +41,7 @@ sim::ServingRequest serving_request(const sim::Scenario& sc) {
     sim::ServingRequest r;
     r.name = sc.name;
     r.workload = sc.workload;
-    r.spec = *sc.serving;
+    r.spec = sc.serving.value_or(sim::ServingSpec{});
     r.spot = sc.pricing == sim::Pricing::spot;
     return r;
 }

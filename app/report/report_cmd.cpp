@@ -51,6 +51,10 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
 
     // Bad input first (exit 2), before minutes of sweeping: the scenario, then the output place.
     const sim::Scenario scenario = cli::load_scenario_file(parsed.positional()[0]);
+    if (scenario.serving)
+        throw cli::InputError(scenario.origin +
+                              ": serving: report covers training plans; use `clusterplan serve` "
+                              "(or recommend) for a serving scenario");
     const QFileInfo dir(out_info.absolutePath());
     if (!dir.isDir())
         throw cli::InputError("cannot write " + out + ": directory " +

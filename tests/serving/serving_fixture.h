@@ -19,7 +19,7 @@ struct ServingFixture {
     sim::NodeSpec node(const std::string& type) {
         auto n = catalog.node_spec(type);
         REQUIRE(n);
-        return *n;
+        return n.value();
     }
 };
 

@@ -116,7 +116,7 @@ TEST_CASE("serving: KV capacity caps the batch; more memory holds more sequences
                            StorageType::bf16, StorageType::bf16, 1, 1, nullptr);
     const BatchPlan none = plan_batch(bf16, p, 128, 2048, std::nullopt);
     CHECK_FALSE(none.weights_fit);
-    CHECK(none.batch == 0);
+    CHECK_FALSE(none.fits);
 }
 
 TEST_CASE("serving: TTFT grows with the request rate (M/D/1 queue) and the queue overflows past "

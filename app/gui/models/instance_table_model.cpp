@@ -2,8 +2,6 @@
 
 #include "format.h"
 
-#include <QBrush>
-#include <QColor>
 #include <QFont>
 #include <cmath>
 #include <limits>
@@ -140,15 +138,13 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole) {
         if (!r.can_train)
-            return tr("%1 is an inference accelerator: the planner does not train on it.")
+            return tr("%1 is an inference accelerator: plan serving on it (clusterplan serve); "
+                      "training is not offered.")
                 .arg(r.accelerator);
         if (col == PriceAge)
             return tr("On-demand price as of %1")
                 .arg(r.price_as_of.isEmpty() ? kDash : r.price_as_of);
         return {};
-    }
-    if (role == Qt::ForegroundRole && !r.can_train) {
-        return QBrush(QColor(0x80, 0x80, 0x80));
     }
     return {};
 }

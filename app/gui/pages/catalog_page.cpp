@@ -203,8 +203,8 @@ void CatalogPage::showDetail() {
                        .arg(d->row.accelerator_count)
                        .arg(d->row.accelerator.toHtmlEscaped());
     if (!d->row.can_train) {
-        html += tr("<p><b>Inference only:</b> %1 is an inference chip; the planner does not train "
-                   "on it.</p>")
+        html += tr("<p><b>Inference:</b> %1 is an inference chip; plan serving on it "
+                   "(clusterplan serve); training is not offered.</p>")
                     .arg(d->row.accelerator.toHtmlEscaped());
     }
     html += tr("<h4>Accelerator</h4><table cellspacing='0' cellpadding='2'>");

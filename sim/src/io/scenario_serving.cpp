@@ -88,6 +88,7 @@ void parse_serving(Reader& r, Scenario& sc) {
 }
 
 void check_serving_against_model(Scenario& sc, const std::string& origin) {
+    if (!sc.serving) return;
     const ServingSpec& s = *sc.serving;
     const Workload& w = sc.workload;
     if (w.kind == WorkloadKind::generic && s.tp && *s.tp != 1)

@@ -102,8 +102,8 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         p.memory.activations = act / kGib;
         p.memory.total = p.memory.weights + p.memory.activations + p.memory.reserve;
         p.weights_fit = weights + reserve <= capacity;
-        if (p.memory.total > p.memory.capacity) p.batch = 0;
-        p.memory_batch = p.batch;
+        p.fits = p.memory.total <= p.memory.capacity;
+        p.memory_batch = p.fits ? p.batch : 0;
         return p;
     }
     const double per_token = kv_bytes_per_token_per_device(st);
@@ -131,19 +131,22 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
                                          p.memory_batch));
     }
     p.weights_fit = weights + reserve < capacity;
+    // The figures are still computed when nothing fits (fits = false says so): a published run
+    // the memory model refuses is answered, not dropped.
     if (batch) {
-        p.batch = *batch <= p.memory_batch ? *batch : 0;
+        p.batch = *batch;
+        p.fits = *batch <= p.memory_batch;
     } else {
         const int cap = policy.max_batch > 0 ? policy.max_batch : std::numeric_limits<int>::max();
-        p.batch = std::min(cap, p.memory_batch);
+        p.batch = std::max(1, std::min(cap, p.memory_batch));
+        p.fits = p.memory_batch >= 1;
         p.batch_cap = p.memory_batch > cap;
         p.kv_bound = !p.batch_cap;
     }
-    if (!p.weights_fit) p.batch = 0;
+    p.fits = p.fits && p.weights_fit;
     // Continuous-batching engines allocate their KV pool up front; static engines hold the batch.
-    const double kv = policy.continuous_batching
-                          ? kv_budget
-                          : double(std::max(p.batch, 0)) * seq_tokens * per_token;
+    const double kv =
+        policy.continuous_batching ? kv_budget : double(p.batch) * seq_tokens * per_token;
     p.memory.kv_cache = kv / kGib;
     p.memory.total = p.memory.weights + p.memory.kv_cache + p.memory.activations + p.memory.reserve;
     return p;
@@ -153,7 +156,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
                                  const EngineFactors& f, const BatchPlan& plan, int input_tokens,
                                  int output_tokens) {
     ServingCapacity c;
-    if (plan.batch <= 0) return c;
+    if (plan.batch < 1) return c;
     const double b = plan.batch;
     if (st.workload->kind == WorkloadKind::generic || !is_decoder(st, output_tokens)) {
         const ServingTerms t = forward_terms(st, b, input_tokens);
@@ -184,7 +187,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
                          const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                          int output_tokens, double rate, double quantile) {
     ServingLoad l;
-    if (plan.batch <= 0 || !(c.cycle_s > 0)) {
+    if (plan.batch < 1 || !(c.cycle_s > 0)) {
         l.overloaded = true;
         return l;
     }

@@ -18,7 +18,8 @@ namespace cp::sim {
 
 // How many sequences fit and what caps them.
 struct BatchPlan {
-    int batch = 0;                 // sequences run together (0: even one does not fit)
+    int batch = 1;                 // sequences run together (at least 1, even when nothing fits)
+    bool fits = true;              // weights, activations and the batch's KV cache fit
     int memory_batch = 0;          // the most the KV cache holds
     double kv_capacity_tokens = 0; // per replica
     bool kv_bound = false;         // memory, not the scheduler cap or the request, sets the batch

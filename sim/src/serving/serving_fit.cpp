@@ -33,7 +33,7 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     const EnginePolicy& policy = engine_policy(run.engine);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
-    if (plan.batch <= 0) return std::nullopt;
+    if (!plan.fits) return std::nullopt; // fitted only where the memory model agrees it ran
     const double b = plan.batch;
     Equation e;
     switch (run.metric) {
@@ -165,10 +165,7 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const EngineFactors& f = factors.of(run.engine);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
-    if (plan.batch <= 0) {
-        if (why) *why = "does not fit in memory";
-        return kUnknown;
-    }
+
     const ServingCapacity cap =
         serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,

@@ -181,11 +181,11 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     const EngineFactors& f = factors.of(c.engine);
     const BatchPlan bp = plan_batch(st, policy, plan.input_tokens, plan.output_tokens, c.batch);
     plan.memory = bp.memory;
-    plan.fits_in_memory = bp.batch > 0;
+    plan.fits_in_memory = bp.fits;
     plan.limits.weights_do_not_fit = !bp.weights_fit;
     plan.limits.kv_bound = bp.kv_bound;
     plan.limits.batch_cap = bp.batch_cap;
-    if (bp.batch <= 0) {
+    if (!bp.fits) {
         std::ostringstream why;
         why << "does not fit in memory: "
             << (bp.weights_fit ? "weights fit but no batch of " : "weights need ")
@@ -193,7 +193,6 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
                                : std::to_string(bp.memory.weights).substr(0, 6) + " GiB")
             << " on a " << st.hw.device.memory_gib << " GiB device";
         plan.limits.reason = why.str();
-        return plan;
     }
     plan.batch = bp.batch;
     const ServingCapacity cap =
@@ -242,7 +241,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     plan.latency_ms = plan.generation ? kUnknown : load.latency_ms;
     plan.running_batch = load.running_batch;
     plan.utilization = load.utilization;
-    plan.valid = true;
+    plan.valid = bp.fits;
     if (with_curve) {
         for (int i = 1; i <= 10; ++i) {
             const double per_replica = cap.requests_per_s * 0.095 * i;
