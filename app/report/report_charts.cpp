@@ -123,14 +123,16 @@ std::vector<charts::PlanBars> plan_bars(const ReportData& data) {
                       .arg(plan_nodes(plan))
                       .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
         b.step_time_s = fmt::number(plan, "step_time_s");
-        b.breakdown_s = {fmt::number(plan, "breakdown_s.compute"),
-                         fmt::number(plan, "breakdown_s.recompute"),
-                         fmt::number(plan, "breakdown_s.tp_comm"),
-                         fmt::number(plan, "breakdown_s.pp_bubble"),
-                         fmt::number(plan, "breakdown_s.pp_comm"),
-                         fmt::number(plan, "breakdown_s.dp_comm_exposed"),
-                         fmt::number(plan, "breakdown_s.optimizer"),
-                         fmt::number(plan, "breakdown_s.host_overhead")};
+        sim::StepBreakdown& t = b.breakdown_s;
+        t.compute_s = fmt::number(plan, "breakdown_s.compute");
+        t.recompute_s = fmt::number(plan, "breakdown_s.recompute");
+        t.tp_comm_s = fmt::number(plan, "breakdown_s.tp_comm");
+        t.pp_bubble_s = fmt::number(plan, "breakdown_s.pp_bubble");
+        t.pp_comm_s = fmt::number(plan, "breakdown_s.pp_comm");
+        t.dp_comm_exposed_s = fmt::number(plan, "breakdown_s.dp_comm_exposed");
+        t.optimizer_s = fmt::number(plan, "breakdown_s.optimizer");
+        t.host_overhead_s = fmt::number(plan, "breakdown_s.host_overhead");
+        t.cp_comm_s = fmt::number(plan, "breakdown_s.cp_comm");
         b.memory_gib = {
             fmt::number(plan, "memory_gib.weights"),   fmt::number(plan, "memory_gib.gradients"),
             fmt::number(plan, "memory_gib.optimizer"), fmt::number(plan, "memory_gib.activations"),
