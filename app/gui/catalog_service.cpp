@@ -147,6 +147,24 @@ std::vector<InstanceChoice> CatalogService::instanceChoices() const {
     return out;
 }
 
+QStringList CatalogService::regionChoices() const {
+    QStringList out;
+    if (db_) {
+        for (const std::string& r : db_->price_regions())
+            out << q(r);
+    }
+    return out;
+}
+
+QStringList CatalogService::acceleratorChoices() const {
+    QStringList out;
+    if (!db_) return out;
+    for (const catalog::AcceleratorInfo& a : db_->accelerators()) {
+        if (!a.inference_only) out << q(a.id);
+    }
+    return out;
+}
+
 std::vector<PresetChoice> CatalogService::presetChoices() const {
     std::vector<PresetChoice> out;
     try {

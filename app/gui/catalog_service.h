@@ -71,7 +71,9 @@ public:
     std::optional<InstanceDetail> detail(const QString& type) const;
     std::vector<InstanceChoice> instanceChoices() const;
     std::vector<PresetChoice> presetChoices() const;
-    static QStringList importFormats(); // "" = detect from the file
+    QStringList regionChoices() const;      // regions with an on-demand or spot price
+    QStringList acceleratorChoices() const; // accelerator ids that can train
+    static QStringList importFormats();     // "" = detect from the file
 
     // Imports in one transaction on its own connection (safe on a worker thread). Returns an
     // empty string or one sentence naming file, field and reason; on error nothing changes.

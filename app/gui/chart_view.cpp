@@ -1,7 +1,7 @@
 #include "chart_view.h"
 
 #include "charts/chart_export.h"
-#include "charts/chart_style.h"
+#include "qchart_render.h"
 
 #include <QContextMenuEvent>
 #include <QEvent>
@@ -19,7 +19,7 @@ ChartView::ChartView(QWidget* parent) : QChartView(parent) {
 void ChartView::replaceChart(QChart* chart) {
     QChart* old = this->chart();
     setChart(chart);
-    charts::restyle(chart);
+    ::cp::charts::restyle(chart, ::cp::charts::screen_look());
     // QChartView creates a default chart it owns; charts we set are ours to delete.
     if (old && old != chart) old->deleteLater();
 }
@@ -58,7 +58,7 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
 void ChartView::changeEvent(QEvent* event) {
     QChartView::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
-        charts::restyle(chart());
+        ::cp::charts::restyle(chart(), ::cp::charts::screen_look());
 }
 
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {

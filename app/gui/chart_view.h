@@ -16,7 +16,7 @@ public:
 
 protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
-    // A light/dark palette switch re-colours the chart on screen (charts::restyle).
+    // A light/dark palette switch re-colours the chart on screen (cp::charts::restyle).
     void changeEvent(QEvent* event) override;
 
     void contextMenuEvent(QContextMenuEvent* event) override;

@@ -1,5 +1,5 @@
 // HTML renderer: one self-contained file. All document text goes through esc().
-#include "chart_render.h"
+#include "chart_image.h"
 #include "clusterplan_report_embedded.h"
 #include "renderers.h"
 

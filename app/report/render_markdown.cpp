@@ -1,5 +1,5 @@
 // Markdown renderer (GitHub-flavoured): figures become PNG files linked relatively.
-#include "chart_render.h"
+#include "chart_image.h"
 #include "renderers.h"
 
 #include <QRegularExpression>

@@ -2,7 +2,7 @@
 // (measuring text with the PDF device's metrics) and decides page breaks; pass two paints,
 // now knowing the page count for "Page X of Y". Placing ourselves, rather than printing a
 // QTextDocument, is what lets tables break only between rows and repeat their header.
-#include "chart_render.h"
+#include "chart_image.h"
 #include "renderers.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -298,10 +298,10 @@ void place_block(Layout& layout, const Figure& figure) {
         return;
     }
     const double w = layout.width();
-    const double h = w * kChartSize.height() / kChartSize.width();
+    const double h = w * charts::kChartSize.height() / charts::kChartSize.width();
     const double caption_h = layout.text_height(figure.caption, caption_font, w) + pt(4);
     layout.ensure(h + caption_h); // a figure stays with its caption
-    const QImage image = render_chart_image(figure.chart, kChartSize, 3.0);
+    const QImage image = render_chart_image(figure.chart, charts::kChartSize, 3.0);
     layout.place(h, [image](QPainter& p, const QRectF& r) {
         p.drawImage(r, image);
         p.setPen(QPen(kRule, pt(0.5)));
@@ -322,7 +322,8 @@ double keep_with_heading(const Layout& layout, const std::vector<Block>& blocks)
     if (!blocks.empty()) {
         if (const auto* figure = std::get_if<Figure>(&blocks.front());
             figure != nullptr && !figure->chart.empty()) {
-            return layout.width() * kChartSize.height() / kChartSize.width() + pt(30);
+            return layout.width() * charts::kChartSize.height() / charts::kChartSize.width() +
+                   pt(30);
         }
     }
     return pt(90);

@@ -1,5 +1,5 @@
 // Format renderers of a report Document. Every renderer treats all document text as plain
-// text and escapes it for its format. Charts are drawn with chart_render.h, so a
+// text and escapes it for its format. Charts are drawn with chart_image.h, so a
 // QApplication must exist (offscreen is enough).
 #pragma once
 

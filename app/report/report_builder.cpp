@@ -43,10 +43,14 @@ QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
     return QStringLiteral("%1 %2 of %3 (%4), %5. Step time %6, %7, MFU %8. ")
                .arg(nodes)
                .arg(nodes == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
-               .arg(plan_instance(plan), devices, plan_layout_text(plan),
-                    fmt::duration_s(fmt::number(plan, "step_time_s")),
-                    fmt::rate(fmt::number(plan, "tokens_per_s"), unit),
-                    fmt::percent(fmt::number(plan, "mfu"))) +
+               .arg(
+                   plan_instance(plan), devices, plan_layout_text(plan),
+                   fmt::duration_s(fmt::number(plan, "step_time_s")),
+                   // A generic model (ResNet-50) counts samples (images), not tokens.
+                   fmt::rate(fmt::number(plan, unit == QLatin1String("tokens/s") ? "tokens_per_s"
+                                                                                 : "samples_per_s"),
+                             unit),
+                   fmt::percent(fmt::number(plan, "mfu"))) +
            time_and_cost(plan);
 }
 

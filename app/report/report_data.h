@@ -40,6 +40,7 @@ struct CostTimePoint {
     double cost_usd = 0;
     bool on_front = false; // on the time-vs-cost Pareto front
     int rank = 0;          // 1-based rank when the option is one of `plans`, else 0
+    std::string label{};   // front points: "16× p4d.24xlarge spot", drawn beside the point
 };
 
 struct ReportData {

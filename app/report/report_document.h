@@ -14,6 +14,9 @@
 
 namespace cp::report {
 
+// Figures carry the chart pipeline's spec (app/charts), the one the GUI draws too.
+using charts::ChartSpec;
+
 struct Paragraph {
     QString text;
     QString lead; // optional bold lead-in ("Recommended: p4d.24xlarge × 16.")

@@ -139,8 +139,15 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
         const bool on_front = front.count({o.config, o.spot}) != 0;
         const auto rank = ranks.find({o.config, o.spot});
         if (i % stride != 0 && !on_front && rank == ranks.end()) continue;
-        data.cost_time.push_back(
-            {o.wall_time_h, o.cost_usd, on_front, rank == ranks.end() ? 0 : rank->second});
+        const sim::ConfigBest& config = result.sweep.configs[static_cast<size_t>(o.config)];
+        std::string label;
+        if (on_front) {
+            label = std::to_string(config.nodes) + "× " +
+                    result.sweep.candidates[static_cast<size_t>(config.candidate)].instance_type +
+                    (o.spot ? " spot" : "");
+        }
+        data.cost_time.push_back({o.wall_time_h, o.cost_usd, on_front,
+                                  rank == ranks.end() ? 0 : rank->second, std::move(label)});
     }
 
     if (!result.recommendations.empty()) {

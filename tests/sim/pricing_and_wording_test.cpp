@@ -80,6 +80,75 @@ TEST_CASE("recommend says when the scenario, not the planner, fixed the layout a
         }
 }
 
+TEST_CASE("fused attention's backward recompute is not called activation recompute to fit",
+          "[recommend]") {
+    // Long sequences on a narrow model: the attention scores dominate, so their recompute in
+    // the fused backward pass is a notable share of the step with recompute "none".
+    const Scenario sc = parse_scenario(
+        R"({"model": {"layers": 8, "hidden": 1024, "heads": 16, "seq_len": 16384, "vocab": 32000,
+                      "flash_attention": true},
+            "cluster": {"nodes": 1},
+            "parallel": {"tp": 1, "pp": 1, "dp": 8, "micro_batch": 1, "global_batch": 64, "zero": 1,
+                         "recompute": "none"},
+            "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
+        "t.json");
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},
+                                          nullptr, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    bool fused = false;
+    for (const auto& limit : res.recommendations.front().limits) {
+        INFO(limit);
+        CHECK(limit.find("(none)") == std::string::npos);
+        CHECK(limit.find("to fit") == std::string::npos);
+        fused = fused || limit.find("fused attention recomputes") != std::string::npos;
+    }
+    CHECK(fused);
+}
+
+TEST_CASE("a tuning job's spot comparison uses the whole job's totals, not one trial's",
+          "[recommend]") {
+    const Scenario sc = parse_scenario(
+        R"({"model": {"preset": "resnet50"}, "cluster": {"nodes": 2, "pricing": "on_demand"},
+            "parallel": {"global_batch": 1024},
+            "training": {"epochs": 90, "dataset_samples": 1281167, "trials": 32,
+                         "max_parallel_trials": 4},
+            "constraints": {"max_nodes": 2, "allow_spot": false}})",
+        "t.json");
+    const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},
+                                          nullptr, 1, SweepOptions{1});
+    REQUIRE_FALSE(res.recommendations.empty());
+    const Recommendation& top = res.recommendations.front();
+    REQUIRE(top.report.hpo.trials == 32);
+    const HpoEstimate& job = top.report.hpo;
+    REQUIRE(std::isfinite(job.spot_cost_usd));
+    // The job's saving and its spot total, e.g. "$1,234": the per-trial figure is 32x smaller.
+    const std::string job_saving =
+        std::to_string(
+            static_cast<int>(std::lround(100.0 * (1.0 - job.spot_cost_usd / job.cost_usd)))) +
+        "% less";
+    bool sentence = false;
+    for (const auto& limit : top.limits) {
+        if (limit.find("on spot") == std::string::npos) continue;
+        INFO(limit);
+        sentence = true;
+        CHECK(limit.find("whole tuning job") != std::string::npos);
+        CHECK(limit.find(job_saving) != std::string::npos);
+        const long long job_usd = std::llround(job.spot_cost_usd);
+        const long long trial_usd = std::llround(top.report.job.spot.cost_usd);
+        REQUIRE(job_usd > trial_usd);
+        const auto grouped = [](long long v) {
+            std::string d = std::to_string(v), out;
+            for (std::size_t i = 0; i < d.size(); ++i) {
+                if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+                out += d[i];
+            }
+            return "$" + out;
+        };
+        CHECK(limit.find(grouped(job_usd)) != std::string::npos);
+    }
+    CHECK(sentence);
+}
+
 TEST_CASE("recommend names a host-bound plan and what would help", "[recommend]") {
     // 1024-wide layers at micro-batch 1 leave the GPU waiting for the host (model_constants.h).
     const Scenario sc = parse_scenario(

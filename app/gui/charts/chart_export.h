@@ -1,17 +1,15 @@
-// Saving charts as PNG (raster, high-DPI) or SVG (vector via QSvgGenerator).
+// "Export chart" in the GUI: asks for a file and writes the chart through the one exporter
+// (chart_image.h), which also serves the report.
 #pragma once
 
-#include <QSize>
-#include <QString>
+#include "chart_image.h"
 
 class QChart;
 class QWidget;
 
 namespace cp::gui::charts {
 
-// Renders `chart` at `size` logical pixels into `path`; the format follows the suffix
-// (.png or .svg). Returns an empty string on success, else one sentence saying why not.
-QString save_chart(QChart* chart, const QString& path, QSize size = QSize(1200, 700));
+using ::cp::charts::save_chart;
 
 // Asks for a file name and saves; errors are shown in a message box on `parent`.
 void export_chart_interactive(QChart* chart, QWidget* parent);

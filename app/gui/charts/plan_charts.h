@@ -1,5 +1,5 @@
-// Charts of single plans: step-time breakdown and memory per device. Page-independent so the
-// report generator can reuse them.
+// The Plan page's charts of one plan (step-time breakdown, memory per device): the shared specs
+// (plan_specs.h) drawn for the screen.
 #pragma once
 
 #include <QString>
@@ -16,12 +16,7 @@ namespace cp::gui::charts {
 
 using LabelledPlan = std::pair<QString, const sim::PlanResult*>;
 
-// Horizontal stacked bar per plan: compute, recompute, TP comm, PP bubble, PP comm,
-// exposed DP comm, optimizer (milliseconds).
 QChart* step_breakdown_chart(const std::vector<LabelledPlan>& plans);
-
-// Stacked bar of weights / gradients / optimizer / activations / framework reserve per device
-// (summing to the stated total) with the device capacity drawn as a line (GiB).
 QChart* memory_chart(const std::vector<LabelledPlan>& plans);
 
 } // namespace cp::gui::charts

@@ -119,6 +119,8 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
 
 void PlanPage::reloadChoices() {
     editor_->setInstances(context_.catalog().instanceChoices());
+    editor_->setCatalogChoices(context_.catalog().regionChoices(),
+                               context_.catalog().acceleratorChoices());
     editor_->setPresets(context_.catalog().presetChoices());
     editor_->setScenario(context_.scenario());
 }

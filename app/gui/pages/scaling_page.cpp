@@ -289,29 +289,40 @@ void ScalingPage::showData() {
                      : tr("; excluded: %1")
                            .arg(d.excluded.join(QStringLiteral(", ")).toHtmlEscaped())));
     pareto_points_.clear();
-    auto add_point = [this](const SweepPlan& p, bool front, int index) {
+    // `option`: a purchase option of the ranking (front or ranked), timed and costed as bought.
+    auto add_point = [this](const SweepPlan& p, bool option, bool front, int index, int rank) {
         pareto_points_.push_back(
-            {front ? p.wall_time_h : p.time_to_train_h, front ? p.option_cost_usd : p.cost_usd,
+            {option ? p.wall_time_h : p.time_to_train_h, option ? p.option_cost_usd : p.cost_usd,
              front,
-             tr("%1 × %2 (%3), %4×%5×%6 TP×PP×DP, micro-batch %7\n%8 and %9 %10, MFU %11")
-                 .arg(p.nodes)
-                 .arg(p.instance)
-                 .arg(front && p.spot ? tr("spot") : tr("on demand"))
-                 .arg(p.layout.tp)
-                 .arg(p.layout.pp)
-                 .arg(p.layout.dp)
-                 .arg(p.layout.micro_batch)
-                 .arg(fmt_hours(front ? p.wall_time_h : p.time_to_train_h),
-                      fmt_usd(front ? p.option_cost_usd : p.cost_usd),
-                      front && p.spot ? tr("expected") : QString(), fmt_percent(p.mfu, 0)),
-             index});
+             (rank == 1  ? tr("#1, recommended: ")
+              : rank > 1 ? tr("#%1: ").arg(rank)
+                         : QString()) +
+                 tr("%1 × %2 (%3), %4×%5×%6 TP×PP×DP, micro-batch %7\n%8 and %9 %10, MFU %11")
+                     .arg(p.nodes)
+                     .arg(p.instance)
+                     .arg(option && p.spot ? tr("spot") : tr("on demand"))
+                     .arg(p.layout.tp)
+                     .arg(p.layout.pp)
+                     .arg(p.layout.dp)
+                     .arg(p.layout.micro_batch)
+                     .arg(fmt_hours(option ? p.wall_time_h : p.time_to_train_h),
+                          fmt_usd(option ? p.option_cost_usd : p.cost_usd),
+                          option && p.spot ? tr("expected") : QString(), fmt_percent(p.mfu, 0)),
+             index, rank,
+             front ? tr("%1× %2%3").arg(p.nodes).arg(p.instance, p.spot ? tr(" spot") : QString())
+                   : QString()});
     };
-    // Indices >= plans.size() refer to front entries.
+    // Indices >= plans.size() refer to front entries, then to the first ranked ones.
     for (std::size_t i = 0; i < d.plans.size(); ++i)
-        add_point(d.plans[i], false, int(i));
+        add_point(d.plans[i], false, false, int(i), 0);
     for (std::size_t i = 0; i < d.front.size(); ++i)
-        add_point(d.front[i], true, int(d.plans.size() + i));
-    QChart* chart = charts::pareto_chart(pareto_points_);
+        add_point(d.front[i], true, true, int(d.plans.size() + i), 0);
+    // The recommendation and two runners-up, numbered as in the table beside the chart.
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, d.ranked.size()); ++i)
+        add_point(d.ranked[i], true, false, int(d.plans.size() + d.front.size() + i), int(i) + 1);
+    const sim::Constraints& limits = swept_scenario_.constraints;
+    QChart* chart =
+        charts::pareto_chart(pareto_points_, {limits.deadline_hours, limits.budget_usd});
     for (QAbstractSeries* s : chart->series()) {
         auto* scatter = qobject_cast<QScatterSeries*>(s);
         if (!scatter) continue;
@@ -332,8 +343,11 @@ void ScalingPage::showData() {
                 charts::pareto_point_near(pareto_points_, scatter, point);
             if (!p || !data_) return;
             const std::size_t i = std::size_t(p->index);
-            openPlan(i < data_->plans.size() ? data_->plans[i]
-                                             : data_->front[i - data_->plans.size()]);
+            const std::size_t plans = data_->plans.size();
+            const std::size_t front = data_->front.size();
+            openPlan(i < plans           ? data_->plans[i]
+                     : i < plans + front ? data_->front[i - plans]
+                                         : data_->ranked[i - plans - front]);
         });
     }
     pareto_->replaceChart(chart);

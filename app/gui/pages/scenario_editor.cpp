@@ -1,5 +1,8 @@
 #include "pages/scenario_editor.h"
 
+#include "pages/form_fields.h"
+#include "pages/scenario_extras.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -15,40 +18,6 @@
 namespace cp::gui {
 
 namespace {
-QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip) {
-    auto* box = new QSpinBox;
-    box->setRange(min, max);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setAccelerated(true);
-    return box;
-}
-
-QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
-                           const QString& tip) {
-    auto* box = new QDoubleSpinBox;
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setAccelerated(true);
-    return box;
-}
-
-QComboBox* choice_field(const QStringList& labels, const QString& tip) {
-    auto* box = new QComboBox;
-    box->addItems(labels);
-    box->setToolTip(tip);
-    return box;
-}
-
-QFormLayout* form_in(QGroupBox* group) {
-    auto* form = new QFormLayout(group);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return form;
-}
-
 const char* const kPrecisions[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
 } // namespace
 
@@ -183,6 +152,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
 
     for (QGroupBox* box : {model_box, train_box, cluster_box, par_box, con_box})
         root->addWidget(box);
+    extras_ = new ScenarioExtras;
+    root->addWidget(extras_);
     root->addStretch(1);
 
     for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, ffn_, seq_, vocab_}) {
@@ -209,6 +180,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
     }
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    connect(extras_, &ScenarioExtras::edited, this, [this] { emitEdited(); });
     updateEnabledState();
 }
 
@@ -220,9 +192,20 @@ void ScenarioEditor::setInstances(const std::vector<InstanceChoice>& instances) 
     for (const InstanceChoice& c : instances_) {
         instance_->addItem(QStringLiteral("%1 (%2)").arg(c.type, c.description), c.type);
     }
+    // No catalog instance: the cluster is described by the custom hardware fields alone.
+    instance_->addItem(tr("None (custom hardware only)"), QString());
+    QStringList types;
+    for (const InstanceChoice& c : instances_)
+        types << c.type;
+    extras_->setInstanceTypes(types);
     const int i = instance_->findData(current);
     if (i >= 0) instance_->setCurrentIndex(i);
     updateDerived();
+}
+
+void ScenarioEditor::setCatalogChoices(const QStringList& regions,
+                                       const QStringList& accelerators) {
+    extras_->setCatalogChoices(regions, accelerators);
 }
 
 void ScenarioEditor::setPresets(const std::vector<PresetChoice>& presets) {
@@ -296,6 +279,7 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
         std::isnan(sc.constraints.deadline_hours) ? 0 : sc.constraints.deadline_hours);
     budget_usd_->setValue(std::isnan(sc.constraints.budget_usd) ? 0 : sc.constraints.budget_usd);
     objective_->setCurrentIndex(static_cast<int>(sc.constraints.objective));
+    extras_->setScenario(sc);
     loading_ = false;
     updateEnabledState();
     updateDerived();
@@ -347,12 +331,7 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.tp = tp_->value();
         p.pp = pp_->value();
         p.micro_batch = micro_batch_->value();
-        const int devices = nodes_->value() * [&] {
-            for (const InstanceChoice& c : instances_) {
-                if (c.type == instance_->currentData().toString()) return c.accelerators_per_node;
-            }
-            return 1;
-        }();
+        const int devices = nodes_->value() * acceleratorsPerNode();
         p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value()));
         p.virtual_stages =
             p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
@@ -369,6 +348,7 @@ sim::Scenario ScenarioEditor::scenario() const {
     sc.constraints.deadline_hours = deadline_h_->value() > 0 ? deadline_h_->value() : sim::kUnknown;
     sc.constraints.budget_usd = budget_usd_->value() > 0 ? budget_usd_->value() : sim::kUnknown;
     sc.constraints.objective = static_cast<sim::Objective>(objective_->currentIndex());
+    extras_->apply(sc);
     return sc;
 }
 
@@ -439,11 +419,18 @@ void ScenarioEditor::updateEnabledState() {
     }
 }
 
-void ScenarioEditor::updateDerived() {
-    int per_node = 1;
+int ScenarioEditor::acceleratorsPerNode() const {
+    // Custom hardware may set its own count; else the chosen instance's.
+    if (extras_->customField()->isChecked() && extras_->customPerNodeField()->value() > 0)
+        return extras_->customPerNodeField()->value();
     for (const InstanceChoice& c : instances_) {
-        if (c.type == instance_->currentData().toString()) per_node = c.accelerators_per_node;
+        if (c.type == instance_->currentData().toString()) return c.accelerators_per_node;
     }
+    return 1;
+}
+
+void ScenarioEditor::updateDerived() {
+    const int per_node = acceleratorsPerNode();
     const int devices = nodes_->value() * per_node;
     devices_->setText(tr("%1 accelerators (%2 per node)").arg(devices).arg(per_node));
     const int mp = tp_->value() * pp_->value();

@@ -15,6 +15,10 @@ class QLabel;
 class QSpinBox;
 
 namespace cp::gui {
+class ScenarioExtras;
+}
+
+namespace cp::gui {
 
 struct InstanceChoice {
     QString type;        // "p4d.24xlarge"
@@ -36,6 +40,8 @@ public:
 
     void setInstances(const std::vector<InstanceChoice>& instances);
     void setPresets(const std::vector<PresetChoice>& presets);
+    // Regions with prices and accelerator ids, for the region and custom-hardware fields.
+    void setCatalogChoices(const QStringList& regions, const QStringList& accelerators);
 
     // Shows `scenario`; fields it does not cover are kept and written back by scenario().
     void setScenario(const sim::Scenario& scenario);
@@ -53,6 +59,7 @@ public:
     QComboBox* zeroField() const { return zero_; }
     QCheckBox* flashAttentionField() const { return flash_attention_; }
     QComboBox* presetField() const { return preset_; }
+    ScenarioExtras* extras() const { return extras_; }
 
 signals:
     void edited();
@@ -65,9 +72,10 @@ private:
     double sizeScale() const;  // the dataset field's unit: 1e9 tokens, or 1e6 samples (generic)
     void updateSizeUnit();
     void updateDerived();
+    int acceleratorsPerNode() const;
     void emitEdited();
 
-    sim::Scenario base_; // keeps fields the editor does not show (spot timings, custom hw...)
+    sim::Scenario base_; // keeps fields the editor does not show (dp_comm, parameter servers...)
     std::vector<InstanceChoice> instances_;
     std::vector<PresetChoice> presets_;
     bool loading_ = false;
@@ -107,6 +115,7 @@ private:
     QDoubleSpinBox* deadline_h_ = nullptr;
     QDoubleSpinBox* budget_usd_ = nullptr;
     QComboBox* objective_ = nullptr;
+    ScenarioExtras* extras_ = nullptr; // tuning, spot, region, instance list, custom hardware
 };
 
 } // namespace cp::gui

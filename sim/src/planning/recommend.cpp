@@ -297,7 +297,13 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     }
     if (share(b.pp_comm_s) >= kNotableShare)
         out.push_back("pipeline transfers take " + pct(share(b.pp_comm_s)) + " of the step");
-    if (share(b.recompute_s) >= kNotableShare) {
+    if (share(b.recompute_s) >= kNotableShare && l.recompute == Recompute::none) {
+        // Without activation recompute the recompute time is fused attention's own: its
+        // backward pass recomputes the attention scores by design, not to save memory.
+        out.push_back("fused attention recomputes the attention scores in the backward pass, "
+                      "costing " +
+                      pct(share(b.recompute_s)) + " of the step");
+    } else if (share(b.recompute_s) >= kNotableShare) {
         // Only a searched recompute mode was chosen to fit; a scenario's own choice is just a cost.
         const bool chosen =
             std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
@@ -334,20 +340,30 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
                       " per-device throughput");
     }
     const SpotEstimate& s = r.job.spot;
+    // A tuning job is compared as a whole, every trial included, as its headline figures are:
+    // one trial's spot saving beside the whole job's cost would mix two scales. Expected
+    // interruptions add up over the trials.
+    const bool tuning = r.hpo.trials > 1;
+    const double od_cost = tuning ? r.hpo.cost_usd : r.job.cost_usd;
+    const double spot_cost = tuning ? r.hpo.spot_cost_usd : s.cost_usd;
+    const double overhead_h = tuning ? r.hpo.spot_wall_time_h - r.hpo.wall_time_h : s.overhead_h;
+    const double interruptions = s.expected_interruptions * r.hpo.trials;
+    const std::string whole = tuning ? " (whole tuning job)" : "";
     if (r.spot && s.feasible) {
         std::string saving;
-        if (is_known(r.job.cost_usd) && r.job.cost_usd > 0)
-            saving = "; " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
-        out.push_back("spot risk: " + format_expected_interruptions(s.expected_interruptions) +
+        if (is_known(od_cost) && od_cost > 0)
+            saving = "; " + pct(1.0 - spot_cost / od_cost) + " cheaper than on demand";
+        out.push_back("spot risk" + whole + ": " + format_expected_interruptions(interruptions) +
                       " (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
                       ", cluster MTBF " + hours(s.mtbf_h) +
-                      "); checkpoints, restarts and lost work add " + hours(s.overhead_h) + saving);
+                      "); checkpoints, restarts and lost work add " + hours(overhead_h) + saving);
     }
-    if (!r.spot && s.feasible && s.priced && is_known(r.job.cost_usd) && r.job.cost_usd > 0) {
-        out.push_back("on spot the same plan would cost about " + usd(s.cost_usd) + " (" +
-                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) and take " +
-                      hours(s.overhead_h) + " longer, " +
-                      format_expected_interruptions(s.expected_interruptions));
+    if (!r.spot && s.feasible && s.priced && is_known(od_cost) && od_cost > 0) {
+        out.push_back(
+            std::string(tuning ? "on spot the whole tuning job" : "on spot the same plan") +
+            " would cost about " + usd(spot_cost) + " (" + pct(1.0 - spot_cost / od_cost) +
+            " less) and take " + hours(overhead_h) + " longer, " +
+            format_expected_interruptions(interruptions));
     }
     if (r.hpo.trials > 1) {
         out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +

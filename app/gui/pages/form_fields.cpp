@@ -1,0 +1,45 @@
+#include "pages/form_fields.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QSpinBox>
+
+namespace cp::gui {
+
+QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip) {
+    auto* box = new QSpinBox;
+    box->setRange(min, max);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
+                           const QString& tip) {
+    auto* box = new QDoubleSpinBox;
+    box->setRange(min, max);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+QComboBox* choice_field(const QStringList& labels, const QString& tip) {
+    auto* box = new QComboBox;
+    box->addItems(labels);
+    box->setToolTip(tip);
+    return box;
+}
+
+QFormLayout* form_in(QGroupBox* group) {
+    auto* form = new QFormLayout(group);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return form;
+}
+
+} // namespace cp::gui
