@@ -37,7 +37,13 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
     const double nd = n;
     switch (layout.dp_comm) {
     case DpComm::ring: {
-        out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        const LinkTier tier = group_tier(net, n, dp_local);
+        // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
+        const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
+        out.time_s =
+            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
+                   : ring_all_reduce_s(tier, n, grad_bytes)) *
+            zero_factor;
         out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
         break;
     }
@@ -158,8 +164,7 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
     const int n = layout.dp;
     const LinkTier tier = group_tier(net, n, dp_local);
     const double calls = std::max(1, st.layers);
-    const double gather_s =
-        calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
+    const double gather_s = calls * all_gather_s(tier, n, param_bytes / calls);
     const double scatter_s =
         calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
     const double m = layout.micro_batches();

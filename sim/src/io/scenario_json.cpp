@@ -1,6 +1,7 @@
 // Serialisation of a Scenario back to `clusterplan.scenario/1` JSON (the GUI saves with it).
 #include "clusterplan/sim/scenario.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_serving.h"
 
 #include <nlohmann/json.hpp>
 
@@ -100,7 +101,10 @@ std::string scenario_to_json(const Scenario& sc) {
     training["trials"] = t.trials;
     training["max_parallel_trials"] = t.max_parallel_trials;
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
-    doc["training"] = training;
+    if (sc.serving)
+        doc["serving"] = scenario_io::serving_spec_json(*sc.serving);
+    else
+        doc["training"] = training;
     doc["spot"] = ojson{{"checkpoint_write_s", sc.spot.checkpoint_write_s},
                         {"restart_s", sc.spot.restart_s},
                         {"checkpoint_on_notice", sc.spot.checkpoint_on_notice}};

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/serving.h"
 #include "clusterplan/sim/workload.h"
 
 #include <optional>
@@ -110,6 +111,8 @@ struct Scenario {
     ParallelSpec parallel;
     Precision precision = Precision::bf16;
     TrainingSpec training;
+    // Inference serving (`serving` section, DESIGN.md "Inference serving"); empty for training.
+    std::optional<ServingSpec> serving;
     SpotSpec spot;
     Constraints constraints;
     // Added by parsing: where the scenario came from (for errors) and the defaults it filled in
