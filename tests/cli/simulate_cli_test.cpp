@@ -140,9 +140,10 @@ TEST_CASE("simulate prints a readable breakdown, and says when it searched", "[c
     const Result s = run({"simulate", searched, "--json"});
     REQUIRE(s.code == 0);
     const json j = json::parse(s.out);
-    CHECK(j["searched"].size() == 6);
-    CHECK_THAT(j["note"].get<std::string>(),
-               Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute"));
+    CHECK(j["searched"].size() == 7);
+    CHECK_THAT(
+        j["note"].get<std::string>(),
+        Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute, sequence_parallel"));
 }
 
 TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", "[cli][errors]") {

@@ -108,6 +108,10 @@ bool framework_runs_on(Framework framework, const AcceleratorSpec& a) {
 
 namespace cp::sim {
 
+Framework factor_group(Framework framework) {
+    return framework == Framework::nemo ? Framework::megatron_core : framework;
+}
+
 Framework resolve_framework(Framework framework, const AcceleratorSpec& accelerator, int zero) {
     if (framework != Framework::automatic) return framework;
     const Framework fallback = default_framework(accelerator);

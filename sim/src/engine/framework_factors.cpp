@@ -11,12 +11,12 @@ namespace {
 // the table to paste here. Cells: framework, generation, precision class (kAny = pooled),
 // efficiency, runs, sources.
 const FactorTable kFitted{{
-    {-1, -1, -1, 0.9641, 381, 12}, {0, -1, -1, 0.9946, 18, 2}, {2, -1, -1, 0.8652, 113, 3},
-    {4, -1, -1, 1.0283, 234, 5},   {5, -1, -1, 0.9451, 10, 1}, {6, -1, -1, 0.8331, 6, 1},
-    {0, 1, -1, 0.9946, 18, 2},     {2, 1, -1, 0.8652, 113, 3}, {4, 1, -1, 0.9809, 151, 3},
-    {4, 2, -1, 1.1048, 83, 3},     {5, 2, -1, 0.9451, 10, 1},  {6, 4, -1, 0.8331, 6, 1},
-    {0, 1, 1, 0.9946, 18, 2},      {2, 1, 1, 0.8652, 113, 3},  {4, 1, 1, 0.9809, 151, 3},
-    {4, 2, 1, 1.1077, 76, 3},      {4, 2, 2, 0.9705, 7, 1},    {5, 2, 2, 0.9451, 10, 1},
+    {-1, -1, -1, 0.9641, 381, 12}, {0, -1, -1, 0.9946, 18, 2},  {1, -1, -1, 0.9451, 10, 1},
+    {2, -1, -1, 0.8652, 113, 3},   {4, -1, -1, 1.0283, 234, 5}, {6, -1, -1, 0.8331, 6, 1},
+    {0, 1, -1, 0.9946, 18, 2},     {1, 2, -1, 0.9451, 10, 1},   {2, 1, -1, 0.8652, 113, 3},
+    {4, 1, -1, 0.9809, 151, 3},    {4, 2, -1, 1.1048, 83, 3},   {6, 4, -1, 0.8331, 6, 1},
+    {0, 1, 1, 0.9946, 18, 2},      {1, 2, 2, 0.9451, 10, 1},    {2, 1, 1, 0.8652, 113, 3},
+    {4, 1, 1, 0.9809, 151, 3},     {4, 2, 1, 1.1077, 76, 3},    {4, 2, 2, 0.9705, 7, 1},
     {6, 4, 1, 0.8331, 6, 1},
 }};
 
@@ -38,7 +38,7 @@ PrecisionClass precision_class(Precision precision) {
 
 const FactorCell& FactorTable::lookup(Framework framework, AcceleratorGeneration generation,
                                       Precision precision) const {
-    const int fw = static_cast<int>(framework), gen = static_cast<int>(generation),
+    const int fw = static_cast<int>(factor_group(framework)), gen = static_cast<int>(generation),
               pc = static_cast<int>(precision_class(precision));
     // Most specific first: (fw, gen, pc), (fw, gen), (fw), pooled.
     const std::array<std::array<int, 3>, 4> keys{

@@ -74,7 +74,7 @@ FactorTable fit_framework_factors(const std::vector<ValidationRun>& runs) {
         layouts.push_back(p.valid ? p.layout : run.layout);
     }
     const auto keys_of = [](const ValidationRun& run) {
-        const int fw = static_cast<int>(run.framework);
+        const int fw = static_cast<int>(factor_group(run.framework));
         const int gen = static_cast<int>(accelerator_generation(run.cluster.node.accelerator));
         const int pc = static_cast<int>(precision_class(run.precision));
         return std::array<Key, 4>{Key{kAny, kAny, kAny}, Key{fw, kAny, kAny}, Key{fw, gen, kAny},

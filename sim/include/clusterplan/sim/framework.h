@@ -58,6 +58,10 @@ std::string_view enum_name(AcceleratorGeneration generation);
 // Gaudi stack is a DeepSpeed fork).
 Framework default_framework(const AcceleratorSpec& accelerator);
 
+// The framework whose fitted efficiency `framework` shares: NeMo runs Megatron-Core and
+// Transformer Engine underneath, so their runs are one population; the others are their own.
+Framework factor_group(Framework framework);
+
 // Whether `framework` runs on `accelerator` at all (Neuron software only on Trainium, ...).
 bool framework_runs_on(Framework framework, const AcceleratorSpec& accelerator);
 
