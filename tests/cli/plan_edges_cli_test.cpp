@@ -95,23 +95,28 @@ TEST_CASE("a calibration profile of another accelerator is refused, not silently
                 instance +
                 R"(", "nodes": 1, "calibration": "a100-lab"}, "training": {"tokens": 1e9}})");
     };
-    const auto p4d = run_cli({"simulate", on("p4d.24xlarge").string(), "--json"});
-    INFO(p4d.err);
-    REQUIRE(p4d.code == 0);
-    const json plan = json::parse(p4d.out);
+    // The log's GPUs are A100-SXM4-80GB: p4de (A100 80GB) takes the profile.
+    const auto p4de = run_cli({"simulate", on("p4de.24xlarge").string(), "--json"});
+    INFO(p4de.err);
+    REQUIRE(p4de.code == 0);
+    const json plan = json::parse(p4de.out);
     CHECK(plan["calibration"]["source"] == "nccl-tests (a100-lab)");
     // The log carries no date: the assumption does not print an empty one.
     for (const auto& a : plan["assumptions"])
         CHECK(a.get<std::string>().find(", )") == std::string::npos);
     for (const char* command : {"simulate", "sweep", "recommend"}) {
-        const auto p5 = run_cli({command, on("p5.48xlarge").string()});
-        INFO(command);
-        CHECK(p5.code == 2);
-        CHECK_THAT(
-            p5.err,
-            Catch::Contains("cluster.calibration: profile 'a100-lab' was measured on NVIDIA A100"));
+        // Another accelerator, and the same one with other memory (p4d's A100 40GB has 1,555
+        // GB/s HBM, not 2,039): both refused.
+        for (const char* other : {"p5.48xlarge", "p4d.24xlarge"}) {
+            const auto r = run_cli({command, on(other).string()});
+            INFO(command << " " << other);
+            CHECK(r.code == 2);
+            CHECK_THAT(r.err,
+                       Catch::Contains(
+                           "cluster.calibration: profile 'a100-lab' was measured on NVIDIA A100"));
+        }
     }
-    // Searching every instance: the A100 plans use the profile, the others their datasheets.
+    // Searching every instance: the A100 80GB plans use the profile, the others their datasheets.
     const auto any =
         box.write("any.json", R"({"model": {"preset": "llama2-7b"}, "training": {"tokens": 1e9},
         "cluster": {"calibration": "a100-lab"}, "constraints": {"max_nodes": 2, "objective": "time"}})");
@@ -119,7 +124,7 @@ TEST_CASE("a calibration profile of another accelerator is refused, not silently
     INFO(rec.err);
     REQUIRE(rec.code == 0);
     for (const auto& r : json::parse(rec.out)["recommendations"]) {
-        const bool a100 = r["plan"]["accelerator"].get<std::string>().rfind("A100", 0) == 0;
+        const bool a100 = r["plan"]["accelerator"].get<std::string>() == "A100-80GB";
         CHECK((r["plan"]["calibration"]["source"] == "datasheet") != a100);
     }
 }
