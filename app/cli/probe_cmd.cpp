@@ -5,11 +5,11 @@
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/remote/probe_runner.h"
+#include "clusterplan/service/clock.h"
 
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -45,15 +45,6 @@ std::string find_probe(const std::string& given) {
     }
     throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
                      "available); pass --probe PATH");
-}
-
-std::string utc_date() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%Y%m%d", &tm);
-    return buf;
 }
 
 int cmd_run(const std::vector<std::string>& argv, Io& io) {
@@ -149,10 +140,10 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     if (imported.format != "probe")
         throw InputError(source + ": not a clusterplan.probe/1 document");
     imported.profile.instance_type = instance;
-    imported.profile.name =
-        wanted_name.empty()
-            ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
-            : wanted_name;
+    imported.profile.name = wanted_name.empty()
+                                ? store.unused_name(remote::host_address(opt.hosts.front()) +
+                                                    "-probe-" + service::utc_now("%Y%m%d"))
+                                : wanted_name;
     json raw = {{"format", "probe"},
                 {"hosts", opt.hosts},
                 {"launcher", launcher},

@@ -194,29 +194,31 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
 
 // Two short lines so category labels are not elided under narrow bars. Qt Charts draw
 // axis labels as rich text: "<br>" breaks the line, and the text itself is escaped.
-QString bar_label(const nlohmann::ordered_json& plan, size_t index) {
-    return plan_instance(plan).toHtmlEscaped() +
+QString bar_label(const sim::PlanReport& plan, size_t index) {
+    return QString::fromStdString(plan.instance).toHtmlEscaped() +
            QStringLiteral("<br>#%1 · ×%2%3")
                .arg(index + 1)
-               .arg(plan_nodes(plan))
-               .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
+               .arg(plan.nodes)
+               .arg(plan.spot ? QStringLiteral(" spot") : QString());
 }
 
-// One stacked bar per plan (the first four), one stack part per JSON path; a missing
-// value is drawn as zero.
-ChartSpec stacked_chart(const ReportData& data, const QString& title, const QString& y_label,
-                        const std::vector<std::pair<const char*, QString>>& parts) {
+// One stacked bar per plan (the first four), one stack part per member of the plan's `group`
+// (step breakdown, memory); an unknown value is drawn as zero.
+template <class Group>
+ChartSpec stacked_chart(const std::vector<sim::PlanReport>& plans, const QString& title,
+                        const QString& y_label, Group sim::PlanResult::*group,
+                        const std::vector<std::pair<double Group::*, QString>>& parts) {
     ChartSpec c;
     c.kind = ChartKind::stacked_bar;
     c.title = title;
     c.y_label = y_label;
-    const size_t shown = std::min<size_t>(data.plans.size(), 4);
+    const size_t shown = std::min<size_t>(plans.size(), 4);
     for (size_t i = 0; i < shown; ++i)
-        c.categories << bar_label(data.plans[i], i);
-    for (const auto& [path, name] : parts) {
+        c.categories << bar_label(plans[i], i);
+    for (const auto& [member, name] : parts) {
         ChartSeries s{name, {}, false, false, false, false};
         for (size_t i = 0; i < shown; ++i) {
-            const double v = fmt::number(data.plans[i], path);
+            const double v = plans[i].result.*group.*member;
             s.points.emplace_back(static_cast<double>(i), std::isfinite(v) ? v : 0.0);
         }
         c.series.push_back(s);
@@ -224,19 +226,21 @@ ChartSpec stacked_chart(const ReportData& data, const QString& title, const QStr
     return c;
 }
 
-Figure breakdown_figure(const ReportData& data) {
-    const ChartSpec c = stacked_chart(
-        data, QStringLiteral("Step-time breakdown"), QStringLiteral("seconds per step"),
-        {
-            {"breakdown_s.compute", QStringLiteral("compute")},
-            {"breakdown_s.recompute", QStringLiteral("recompute")},
-            {"breakdown_s.tp_comm", QStringLiteral("TP comm")},
-            {"breakdown_s.pp_bubble", QStringLiteral("PP bubble")},
-            {"breakdown_s.pp_comm", QStringLiteral("PP comm")},
-            {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm")},
-            {"breakdown_s.optimizer", QStringLiteral("optimizer")},
-            {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
-        });
+Figure breakdown_figure(const std::vector<sim::PlanReport>& plans) {
+    using B = sim::StepBreakdown;
+    const ChartSpec c =
+        stacked_chart<B>(plans, QStringLiteral("Step-time breakdown"),
+                         QStringLiteral("seconds per step"), &sim::PlanResult::breakdown_s,
+                         {
+                             {&B::compute_s, QStringLiteral("compute")},
+                             {&B::recompute_s, QStringLiteral("recompute")},
+                             {&B::tp_comm_s, QStringLiteral("TP comm")},
+                             {&B::pp_bubble_s, QStringLiteral("PP bubble")},
+                             {&B::pp_comm_s, QStringLiteral("PP comm")},
+                             {&B::dp_comm_exposed_s, QStringLiteral("DP comm")},
+                             {&B::optimizer_s, QStringLiteral("optimizer")},
+                             {&B::host_overhead_s, QStringLiteral("host overhead")},
+                         });
     return Figure{
         c,
         QStringLiteral(
@@ -245,14 +249,16 @@ Figure breakdown_figure(const ReportData& data) {
         QStringLiteral("step-breakdown")};
 }
 
-Figure memory_figure(const ReportData& data) {
-    ChartSpec c = stacked_chart(data, QStringLiteral("Memory per device"), QStringLiteral("GiB"),
-                                {
-                                    {"memory_gib.weights", QStringLiteral("weights")},
-                                    {"memory_gib.gradients", QStringLiteral("gradients")},
-                                    {"memory_gib.optimizer", QStringLiteral("optimizer state")},
-                                    {"memory_gib.activations", QStringLiteral("activations")},
-                                });
+Figure memory_figure(const std::vector<sim::PlanReport>& plans) {
+    using M = sim::MemoryGib;
+    ChartSpec c = stacked_chart<M>(plans, QStringLiteral("Memory per device"),
+                                   QStringLiteral("GiB"), &sim::PlanResult::memory_gib,
+                                   {
+                                       {&M::weights, QStringLiteral("weights")},
+                                       {&M::gradients, QStringLiteral("gradients")},
+                                       {&M::optimizer, QStringLiteral("optimizer state")},
+                                       {&M::activations, QStringLiteral("activations")},
+                                   });
     const size_t shown = static_cast<size_t>(c.categories.size());
     // The total also holds what the parts do not name (framework reserve, pipeline
     // in-flight micro-batches): shown as its own part so each bar reaches the plan's total.
@@ -262,11 +268,11 @@ Figure memory_figure(const ReportData& data) {
         double named = 0;
         for (const auto& part : c.series)
             named += part.points[i].y();
-        const double total = fmt::number(data.plans[i], "memory_gib.total");
+        const double total = plans[i].result.memory_gib.total;
         const double v = std::isfinite(total) ? std::max(0.0, total - named) : 0.0;
         any_rest = any_rest || v > 1e-6;
         rest.points.emplace_back(static_cast<double>(i), v);
-        c.reference_values.push_back(fmt::number(data.plans[i], "memory_gib.capacity"));
+        c.reference_values.push_back(plans[i].result.memory_gib.capacity);
     }
     if (any_rest) c.series.push_back(rest);
     c.reference_label = QStringLiteral("device capacity");
@@ -289,8 +295,9 @@ Section charts_section(const ReportData& data) {
     s.blocks.push_back(pareto_figure(data));
     for (auto& f : scaling_figures(data))
         s.blocks.push_back(std::move(f));
-    s.blocks.push_back(breakdown_figure(data));
-    s.blocks.push_back(memory_figure(data));
+    const std::vector<sim::PlanReport> plans = report_plans(data);
+    s.blocks.push_back(breakdown_figure(plans));
+    s.blocks.push_back(memory_figure(plans));
     return s;
 }
 

@@ -1,5 +1,7 @@
 #include "pages/scenario_editor.h"
 
+#include "clusterplan/sim/format.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -49,7 +51,13 @@ QFormLayout* form_in(QGroupBox* group) {
     return form;
 }
 
-const char* const kPrecisions[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+// The scenario file's names, in enum order (the combo box index is the enum value).
+QStringList precision_names() {
+    QStringList names;
+    for (const sim::Precision p : sim::kAllPrecisions)
+        names << QString::fromLatin1(sim::enum_name(p));
+    return names;
+}
 } // namespace
 
 ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
@@ -105,7 +113,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     auto* train = form_in(train_box);
     tokens_b_ = real_field(0.001, 1e6, 3, tr(" B tokens"),
                            tr("Dataset size: tokens processed over the whole run, in billions."));
-    precision_ = choice_field({"fp32", "tf32", "fp16", "bf16", "fp8"},
+    precision_ = choice_field(precision_names(),
                               tr("Numeric precision of the matrix multiplies (mixed-precision "
                                  "training keeps fp32 master weights)."));
     train->addRow(tr("Dataset size:"), tokens_b_);

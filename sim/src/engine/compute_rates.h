@@ -19,9 +19,6 @@ struct ComputeRates {
     double fused_attention_fraction = 0; // FlashAttention-2 kernel rate / peak (model_constants.h)
 };
 
-// Precision name as used in calibration profiles ("fp32", "tf32", "fp16", "bf16", "fp8").
-const char* precision_name(Precision precision);
-
 // Builds the rates; calibration may be null. Reads no strings on the per-GEMM path.
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
                                 const CalibrationProfile* calibration);

@@ -1,5 +1,6 @@
 #include "clusterplan/sim/recommend.h"
 
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/wording.h"
 
@@ -8,7 +9,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 namespace cp::sim {
@@ -28,28 +28,9 @@ bool cost_objective(Objective o) {
     return o == Objective::cost || o == Objective::cost_under_deadline;
 }
 
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    s.precision(digits);
-    s << v;
-    return s.str();
-}
-
-std::string pct(double fraction) {
-    return fixed(100.0 * fraction, 0) + "%";
-}
-
+// Money in the planner's sentences: "$842,100", "$1.23M".
 std::string usd(double v) {
-    if (!is_known(v)) return "unknown cost";
-    if (v >= 1e6) return "$" + fixed(v / 1e6, 2) + "M";
-    std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return "$" + out;
+    return is_known(v) ? fmt::usd_short(v) : "unknown cost";
 }
 
 // "12% cheaper than #1", "3.2× slower than #1", "as fast as #1": a compared with b.
@@ -57,9 +38,10 @@ std::string relative(double a, double b, const char* up, const char* down, const
                      const std::string& what) {
     const double ratio = a / b;
     if (std::abs(ratio - 1.0) < 0.005) return std::string(same) + " " + what;
-    if (ratio >= 2.0)
-        return fixed(ratio, 1) + "× " + up + " than " + what; // large gaps read better as factors
-    return pct(std::abs(ratio - 1.0)) + " " + (ratio > 1.0 ? up : down) + " than " + what;
+    // Large gaps read better as factors.
+    if (ratio >= 2.0) return fmt::number(ratio, 1) + "× " + up + " than " + what;
+    return fmt::percent(std::abs(ratio - 1.0), 0) + " " + (ratio > 1.0 ? up : down) + " than " +
+           what;
 }
 
 std::string hours(double h) {
@@ -104,8 +86,8 @@ std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, co
     const std::string up_to =
         std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
     if (s.out_of_memory > 0 || (s.node_counts_pruned > 0 && s.evaluated == 0))
-        return "no layout fits in the " + fixed(node.accelerator.memory_gib, 0) + " GiB of a " +
-               node.accelerator.id + " up to " + up_to;
+        return "no layout fits in the " + fmt::number(node.accelerator.memory_gib, 0) +
+               " GiB of a " + node.accelerator.id + " up to " + up_to;
     if (s.unknown_hardware > 0)
         return std::string("a figure the model needs is unknown for ") + node.accelerator.id +
                " (peak at " + enum_name(sc.precision) +
@@ -222,11 +204,11 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     const double step = p.step_time_s;
     const Layout& l = r.layout;
     auto share = [&](double part) { return step > 0 ? part / step : 0.0; };
-    out.push_back("compute is " + pct(share(b.compute_s)) + " of the " + format_duration_s(step) +
-                  " step, at " + pct(p.mfu) + " MFU");
+    out.push_back("compute is " + fmt::percent(share(b.compute_s), 0) + " of the " +
+                  format_duration_s(step) + " step, at " + fmt::percent(p.mfu, 0) + " MFU");
     if (share(b.pp_bubble_s) >= kNotableShare) {
         out.push_back(
-            "pipeline bubble: " + pct(share(b.pp_bubble_s)) + " of the step (pp=" +
+            "pipeline bubble: " + fmt::percent(share(b.pp_bubble_s), 0) + " of the step (pp=" +
             std::to_string(l.pp) + " with " + std::to_string(l.micro_batches()) +
             " micro-batches per step; more micro-batches or interleaving would shrink it)");
     }
@@ -234,32 +216,34 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
         const bool multi_node = r.nodes > 1;
         std::string where =
             multi_node
-                ? "the " + fixed(r.node.inter_node_gbps, 0) + " Gbps inter-node network"
+                ? "the " + fmt::number(r.node.inter_node_gbps, 0) + " Gbps inter-node network"
                 : std::string("the ") + link_name(r.node.intra_link) + " links inside the node";
         out.push_back("network: gradient synchronisation (dp=" + std::to_string(l.dp) + ") over " +
-                      where + " is exposed for " + pct(share(b.dp_comm_exposed_s)) +
+                      where + " is exposed for " + fmt::percent(share(b.dp_comm_exposed_s), 0) +
                       " of the step");
     }
     if (share(b.tp_comm_s) >= kNotableShare) {
         out.push_back("tensor-parallel all-reduces (tp=" + std::to_string(l.tp) + " over " +
-                      link_name(r.node.intra_link) + ") take " + pct(share(b.tp_comm_s)) +
-                      " of the step");
+                      link_name(r.node.intra_link) + ") take " +
+                      fmt::percent(share(b.tp_comm_s), 0) + " of the step");
     }
     if (share(b.pp_comm_s) >= kNotableShare)
-        out.push_back("pipeline transfers take " + pct(share(b.pp_comm_s)) + " of the step");
+        out.push_back("pipeline transfers take " + fmt::percent(share(b.pp_comm_s), 0) +
+                      " of the step");
     if (share(b.recompute_s) >= kNotableShare) {
         // Only a searched recompute mode was chosen to fit; a scenario's own choice is just a cost.
         const bool chosen =
             std::find(r.searched.begin(), r.searched.end(), "recompute") != r.searched.end();
         out.push_back(std::string("memory: activations are recomputed (") + enum_name(l.recompute) +
                       (chosen ? ") to fit, costing " : ", as the scenario sets), costing ") +
-                      pct(share(b.recompute_s)) + " of the step");
+                      fmt::percent(share(b.recompute_s), 0) + " of the step");
     }
     if (share(b.optimizer_s) >= kNotableShare)
-        out.push_back("the optimizer step takes " + pct(share(b.optimizer_s)) + " of the step");
+        out.push_back("the optimizer step takes " + fmt::percent(share(b.optimizer_s), 0) +
+                      " of the step");
     if (share(b.host_overhead_s) >= kNotableShare)
         out.push_back(
-            "host-bound: the GPUs wait " + pct(share(b.host_overhead_s)) +
+            "host-bound: the GPUs wait " + fmt::percent(share(b.host_overhead_s), 0) +
             " of the step for the host to issue kernels (layers too small at micro-batch " +
             std::to_string(l.micro_batch) +
             "; a larger micro-batch or less tensor parallelism helps)");
@@ -272,12 +256,12 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
                       "calibrated");
     const MemoryGib& m = p.memory_gib;
     if (m.capacity > 0 && m.total / m.capacity >= 0.85) {
-        out.push_back("memory is " + pct(m.total / m.capacity) + " full (" + fixed(m.total, 1) +
-                      " of " + fixed(m.capacity, 1) +
+        out.push_back("memory is " + fmt::percent(m.total / m.capacity, 0) + " full (" +
+                      fmt::number(m.total, 1) + " of " + fmt::number(m.capacity, 1) +
                       " GiB per device): a larger micro-batch would not fit");
     }
     if (is_known(r.scaling_efficiency) && r.scaling_efficiency < 0.8) {
-        out.push_back("scaling efficiency " + pct(r.scaling_efficiency) + " of " +
+        out.push_back("scaling efficiency " + fmt::percent(r.scaling_efficiency, 0) + " of " +
                       (r.scaling_reference_devices == 1
                            ? std::string("one device's")
                            : std::to_string(r.scaling_reference_devices) + " devices'") +
@@ -287,7 +271,8 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     if (r.spot && s.feasible) {
         std::string saving;
         if (is_known(r.job.cost_usd) && r.job.cost_usd > 0)
-            saving = "; " + pct(1.0 - s.cost_usd / r.job.cost_usd) + " cheaper than on demand";
+            saving = "; " + fmt::percent(1.0 - s.cost_usd / r.job.cost_usd, 0) +
+                     " cheaper than on demand";
         out.push_back("spot risk: " + format_expected_interruptions(s.expected_interruptions) +
                       " (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
                       ", cluster MTBF " + hours(s.mtbf_h) +
@@ -295,7 +280,7 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
     }
     if (!r.spot && s.feasible && s.priced && is_known(r.job.cost_usd) && r.job.cost_usd > 0) {
         out.push_back("on spot the same plan would cost about " + usd(s.cost_usd) + " (" +
-                      pct(1.0 - s.cost_usd / r.job.cost_usd) + " less) and take " +
+                      fmt::percent(1.0 - s.cost_usd / r.job.cost_usd, 0) + " less) and take " +
                       hours(s.overhead_h) + " longer, " +
                       format_expected_interruptions(s.expected_interruptions));
     }
@@ -344,11 +329,11 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
                 const PlanReport next_r = report(next);
                 if (cost_objective(sc.constraints.objective) && is_known(next.cost_usd) &&
                     next.cost_usd > 0)
-                    rec.reasons.push_back(pct(1.0 - o.cost_usd / next.cost_usd) +
+                    rec.reasons.push_back(fmt::percent(1.0 - o.cost_usd / next.cost_usd, 0) +
                                           " cheaper than the next choice, " +
                                           describe_option(next_r));
                 else if (next.wall_time_h > 0)
-                    rec.reasons.push_back(pct(1.0 - o.wall_time_h / next.wall_time_h) +
+                    rec.reasons.push_back(fmt::percent(1.0 - o.wall_time_h / next.wall_time_h, 0) +
                                           " faster than the next choice, " +
                                           describe_option(next_r));
             }

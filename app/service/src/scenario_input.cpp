@@ -1,7 +1,7 @@
-#include "scenario_input.h"
+#include "clusterplan/service/scenario_input.h"
 
-#include "args.h"
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/service/errors.h"
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
 
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace cp::cli {
+namespace cp::service {
 namespace {
 
 sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
@@ -111,7 +111,8 @@ std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc,
 
 std::optional<sim::CalibrationProfile> resolve_calibration(const sim::Scenario& sc,
                                                            catalog::Catalog& cat) {
-    if (sc.calibration == "datasheet") return std::nullopt;
+    // An editor's unset field means the same as "datasheet" (parsed files never leave it empty).
+    if (sc.calibration.empty() || sc.calibration == "datasheet") return std::nullopt;
     catalog::CalibrationStore store(cat);
     auto profile = store.load(sc.calibration);
     if (!profile) {
@@ -145,4 +146,4 @@ void check_calibration_applies(const sim::Scenario& sc,
                                  " (use \"datasheet\" or a profile of this hardware)");
 }
 
-} // namespace cp::cli
+} // namespace cp::service
