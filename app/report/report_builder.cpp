@@ -16,6 +16,10 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+QString throughput_unit(const ReportData& data) {
+    return qs(data.throughput_unit);
+}
+
 QString purchase(const sim::PlanReport& plan) {
     return plan.spot ? QStringLiteral("spot") : QStringLiteral("on demand");
 }
@@ -90,10 +94,6 @@ QString limits_for(const ReportData& data, const sim::PlanReport& plan, size_t i
         return trimmed.join(QStringLiteral("; "));
     }
     return plan_limits(plan);
-}
-
-QString throughput_unit(const ReportData& data) {
-    return qs(data.throughput_unit);
 }
 
 Section summary_section(const ReportData& data, const std::vector<sim::PlanReport>& plans) {

@@ -1,5 +1,5 @@
-// What a recommendation report shows (service::ReportData, gathered by the service layer) and
-// how it becomes a format-independent Document that the renderers draw.
+// What a recommendation report shows (ReportData, gathered Qt-free by the service layer) and how
+// it becomes a format-independent Document that the renderers draw.
 #pragma once
 
 #include "clusterplan/service/report_data.h"
@@ -8,12 +8,6 @@
 #include <nlohmann/json.hpp>
 
 namespace cp::report {
-
-// The data is gathered by the service layer (Qt-free); this library lays it out and renders it.
-using service::CostTimePoint;
-using service::PriceSource;
-using service::ReportData;
-using service::ScalingPoint;
 
 // Lays out the report: summary, scenario, runners-up, ranked table, charts, prices,
 // calibration provenance, assumptions and caveats.

@@ -17,6 +17,12 @@
 #include <set>
 
 namespace cp::service {
+
+using report::CostTimePoint;
+using report::PriceSource;
+using report::ReportData;
+using report::ScalingPoint;
+
 namespace {
 
 // Best throughput per strategy at 1, 2, 4 ... devices within a node, then doubling whole
@@ -77,8 +83,10 @@ provenance(const sim::CalibrationProfile* calibration, const nlohmann::ordered_j
     rows.emplace_back("Measured at",
                       calibration->measured_at.empty() ? "—" : calibration->measured_at);
     std::string tools;
-    for (const auto& [tool, version] : calibration->tool_versions)
-        tools += (tools.empty() ? "" : ", ") + tool + " " + version;
+    for (const auto& [tool, version] : calibration->tool_versions) {
+        if (!tools.empty()) tools += ", ";
+        tools.append(tool).append(" ").append(version);
+    }
     if (!tools.empty()) rows.emplace_back("Tool versions", tools);
     rows.emplace_back(
         "Measured figures",

@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
-namespace cp::service {
+// The report's data model: in namespace report (it is what a report shows), defined here so that
+// gathering it needs no Qt.
+namespace cp::report {
 
 struct PriceSource {
     std::string instance_type;
@@ -68,12 +70,16 @@ struct ReportData {
     double search_s = 0;         // its wall time
 };
 
+} // namespace cp::report
+
+namespace cp::service {
+
 // Runs the same search as `clusterplan recommend` and collects the top `top_n` plans (each
 // as its simulate --json document), the Pareto front, scaling curves, catalog prices with
 // dates and sources, calibration provenance, assumptions and caveats. `options` carries
 // threads, cancel flag and progress callback for the sweep. Throws sim::ScenarioError or
 // InputError (unknown instance, calibration profile ...) with one sentence.
-ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog, int top_n,
-                             const sim::SweepOptions& options = {});
+report::ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog,
+                                     int top_n, const sim::SweepOptions& options = {});
 
 } // namespace cp::service
