@@ -33,7 +33,8 @@ std::string read_input_file(const std::string& path) {
 }
 
 int cmd_import(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{"--json", "--replace"}, {"--instance", "--name", "--collective"}});
+    const Args args(argv, {{"--json", "--replace", "--allow-partial"},
+                           {"--instance", "--name", "--collective"}});
     if (args.positional().size() != 1) throw UsageError("calibrate import takes exactly one FILE");
     const std::string path = args.positional()[0];
     const std::string hint = args.value("--collective");
@@ -50,7 +51,8 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
 
     ImportedCalibration imported;
     try {
-        imported = import_calibration_text(text, path, hint);
+        imported =
+            import_calibration_text(text, path, hint, {args.flag("--allow-partial"), instance});
     } catch (const sim::CalibrationInputError& e) {
         throw InputError(e.what());
     }
@@ -62,7 +64,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
         throw InputError("--name: calibration profile '" + name +
                          "' already exists; choose another name or pass --replace");
     imported.profile.name = name;
-    imported.profile.instance_type = instance;
+    if (!instance.empty()) imported.profile.instance_type = instance; // else the host's DMI, if any
     store.store(imported.profile, imported.raw_json.dump(), args.flag("--replace"));
 
     if (args.flag("--json")) {
@@ -149,7 +151,7 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
 int cmd_calibrate(const std::vector<std::string>& args, Io& io) {
     static const char* kHelp =
         "usage: clusterplan calibrate import FILE [--instance TYPE] [--name N] [--collective C] "
-        "[--replace] [--json]\n"
+        "[--replace] [--allow-partial] [--json]\n"
         "       clusterplan calibrate list [--json]\n"
         "       clusterplan calibrate show NAME [--json] [--raw]\n"
         "FILE: clusterplan-probe JSON, nccl-tests text output or its -J JSON, or a CSV table\n"

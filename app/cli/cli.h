@@ -26,6 +26,7 @@ int cmd_sweep(const std::vector<std::string>& args, Io& io);
 int cmd_recommend(const std::vector<std::string>& args, Io& io);
 int cmd_calibrate(const std::vector<std::string>& args, Io& io);
 int cmd_probe(const std::vector<std::string>& args, Io& io);
+int cmd_serve(const std::vector<std::string>& args, Io& io);
 
 // Runs argv (without the program name). `extra` adds commands implemented outside this
 // Qt-free library (e.g. `report`, which renders charts with Qt). Usage errors -> 1,

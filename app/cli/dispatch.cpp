@@ -47,6 +47,9 @@ std::string usage_text() {
            "                                    every valid layout/instance/count\n"
            "  recommend SCENARIO.json [--top N] [--json]\n"
            "                                    ranked choices and the Pareto front\n"
+           "  serve SCENARIO.json [--json] [--top N]\n"
+           "                                    inference serving: latency, throughput, $/1M "
+           "tokens\n"
            "  report SCENARIO.json --out FILE.pdf|.html|.md|.csv|.json [--top N]\n"
            "  probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun]\n"
            "  calibrate import|list|show        calibration profiles from probes or nccl-tests\n"
@@ -67,6 +70,7 @@ int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string
     const std::map<std::string, Command> builtin = {
         {"catalog", cmd_catalog},     {"simulate", cmd_simulate},   {"sweep", cmd_sweep},
         {"recommend", cmd_recommend}, {"calibrate", cmd_calibrate}, {"probe", cmd_probe},
+        {"serve", cmd_serve},
     };
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     Command command;

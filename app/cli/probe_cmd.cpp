@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/remote/probe_runner.h"
+#include "clusterplan/remote/remote_text.h"
 #include "clusterplan/service/clock.h"
 
 #include <algorithm>
@@ -48,9 +49,9 @@ std::string find_probe(const std::string& given) {
 }
 
 int cmd_run(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{"--json"},
+    const Args args(argv, {{"--json", "--allow-partial"},
                            {"--host", "--launcher", "--gpus", "--probe", "--command", "--instance",
-                            "--name", "--port", "--connect-timeout", "--timeout"}});
+                            "--name", "--port", "--connect-timeout", "--timeout", "--env"}});
     if (!args.positional().empty())
         throw UsageError("probe run takes no positional arguments (use --host H)");
     remote::RunOptions opt;
@@ -83,8 +84,16 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     if (!std::filesystem::is_regular_file(opt.probe_path))
         throw InputError("--probe: " + opt.probe_path + " is not a file");
 
+    for (const auto& assignment : args.values("--env")) {
+        try {
+            opt.env.push_back(remote::parse_env_assignment(assignment));
+        } catch (const std::invalid_argument& e) {
+            throw InputError(e.what());
+        }
+    }
     catalog::Catalog db = catalog::Catalog::open_default();
     const std::string instance = args.value("--instance");
+    opt.instance = instance; // the probe refuses a host whose DMI names another type
     if (!instance.empty() && !db.has_instance_type(instance))
         throw InputError("--instance: unknown instance type '" + instance +
                          "' (see `clusterplan catalog list`)");
@@ -133,13 +142,16 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     const std::string source = "probe output from " + opt.hosts.front();
     ImportedCalibration imported;
     try {
-        imported = import_calibration_text(result.rank0_json, source, "");
+        imported = import_calibration_text(result.rank0_json, source, "",
+                                           {args.flag("--allow-partial"), instance});
     } catch (const std::exception& e) {
         throw InputError(e.what());
     }
     if (imported.format != "probe")
         throw InputError(source + ": not a clusterplan.probe/1 document");
-    imported.profile.instance_type = instance;
+    if (!instance.empty()) imported.profile.instance_type = instance; // else the host's DMI, if any
+    for (const auto& e : result.rank_errors)
+        io.err << "[run] probe " << e << "\n";
     imported.profile.name = wanted_name.empty()
                                 ? store.unused_name(remote::host_address(opt.hosts.front()) +
                                                     "-probe-" + service::utc_now("%Y%m%d"))
@@ -188,7 +200,13 @@ int cmd_probe(const std::vector<std::string>& args, Io& io) {
         "[--gpus N]\n"
         "           [--probe PATH] [--command all|info|gemm|membw|pcie|p2p|nccl] [--instance "
         "TYPE]\n"
-        "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--json]\n"
+        "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--env NAME=VALUE "
+        "...]\n"
+        "           [--allow-partial] [--json]\n"
+        "NCCL_*, FI_* and OFI_NCCL_* variables set here (NCCL_SOCKET_IFNAME, FI_PROVIDER, ...) "
+        "and\n"
+        "every --env reach each probe process with every launcher. A run with a failed section is\n"
+        "not stored unless --allow-partial (the profile then lists the errors).\n"
         "Uses your ssh client, config and agent (BatchMode: no password prompts). The probe is\n"
         "uploaded to ~/.cache/clusterplan/probe-<sha256> on each host and verified by hash.\n"
         "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate "

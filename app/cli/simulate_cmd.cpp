@@ -4,11 +4,13 @@
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/service/planning.h"
 #include "clusterplan/service/scenario_input.h"
+#include "clusterplan/service/serving_input.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/search.h"
 #include "plan_text.h"
+#include "serving_text.h"
 
 #include <algorithm>
 #include <ostream>
@@ -23,6 +25,14 @@ std::string scenario_path(const Args& args, const char* command) {
     return args.positional()[0];
 }
 
+// simulate and sweep plan training; a serving scenario goes to `serve` (or recommend).
+void require_training(const sim::Scenario& sc, const char* command) {
+    if (sc.serving)
+        throw InputError(
+            sc.origin + ": serving: " + command +
+            " plans training; use `clusterplan serve` (or recommend) for a serving scenario");
+}
+
 int default_threads() {
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
@@ -33,6 +43,7 @@ int cmd_simulate(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, ArgSpec{{"--json"}, {}});
     const std::string path = scenario_path(args, "simulate");
     const sim::Scenario sc = service::load_scenario_file(path);
+    require_training(sc, "simulate");
     catalog::Catalog cat = catalog::Catalog::open_default();
     const sim::PlanReport report = service::simulate(sc, cat);
     if (args.flag("--json"))
@@ -48,6 +59,7 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
     const int threads = args.int_value("--threads", default_threads(), 1, 256);
     const int top = args.int_value("--top", 20, 0, 100000);
     const sim::Scenario sc = service::load_scenario_file(path);
+    require_training(sc, "sweep");
     catalog::Catalog cat = catalog::Catalog::open_default();
     sim::SweepOptions options;
     options.threads = threads;
@@ -67,6 +79,17 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
     const int threads = args.int_value("--threads", default_threads(), 1, 256);
     const sim::Scenario sc = service::load_scenario_file(path);
     catalog::Catalog cat = catalog::Catalog::open_default();
+    if (sc.serving) {
+        // A serving scenario: the cheapest deployment meeting the SLO over its candidates.
+        const auto ranked =
+            sim::rank_serving(service::serving_request(sc), service::serving_candidates(sc, cat),
+                              service::fitted_serving_factors(cat));
+        if (args.flag("--json"))
+            io.out << serving_ranking_json(ranked, top).dump(2) << "\n";
+        else
+            print_serving_ranking(io.out, ranked, top);
+        return kOk;
+    }
     sim::SweepOptions options;
     options.threads = threads;
     const sim::RecommendResult result = service::recommend(sc, cat, top, options);

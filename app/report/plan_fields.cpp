@@ -92,6 +92,7 @@ QString plan_limits(const sim::PlanReport& plan) {
             {b.pp_comm_s, QStringLiteral("pipeline transfers")},
             {b.recompute_s, QStringLiteral("activation recompute")},
             {b.host_overhead_s, QStringLiteral("host-bound kernel issue")},
+            {b.cp_comm_s, QStringLiteral("context-parallel transfers")},
         };
         std::vector<std::pair<double, QString>> shares;
         for (const auto& [seconds, name] : overheads) {

@@ -240,6 +240,7 @@ Figure breakdown_figure(const std::vector<sim::PlanReport>& plans) {
                              {&B::dp_comm_exposed_s, QStringLiteral("DP comm")},
                              {&B::optimizer_s, QStringLiteral("optimizer")},
                              {&B::host_overhead_s, QStringLiteral("host overhead")},
+                             {&B::cp_comm_s, QStringLiteral("CP comm")},
                          });
     return Figure{
         c,

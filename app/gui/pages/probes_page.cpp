@@ -9,6 +9,7 @@
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/probe_acceptance.h"
 #include "format.h"
 #include "models/probe_result_model.h"
 
@@ -381,6 +382,9 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
         if (probe_doc_) {
             meta.source = "probe";
             meta.host = probe_doc_->hostname;
+            // Failed sections are stored with their errors (shown in the run status); another
+            // instance type than the host's own DMI identity is refused.
+            sim::check_probe_acceptable(*probe_doc_, "probe run", {true, meta.instance_type});
             profile = sim::profile_from_probe(*probe_doc_, meta);
         } else {
             meta.source = "nccl-tests";
@@ -484,7 +488,16 @@ void ProbesPage::runProbes() {
             probe_doc_ = std::move(outcome.imported.probe);
         }
         results_->setTables(std::move(tables));
-        status_->setText(tr("Probe run finished; create a calibration profile from the results."));
+        if (probe_doc_ && !probe_doc_->errors.empty()) {
+            QStringList errors;
+            for (const auto& e : probe_doc_->errors)
+                errors << QString::fromStdString(e);
+            status_->setText(tr("Probe run finished with errors (a profile keeps them): %1")
+                                 .arg(errors.join(QStringLiteral("; "))));
+        } else {
+            status_->setText(
+                tr("Probe run finished; create a calibration profile from the results."));
+        }
         showResults();
     });
     watcher->setFuture(QtConcurrent::run([runner, self]() {

@@ -43,6 +43,23 @@ Running spawn(const ProcessJob& job) {
     for (const auto& a : job.argv)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    // The environment is assembled before fork: the child may only call async-signal-safe
+    // functions (the GUI runs jobs from a worker thread), and setenv is not one.
+    std::vector<std::string> env_strings;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry = *e;
+        const std::string name = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const auto& kv : job.env)
+            replaced = replaced || kv.first == name;
+        if (!replaced) env_strings.push_back(entry);
+    }
+    for (const auto& [name, value] : job.env)
+        env_strings.push_back(name + "=" + value);
+    std::vector<char*> envp;
+    for (auto& e : env_strings)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     r.pid = fork();
     if (r.pid == 0) {
         setpgid(0, 0);
@@ -50,7 +67,10 @@ Running spawn(const ProcessJob& job) {
         dup2(pout[1], 1);
         dup2(perr[1], 2);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[0], argv.data());
+        if (job.env.empty())
+            execvp(argv[0], argv.data());
+        else
+            execvpe(argv[0], argv.data(), envp.data());
         const char* msg = "cannot start program: ";
         (void)!write(2, msg, std::strlen(msg));
         (void)!write(2, argv[0], std::strlen(argv[0]));

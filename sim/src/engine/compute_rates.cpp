@@ -64,6 +64,7 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
+    r.attention_peak_flops = r.peak_flops;
     if (calibration) {
         // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").
         const char* name = enum_name(precision);
@@ -82,8 +83,9 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
 
 double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
-        return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor;
-    return rates.peak_flops * rates.best_gemm_fraction *
+        return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor *
+               rates.framework_efficiency;
+    return rates.peak_flops * rates.best_gemm_fraction * rates.framework_efficiency *
            interpolate_log(model::kGemmSizeCurve, flops);
 }
 
@@ -102,8 +104,8 @@ double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
 double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm) {
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
-    const double kernel_flops_per_s = rates.peak_flops * rates.fused_attention_fraction *
-                                      model::kFrameworkGemmFactor *
+    const double kernel_flops_per_s = rates.attention_peak_flops * rates.fused_attention_fraction *
+                                      model::kFrameworkGemmFactor * rates.framework_efficiency *
                                       interpolate_log(model::kGemmSizeCurve, flops);
     return std::max(gemm_compute_time_s(rates, gemm), flops / kernel_flops_per_s);
 }

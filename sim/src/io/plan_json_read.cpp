@@ -4,6 +4,7 @@
 // documents it reads (a report's ranked plans) were written by plan_report_json.
 #include "clusterplan/sim/plan_json_read.h"
 
+#include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/spot_cost.h"
 #include "io/scenario_reader.h"
 
@@ -92,6 +93,10 @@ Layout read_layout(const Fields& f) {
     f.name("ps_sync", scenario_io::kPsSyncs, l.ps_sync);
     f.boolean("overlap_dp", l.overlap_dp);
     f.number("grad_compression", l.grad_compression);
+    f.integer("cp", l.cp);
+    std::string framework;
+    f.text("framework", framework);
+    if (const auto named = framework_from_name(framework)) l.framework = *named;
     return l;
 }
 
@@ -107,6 +112,7 @@ void read_result(const Fields& f, PlanResult& p) {
     b.number_or_unknown("dp_comm_exposed", p.breakdown_s.dp_comm_exposed_s);
     b.number_or_unknown("optimizer", p.breakdown_s.optimizer_s);
     b.number_or_unknown("host_overhead", p.breakdown_s.host_overhead_s);
+    b.number_or_unknown("cp_comm", p.breakdown_s.cp_comm_s);
     f.number_or_unknown("dp_comm_total_s", p.dp_comm_total_s);
     f.number_or_unknown("dp_bytes_per_device", p.dp_bytes_per_device);
     f.number_or_unknown("tokens_per_s", p.tokens_per_s);

@@ -3,7 +3,9 @@
 #include "clusterplan/sim/scenario.h"
 
 #include "clusterplan/sim/presets.h"
+#include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_serving.h"
 
 #include <algorithm>
 
@@ -57,6 +59,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
 
     auto model = top.object("model");
     if (!model) top.fail("model", "required (a preset or a shape)");
+    const bool flash_attention_given = model->present("flash_attention");
     parse_model(*model, sc);
     auto cluster = top.object("cluster");
     if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");
@@ -64,6 +67,11 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     if (auto p = top.object("parallel")) parse_parallel(*p, sc);
     if (auto v = top.enumeration("precision", kPrecisions)) sc.precision = *v;
     if (auto t = top.object("training")) parse_training(*t, sc);
+    if (auto s = top.object("serving")) {
+        if (top.present("training"))
+            top.fail("serving", "give training or serving, not both (one scenario plans one job)");
+        parse_serving(*s, sc);
+    }
     if (auto s = top.object("spot")) parse_spot(*s, sc);
     if (auto c = top.object("constraints")) parse_constraints(*c, sc);
     top.reject_unknown();
@@ -79,6 +87,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
         }
     }
     validate_layout_against_model(sc, origin);
+    resolve_layout_fields(sc, flash_attention_given, origin);
     const auto& allowed = sc.constraints.instances;
     if (!sc.instance.empty() && !allowed.empty() &&
         std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {
@@ -90,7 +99,13 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
             "'" + sc.instance + "' is not in constraints.instances (" + list +
                 "): the two contradict; add it to the list or leave one of them out");
     }
-    default_training(sc, origin);
+    if (sc.serving)
+        check_serving_against_model(sc, origin);
+    else
+        default_training(sc, origin);
+    // The default node limit bounds searches; it never refuses a cluster the scenario names.
+    if (sc.nodes && !sc.constraints.max_nodes_given)
+        sc.constraints.max_nodes = std::max(sc.constraints.max_nodes, *sc.nodes);
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "exceeds constraints.max_nodes (" +

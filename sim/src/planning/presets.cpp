@@ -41,6 +41,7 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.vocab = p.at("vocab").get<int>();
             s.learned_positions = p.value("learned_positions", false);
             s.flash_attention = p.value("flash_attention", false);
+            s.encoder_only = p.value("encoder_only", false);
         }
         preset.params_published = number_or(p, "params_published", preset.workload.params);
         preset.global_batch = p.value("global_batch", 0);

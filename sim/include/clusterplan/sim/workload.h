@@ -19,6 +19,8 @@ struct TransformerShape {
     // Fused attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): the a*s*s
     // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
     bool flash_attention = false;
+    // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
+    bool encoder_only = false;
 };
 
 enum class WorkloadKind { transformer, generic };

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cp::remote {
@@ -15,6 +16,9 @@ struct ProcessJob {
     std::string stdin_data;        // written to the child's stdin, then closed
     std::function<void(const std::string&)> on_stderr_line; // progress lines as they come
     std::chrono::seconds timeout{0};                        // 0 = no limit
+    // Set (or replaced) in the child's environment, the rest inherited: how launchers such as
+    // mpirun -x NAME and srun --export=ALL receive the NCCL/libfabric variables.
+    std::vector<std::pair<std::string, std::string>> env;
 };
 
 struct ProcessResult {
