@@ -2,6 +2,8 @@
 // (repeatable). Unknown options are a usage error (exit 1).
 #pragma once
 
+#include "clusterplan/service/errors.h"
+
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -23,11 +25,9 @@ private:
     std::string usage_;
 };
 
-// Bad input or data (exit 2): one sentence naming file, field and reason.
-class InputError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+// Bad input or data (exit 2): one sentence naming file, field and reason. The service layer
+// throws the same type, so a command reports its errors and the service's alike.
+using InputError = service::InputError;
 
 struct ArgSpec {
     std::set<std::string> flags;   // e.g. {"--json"}

@@ -8,20 +8,11 @@ namespace cp::cli {
 using nlohmann::json;
 
 std::string fmt_num(const std::optional<double>& v, int digits) {
-    if (!v || !std::isfinite(*v)) return kDash;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (!s.empty() && s.back() == '0')
-            s.pop_back();
-        if (!s.empty() && s.back() == '.') s.pop_back();
-    }
-    return s;
+    return v ? sim::fmt::number(*v, digits, sim::fmt::Digits::trimmed) : kDash;
 }
 
 std::string fmt_usd(const std::optional<double>& v) {
-    return v ? "$" + fmt_num(v, 4) : std::string(kDash);
+    return v ? sim::fmt::usd_price(*v) : kDash;
 }
 
 std::string fmt_age(const std::optional<double>& days) {

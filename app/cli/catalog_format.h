@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clusterplan/catalog/records.h"
+#include "clusterplan/sim/format.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,7 +12,7 @@
 
 namespace cp::cli {
 
-inline constexpr const char* kDash = "\u2014";
+inline constexpr const char* kDash = sim::fmt::kUnknown;
 
 // "%g"-style number with at most `digits` decimals, trailing zeros dropped; "—" if unknown.
 std::string fmt_num(const std::optional<double>& v, int digits = 4);

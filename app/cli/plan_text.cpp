@@ -1,5 +1,6 @@
 #include "plan_text.h"
 
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/wording.h"
 
 #include <cmath>
@@ -11,32 +12,13 @@ namespace cp::cli {
 namespace {
 
 using sim::is_known;
+using sim::fmt::grouped;
 
 std::string fmt(const char* format, double v) {
     if (!is_known(v) || !std::isfinite(v)) return "—";
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
-}
-
-// 1234567 -> "1,234,567"
-std::string grouped(double v) {
-    if (!is_known(v) || !std::isfinite(v)) return "—";
-    // Beyond long long, llround is undefined (it printed -9,223,372,036,854,775,808).
-    if (std::fabs(v) >= 1e18) return fmt("%.3g", v);
-    std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
-    std::string out;
-    const bool negative = !digits.empty() && digits[0] == '-';
-    if (negative) digits.erase(0, 1);
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return (negative ? "-" : "") + out;
-}
-
-std::string usd(double v) {
-    return is_known(v) ? "$" + grouped(v) : "—";
 }
 
 std::string duration(double hours) {
@@ -59,7 +41,7 @@ void option_row(std::ostream& out, const sim::SweepResult& sw, const sim::PlanOp
                   node.instance_type.c_str(), o.spot ? "spot" : "on-demand",
                   layout_text(c.layout).c_str(), fmt("%.3f", c.step_time_s).c_str(),
                   fmt("%.0f%%", 100 * c.mfu).c_str(), duration(o.wall_time_h).c_str(),
-                  usd(o.cost_usd).c_str());
+                  sim::fmt::usd(o.cost_usd, 0).c_str());
     out << buf;
 }
 
@@ -129,18 +111,18 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         << "\n";
     out << "  train time   " << duration(r.job.time_to_train_h) << " (" << grouped(r.job.steps)
         << " steps)\n";
-    out << "  on demand    " << usd(r.job.cost_usd) << " at " << fmt("$%.2f", r.usd_per_node_hour)
-        << "/node-hour" << (r.price_as_of.empty() ? "" : " (price as of " + r.price_as_of + ")")
-        << "\n";
+    out << "  on demand    " << sim::fmt::usd(r.job.cost_usd, 0) << " at "
+        << sim::fmt::usd(r.usd_per_node_hour, 2) << "/node-hour"
+        << (r.price_as_of.empty() ? "" : " (price as of " + r.price_as_of + ")") << "\n";
     const sim::SpotEstimate& s = r.job.spot;
     if (!s.priced) {
         out << "  spot         no spot price known for " << r.instance << "\n";
     } else if (s.feasible) {
-        out << "  spot         " << usd(s.cost_usd) << " expected at "
-            << fmt("$%.2f", r.usd_per_node_hour_spot) << "/node-hour, " << duration(s.wall_time_h)
-            << ", " << sim::format_expected_interruptions(s.expected_interruptions)
-            << " (Spot Advisor " << sim::spot_bucket_label(r.node.spot_interruption_bucket)
-            << "), checkpoint every "
+        out << "  spot         " << sim::fmt::usd(s.cost_usd, 0) << " expected at "
+            << sim::fmt::usd(r.usd_per_node_hour_spot, 2) << "/node-hour, "
+            << duration(s.wall_time_h) << ", "
+            << sim::format_expected_interruptions(s.expected_interruptions) << " (Spot Advisor "
+            << sim::spot_bucket_label(r.node.spot_interruption_bucket) << "), checkpoint every "
             << (s.checkpoint_interval_s > 0 ? duration(s.checkpoint_interval_s / 3600) : "notice")
             << "\n";
     } else {
@@ -149,8 +131,9 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     }
     if (r.hpo.trials > 1) {
         out << "  tuning job   " << r.hpo.trials << " trials, " << r.hpo.max_parallel_trials
-            << " at a time: " << duration(r.hpo.wall_time_h) << ", " << usd(r.hpo.cost_usd)
-            << " on demand, " << usd(r.hpo.spot_cost_usd) << " on spot\n";
+            << " at a time: " << duration(r.hpo.wall_time_h) << ", "
+            << sim::fmt::usd(r.hpo.cost_usd, 0) << " on demand, "
+            << sim::fmt::usd(r.hpo.spot_cost_usd, 0) << " on spot\n";
     }
     out << "  calibration  " << r.calibration_source
         << (r.calibration_date.empty() ? "" : " (" + r.calibration_date + ")") << "\n";
@@ -205,7 +188,7 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
         const sim::PlanReport& r = rec.report;
         out << "\n#" << rec.rank << "  " << r.nodes << " × " << r.instance << " (" << r.devices
             << " × " << r.accelerator << "), " << (r.spot ? "spot" : "on demand") << ": "
-            << duration(r.wall_time_h()) << ", " << usd(r.effective_cost_usd());
+            << duration(r.wall_time_h()) << ", " << sim::fmt::usd(r.effective_cost_usd(), 0);
         if (r.hpo.trials > 1) out << " per trial";
         out << "\n";
         for (const auto& why : rec.reasons)
@@ -217,7 +200,8 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
         out << "\nPareto front (time vs cost), fastest first:\n";
         for (const auto& r : res.pareto) {
             out << "  " << r.nodes << " × " << r.instance << " " << (r.spot ? "spot" : "on demand")
-                << ": " << duration(r.wall_time_h()) << ", " << usd(r.effective_cost_usd()) << "\n";
+                << ": " << duration(r.wall_time_h()) << ", "
+                << sim::fmt::usd(r.effective_cost_usd(), 0) << "\n";
         }
     }
     if (!res.summary.empty()) {

@@ -8,12 +8,12 @@
 #include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/remote/remote_text.h"
+#include "clusterplan/service/clock.h"
 #include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -39,15 +39,6 @@ std::string find_probe(const std::string& given) {
         throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
                          "available); pass --probe PATH");
     return found;
-}
-
-std::string utc_date() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%Y%m%d", &tm);
-    return buf;
 }
 
 int cmd_run(const std::vector<std::string>& argv, Io& io) {
@@ -157,10 +148,10 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     if (!instance.empty()) imported.profile.instance_type = instance; // else the host's DMI, if any
     for (const auto& e : result.rank_errors)
         io.err << "[run] probe " << e << "\n";
-    imported.profile.name =
-        wanted_name.empty()
-            ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
-            : wanted_name;
+    imported.profile.name = wanted_name.empty()
+                                ? store.unused_name(remote::host_address(opt.hosts.front()) +
+                                                    "-probe-" + service::utc_now("%Y%m%d"))
+                                : wanted_name;
     json raw = {{"format", "probe"},
                 {"hosts", opt.hosts},
                 {"launcher", launcher},

@@ -3,10 +3,10 @@
 // candidate instance, ranked, with the latency-throughput curve of the choice.
 #include "args.h"
 #include "cli.h"
+#include "clusterplan/service/scenario_input.h"
+#include "clusterplan/service/serving_input.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/serving_json.h"
-#include "scenario_input.h"
-#include "serving_input.h"
 #include "serving_text.h"
 
 #include <ostream>
@@ -18,16 +18,16 @@ int cmd_serve(const std::vector<std::string>& argv, Io& io) {
     if (args.positional().size() != 1)
         throw UsageError("serve needs exactly one SCENARIO.json argument");
     const int top = args.int_value("--top", 10, 1, 1000);
-    const sim::Scenario sc = load_scenario_file(args.positional()[0]);
+    const sim::Scenario sc = service::load_scenario_file(args.positional()[0]);
     if (!sc.serving)
         throw InputError(
             sc.origin +
             ": serving: required by serve (this scenario plans training; use simulate)");
     catalog::Catalog cat = catalog::Catalog::open_default();
-    const auto candidates = serving_candidates(sc, cat);
-    const auto calibration = resolve_calibration(sc, cat);
-    const sim::ServingFactors& factors = fitted_serving_factors(cat);
-    const sim::ServingRequest request = serving_request(sc);
+    const auto candidates = service::serving_candidates(sc, cat);
+    const auto calibration = service::resolve_calibration(sc, cat);
+    const sim::ServingFactors& factors = service::fitted_serving_factors(cat);
+    const sim::ServingRequest request = service::serving_request(sc);
     if (candidates.size() == 1) {
         const sim::ServingPlan plan = sim::plan_serving(request, candidates.front(), factors,
                                                         calibration ? &*calibration : nullptr);

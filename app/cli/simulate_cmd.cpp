@@ -2,13 +2,14 @@
 #include "args.h"
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/planning.h"
+#include "clusterplan/service/scenario_input.h"
+#include "clusterplan/service/serving_input.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/search.h"
 #include "plan_text.h"
-#include "scenario_input.h"
-#include "serving_input.h"
 #include "serving_text.h"
 
 #include <algorithm>
@@ -41,13 +42,10 @@ int default_threads() {
 int cmd_simulate(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, ArgSpec{{"--json"}, {}});
     const std::string path = scenario_path(args, "simulate");
-    const sim::Scenario sc = load_scenario_file(path);
+    const sim::Scenario sc = service::load_scenario_file(path);
     require_training(sc, "simulate");
     catalog::Catalog cat = catalog::Catalog::open_default();
-    const sim::NodeSpec node = resolve_node(sc, cat);
-    const auto calibration = resolve_calibration(sc, cat);
-    const sim::PlanReport report =
-        sim::simulate_plan(sc, node, calibration ? &*calibration : nullptr);
+    const sim::PlanReport report = service::simulate(sc, cat);
     if (args.flag("--json"))
         io.out << sim::plan_report_json(report).dump(2) << "\n";
     else
@@ -64,16 +62,12 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
     const std::string path = scenario_path(args, "sweep");
     const int threads = args.int_value("--threads", default_threads(), 1, 256);
     const int top = args.int_value("--top", 20, 0, 100000);
-    const sim::Scenario sc = load_scenario_file(path);
+    const sim::Scenario sc = service::load_scenario_file(path);
     require_training(sc, "sweep");
     catalog::Catalog cat = catalog::Catalog::open_default();
-    auto candidates = resolve_candidates(sc, cat);
-    const auto calibration = resolve_calibration(sc, cat);
-    check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
-    const sim::SweepResult result =
-        sim::sweep(sc, std::move(candidates), calibration ? &*calibration : nullptr, options);
+    const sim::SweepResult result = service::sweep(sc, cat, options);
     const sim::Ranking ranking = sim::rank_options(sc, result, top);
     if (args.flag("--json"))
         io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
@@ -88,25 +82,22 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
     const std::string path = scenario_path(args, "recommend");
     const int top = args.int_value("--top", 5, 1, 1000);
     const int threads = args.int_value("--threads", default_threads(), 1, 256);
-    const sim::Scenario sc = load_scenario_file(path);
+    const sim::Scenario sc = service::load_scenario_file(path);
     catalog::Catalog cat = catalog::Catalog::open_default();
     if (sc.serving) {
         // A serving scenario: the cheapest deployment meeting the SLO over its candidates.
-        const auto ranked = sim::rank_serving(serving_request(sc), serving_candidates(sc, cat),
-                                              fitted_serving_factors(cat));
+        const auto ranked =
+            sim::rank_serving(service::serving_request(sc), service::serving_candidates(sc, cat),
+                              service::fitted_serving_factors(cat));
         if (args.flag("--json"))
             io.out << serving_ranking_json(ranked, top).dump(2) << "\n";
         else
             print_serving_ranking(io.out, ranked, top);
         return kOk;
     }
-    auto candidates = resolve_candidates(sc, cat);
-    const auto calibration = resolve_calibration(sc, cat);
-    check_calibration_applies(sc, candidates, calibration);
     sim::SweepOptions options;
     options.threads = threads;
-    const sim::RecommendResult result = sim::recommend(
-        sc, std::move(candidates), calibration ? &*calibration : nullptr, top, options);
+    const sim::RecommendResult result = service::recommend(sc, cat, top, options);
     if (args.flag("--json"))
         io.out << sim::recommend_json(sc, result).dump(2) << "\n";
     else

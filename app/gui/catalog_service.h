@@ -87,7 +87,10 @@ public:
     // Re-opens after an import so readers see the new data.
     void reload();
 
-    const catalog::Catalog* raw() const { return db_.get(); }
+    // The window's connection; null when the database did not open. Writers (calibration
+    // profiles) use the non-const one.
+    const catalog::Catalog* db() const { return db_.get(); }
+    catalog::Catalog* db() { return db_.get(); }
 
 private:
     std::unique_ptr<catalog::Catalog> db_;

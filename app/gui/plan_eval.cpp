@@ -1,8 +1,8 @@
 #include "plan_eval.h"
 
 #include "catalog_service.h"
-#include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/planning.h"
 #include "clusterplan/sim/planner.h"
 #include "format.h"
 
@@ -114,65 +114,21 @@ QString verdict_for(const sim::PlanReport& p, const sim::Constraints& constraint
 }
 } // namespace
 
-std::optional<sim::NodeSpec> resolve_node(const sim::Scenario& sc, const catalog::Catalog* db,
-                                          QString* error) {
-    const sim::NodeSpec* base = nullptr;
-    std::optional<sim::NodeSpec> from_catalog;
-    if (!sc.instance.empty()) {
-        if (db) from_catalog = db->node_spec(sc.instance, sc.region);
-        if (!from_catalog && !sc.custom) {
-            *error = db ? QObject::tr("cluster.instance: '%1' is not in the catalog.")
-                              .arg(q(sc.instance))
-                        : QObject::tr("The catalog is unavailable.");
-            return std::nullopt;
-        }
-        if (from_catalog) base = &*from_catalog;
-    }
-    if (!sc.custom) {
-        if (!base) {
-            *error = QObject::tr("cluster.instance: choose an instance type.");
-            return std::nullopt;
-        }
-        return *base;
-    }
-    std::optional<sim::AcceleratorSpec> accel;
-    if (!sc.custom->accelerator.empty() && db) accel = db->accelerator_spec(sc.custom->accelerator);
-    return sim::apply_custom_hardware(base, *sc.custom, accel ? &*accel : nullptr, sc.origin);
-}
-
-bool load_calibration(const sim::Scenario& sc, const catalog::Catalog* db,
-                      std::optional<sim::CalibrationProfile>& profile, QString* error) {
-    if (sc.calibration.empty() || sc.calibration == "datasheet") return true;
-    try {
-        if (db)
-            profile =
-                catalog::CalibrationStore(*const_cast<catalog::Catalog*>(db)).load(sc.calibration);
-    } catch (const std::exception& e) {
-        *error = q(e.what());
-        return false;
-    }
-    if (!profile) {
-        *error = QObject::tr("cluster.calibration: there is no calibration profile named '%1'.")
-                     .arg(q(sc.calibration));
-        return false;
-    }
-    return true;
-}
-
 PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog) {
     PlanOutcome o;
+    catalog::Catalog* db = catalog.db();
+    if (db == nullptr) {
+        o.error = QObject::tr("The catalog is unavailable: %1").arg(catalog.openError());
+        return o;
+    }
     try {
-        const std::optional<sim::NodeSpec> node = resolve_node(scenario, catalog.raw(), &o.error);
-        if (!node) return o;
-        const std::string refusal = sim::training_refusal(*node);
+        const service::PlanInputs inputs = service::plan_inputs(scenario, *db);
+        const std::string refusal = sim::training_refusal(inputs.node);
         if (!refusal.empty()) {
             o.error = q(refusal);
             return o;
         }
-        std::optional<sim::CalibrationProfile> profile;
-        if (!load_calibration(scenario, catalog.raw(), profile, &o.error)) return o;
-        const sim::PlanReport p =
-            sim::simulate_plan(scenario, *node, profile ? &*profile : nullptr);
+        const sim::PlanReport p = sim::simulate_plan(scenario, inputs.node, inputs.profile());
         o.result = p.result;
         o.layout = p.layout;
         o.layout_searched = !p.searched.empty();

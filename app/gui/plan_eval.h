@@ -1,24 +1,17 @@
-// Evaluates the current scenario for the Plan page through sim's public API and collects what
+// Evaluates the current scenario for the Plan page through the service layer and collects what
 // the page shows. Qt types only for presentation; no model logic here.
 #pragma once
 
-#include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
 
 #include <QString>
 #include <QStringList>
-#include <optional>
 
 namespace cp::gui {
 
 class CatalogService;
-}
-namespace cp::catalog {
-class Catalog;
-}
-namespace cp::gui {
 
 struct PlanOutcome {
     QString error; // one sentence when the scenario cannot be evaluated
@@ -41,16 +34,9 @@ struct PlanOutcome {
     QStringList assumptions;
 };
 
-// The node a scenario runs on: the catalog instance with cluster.custom applied. Null and
-// `error` set (one sentence) when it cannot be resolved.
-std::optional<sim::NodeSpec> resolve_node(const sim::Scenario& scenario, const catalog::Catalog* db,
-                                          QString* error);
-
-// The scenario's calibration profile (none for "datasheet"); false and `error` set when the
-// named profile is not stored.
-bool load_calibration(const sim::Scenario& scenario, const catalog::Catalog* db,
-                      std::optional<sim::CalibrationProfile>& profile, QString* error);
-
+// Resolves the scenario's hardware and calibration through the service layer (the same resolver
+// as `clusterplan simulate`) and evaluates its plan; `error` holds the one-sentence reason when
+// it cannot be evaluated.
 PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog);
 
 } // namespace cp::gui

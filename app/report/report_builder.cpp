@@ -16,10 +16,18 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+QString throughput_unit(const ReportData& data) {
+    return qs(data.throughput_unit);
+}
+
+QString purchase(const sim::PlanReport& plan) {
+    return plan.spot ? QStringLiteral("spot") : QStringLiteral("on demand");
+}
+
 // "Time to train 37.8 days for $286,218 on spot (expected, ...); 35.3 days for $2,381,205 on
 // demand." The plan's own purchase option comes first: it is what the rank is based on.
-QString time_and_cost(const nlohmann::ordered_json& plan) {
-    const bool spot = plan_is_spot(plan);
+QString time_and_cost(const sim::PlanReport& plan) {
+    const bool spot = plan.spot;
     auto option = [&plan](bool on_spot) {
         return QStringLiteral("%1 for %2 %3")
             .arg(fmt::hours(plan_job_hours(plan, on_spot)),
@@ -27,7 +35,7 @@ QString time_and_cost(const nlohmann::ordered_json& plan) {
                  on_spot ? QStringLiteral("on spot (expected, restarts and lost work included)")
                          : QStringLiteral("on demand"));
     };
-    const int trials = plan_trials(plan);
+    const int trials = plan.hpo.trials;
     QString text = trials > 1 ? QStringLiteral("The tuning job (%1 trials) takes ").arg(trials)
                               : QStringLiteral("Time to train ");
     text += option(spot);
@@ -35,22 +43,18 @@ QString time_and_cost(const nlohmann::ordered_json& plan) {
     return text + u'.';
 }
 
-QString headline(const nlohmann::ordered_json& plan, const QString& unit) {
-    QString accel = plan_accelerator(plan);
-    QString devices = QStringLiteral("%1 devices").arg(plan_devices(plan));
-    if (!accel.isEmpty()) devices = QStringLiteral("%1 × %2").arg(plan_devices(plan)).arg(accel);
-    const int nodes = plan_nodes(plan);
+QString headline(const sim::PlanReport& plan, const ReportData& data) {
+    const QString accel = qs(plan.accelerator);
+    const QString devices = accel.isEmpty()
+                                ? QStringLiteral("%1 devices").arg(plan.devices)
+                                : QStringLiteral("%1 × %2").arg(plan.devices).arg(accel);
     return QStringLiteral("%1 %2 of %3 (%4), %5. Step time %6, %7, MFU %8. ")
-               .arg(nodes)
-               .arg(nodes == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
-               .arg(
-                   plan_instance(plan), devices, plan_layout_text(plan),
-                   fmt::duration_s(fmt::number(plan, "step_time_s")),
-                   // A generic model (ResNet-50) counts samples (images), not tokens.
-                   fmt::rate(fmt::number(plan, unit == QLatin1String("tokens/s") ? "tokens_per_s"
-                                                                                 : "samples_per_s"),
-                             unit),
-                   fmt::percent(fmt::number(plan, "mfu"))) +
+               .arg(plan.nodes)
+               .arg(plan.nodes == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
+               .arg(qs(plan.instance), devices, plan_layout_text(plan),
+                    fmt::duration_s(plan.result.step_time_s),
+                    fmt::rate(plan_throughput(plan, data), throughput_unit(data)),
+                    fmt::percent(plan.result.mfu)) +
            time_and_cost(plan);
 }
 
@@ -63,11 +67,10 @@ QStringList words(const std::vector<std::vector<std::string>>& lists, size_t i) 
     return out;
 }
 
-// The planner's reasons for plan i (falls back to an "explanation" field in the plan), as
-// sentences: the planner's "#2: " prefix is dropped (the paragraph's lead names the plan).
+// The planner's reasons for plan i, as sentences: the planner's "#2: " prefix is dropped (the
+// paragraph's lead names the plan).
 QStringList reasons_for(const ReportData& data, size_t i) {
     QStringList out = words(data.reasons, i);
-    if (out.isEmpty()) out = plan_explanation(data.plans[i]);
     static const QRegularExpression kRankPrefix(QStringLiteral("^#\\d+:\\s*"));
     for (QString& line : out) {
         line.remove(kRankPrefix);
@@ -79,7 +82,7 @@ QStringList reasons_for(const ReportData& data, size_t i) {
 }
 
 // The planner's limits for plan i; when it gave none, the largest overheads in the plan.
-QString limits_for(const ReportData& data, size_t i) {
+QString limits_for(const ReportData& data, const sim::PlanReport& plan, size_t i) {
     const QStringList planner = words(data.limits, i);
     if (!planner.isEmpty()) {
         QStringList trimmed;
@@ -90,21 +93,12 @@ QString limits_for(const ReportData& data, size_t i) {
         }
         return trimmed.join(QStringLiteral("; "));
     }
-    return plan_limits(data.plans[i]);
+    return plan_limits(plan);
 }
 
-QString throughput_unit(const ReportData& data) {
-    return qs(data.throughput_unit);
-}
-
-double throughput(const nlohmann::ordered_json& plan, const ReportData& data) {
-    return data.throughput_unit == "tokens/s" ? fmt::number(plan, "tokens_per_s")
-                                              : fmt::number(plan, "samples_per_s");
-}
-
-Section summary_section(const ReportData& data) {
+Section summary_section(const ReportData& data, const std::vector<sim::PlanReport>& plans) {
     Section s{QStringLiteral("Recommendation"), {}};
-    if (data.plans.empty()) {
+    if (plans.empty()) {
         s.blocks.push_back(Paragraph{
             QStringLiteral("No plan satisfies the scenario's constraints: every evaluated "
                            "layout either does not fit in memory, breaks a constraint or "
@@ -126,52 +120,48 @@ Section summary_section(const ReportData& data) {
         }
         return s;
     }
-    const auto& best = data.plans.front();
-    s.blocks.push_back(Paragraph{
-        headline(best, throughput_unit(data)),
-        QStringLiteral("Recommended: %1 × %2, %3.")
-            .arg(plan_instance(best))
-            .arg(plan_nodes(best))
-            .arg(plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    const sim::PlanReport& best = plans.front();
+    s.blocks.push_back(Paragraph{headline(best, data), QStringLiteral("Recommended: %1 × %2, %3.")
+                                                           .arg(qs(best.instance))
+                                                           .arg(best.nodes)
+                                                           .arg(purchase(best))});
     const QStringList why = reasons_for(data, 0);
     if (!why.isEmpty()) s.blocks.push_back(Paragraph{why.join(u' '), QStringLiteral("Why:")});
-    const QString limits = limits_for(data, 0);
+    const QString limits = limits_for(data, best, 0);
     if (!limits.isEmpty())
         s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
     KeyValueTable facts;
-    const QString job = plan_trials(best) > 1 ? QStringLiteral(" (whole tuning job)") : QString();
+    const bool tuning = best.hpo.trials > 1;
+    const QString job = tuning ? QStringLiteral(" (whole tuning job)") : QString();
     facts.rows = {
         {QStringLiteral("Instance × nodes"),
-         QStringLiteral("%1 × %2").arg(plan_instance(best)).arg(plan_nodes(best))},
-        {QStringLiteral("Purchase option"),
-         plan_is_spot(best) ? QStringLiteral("spot") : QStringLiteral("on demand")},
+         QStringLiteral("%1 × %2").arg(qs(best.instance)).arg(best.nodes)},
+        {QStringLiteral("Purchase option"), purchase(best)},
         {QStringLiteral("Parallel layout"), plan_layout_text(best)},
         {QStringLiteral("Time to train, on demand") + job, fmt::hours(plan_job_hours(best, false))},
         {QStringLiteral("Cost, on demand") + job, fmt::usd(plan_job_cost_usd(best, false))},
         {QStringLiteral("Time to train, spot (expected)") + job,
          fmt::hours(plan_job_hours(best, true))},
         {QStringLiteral("Cost, spot (expected)") + job, fmt::usd(plan_job_cost_usd(best, true))},
-        {plan_trials(best) > 1 ? QStringLiteral("Spot interruptions (expected, per trial)")
-                               : QStringLiteral("Spot interruptions (expected)"),
+        {tuning ? QStringLiteral("Spot interruptions (expected, per trial)")
+                : QStringLiteral("Spot interruptions (expected)"),
          fmt::plain(plan_spot_interruptions(best), 3)},
-        {QStringLiteral("Memory per device"),
-         QStringLiteral("%1 of %2")
-             .arg(fmt::gib(fmt::number(best, "memory_gib.total")),
-                  fmt::gib(fmt::number(best, "memory_gib.capacity")))},
+        {QStringLiteral("Memory per device"), QStringLiteral("%1 of %2")
+                                                  .arg(fmt::gib(best.result.memory_gib.total),
+                                                       fmt::gib(best.result.memory_gib.capacity))},
         {QStringLiteral("Plans evaluated"),
          QStringLiteral("%1 in %2")
              .arg(fmt::count(static_cast<double>(data.evaluated)), fmt::duration_s(data.search_s))},
     };
-    if (plan_trials(best) > 1) {
+    if (tuning) {
         facts.rows.emplace_back(
             QStringLiteral("Tuning job"),
             QStringLiteral("%1 trials, %2 in parallel; one trial takes %3 and costs %4 on demand, "
                            "%5 expected on spot")
-                .arg(fmt::plain(fmt::number(best, "tuning.trials"), 6),
-                     fmt::plain(fmt::number(best, "tuning.max_parallel_trials"), 6),
-                     fmt::hours(fmt::number(best, "time_to_train_h")),
-                     fmt::usd(fmt::number(best, "cost_usd")),
-                     fmt::usd(fmt::number(best, "cost_spot_usd"))));
+                .arg(best.hpo.trials)
+                .arg(best.hpo.max_parallel_trials)
+                .arg(fmt::hours(best.job.time_to_train_h), fmt::usd(best.job.cost_usd),
+                     fmt::usd(best.job.spot.cost_usd)));
     }
     s.blocks.push_back(facts);
     return s;
@@ -202,20 +192,14 @@ Section scenario_section(const ReportData& data) {
                           json_scalar(sc, "model.seq_len"), json_scalar(sc, "model.vocab"));
     }
     kv.rows.emplace_back(QStringLiteral("Model"), or_unknown(model));
-    if (!data.plans.empty()) {
-        const double params = fmt::number(data.plans.front(), "params");
-        if (std::isfinite(params))
-            kv.rows.emplace_back(QStringLiteral("Parameters"), fmt::count(params, 2));
-    }
     QString size;
     if (const double t = fmt::number(sc, "training.tokens"); std::isfinite(t) && t > 0) {
-        size = QStringLiteral("%1 tokens").arg(fmt::count(t, 1));
+        size = QStringLiteral("%1 tokens").arg(fmt::count(t));
     } else if (const double n = fmt::number(sc, "training.samples"); std::isfinite(n) && n > 0) {
-        size = QStringLiteral("%1 samples").arg(fmt::count(n, 1));
+        size = QStringLiteral("%1 samples").arg(fmt::count(n));
     } else if (const double e = fmt::number(sc, "training.epochs"); std::isfinite(e) && e > 0) {
-        size =
-            QStringLiteral("%1 epochs of %2 samples")
-                .arg(fmt::plain(e, 4), fmt::count(fmt::number(sc, "training.dataset_samples"), 1));
+        size = QStringLiteral("%1 epochs of %2 samples")
+                   .arg(fmt::plain(e, 4), fmt::count(fmt::number(sc, "training.dataset_samples")));
     }
     kv.rows.emplace_back(QStringLiteral("Data size"), or_unknown(size));
     kv.rows.emplace_back(QStringLiteral("Precision"), or_unknown(fmt::text(sc, "precision")));
@@ -279,13 +263,13 @@ Section scenario_section(const ReportData& data) {
     return Section{QStringLiteral("Scenario"), {kv}};
 }
 
-Section runners_up_section(const ReportData& data) {
+Section runners_up_section(const ReportData& data, const std::vector<sim::PlanReport>& plans) {
     Section s{QStringLiteral("Runners-up"), {}};
-    if (data.plans.empty()) {
+    if (plans.empty()) {
         s.blocks.push_back(Paragraph{QStringLiteral("None: no plan was ranked."), {}});
         return s;
     }
-    if (data.plans.size() < 2) {
+    if (plans.size() < 2) {
         const bool fixed = fmt::number(data.scenario, "cluster.nodes") > 0;
         s.blocks.push_back(Paragraph{
             fixed ? QStringLiteral("None: the scenario fixes the cluster, and the planner ranks "
@@ -295,18 +279,15 @@ Section runners_up_section(const ReportData& data) {
             {}});
         return s;
     }
-    const auto& best = data.plans.front();
-    for (size_t i = 1; i < data.plans.size() && i < 4; ++i) {
-        const auto& plan = data.plans[i];
+    const sim::PlanReport& best = plans.front();
+    for (size_t i = 1; i < plans.size() && i < 4; ++i) {
+        const sim::PlanReport& plan = plans[i];
         const QStringList why = reasons_for(data, i);
         // The planner's reasons already state the plan's figures; without them, give ours.
-        QString text = why.isEmpty() ? headline(plan, throughput_unit(data)) : QString();
-        const double dt =
-            plan_job_hours(plan, plan_is_spot(plan)) / plan_job_hours(best, plan_is_spot(best)) -
-            1.0;
-        const double dc = plan_job_cost_usd(plan, plan_is_spot(plan)) /
-                              plan_job_cost_usd(best, plan_is_spot(best)) -
-                          1.0;
+        QString text = why.isEmpty() ? headline(plan, data) : QString();
+        const double dt = plan_job_hours(plan, plan.spot) / plan_job_hours(best, best.spot) - 1.0;
+        const double dc =
+            plan_job_cost_usd(plan, plan.spot) / plan_job_cost_usd(best, best.spot) - 1.0;
         if (why.isEmpty() && std::isfinite(dt) && std::isfinite(dc)) {
             text += QStringLiteral(" Against the recommendation: %1 %2 time, %3 %4 cost.")
                         .arg(fmt::percent(std::abs(dt)),
@@ -315,20 +296,18 @@ Section runners_up_section(const ReportData& data) {
                              dc >= 0 ? QStringLiteral("more") : QStringLiteral("less"));
         }
         if (!why.isEmpty()) text += why.join(u' ');
-        const QString limits = limits_for(data, i);
+        const QString limits = limits_for(data, plan, i);
         if (!limits.isEmpty()) text += QStringLiteral(" What limits it: ") + limits + u'.';
-        s.blocks.push_back(Paragraph{
-            text,
-            QStringLiteral("#%1 %2 × %3, %4.")
-                .arg(i + 1)
-                .arg(plan_instance(plan))
-                .arg(plan_nodes(plan))
-                .arg(plan_is_spot(plan) ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+        s.blocks.push_back(Paragraph{text, QStringLiteral("#%1 %2 × %3, %4.")
+                                               .arg(i + 1)
+                                               .arg(qs(plan.instance))
+                                               .arg(plan.nodes)
+                                               .arg(purchase(plan))});
     }
     return s;
 }
 
-Section table_section(const ReportData& data) {
+Section table_section(const ReportData& data, const std::vector<sim::PlanReport>& plans) {
     Table t;
     t.headers = {QStringLiteral("#"),
                  QStringLiteral("Instance"),
@@ -345,14 +324,14 @@ Section table_section(const ReportData& data) {
                Align::right, Align::right, Align::right, Align::right, Align::right};
     const QString unit =
         data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
-    for (size_t i = 0; i < data.plans.size(); ++i) {
-        const auto& p = data.plans[i];
+    for (size_t i = 0; i < plans.size(); ++i) {
+        const sim::PlanReport& p = plans[i];
         t.rows.push_back(
             {QString::number(i + 1),
-             plan_instance(p) + (plan_is_spot(p) ? QStringLiteral(" (spot)") : QString()),
-             QString::number(plan_nodes(p)), plan_layout_compact(p),
-             fmt::duration_s(fmt::number(p, "step_time_s")), fmt::rate(throughput(p, data), unit),
-             fmt::percent(fmt::number(p, "mfu")), fmt::hours(plan_job_hours(p, plan_is_spot(p))),
+             qs(p.instance) + (p.spot ? QStringLiteral(" (spot)") : QString()),
+             QString::number(p.nodes), plan_layout_compact(p),
+             fmt::duration_s(p.result.step_time_s), fmt::rate(plan_throughput(p, data), unit),
+             fmt::percent(p.result.mfu), fmt::hours(plan_job_hours(p, p.spot)),
              fmt::usd(plan_job_cost_usd(p, false)), fmt::usd(plan_job_cost_usd(p, true)),
              fmt::plain(plan_spot_interruptions(p), 3)});
     }
@@ -368,11 +347,11 @@ Section table_section(const ReportData& data) {
         "parallel degrees, micro-batch (mb), ZeRO stage (Z), activation recompute (sel = "
         "selective, "
         "full). “—” means unknown (no published price or figure).");
-    if (const int trials = plan_trials(data.plans.front()); trials > 1) {
+    if (const int trials = plans.front().hpo.trials; trials > 1) {
         t.note += QStringLiteral(" Times and costs are for the whole tuning job of %1 trials.")
                       .arg(trials);
     }
-    return Section{QStringLiteral("Top %1 plans").arg(data.plans.size()), {t}};
+    return Section{QStringLiteral("Top %1 plans").arg(plans.size()), {t}};
 }
 
 Section prices_section(const ReportData& data) {
@@ -385,15 +364,13 @@ Section prices_section(const ReportData& data) {
     for (const auto& p : data.prices) {
         QString source = qs(p.source);
         if (!p.note.empty()) source += QStringLiteral(" (") + qs(p.note) + u')';
-        t.rows.push_back(
-            {qs(p.instance_type), qs(p.region),
-             p.kind == "on_demand" ? QStringLiteral("on\u00a0demand") : qs(p.kind),
-             std::isfinite(p.usd_per_hour) ? QStringLiteral("%1").arg(p.usd_per_hour, 0, 'f', 4)
-                                           : fmt::kUnknown,
-             or_unknown(qs(p.as_of)),
-             std::isfinite(p.age_days) ? QStringLiteral("%1 d").arg(std::lround(p.age_days))
-                                       : fmt::kUnknown,
-             or_unknown(source), p.used ? QStringLiteral("yes") : QString()});
+        t.rows.push_back({qs(p.instance_type), qs(p.region),
+                          p.kind == "on_demand" ? QStringLiteral("on\u00a0demand") : qs(p.kind),
+                          fmt::usd_price(p.usd_per_hour), or_unknown(qs(p.as_of)),
+                          std::isfinite(p.age_days)
+                              ? QStringLiteral("%1 d").arg(std::lround(p.age_days))
+                              : fmt::kUnknown,
+                          or_unknown(source), p.used ? QStringLiteral("yes") : QString()});
     }
     Section s{QStringLiteral("Prices and sources"), {}};
     if (t.rows.empty()) {
@@ -476,10 +453,11 @@ Document build_document(const ReportData& data) {
                     : QStringLiteral("ClusterPlan recommendation: ") + qs(data.title);
     doc.subtitle = QStringLiteral("Generated %1 by ClusterPlan %2")
                        .arg(qs(data.generated_at_utc), QStringLiteral(CLUSTERPLAN_VERSION));
-    doc.sections.push_back(summary_section(data));
+    const std::vector<sim::PlanReport> plans = report_plans(data);
+    doc.sections.push_back(summary_section(data, plans));
     doc.sections.push_back(scenario_section(data));
-    doc.sections.push_back(runners_up_section(data));
-    doc.sections.push_back(table_section(data));
+    doc.sections.push_back(runners_up_section(data, plans));
+    doc.sections.push_back(table_section(data, plans));
     doc.sections.push_back(charts_section(data));
     doc.sections.push_back(prices_section(data));
     doc.sections.push_back(calibration_section(data));

@@ -113,30 +113,19 @@ std::vector<Figure> scaling_figures(const ReportData& data) {
 // are rich text: "<br>" breaks the line and the instance name is escaped.
 std::vector<charts::PlanBars> plan_bars(const ReportData& data) {
     std::vector<charts::PlanBars> out;
-    const size_t shown = std::min<size_t>(data.plans.size(), 4);
+    const std::vector<sim::PlanReport> plans = report_plans(data);
+    const size_t shown = std::min<size_t>(plans.size(), 4);
     for (size_t i = 0; i < shown; ++i) {
-        const auto& plan = data.plans[i];
+        const sim::PlanReport& plan = plans[i];
         charts::PlanBars b;
-        b.label = plan_instance(plan).toHtmlEscaped() +
+        b.label = QString::fromStdString(plan.instance).toHtmlEscaped() +
                   QStringLiteral("<br>#%1 · ×%2%3")
                       .arg(i + 1)
-                      .arg(plan_nodes(plan))
-                      .arg(plan_is_spot(plan) ? QStringLiteral(" spot") : QString());
-        b.step_time_s = fmt::number(plan, "step_time_s");
-        sim::StepBreakdown& t = b.breakdown_s;
-        t.compute_s = fmt::number(plan, "breakdown_s.compute");
-        t.recompute_s = fmt::number(plan, "breakdown_s.recompute");
-        t.tp_comm_s = fmt::number(plan, "breakdown_s.tp_comm");
-        t.pp_bubble_s = fmt::number(plan, "breakdown_s.pp_bubble");
-        t.pp_comm_s = fmt::number(plan, "breakdown_s.pp_comm");
-        t.dp_comm_exposed_s = fmt::number(plan, "breakdown_s.dp_comm_exposed");
-        t.optimizer_s = fmt::number(plan, "breakdown_s.optimizer");
-        t.host_overhead_s = fmt::number(plan, "breakdown_s.host_overhead");
-        t.cp_comm_s = fmt::number(plan, "breakdown_s.cp_comm");
-        b.memory_gib = {
-            fmt::number(plan, "memory_gib.weights"),   fmt::number(plan, "memory_gib.gradients"),
-            fmt::number(plan, "memory_gib.optimizer"), fmt::number(plan, "memory_gib.activations"),
-            fmt::number(plan, "memory_gib.total"),     fmt::number(plan, "memory_gib.capacity")};
+                      .arg(plan.nodes)
+                      .arg(plan.spot ? QStringLiteral(" spot") : QString());
+        b.step_time_s = plan.result.step_time_s;
+        b.breakdown_s = plan.result.breakdown_s;
+        b.memory_gib = plan.result.memory_gib;
         out.push_back(b);
     }
     return out;

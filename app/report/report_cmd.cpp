@@ -3,9 +3,9 @@
 
 #include "args.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/scenario_input.h"
 #include "clusterplan/sim/io/output_file.h"
 #include "report_export.h"
-#include "scenario_input.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -50,7 +50,7 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
         "--threads", static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), 1, 256);
 
     // Bad input first (exit 2), before minutes of sweeping: the scenario, then the output place.
-    const sim::Scenario scenario = cli::load_scenario_file(parsed.positional()[0]);
+    const sim::Scenario scenario = service::load_scenario_file(parsed.positional()[0]);
     if (scenario.serving)
         throw cli::InputError(scenario.origin +
                               ": serving: report covers training plans; use `clusterplan serve` "

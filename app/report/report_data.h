@@ -1,72 +1,13 @@
-// What a recommendation report shows, gathered once from the planner and the catalog.
-// Every per-plan number lives in `plans[i]`, which is exactly the document `clusterplan
-// simulate --json` prints for that plan (same planner, same serialiser), so the report can
-// never disagree with the CLI. build_document() turns this into a format-independent
-// Document; the renderers draw that.
+// What a recommendation report shows (ReportData, gathered Qt-free by the service layer) and how
+// it becomes a format-independent Document that the renderers draw.
 #pragma once
 
+#include "clusterplan/service/report_data.h"
 #include "report_document.h"
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
-#include <string>
-#include <utility>
-#include <vector>
 
 namespace cp::report {
-
-struct PriceSource {
-    std::string instance_type;
-    std::string region;
-    std::string kind;        // "on_demand" | "spot"
-    double usd_per_hour = 0; // NaN = unknown
-    std::string as_of;       // ISO 8601
-    double age_days = 0;     // NaN = unknown
-    std::string source;
-    std::string note;
-    bool used = false; // the hourly price the ranked plans of this instance are costed at
-};
-
-// Best plan found for one parallel strategy at one device count (scaling charts).
-struct ScalingPoint {
-    std::string strategy; // "Data parallel", "Model parallel (TP/PP)", "3D (best)"
-    int devices = 0;
-    double throughput = 0; // tokens/s (samples/s for generic models)
-    double efficiency = 0; // scaling efficiency 0..1, DESIGN.md definition
-};
-
-struct CostTimePoint {
-    double time_to_train_h = 0;
-    double cost_usd = 0;
-    bool on_front = false; // on the time-vs-cost Pareto front
-    int rank = 0;          // 1-based rank when the option is one of `plans`, else 0
-    std::string label{};   // front points: "16× p4d.24xlarge spot", drawn beside the point
-};
-
-struct ReportData {
-    std::string title;               // usually the scenario name
-    std::string generated_at_utc;    // ISO 8601, e.g. "2026-11-22T03:10:00Z"
-    nlohmann::ordered_json scenario; // the resolved scenario (clusterplan.scenario/1)
-    std::vector<nlohmann::ordered_json>
-        plans; // ranked best first; each a `simulate --json` document
-    // The planner's words for plans[i]: why it wins / how it compares, and what limits it.
-    std::vector<std::vector<std::string>> reasons;
-    std::vector<std::vector<std::string>> limits;
-    std::vector<CostTimePoint>
-        cost_time; // options (wall time incl. tuning, spot expected), thinned
-    std::vector<ScalingPoint> scaling;
-    std::string throughput_unit = "tokens/s";
-    std::vector<PriceSource> prices; // prices of the instance types in `plans`
-    std::vector<std::pair<std::string, std::string>> calibration; // provenance rows
-    std::vector<std::string> assumptions;
-    std::vector<std::string> caveats;
-    // The planner's own summary lines (deadline, budget, unpriced options); also in caveats.
-    std::vector<std::string> planner_summary;
-    // Instance types that produced no plan, grouped by the planner's reason.
-    std::vector<std::pair<std::string, std::vector<std::string>>> excluded;
-    std::uint64_t evaluated = 0; // plans the search evaluated
-    double search_s = 0;         // its wall time
-};
 
 // Lays out the report: summary, scenario, runners-up, ranked table, charts, prices,
 // calibration provenance, assumptions and caveats.

@@ -14,27 +14,18 @@
 // on the GUI thread.
 #pragma once
 
-#include "clusterplan/sim/search.h"
 #include "report_data.h"
 
 #include <QString>
 #include <QStringList>
 
-namespace cp::catalog {
-class Catalog;
-}
-
 namespace cp::report {
 
 inline constexpr int kDefaultTopN = 10;
 
-// Runs the same search as `clusterplan recommend` and collects the top `top_n` plans (each
-// as its simulate --json document), the Pareto front, scaling curves, catalog prices with
-// dates and sources, calibration provenance, assumptions and caveats. `options` carries
-// threads, cancel flag and progress callback for the sweep. Throws sim::ScenarioError or
-// cli::InputError (unknown instance, calibration profile ...) with one sentence.
-ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog, int top_n,
-                             const sim::SweepOptions& options = {});
+// Gathering runs the planner and reads the catalog, Qt-free, in the service layer (see
+// clusterplan/service/report_data.h).
+using service::build_report_data;
 
 // Self-contained HTML of the whole report.
 QString render_html(const ReportData& data);

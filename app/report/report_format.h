@@ -1,5 +1,8 @@
-// Number formatting for reports: units spelled out, unknown values (NaN, null) as "—".
+// Number formatting for reports: units spelled out, unknown values (NaN, null) as "—"; and the
+// reading of the scenario document by dotted path (the ranked plans are read typed, plan_fields.h).
 #pragma once
+
+#include "clusterplan/sim/format.h"
 
 #include <QString>
 #include <nlohmann/json.hpp>
@@ -7,20 +10,42 @@
 
 namespace cp::report::fmt {
 
-inline const QString kUnknown = QStringLiteral("—");
+inline const QString kUnknown = QString::fromUtf8(sim::fmt::kUnknown);
 
-// Reads a number at a dotted path ("memory_gib.total"); NaN when missing or null.
+// The value at a dotted path ("cluster.custom.accelerator"); null when missing.
+const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc,
+                                      std::string_view dotted_path);
+// Reads a number at a dotted path ("constraints.budget_usd"); NaN when missing or null.
 double number(const nlohmann::ordered_json& doc, std::string_view dotted_path);
 // Reads a string at a dotted path; empty when missing or not a string.
 QString text(const nlohmann::ordered_json& doc, std::string_view dotted_path);
 
-QString duration_s(double seconds);              // "412 ms", "1.84 s"
-QString hours(double h);                         // "5.2 h", "12.4 days"
-QString usd(double value);                       // "$1,234,567", "$842.10"
-QString percent(double fraction);                // 0.4512 -> "45.1 %"
-QString rate(double per_s, const QString& unit); // "1.23 M tokens/s"
-QString count(double value, int decimals = 1);   // "3.0e11" style only for big values
-QString gib(double value);                       // "61.3 GiB"
+// The project's one set of formats (sim/format.h) as QString; tables keep fixed decimals.
+inline QString duration_s(double seconds) { // "412.0 ms", "1.84 s", "3.2 h"
+    return QString::fromStdString(sim::fmt::duration_s(seconds, sim::fmt::Digits::fixed));
+}
+inline QString hours(double h) { // "5.2 h", "12.4 days"
+    return QString::fromStdString(sim::fmt::hours(h, sim::fmt::Digits::fixed));
+}
+inline QString usd(double value) { // "$1,234,567", "$42.10"
+    return QString::fromStdString(sim::fmt::usd(value));
+}
+inline QString usd_price(double value) { // "$32.7726"
+    return QString::fromStdString(sim::fmt::usd_price(value));
+}
+inline QString percent(double fraction) { // 0.4512 -> "45.1%"
+    return QString::fromStdString(sim::fmt::percent(fraction));
+}
+inline QString count(double value) { // "950", "1.23 M", "300.00 B"
+    return QString::fromStdString(sim::fmt::count(value));
+}
+inline QString rate(double per_s, const QString& unit) { // "1.23 M tokens/s"
+    return count(per_s) + u' ' + unit;
+}
+inline QString gib(double value) { // "61.3 GiB"
+    return QString::fromStdString(sim::fmt::gib(value));
+}
+// A plain number with `significant` digits ("0.4", "1234567"): figures without a unit.
 QString plain(double value, int significant = 3);
 
 } // namespace cp::report::fmt

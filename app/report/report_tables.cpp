@@ -3,6 +3,7 @@
 #include "clusterplan/sim/io/csv_cell.h"
 #include "plan_fields.h"
 #include "report_data.h"
+#include "report_format.h"
 
 #include <cmath>
 #include <string_view>
@@ -12,23 +13,10 @@ namespace {
 
 using sim::io::csv_cell; // RFC 4180 quoting, formulas neutralised
 
-const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc, std::string_view path) {
-    const nlohmann::ordered_json* node = &doc;
-    while (!path.empty()) {
-        const size_t dot = path.find('.');
-        if (!node->is_object()) return nullptr;
-        auto it = node->find(std::string(path.substr(0, dot)));
-        if (it == node->end()) return nullptr;
-        node = &*it;
-        path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
-    }
-    return node;
-}
-
 // A JSON scalar as it appears in the JSON output (shortest round-trip number), empty when
 // missing or null: CSV readers then get exactly the simulate --json value.
 std::string scalar(const nlohmann::ordered_json& plan, std::string_view path) {
-    const nlohmann::ordered_json* v = at_path(plan, path);
+    const nlohmann::ordered_json* v = fmt::at_path(plan, path);
     if (v == nullptr || v->is_null() || v->is_structured()) return {};
     if (v->is_string()) return v->get<std::string>();
     return v->dump();
@@ -78,13 +66,13 @@ std::string plans_csv(const ReportData& data) {
         out += column;
     }
     out += "\r\n";
-    for (size_t i = 0; i < data.plans.size(); ++i) {
-        const auto& plan = data.plans[i];
-        out += std::to_string(i + 1) + ',' + csv_cell(plan_instance(plan).toStdString()) + ',' +
-               std::to_string(plan_nodes(plan)) + ',' + std::to_string(plan_devices(plan));
+    const std::vector<sim::PlanReport> plans = report_plans(data);
+    for (size_t i = 0; i < plans.size(); ++i) {
+        out += std::to_string(i + 1) + ',' + csv_cell(plans[i].instance) + ',' +
+               std::to_string(plans[i].nodes) + ',' + std::to_string(plans[i].devices);
         for (auto column : kColumns) {
             out += ',';
-            out += csv_cell(scalar(plan, column));
+            out += csv_cell(scalar(data.plans[i], column));
         }
         out += "\r\n";
     }

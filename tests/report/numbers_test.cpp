@@ -5,11 +5,11 @@
 // values simulate printed.
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/scenario_input.h"
 #include "fixture.h"
 #include "plan_fields.h"
 #include "report_export.h"
 #include "report_format.h"
-#include "scenario_input.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -63,7 +63,7 @@ TEST_CASE("Report numbers equal simulate --json for every ranked plan", "[report
     // holds different instances and purchase options.
     const std::string source =
         std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/llama3-8b-any.json";
-    const auto scenario = cp::cli::load_scenario_file(source);
+    const auto scenario = cp::service::load_scenario_file(source);
     cp::catalog::Catalog catalog = cp::catalog::Catalog::open_default();
     const auto data = cp::report::build_report_data(scenario, catalog, 5);
     REQUIRE(data.plans.size() == 5);

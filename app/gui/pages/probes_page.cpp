@@ -9,6 +9,7 @@
 #include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/io/input_file.h"
 #include "clusterplan/sim/probe_acceptance.h"
 #include "format.h"
@@ -237,7 +238,7 @@ void ProbesPage::reloadProfiles() {
     const int current =
         profile_instance_->findText(QString::fromStdString(context_.scenario().instance));
     if (current >= 0) profile_instance_->setCurrentIndex(current);
-    auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
+    catalog::Catalog* db = context_.catalog().db();
     if (!db) return;
     try {
         for (const catalog::CalibrationRow& row : catalog::CalibrationStore(*db).list()) {
@@ -346,19 +347,19 @@ void ProbesPage::showResults() {
     for (const sim::ProbeGemmResult& g : gemm_results_)
         best[g.precision] = std::max(best[g.precision], g.tflops);
     std::optional<sim::AcceleratorSpec> accel;
-    if (probe_doc_ && !probe_doc_->gpus.empty() && context_.catalog().raw()) {
-        if (auto node = context_.catalog().raw()->node_spec(
+    if (probe_doc_ && !probe_doc_->gpus.empty() && context_.catalog().db()) {
+        if (auto node = context_.catalog().db()->node_spec(
                 profile_instance_->currentText().toStdString())) {
             accel = node->accelerator;
         }
     }
     std::vector<charts::GemmBar> bars;
-    const char* const order[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
-    for (int p = 0; p < 5; ++p) {
-        auto it = best.find(order[p]);
+    for (const sim::Precision precision : sim::kAllPrecisions) {
+        const char* name = sim::enum_name(precision);
+        auto it = best.find(name);
         if (it == best.end()) continue;
-        bars.push_back({QString::fromLatin1(order[p]), it->second,
-                        accel ? accel->peak(static_cast<sim::Precision>(p)) : sim::kUnknown});
+        bars.push_back({QString::fromLatin1(name), it->second,
+                        accel ? accel->peak(precision) : sim::kUnknown});
     }
     gemm_->replaceChart(charts::gemm_chart(bars, gemm_source_));
     gemm_->setEmptyText(bars.empty()
@@ -372,7 +373,7 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
     if (name.isEmpty()) return tr("Profile name: give the new profile a name.");
     if (results_->tables().empty() && !probe_doc_)
         return tr("There are no measurements to fit yet: run probes or import a log.");
-    auto* db = const_cast<catalog::Catalog*>(context_.catalog().raw());
+    catalog::Catalog* db = context_.catalog().db();
     if (!db) return context_.catalog().openError();
     try {
         sim::ProfileMeta meta;

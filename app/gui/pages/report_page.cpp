@@ -75,7 +75,7 @@ void ReportPage::showEvent(QShowEvent* event) {
 
 void ReportPage::refresh() {
     if (running_) return;
-    if (!context_.catalog().raw()) {
+    if (!context_.catalog().db()) {
         status_->setText(context_.catalog().openError());
         return;
     }

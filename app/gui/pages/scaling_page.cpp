@@ -4,9 +4,9 @@
 #include "catalog_service.h"
 #include "chart_view.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/scenario_input.h"
 #include "format.h"
 #include "models/recommendation_model.h"
-#include "plan_eval.h"
 
 #include <QChart>
 #include <QCursor>
@@ -200,20 +200,33 @@ void ScalingPage::runSweep() {
     ScalingRequest request;
     request.scenario = context_.scenario();
     request.max_nodes = max_nodes_->value();
-    const catalog::Catalog* db = context_.catalog().raw();
+    catalog::Catalog* db = context_.catalog().db();
+    if (db == nullptr) {
+        status_->setText(context_.catalog().openError());
+        return;
+    }
+    // Each chosen instance through the same resolver as `clusterplan sweep`; one that cannot be
+    // resolved is left out, and its reason shown when none is left.
+    QString resolve_error;
     for (const QString& type : selectedInstances()) {
         sim::Scenario sc = request.scenario;
         sc.instance = type.toStdString();
-        QString error;
-        if (auto node = resolve_node(sc, db, &error)) request.nodes.push_back(*node);
+        try {
+            request.nodes.push_back(service::resolve_node(sc, *db));
+        } catch (const std::exception& e) {
+            if (resolve_error.isEmpty()) resolve_error = QString::fromStdString(e.what());
+        }
     }
-    QString calibration_error;
-    if (!load_calibration(request.scenario, db, request.calibration, &calibration_error)) {
-        status_->setText(calibration_error);
+    try {
+        request.calibration = service::resolve_calibration(request.scenario, *db);
+    } catch (const std::exception& e) {
+        status_->setText(QString::fromStdString(e.what()));
         return;
     }
     if (request.nodes.empty()) {
-        status_->setText(tr("Choose at least one instance type that can train."));
+        status_->setText(resolve_error.isEmpty()
+                             ? tr("Choose at least one instance type that can train.")
+                             : resolve_error);
         return;
     }
     swept_scenario_ = request.scenario;

@@ -1,5 +1,6 @@
 #include "pages/scenario_editor.h"
 
+#include "clusterplan/sim/format.h"
 #include "pages/form_fields.h"
 #include "pages/scenario_extras.h"
 
@@ -74,7 +75,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     auto* train = form_in(train_box);
     tokens_b_ = real_field(0.001, 1e6, 3, tr(" B tokens"),
                            tr("Dataset size: tokens processed over the whole run, in billions."));
-    precision_ = choice_field({"fp32", "tf32", "fp16", "bf16", "fp8"},
+    precision_ = choice_field(precision_names(),
                               tr("Numeric precision of the matrix multiplies (mixed-precision "
                                  "training keeps fp32 master weights)."));
     train->addRow(tr("Dataset size:"), tokens_b_);

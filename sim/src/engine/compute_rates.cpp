@@ -1,5 +1,6 @@
 #include "engine/compute_rates.h"
 
+#include "clusterplan/sim/scenario.h"
 #include "engine/model_constants.h"
 
 #include <algorithm>
@@ -22,22 +23,6 @@ double interpolate_log(const std::array<std::array<double, 2>, N>& table, double
     return table[N - 1][1];
 }
 template double interpolate_log(const std::array<std::array<double, 2>, 4>&, double);
-
-const char* precision_name(Precision precision) {
-    switch (precision) {
-    case Precision::fp32:
-        return "fp32";
-    case Precision::tf32:
-        return "tf32";
-    case Precision::fp16:
-        return "fp16";
-    case Precision::bf16:
-        return "bf16";
-    case Precision::fp8:
-        return "fp8";
-    }
-    return "bf16";
-}
 
 namespace {
 
@@ -81,7 +66,8 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
     if (calibration) {
-        const char* name = precision_name(precision);
+        // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").
+        const char* name = enum_name(precision);
         for (const auto& [precision_id, points] : calibration->gemm) {
             if (precision_id == name && !points.empty()) r.measured_gemm = &points;
         }

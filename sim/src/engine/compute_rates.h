@@ -24,9 +24,6 @@ struct ComputeRates {
     double framework_efficiency = 1.0;
 };
 
-// Precision name as used in calibration profiles ("fp32", "tf32", "fp16", "bf16", "fp8").
-const char* precision_name(Precision precision);
-
 // Builds the rates; calibration may be null. Reads no strings on the per-GEMM path.
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
                                 const CalibrationProfile* calibration);

@@ -1,5 +1,7 @@
 #include "clusterplan/sim/plan_json.h"
 
+#include "io/scenario_reader.h"
+
 #include <algorithm>
 
 namespace cp::sim {
@@ -9,22 +11,6 @@ using ojson = nlohmann::ordered_json;
 
 ojson num(double v) {
     return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr);
-}
-
-const char* limit_name(Limit l) {
-    switch (l) {
-    case Limit::none:
-        return "none";
-    case Limit::invalid_layout:
-        return "invalid_layout";
-    case Limit::out_of_memory:
-        return "out_of_memory";
-    case Limit::cannot_train:
-        return "cannot_train";
-    case Limit::unknown_hardware:
-        return "unknown_hardware";
-    }
-    return "unknown";
 }
 
 ojson layout_json(const Layout& l) {
@@ -80,7 +66,7 @@ ojson plan_report_json(const PlanReport& r) {
     j["precision"] = enum_name(r.precision);
     j["purchase"] = r.spot ? "spot" : "on_demand";
     j["valid"] = p.valid();
-    j["limit"] = limit_name(p.limit);
+    j["limit"] = scenario_io::name_of(scenario_io::kLimits, p.limit);
     if (!r.limit_reason.empty()) j["limit_reason"] = r.limit_reason;
     j["step_time_s"] = num(p.step_time_s);
     j["breakdown_s"] = ojson{{"compute", num(p.breakdown_s.compute_s)},

@@ -2,6 +2,7 @@
 // enum name tables (one list per enum, also used by enum_name()).
 #pragma once
 
+#include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
 
 #include <array>
@@ -42,6 +43,13 @@ inline constexpr Names<Objective, 4> kObjectives{
      {Objective::time, "time"},
      {Objective::cost_under_deadline, "cost_under_deadline"},
      {Objective::time_under_budget, "time_under_budget"}}};
+
+// Why a plan is not valid (plan JSON "limit").
+inline constexpr Names<Limit, 5> kLimits{{{Limit::none, "none"},
+                                          {Limit::invalid_layout, "invalid_layout"},
+                                          {Limit::out_of_memory, "out_of_memory"},
+                                          {Limit::cannot_train, "cannot_train"},
+                                          {Limit::unknown_hardware, "unknown_hardware"}}};
 
 template <class E, std::size_t N> inline const char* name_of(const Names<E, N>& names, E value) {
     for (const auto& [e, n] : names)

@@ -1,5 +1,6 @@
 #include "serving/serving_model.h"
 
+#include "clusterplan/sim/scenario.h"
 #include "engine/model_constants.h"
 #include "engine/transformer_work.h"
 
@@ -224,7 +225,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
 std::string serving_hardware_gap(const ServingSetup& st) {
     const AcceleratorSpec& d = st.hw.device;
     if (!(st.rates.peak_flops > 0))
-        return d.id + " has no published " + std::string(precision_name(st.compute)) +
+        return d.id + " has no published " + std::string(enum_name(st.compute)) +
                " peak in the catalog (set cluster.custom or calibrate)";
     if (!(st.rates.hbm_bytes_per_s > 0))
         return d.id + " has no published memory bandwidth in the catalog";

@@ -1,12 +1,12 @@
-#include "serving_input.h"
+#include "clusterplan/service/serving_input.h"
 
+#include "clusterplan/service/scenario_input.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/serving_fit.h"
-#include "scenario_input.h"
 
 #include <mutex>
 
-namespace cp::cli {
+namespace cp::service {
 
 const sim::ServingFactors& fitted_serving_factors(const catalog::Catalog& cat) {
     // The runs name catalog instances of the bundled snapshot; a user's catalog keeps them (imports
@@ -46,4 +46,4 @@ sim::ServingRequest serving_request(const sim::Scenario& sc) {
     return r;
 }
 
-} // namespace cp::cli
+} // namespace cp::service

@@ -2,21 +2,27 @@
 // serialiser as `clusterplan recommend` / `simulate --json`, plus catalog prices and
 // calibration provenance. No model arithmetic here: numbers come from sim/.
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/clock.h"
+#include "clusterplan/service/planning.h"
+#include "clusterplan/service/report_data.h"
 #include "clusterplan/sim/plan_json.h"
 #include "clusterplan/sim/planner.h"
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/search.h"
-#include "report_export.h"
-#include "scenario_input.h"
 
-#include <QDateTime>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
-namespace cp::report {
+namespace cp::service {
+
+using report::CostTimePoint;
+using report::PriceSource;
+using report::ReportData;
+using report::ScalingPoint;
+
 namespace {
 
 // Best throughput per strategy at 1, 2, 4 ... devices within a node, then doubling whole
@@ -77,8 +83,10 @@ provenance(const sim::CalibrationProfile* calibration, const nlohmann::ordered_j
     rows.emplace_back("Measured at",
                       calibration->measured_at.empty() ? "—" : calibration->measured_at);
     std::string tools;
-    for (const auto& [tool, version] : calibration->tool_versions)
-        tools += (tools.empty() ? "" : ", ") + tool + " " + version;
+    for (const auto& [tool, version] : calibration->tool_versions) {
+        if (!tools.empty()) tools += ", ";
+        tools.append(tool).append(" ").append(version);
+    }
     if (!tools.empty()) rows.emplace_back("Tool versions", tools);
     rows.emplace_back(
         "Measured figures",
@@ -98,16 +106,15 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
                              const sim::SweepOptions& options) {
     ReportData data;
     data.title = scenario.name;
-    data.generated_at_utc = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    data.generated_at_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
     data.scenario = nlohmann::ordered_json::parse(sim::scenario_to_json(scenario));
     data.throughput_unit =
         scenario.workload.kind == sim::WorkloadKind::transformer ? "tokens/s" : "samples/s";
 
-    auto candidates = cli::resolve_candidates(scenario, catalog);
-    const auto calibration = cli::resolve_calibration(scenario, catalog);
-    const sim::CalibrationProfile* cal = calibration ? &*calibration : nullptr;
+    SearchInputs inputs = search_inputs(scenario, catalog);
+    const sim::CalibrationProfile* cal = inputs.profile();
     const sim::RecommendResult result =
-        sim::recommend(scenario, std::move(candidates), cal, top_n, options);
+        sim::recommend(scenario, std::move(inputs.candidates), cal, top_n, options);
     data.evaluated = result.sweep.evaluated;
     data.search_s = result.sweep.elapsed_s;
 
@@ -229,4 +236,4 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     return data;
 }
 
-} // namespace cp::report
+} // namespace cp::service

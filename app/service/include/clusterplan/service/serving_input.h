@@ -1,6 +1,6 @@
 // Serving inputs resolved through the catalog: the engine factors fitted on the published runs
 // (hardware of each run from the catalog, fitted once per process) and the instances a serving
-// scenario plans on. Qt-free, shared by `serve`, `recommend` and the GUI.
+// scenario plans on. Qt-free, shared by `serve`, `recommend` and the GUI (service layer).
 #pragma once
 
 #include "clusterplan/catalog/catalog.h"
@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace cp::cli {
+namespace cp::service {
 
 const sim::ServingFactors& fitted_serving_factors(const catalog::Catalog& catalog);
 
@@ -21,4 +21,4 @@ std::vector<sim::NodeSpec> serving_candidates(const sim::Scenario& scenario,
 
 sim::ServingRequest serving_request(const sim::Scenario& scenario);
 
-} // namespace cp::cli
+} // namespace cp::service

@@ -1,7 +1,7 @@
 // Loading a scenario file and resolving its hardware through the catalog: the instance named in
 // cluster.instance (with cluster.custom overrides), fully custom hardware, or — for sweep and
-// recommend — every catalog instance that can train (or constraints.instances). Errors name the
-// file and field and are reported with exit code 2.
+// recommend — every catalog instance that can train (or constraints.instances). The one resolver
+// of the CLI, the GUI and the report: errors are sim::ScenarioError naming the file and field.
 #pragma once
 
 #include "clusterplan/catalog/catalog.h"
@@ -13,12 +13,13 @@
 #include <string>
 #include <vector>
 
-namespace cp::cli {
+namespace cp::service {
 
-// Reads and parses `path`; the file name is the origin in every message.
+// Reads and parses `path`; the file name is the origin in every message. InputError when the
+// file cannot be read.
 sim::Scenario load_scenario_file(const std::string& path);
 
-// The one node type `simulate` runs on (cluster.instance and/or cluster.custom).
+// The one node type a plan runs on (cluster.instance and/or cluster.custom).
 sim::NodeSpec resolve_node(const sim::Scenario& scenario, const catalog::Catalog& catalog);
 
 // Candidates for sweep/recommend: the scenario's instance when given, else
@@ -37,4 +38,4 @@ void check_calibration_applies(const sim::Scenario& scenario,
                                const std::vector<sim::NodeSpec>& candidates,
                                const std::optional<sim::CalibrationProfile>& calibration);
 
-} // namespace cp::cli
+} // namespace cp::service
