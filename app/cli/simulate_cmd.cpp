@@ -73,7 +73,9 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
         io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
     else
         print_sweep(io.out, sc, result, ranking, top);
-    if (ranking.sorted.empty()) return no_feasible_plan(io, "sweep", ranking.nearest_miss);
+    // Valid plans that only lack a price are listed above with the reason, not infeasible.
+    if (ranking.sorted.empty() && result.valid == 0)
+        return no_feasible_plan(io, "sweep", ranking.nearest_miss);
     return kOk;
 }
 

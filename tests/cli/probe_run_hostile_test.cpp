@@ -2,6 +2,7 @@
 // 10 s) and a document nested 100,000 deep (it crashed while being stored). Both exit 2 with one
 // sentence, store nothing, and stop the remote.
 #include "cli_sandbox.h"
+#include "clusterplan/probe/report.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -60,8 +61,10 @@ TEST_CASE("probe run stops a remote whose output never ends", "[remote][cli][bad
 TEST_CASE("probe run refuses a remote document nested 100,000 deep", "[remote][cli][bad-input]") {
     Sandbox scratch;
     const fs::path deep =
-        scratch.write("deep.json", R"({"schema": "clusterplan.probe/1", "gemm": )" +
-                                       std::string(100000, '[') + std::string(100000, ']') + "}");
+        scratch.write("deep.json", std::string(cp::probe::kDocumentBegin) +
+                                       "\n{\"schema\": \"clusterplan.probe/1\", \"gemm\": " +
+                                       std::string(100000, '[') + std::string(100000, ']') + "}\n" +
+                                       std::string(cp::probe::kDocumentEnd) + "\n");
     HostileRemote remote(deep.string());
     REQUIRE(cp::test::run_cli({"catalog", "list"}).code == 0);
     const std::string before = remote.box.stored_data();

@@ -251,7 +251,7 @@ TEST_CASE("the desktop entry passes a file and declares JSON", "[cli][rough-edge
 }
 
 #ifdef CLUSTERPLAN_APP_HAS_REPORT
-TEST_CASE("a scenario file as the argument opens in the GUI; --screenshot renders it",
+TEST_CASE("a scenario file as the argument opens in the GUI and --screenshot renders it",
           "[cli][rough-edges][binary]") {
     Sandbox box;
     setenv("QT_QPA_PLATFORM", "offscreen", 1);

@@ -97,7 +97,7 @@ TEST_CASE("serve: BERT-large at batch 1, and recommend accepts serving scenarios
 }
 
 TEST_CASE(
-    "serve: bad input is exit 2 with one sentence naming the field; training scenarios refused") {
+    "serve: bad input is exit 2 with one sentence naming the field, training scenarios refused") {
     const std::string bad =
         sandbox()
             .write("bad.json",

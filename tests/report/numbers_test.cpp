@@ -26,8 +26,8 @@ json scenario_for_plan(json scenario, const json& plan) {
     scenario["cluster"]["instance"] = plan["instance"];
     scenario["cluster"]["nodes"] = plan["nodes"];
     scenario["cluster"]["pricing"] = plan["purchase"];
-    for (const char* key :
-         {"tp", "pp", "dp", "micro_batch", "virtual_stages", "zero", "recompute"}) {
+    for (const char* key : {"tp", "pp", "dp", "cp", "sequence_parallel", "micro_batch",
+                            "virtual_stages", "zero", "recompute"}) {
         scenario["parallel"][key] = plan["layout"][key];
     }
     return scenario;

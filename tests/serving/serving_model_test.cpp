@@ -93,7 +93,7 @@ TEST_CASE("serving: TP all-reduces at decode are latency-bound, so alpha sets th
     CHECK(decode_step_terms(single, 1, 1000)[ServingTerm::tp_comm] == 0.0);
 }
 
-TEST_CASE("serving: KV capacity caps the batch; more memory holds more sequences") {
+TEST_CASE("serving: KV capacity caps the batch and more memory holds more sequences") {
     auto& fx = cp::test::serving_fixture();
     const Workload w = preset("llama3-70b");
     const EnginePolicy& p = engine_policy(ServingEngine::tensorrt_llm);

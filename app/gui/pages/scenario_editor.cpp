@@ -19,7 +19,12 @@
 namespace cp::gui {
 
 namespace {
-const char* const kPrecisions[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+QStringList precision_names() {
+    QStringList names;
+    for (const sim::Precision p : sim::kAllPrecisions)
+        names << QString::fromLatin1(sim::enum_name(p));
+    return names;
+}
 } // namespace
 
 ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
@@ -333,7 +338,10 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.pp = pp_->value();
         p.micro_batch = micro_batch_->value();
         const int devices = nodes_->value() * acceleratorsPerNode();
-        p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value()));
+        // Manual fixes every searched field: sequence parallelism and cp as shown.
+        p.sequence_parallel_given = true;
+        p.cp = searched_cp_;
+        p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value() * searched_cp_));
         p.virtual_stages =
             p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
     } else {
@@ -341,9 +349,11 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.pp.reset();
         p.dp.reset();
         p.micro_batch.reset();
-        // In search mode ZeRO and recompute are searched as well.
+        // In search mode ZeRO, recompute, sequence parallelism and cp are searched as well.
         p.zero.reset();
         p.recompute.reset();
+        p.cp.reset();
+        p.sequence_parallel_given = false;
     }
     sc.constraints.max_nodes = max_nodes_->value();
     sc.constraints.deadline_hours = deadline_h_->value() > 0 ? deadline_h_->value() : sim::kUnknown;
@@ -365,6 +375,7 @@ void ScenarioEditor::showSearchedLayout(const sim::Layout& l) {
     recompute_->setCurrentIndex(static_cast<int>(l.recompute));
     loading_ = false;
     searched_dp_ = l.dp;
+    searched_cp_ = l.cp;
     updateDerived();
 }
 

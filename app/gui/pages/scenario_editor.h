@@ -80,6 +80,7 @@ private:
     std::vector<PresetChoice> presets_;
     bool loading_ = false;
     int searched_dp_ = 0;    // data-parallel degree the search chose (0: none yet)
+    int searched_cp_ = 1;    // context parallelism of the shown searched layout
     double loaded_size_ = 0; // the dataset field's value as setScenario() showed it
     sim::WorkloadKind loaded_kind_ = sim::WorkloadKind::transformer; // ... and the model kind then
 

@@ -63,7 +63,13 @@ std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc,
 } // namespace
 
 sim::Scenario load_scenario_file(const std::string& path) {
-    return sim::parse_scenario(sim::io::read_input_file(path, "the scenario file"), path);
+    std::string text;
+    try {
+        text = sim::io::read_input_file(path, "the scenario file");
+    } catch (const sim::io::InputFileError& e) {
+        throw InputError(e.what()); // the CLI's and GUI's one kind of unreadable-input error
+    }
+    return sim::parse_scenario(text, path);
 }
 
 sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat) {

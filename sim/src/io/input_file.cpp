@@ -42,8 +42,12 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
     // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; the mode check
     // below refuses it before any read.
     Fd f{::open(name.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)};
-    if (f.fd < 0)
-        throw InputFileError(name + ": cannot open " + what + " (" + std::strerror(errno) + ")");
+    if (f.fd < 0) {
+        const int err = errno;
+        throw InputFileError(
+            name + ": cannot open " + what + " (" +
+            (err == ENOENT ? std::string("it does not exist") : std::strerror(err)) + ")");
+    }
     struct stat st {};
     if (::fstat(f.fd, &st) != 0)
         throw InputFileError(name + ": cannot read " + what + " (" + std::strerror(errno) + ")");

@@ -1,0 +1,22 @@
+// The committed leave-one-source-out residual buckets over tests/data/validation/
+// training_runs.csv (prediction_interval.h). The validation test recomputes them with
+// compute_residual_buckets and prints this table again when the fixtures or the model change.
+#include "clusterplan/sim/prediction_interval.h"
+
+namespace cp::sim {
+
+const std::vector<ResidualBucket>& residual_buckets() {
+    using G = AcceleratorGeneration;
+    static const std::vector<ResidualBucket> table = {
+        // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
+        {"deepspeed", G::ampere, 113, 3, 0.7581, 0.9877, 0.7392, 1.6464},
+        {"fsdp", G::ampere, 151, 3, 0.9470, 1.1297, 0.7933, 1.4650},
+        {"fsdp", G::hopper, 83, 3, 1.0267, 1.4620, 0.6425, 1.6219},
+        {"megatron", G::ampere, 18, 2, 0.9072, 1.1192, 0.8952, 1.1226},
+        {"megatron", G::hopper, 10, 1, 0.9535, 1.1205, 0.9460, 1.1508},
+        {"neuron", G::trainium, 6, 1, 1.0426, 1.2660, 0.9877, 1.3239},
+    };
+    return table;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,94 @@
+// Prediction intervals: the committed residual table matches the fixtures, a plan whose bucket
+// no independent sources validate gets the widest range, and published runs fall inside theirs.
+#include "clusterplan/sim/prediction_interval.h"
+#include "clusterplan/sim/validation_runs.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace cp::sim;
+
+namespace {
+
+std::vector<ValidationRun> load_runs() {
+    std::ifstream in(std::string(CLUSTERPLAN_VALIDATION_DIR) + "/training_runs.csv");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_validation_runs(text.str(), "training_runs.csv");
+}
+
+bool close(double a, double b) {
+    return std::abs(a / b - 1.0) <= 0.005;
+}
+
+} // namespace
+
+TEST_CASE("the committed residual buckets are the fixtures' leave-one-source-out residuals",
+          "[validation]") {
+    const std::vector<ResidualBucket> fresh = compute_residual_buckets(load_runs());
+    const std::vector<ResidualBucket>& committed = residual_buckets();
+    bool same = fresh.size() == committed.size();
+    for (std::size_t i = 0; same && i < fresh.size(); ++i) {
+        const auto &a = fresh[i], &b = committed[i];
+        same = a.family == b.family && a.generation == b.generation && a.runs == b.runs &&
+               a.sources == b.sources && close(a.ratio_p10, b.ratio_p10) &&
+               close(a.ratio_p90, b.ratio_p90) && close(a.ratio_min, b.ratio_min) &&
+               close(a.ratio_max, b.ratio_max);
+    }
+    std::printf("\nresidual buckets (measured/predicted step time, leave-one-source-out):\n");
+    for (const auto& b : fresh)
+        std::printf("        {\"%s\", G::%s, %d, %d, %.4f, %.4f, %.4f, %.4f},\n",
+                    std::string(b.family).c_str(), std::string(enum_name(b.generation)).c_str(),
+                    b.runs, b.sources, b.ratio_p10, b.ratio_p90, b.ratio_min, b.ratio_max);
+    INFO("paste the table above into sim/src/validation/prediction_interval_table.cpp");
+    CHECK(same);
+}
+
+TEST_CASE("a bucket without two independent sources is unvalidated and gets the widest range") {
+    const PredictionInterval megatron =
+        prediction_interval(Framework::megatron_lm, AcceleratorGeneration::ampere);
+    CHECK(megatron.validated);
+    CHECK(megatron.runs >= kMinValidatingRuns);
+    CHECK(megatron.sources >= kMinValidatingSources);
+    CHECK(megatron.low_factor < 1.0);
+    CHECK(megatron.high_factor > 1.0);
+    CHECK(megatron.bucket == "megatron / ampere");
+
+    for (const auto& [fw, gen] :
+         {std::pair{Framework::neuronx_distributed, AcceleratorGeneration::trainium},
+          std::pair{Framework::deepspeed, AcceleratorGeneration::gaudi},
+          std::pair{Framework::megatron_core, AcceleratorGeneration::blackwell}}) {
+        const PredictionInterval p = prediction_interval(fw, gen);
+        INFO(p.bucket);
+        CHECK_FALSE(p.validated);
+        CHECK(p.low_factor <= megatron.low_factor);
+        CHECK(p.high_factor >= megatron.high_factor);
+        CHECK(p.high_factor / p.low_factor > megatron.high_factor / megatron.low_factor);
+    }
+}
+
+TEST_CASE("the published GPT-3 175B Megatron runs lie inside their interval", "[validation]") {
+    int checked = 0;
+    for (const ValidationRun& r : load_runs()) {
+        // Korthikanti et al. 2022 Table 5: GPT-3 175B measured with Megatron-LM on A100.
+        if (r.id.find("175b") == std::string::npos || r.framework != Framework::megatron_lm)
+            continue;
+        const RunPrediction p = predict_run(r);
+        REQUIRE(p.valid);
+        const PredictionInterval iv =
+            prediction_interval(r.framework, accelerator_generation(r.cluster.node.accelerator));
+        const bool time = r.metric == RunMetric::step_time_s;
+        // A time scales with the factors; a throughput is divided by them.
+        const double low = time ? p.predicted * iv.low_factor : p.predicted / iv.high_factor;
+        const double high = time ? p.predicted * iv.high_factor : p.predicted / iv.low_factor;
+        INFO(r.id << ": measured " << r.measured << ", interval " << low << "-" << high);
+        CHECK(r.measured >= low);
+        CHECK(r.measured <= high);
+        ++checked;
+    }
+    CHECK(checked >= 2);
+}
