@@ -73,8 +73,10 @@ int cmd_sweep(const std::vector<std::string>& argv, Io& io) {
         io.out << sim::sweep_json(sc, result, ranking, top).dump(2) << "\n";
     else
         print_sweep(io.out, sc, result, ranking, top);
-    // Valid plans that only lack a price are listed above with the reason, not infeasible.
-    if (ranking.sorted.empty() && result.valid == 0)
+    // Valid plans whose only lack is a price are listed above with the reason, not infeasible.
+    const bool only_unpriced = result.valid > 0 && ranking.excluded_no_price > 0 &&
+                               ranking.excluded_deadline == 0 && ranking.excluded_budget == 0;
+    if (ranking.sorted.empty() && !only_unpriced)
         return no_feasible_plan(io, "sweep", ranking.nearest_miss);
     return kOk;
 }
