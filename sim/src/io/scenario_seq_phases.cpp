@@ -45,7 +45,8 @@ std::string seq_phases_note(const Workload& w) {
     std::string out = "sequence length in phases: ";
     for (int i = 0; i < w.seq_phase_count; ++i) {
         const SeqPhase& p = w.seq_phases[static_cast<std::size_t>(i)];
-        out += (i ? ", " : "") + std::to_string(static_cast<int>(std::lround(100 * p.step_fraction))) +
+        out += (i ? ", " : "") +
+               std::to_string(static_cast<int>(std::lround(100 * p.step_fraction))) +
                " % of steps at " + std::to_string(p.seq_len) + " tokens";
     }
     return out + "; step time and tokens are the step-weighted mix, memory that of the longest";
