@@ -203,7 +203,8 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
         if (!as_of) ctx.fail(csv.where(), "as_of", "'" + stamp + "' is not an ISO 8601 date");
         if (source.empty()) ctx.fail(csv.where(), "source", "is empty");
         ++ctx.report.records_read;
-        if (record == "on_demand" || record == "spot") {
+        if (record == "on_demand" || record == "spot" || record == "capacity_block" ||
+            record == "reserved_1y" || record == "reserved_3y") {
             const auto price = csv.price("usd_per_hour");
             if (!price) ctx.fail(csv.where(), "usd_per_hour", "is empty");
             ctx.put_price(type, region, csv.cell("zone"), record, *price, *as_of, source,
@@ -225,7 +226,9 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
             ctx.put_advisor(type, region, os, static_cast<int>(*bucket), savings, *as_of, source);
         } else {
             ctx.fail(csv.where(), "record",
-                     "'" + record + "' is not on_demand, spot or spot_advisor");
+                     "'" + record +
+                         "' is not on_demand, spot, capacity_block, reserved_1y, reserved_3y or "
+                         "spot_advisor");
         }
         ctx.staged(csv.index());
     }

@@ -1,6 +1,7 @@
 // Parsers of the scenario's sections (DESIGN.md "Scenario file"): model, cluster, parallel,
 // training, spot and constraints. Errors name the field through the shared Reader.
 #include "clusterplan/sim/presets.h"
+#include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 
 #include <algorithm>
@@ -92,6 +93,7 @@ static void parse_custom(Reader& r, Scenario& sc) {
     if (auto v = r.number("inter_node_gbps", 0, false)) c.inter_node_gbps = *v;
     if (auto v = r.number("inter_node_latency_us", 0, true)) c.inter_node_latency_us = *v;
     if (auto v = r.number("usd_per_node_hour", 0, true)) c.usd_per_node_hour = *v;
+    parse_custom_figures(r, c);
     r.reject_unknown();
     sc.custom = c;
 }
@@ -254,6 +256,7 @@ void parse_spot(Reader& r, Scenario& sc) {
     if (auto v = r.number("checkpoint_write_s", 0, true)) sc.spot.checkpoint_write_s = *v;
     if (auto v = r.number("restart_s", 0, true)) sc.spot.restart_s = *v;
     if (auto v = r.boolean("checkpoint_on_notice")) sc.spot.checkpoint_on_notice = *v;
+    parse_spot_price_rule(r, sc.spot);
     r.reject_unknown();
     if (sc.spot.checkpoint_on_notice && sc.spot.checkpoint_write_s > 120)
         r.fail("checkpoint_on_notice",
