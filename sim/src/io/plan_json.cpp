@@ -45,6 +45,8 @@ ojson layout_json(const Layout& l) {
     j["ps_sync"] = enum_name(l.ps_sync);
     j["overlap_dp"] = l.overlap_dp;
     j["grad_compression"] = l.grad_compression;
+    j["cp"] = l.cp;
+    j["framework"] = enum_name(l.framework);
     return j;
 }
 
@@ -88,7 +90,8 @@ ojson plan_report_json(const PlanReport& r) {
                              {"pp_comm", num(p.breakdown_s.pp_comm_s)},
                              {"dp_comm_exposed", num(p.breakdown_s.dp_comm_exposed_s)},
                              {"optimizer", num(p.breakdown_s.optimizer_s)},
-                             {"host_overhead", num(p.breakdown_s.host_overhead_s)}};
+                             {"host_overhead", num(p.breakdown_s.host_overhead_s)},
+                             {"cp_comm", num(p.breakdown_s.cp_comm_s)}};
     j["dp_comm_total_s"] = num(p.dp_comm_total_s);
     j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
     j["tokens_per_s"] = tokens_per_s(r.workload_kind, p.tokens_per_s);

@@ -23,6 +23,8 @@ struct StepBreakdown {
     double optimizer_s = 0;
     // GPU idle while the host issues the kernels of small layers (host-issue floor).
     double host_overhead_s = 0;
+    // Exposed context-parallel K/V ring (ring attention) beyond the attention it hides behind.
+    double cp_comm_s = 0;
 };
 
 struct MemoryGib {
@@ -40,7 +42,8 @@ struct CalibrationUse {
     bool hbm = false;
     bool intra_node = false;
     bool inter_node = false;
-    bool any() const { return gemm || hbm || intra_node || inter_node; }
+    bool job = false; // factors fitted on the user's own job log
+    bool any() const { return gemm || hbm || intra_node || inter_node || job; }
 };
 
 struct PlanResult {

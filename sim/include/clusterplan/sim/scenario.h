@@ -2,6 +2,7 @@
 // against hardware. Parsing errors name the field ("parallel.tp: must divide model.heads (96)").
 #pragma once
 
+#include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/spot_price_stats.h"
@@ -68,6 +69,11 @@ struct ParallelSpec {
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0;
+    // Context parallelism (ring attention); nullopt = searched for long sequences.
+    std::optional<int> cp;
+    // Layers per pipeline stage, first to last; empty = the default split (pipeline_stages.h).
+    std::vector<int> stage_layers;
+    bool sequence_parallel_given = false; // else searched whenever tp > 1
 };
 
 struct TrainingSpec {
@@ -77,6 +83,9 @@ struct TrainingSpec {
     double dataset_samples = 0;
     int trials = 1;              // hyper-parameter tuning: number of training jobs
     int max_parallel_trials = 1; // SageMaker max_parallel_jobs (1 = trials run one by one)
+    // Training software; automatic = Megatron-Core on NVIDIA GPUs (PyTorch FSDP for ZeRO-2/3),
+    // NeuronX Distributed on Trainium (framework.h). The plan names the one it assumed.
+    Framework framework = Framework::automatic;
 };
 
 struct SpotSpec {
@@ -99,6 +108,7 @@ struct StorageSpec {
 
 struct Constraints {
     int max_nodes = 512;
+    bool max_nodes_given = false; // the default never caps an explicit cluster.nodes
     double deadline_hours = kUnknown;
     double budget_usd = kUnknown;
     std::vector<std::string> instances; // empty = all that can train
