@@ -1,6 +1,7 @@
 // `clusterplan catalog list|show|import|export|rebuild` (contract in DESIGN.md).
 #include "args.h"
 #include "catalog_format.h"
+#include "catalog_refresh_cmd.h"
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
@@ -21,9 +22,11 @@ const char* const kCatalogUsage =
     "usage: clusterplan catalog list [--family F] [--region R] [--json]\n"
     "       clusterplan catalog show TYPE [--region R] [--history] [--json]\n"
     "       clusterplan catalog import FILE [--format aws-spot-history|spot-advisor|skypilot|"
-    "aws-price-list|csv] [--as-of YYYY-MM-DD]\n"
+    "aws-price-list|csv|aws-spot-feed|capacity-blocks] [--as-of YYYY-MM-DD]\n"
     "       clusterplan catalog export FILE\n"
-    "       clusterplan catalog rebuild   (move a damaged database aside, recreate it)\n";
+    "       clusterplan catalog rebuild   (move a damaged database aside, recreate it)\n"
+    "       clusterplan catalog refresh [--region R ...] [--base-url URL] [--timeout S] "
+    "[--no-aws-cli]\n";
 
 // Opens the user's catalog; a damaged file is bad data (exit 2) with the way out named.
 cat::Catalog open_catalog() {
@@ -275,7 +278,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
         if (!options.format)
             throw UsageError("--format '" + args.value("--format") +
                              "' is not one of aws-spot-history, spot-advisor, skypilot, "
-                             "aws-price-list, csv");
+                             "aws-price-list, csv, aws-spot-feed, capacity-blocks");
     }
     options.as_of = args.value("--as-of");
     auto catalog = open_catalog();
@@ -321,6 +324,7 @@ int cmd_catalog(const std::vector<std::string>& args, Io& io) {
         if (args[0] == "import") return cmd_import(rest, io);
         if (args[0] == "export") return cmd_export(rest, io);
         if (args[0] == "rebuild") return cmd_rebuild(rest, io);
+        if (args[0] == "refresh") return cmd_catalog_refresh(rest, io);
     } catch (const cat::ImportError& e) {
         throw InputError(e.what());
     }

@@ -20,9 +20,12 @@ enum class ImportFormat {
     skypilot,         // SkyPilot AWS catalog vms.csv
     aws_price_list,   // AWS bulk price-list CSV for EC2 (on-demand, Linux, shared tenancy)
     csv,              // our own `catalog export` format
+    aws_spot_feed,    // spot.json behind the AWS EC2 spot pricing page (region-wide, current)
+    capacity_blocks,  // `aws ec2 describe-capacity-block-offerings` JSON
 };
 
-// "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv".
+// "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv", "aws-spot-feed",
+// "capacity-blocks".
 std::string_view format_name(ImportFormat format);
 std::optional<ImportFormat> parse_format(std::string_view name);
 // Looks at the file's first bytes/header; throws ImportError when it cannot tell reliably.
