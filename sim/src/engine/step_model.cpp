@@ -4,9 +4,14 @@
 
 #include "engine/collectives.h"
 #include "engine/compute_rates.h"
+#include "engine/layer_training.h"
 #include "engine/layout_check.h"
 #include "engine/memory_model.h"
 #include "engine/model_constants.h"
+#include "engine/model_state.h"
+#include "engine/offload.h"
+#include "engine/optimizer_state.h"
+#include "engine/training_constants.h"
 #include "engine/transformer_work.h"
 
 #include <algorithm>
@@ -85,6 +90,18 @@ void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& c
     if (!r.fits_in_memory) r.limit = Limit::out_of_memory;
 }
 
+// Offloaded state must fit the instance's host memory (its usable share, split over the node's
+// devices); an unknown host memory is not checked.
+void check_host_memory(PlanResult& r, const NodeSpec& node) {
+    if (r.memory_gib.offloaded_host <= 0 || !is_known(node.host_memory_gib)) return;
+    r.memory_gib.host_capacity = node.host_memory_gib * model::kHostMemoryUsableFraction /
+                                 std::max(1, node.accelerators_per_node);
+    if (r.memory_gib.offloaded_host > r.memory_gib.host_capacity) {
+        r.fits_in_memory = false;
+        if (r.limit == Limit::none) r.limit = Limit::out_of_memory;
+    }
+}
+
 // Whole-step fraction of the peak a CNN-like model reaches (model_constants.h, ResNet-50).
 double generic_compute_fraction(Precision precision) {
     switch (precision) {
@@ -123,13 +140,14 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
                                           ? std::max(0.0, sync.time_s - window)
                                           : sync.time_s;
     const double opt_params = workload.params / (layout.zero >= 1 ? layout.dp : 1);
-    r.breakdown_s.optimizer_s =
-        memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    r.breakdown_s.optimizer_s = memory_time_s(
+        rates, opt_params * optimizer_traffic_bytes_per_param(layout.optimizer, precision), 1);
     r.step_time_s =
         r.breakdown_s.compute_s + r.breakdown_s.dp_comm_exposed_s + r.breakdown_s.optimizer_s;
     r.model_flops_per_step = workload.flops_per_sample * layout.global_batch;
     r.hardware_flops_per_step = r.model_flops_per_step;
     r.memory_gib = generic_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
+    r.trainable_params = workload.params;
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
     return r;
 }
@@ -141,12 +159,13 @@ struct StageTimes {
     double tp_comm_s = 0;
     double backward_s = 0; // the part that can hide the data-parallel sync
     double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
+    double ep_comm_s = 0;  // MoE all-to-all (and expert TP), forward + backward + recompute
 };
 
-StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout,
-                             const Network& net, const ComputeRates& rates, double e,
-                             double host_pass_s) {
+StageTimes transformer_stage(const Workload& workload, const Layout& layout, const Network& net,
+                             const ComputeRates& rates, double e, double host_pass_s) {
     StageTimes st;
+    const TransformerShape& shape = workload.shape;
     const LayerWork lw =
         transformer_layer_work(shape, layout.micro_batch, layout.tp, layout.sequence_parallel, e);
     const std::size_t core = static_cast<std::size_t>(lw.attention_core_begin);
@@ -162,8 +181,11 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
                            memory_time_s(rates, lw.sharded_bytes, 1) + core_mem;
-    const double layer_fwd = gemm_fwd + mem_fwd;
-    const double layer_bwd = 2.0 * layer_fwd; // dgrad + wgrad GEMMs, grads of each kernel
+    // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
+    const LayerAdjust adj = layer_adjust(workload, layout, net, rates, lw, e);
+    const double layer_fwd = gemm_fwd + mem_fwd + adj.forward_s;
+    // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
+    const double layer_bwd = 2.0 * layer_fwd + adj.backward_s;
     // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
     double layer_rec = lw.attention_fused ? core_time(core) : 0.0;
     if (layout.recompute == Recompute::full) layer_rec += layer_fwd;
@@ -207,6 +229,8 @@ StageTimes transformer_stage(const TransformerShape& shape, const Layout& layout
     st.host_s = layers * std::max(0.0, passes * host_pass_s - gpu_layer_s);
     st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
     st.recompute_s = layers * layer_rec;
+    st.ep_comm_s = layers * (adj.ep_comm_s +
+                             (layout.recompute == Recompute::full ? adj.ep_comm_forward_s : 0.0));
     // Backward mirrors forward; the recomputed forward's collectives are counted as TP comm.
     st.tp_comm_s = layers * (2.0 * tp_fwd + tp_bwd_extra + tp_rec);
     st.backward_s = layers * (layer_bwd + layer_rec);
@@ -282,7 +306,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double e = weight_bytes_per_param(precision);
     const double host_pass_s =
         cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
-    const StageTimes st = transformer_stage(shape, layout, net, rates, e, host_pass_s);
+    const StageTimes st = transformer_stage(workload, layout, net, rates, e, host_pass_s);
     const double p2p = pipeline_p2p_s(shape, layout, net, e);
     const double m = layout.micro_batches();
     const double v = std::max(1, layout.virtual_stages);
@@ -294,12 +318,15 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     b.recompute_s = m * st.recompute_s;
     b.tp_comm_s = m * st.tp_comm_s;
     b.pp_comm_s = m * p2p;
-    const double per_mb = st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + p2p;
+    b.ep_comm_s = m * st.ep_comm_s;
+    const double per_mb =
+        st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.ep_comm_s + p2p;
     b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
-    const double pipeline_s =
-        b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s + b.pp_comm_s + b.pp_bubble_s;
+    const double pipeline_s = b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s +
+                              b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
 
-    const double params_device = transformer_params_per_device(shape, layout);
+    const DeviceParams dev = device_params(workload, layout);
+    const double params_device = dev.total();
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(layout.dp, g / layout.tp);
     if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e);
@@ -308,8 +335,19 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
-        const DpSync sync =
-            dp_sync(net, layout, dp_local, params_device * e * layout.grad_compression);
+        DpSync sync =
+            dp_sync(net, layout, dp_local, dev.trainable_dense() * e * layout.grad_compression);
+        // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
+        if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
+            Layout expert_group = layout;
+            expert_group.dp = edp;
+            const int local =
+                std::max(1, std::min(edp, g / std::max(layout.tp, layout.ep * layout.etp)));
+            const DpSync es = dp_sync(net, expert_group, local,
+                                      dev.trainable_expert() * e * layout.grad_compression);
+            sync.time_s += es.time_s;
+            sync.bytes_sent += es.bytes_sent;
+        }
         r.dp_comm_total_s = sync.time_s;
         r.dp_bytes_per_device = sync.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
@@ -319,17 +357,33 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         else
             b.dp_comm_exposed_s = sync.time_s;
     }
-    const double opt_params = params_device / (layout.zero >= 1 ? layout.dp : 1);
-    b.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    const double opt_params =
+        dev.trainable_dense() / (layout.zero >= 1 ? layout.dp : 1) +
+        dev.trainable_expert() / (layout.zero >= 1 ? expert_data_parallel(layout) : 1);
+    if (layout.offload.optimizer == OffloadTarget::none)
+        b.optimizer_s = memory_time_s(
+            rates, opt_params * optimizer_traffic_bytes_per_param(layout.optimizer, precision), 1);
+    OffloadTimes off;
+    const OffloadWindows windows{st.compute_s + st.recompute_s - st.backward_s, st.backward_s,
+                                 r.micro_batches};
+    if (!offload_times(workload, layout, cluster.node, precision, windows, off)) {
+        r.limit = Limit::unknown_hardware;
+        return r;
+    }
+    b.offload_s = off.exposed_s;
 
-    r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s;
+    r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s + b.offload_s;
     r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
-    r.model_flops_per_step = layout.global_batch * transformer_model_flops_per_sample(shape);
+    const FlopsAdjust fa = flops_adjust_per_sample(workload, layout.recompute);
+    r.model_flops_per_step =
+        layout.global_batch * (transformer_model_flops_per_sample(shape) + fa.model);
     r.hardware_flops_per_step =
-        layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
+        layout.global_batch * (transformer_flops_per_sample(shape, layout.recompute) + fa.hardware);
+    r.trainable_params = trainable_params(workload);
     r.memory_gib =
-        transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
+        transformer_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
+    check_host_memory(r, cluster.node);
     return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 
@@ -79,6 +80,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
         }
     }
     validate_layout_against_model(sc, origin);
+    validate_training_options(sc);
     const auto& allowed = sc.constraints.instances;
     if (!sc.instance.empty() && !allowed.empty() &&
         std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {

@@ -3,6 +3,8 @@
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/model_constants.h"
+#include "engine/optimizer_state.h"
+#include "engine/training_constants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -91,6 +93,7 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
     if (is_known(custom.intra_node_gbytes_per_s))
         node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
     if (is_known(custom.inter_node_gbps)) node.inter_node_gbps = custom.inter_node_gbps;
+    if (is_known(custom.nvme_gbytes_per_s)) node.nvme_gbytes_per_s = custom.nvme_gbytes_per_s;
     if (is_known(custom.inter_node_latency_us))
         node.inter_node_latency_us = custom.inter_node_latency_us;
     if (is_known(custom.usd_per_node_hour)) {
@@ -135,6 +138,10 @@ Layout base_layout(const Scenario& sc) {
     l.ps_sync = p.ps_sync;
     l.overlap_dp = p.overlap_dp;
     l.grad_compression = p.grad_compression;
+    l.ep = p.ep.value_or(1);
+    l.etp = p.etp.value_or(1);
+    l.optimizer = sc.training.optimizer;
+    l.offload = p.offload;
     return l;
 }
 
@@ -183,10 +190,22 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
             for (int v = v_lo; v <= v_hi; ++v) {
                 if (!p.virtual_stages && v > 1 && shape.layers % (pp * v) != 0) continue;
                 l.virtual_stages = v;
-                const int z_hi = p.zero ? *p.zero : (dp > 1 ? 3 : 0);
-                for (int z = p.zero.value_or(0); z <= z_hi; ++z) {
+                // Offloaded parameters need ZeRO-3 (fetched shard by shard), even on one device.
+                const bool params_offload = p.offload.params != OffloadTarget::none;
+                const int z_hi = p.zero ? *p.zero : (dp > 1 || params_offload ? 3 : 0);
+                const int z_lo = p.zero ? *p.zero : (params_offload ? 3 : 0);
+                for (int z = z_lo; z <= z_hi; ++z) {
                     l.zero = z;
-                    space.bases.push_back(l);
+                    // Expert parallelism: every ep dividing the experts whose groups (ep x etp
+                    // ranks) tile the stage's tp x dp ranks.
+                    const MoeShape& moe = shape.moe;
+                    const int ep_hi = p.ep ? *p.ep : (moe.enabled() && !generic ? moe.experts : 1);
+                    for (int ep = p.ep.value_or(1); ep <= ep_hi; ++ep) {
+                        if (ep > 1 && (moe.experts % ep != 0 || (tp * dp) % (ep * l.etp) != 0))
+                            continue;
+                        l.ep = ep;
+                        space.bases.push_back(l);
+                    }
                 }
             }
         }
@@ -216,6 +235,7 @@ std::vector<std::string> searched_fields(const Scenario& sc) {
     if (!p.virtual_stages && p.schedule == Schedule::interleaved) out.push_back("virtual_stages");
     if (!p.zero) out.push_back("zero");
     if (!p.recompute && !generic) out.push_back("recompute");
+    if (!p.ep && sc.workload.shape.moe.enabled() && !generic) out.push_back("ep");
     return out;
 }
 
@@ -227,6 +247,10 @@ std::string describe_limit(const PlanResult& r) {
         return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch "
                "divisibility)";
     case Limit::out_of_memory:
+        if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0)
+            return "offloaded state does not fit in host memory: " +
+                   format_gib(r.memory_gib.offloaded_host) + " needed per device, " +
+                   format_gib(r.memory_gib.host_capacity) + " available";
         return "does not fit in memory: " + format_gib(r.memory_gib.total) +
                " needed per device, " + format_gib(r.memory_gib.capacity) + " available";
     case Limit::cannot_train:
@@ -286,8 +310,19 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) +
-                              ", Adam optimizer");
+    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) + ", " +
+                              optimizer_description(sc.training.optimizer));
+    if (sc.workload.shape.moe.enabled() && sc.workload.kind == WorkloadKind::transformer)
+        rep.assumptions.emplace_back(model::kMoeAssumption);
+    if (sc.workload.finetune.adapters()) rep.assumptions.emplace_back(model::kLoraAssumption);
+    if (sc.workload.finetune.method == TrainingMethod::qlora)
+        rep.assumptions.emplace_back(model::kQloraAssumption);
+    if (layout.offload.any()) {
+        rep.assumptions.emplace_back(model::kOffloadAssumption);
+        if (!is_known(node.host_memory_gib))
+            rep.assumptions.push_back("host memory of " + node.instance_type +
+                                      " unknown: offloaded state not checked against it");
+    }
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions)
         rep.assumptions.emplace_back(a);

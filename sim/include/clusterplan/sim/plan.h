@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/training_options.h"
 
 namespace cp::sim {
 
@@ -26,6 +27,12 @@ struct Layout {
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0; // bytes sent / bytes of gradients (1 = none)
+    // Expert parallelism: MoE experts split over `ep` ranks (each expert's matrices over `etp`),
+    // carved out of the tp x dp ranks of a pipeline stage (Megatron-Core MoE parallel folding).
+    int ep = 1;
+    int etp = 1;
+    Optimizer optimizer = Optimizer::adamw;
+    Offload offload;
 
     int devices() const { return tp * pp * dp; }
     int micro_batches() const { return global_batch / (micro_batch * dp); }
