@@ -81,8 +81,10 @@ double moe_activation_delta_bytes(const TransformerShape& s, const Layout& l) {
     const double dense = per_f * bs * f_dense / tp;
     const double tokens = bs / tp, imbalance = m.capacity_factor > 0 ? m.capacity_factor : 1.0;
     const double routed = tokens * m.experts_per_token * imbalance;
+    // Megatron-Core (>= 0.13) applies the routing probabilities inside the expert activation,
+    // so the combine keeps no expert outputs: the permuted inputs are the copies kept.
     const double moe = 8.0 * tokens * m.experts // fp32 router logits and probabilities
-                       + 2.0 * 2.0 * routed * h // permuted inputs, expert outputs (combine)
+                       + 2.0 * routed * h       // permuted expert inputs
                        + per_f * routed * m.moe_ffn_hidden +
                        per_f * bs * m.shared_experts * m.moe_ffn_hidden / tp;
     return moe - dense;
