@@ -102,6 +102,7 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         {"tp_comm", b.tp_comm_s},     {"pp_bubble", b.pp_bubble_s},
         {"pp_comm", b.pp_comm_s},     {"dp_comm_exposed", b.dp_comm_exposed_s},
         {"optimizer", b.optimizer_s}, {"host_overhead", b.host_overhead_s},
+        {"cp_comm", b.cp_comm_s},
     };
     // MoE all-to-all and offload are listed only for the plans that have them.
     const std::pair<const char*, double> extra[] = {{"ep_comm", b.ep_comm_s},

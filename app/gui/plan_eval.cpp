@@ -31,6 +31,7 @@ QString largest_overhead(const sim::PlanResult& r, double* share) {
         {QT_TRANSLATE_NOOP("plan", "the optimizer step"), r.breakdown_s.optimizer_s},
         {QT_TRANSLATE_NOOP("plan", "waiting for the host to issue kernels"),
          r.breakdown_s.host_overhead_s},
+        {QT_TRANSLATE_NOOP("plan", "context-parallel communication"), r.breakdown_s.cp_comm_s},
     };
     const auto* best =
         std::max_element(std::begin(parts), std::end(parts),

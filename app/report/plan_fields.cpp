@@ -151,6 +151,7 @@ QString plan_limits(const nlohmann::ordered_json& plan) {
             {"breakdown_s.pp_comm", QStringLiteral("pipeline transfers")},
             {"breakdown_s.recompute", QStringLiteral("activation recompute")},
             {"breakdown_s.host_overhead", QStringLiteral("host-bound kernel issue")},
+            {"breakdown_s.cp_comm", QStringLiteral("context-parallel transfers")},
         };
         std::vector<std::pair<double, QString>> shares;
         for (const auto& [path, name] : overheads) {

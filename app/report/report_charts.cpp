@@ -236,6 +236,7 @@ Figure breakdown_figure(const ReportData& data) {
             {"breakdown_s.dp_comm_exposed", QStringLiteral("DP comm")},
             {"breakdown_s.optimizer", QStringLiteral("optimizer")},
             {"breakdown_s.host_overhead", QStringLiteral("host overhead")},
+            {"breakdown_s.cp_comm", QStringLiteral("CP comm")},
         });
     return Figure{
         c,

@@ -53,7 +53,8 @@ TEST_CASE("recommend says when the scenario, not the planner, fixed the layout a
           "[recommend]") {
     const Scenario sc = parse_scenario(
         R"({"model": {"preset": "llama2-7b"}, "cluster": {"nodes": 1},
-            "parallel": {"tp": 8, "pp": 1, "dp": 1, "micro_batch": 1, "zero": 1, "recompute": "full"},
+            "parallel": {"tp": 8, "pp": 1, "dp": 1, "micro_batch": 1, "zero": 1, "recompute": "full",
+                         "sequence_parallel": false},
             "training": {"tokens": 1e9}, "constraints": {"max_nodes": 1}})",
         "t.json");
     const RecommendResult res = recommend(sc, {cp::test::priced_a100_node("test.a100", 32, 12, 2)},

@@ -115,10 +115,18 @@ TEST_CASE("a preset fills the shape and explicit fields override it", "[scenario
     CHECK_FALSE(sc.parallel.tp.has_value());
 }
 
-TEST_CASE("model.flash_attention defaults off, works next to a preset and round-trips",
+TEST_CASE("model.flash_attention follows the framework, works next to a preset and round-trips",
           "[scenario][flash]") {
+    // Not given: the framework's kernel (fused for the modern default, materialised for the
+    // Megatron-LM of 2021-22).
+    CHECK(parse_scenario(
+              R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"}})",
+              "s.json")
+              .workload.shape.flash_attention);
     const Scenario off = parse_scenario(
-        R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"}})", "s.json");
+        R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"},
+            "training": {"framework": "megatron-lm"}})",
+        "s.json");
     CHECK_FALSE(off.workload.shape.flash_attention);
     const Scenario on = parse_scenario(
         R"({"model": {"preset": "llama3-8b", "flash_attention": true}, "cluster": {"instance": "p5.48xlarge"}})",
@@ -201,11 +209,36 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
                Catch::Contains("constraints.deadline_hours: required"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"virtual_stages": 2})")),
                Catch::Contains("interleaved"));
-    CHECK_THAT(error_of(minimal(R"("parallel": {"pp": 5})")),
-               Catch::StartsWith("scenario.json: parallel.pp: must divide model.layers (96)"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"pp": 97})")),
+               Catch::StartsWith("scenario.json: parallel.pp: must not exceed model.layers (96)"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"pp": 2, "stage_layers": [47, 48]})")),
+               Catch::StartsWith(
+                   "scenario.json: parallel.stage_layers: holds 95 layers, but the model has 96"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"stage_layers": [48, "x"]})")),
+               Catch::Contains("parallel.stage_layers: must hold whole layer counts"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"cp": 3})")),
+               Catch::Contains("parallel.cp: 2 × cp must divide"));
+    CHECK_THAT(error_of(minimal(R"("training": {"framework": "caffe"})")),
+               Catch::Contains("training.framework: unknown framework 'caffe'"));
     CHECK_THAT(
-        error_of(R"({"model": {"preset": "llama2-70b"}, "cluster": {}, "parallel": {"tp": 16}})"),
-        Catch::Contains("parallel.tp: must divide model.kv_heads (8)"));
+        error_of(minimal(
+            R"("parallel": {"pp": 4, "zero": 3}, "training": {"framework": "megatron-deepspeed"})")),
+        Catch::Contains(
+            "parallel.zero: training.framework megatron-deepspeed combines pipeline parallelism "
+            "with ZeRO up to stage 1 only"));
+    CHECK_THAT(
+        error_of(minimal(R"("parallel": {"cp": 2}, "training": {"framework": "megatron-lm"})")),
+        Catch::Contains("parallel.cp: training.framework megatron-lm has no context parallelism"));
+    CHECK_THAT(
+        error_of(
+            R"({"model": {"layers": 4, "hidden": 1536, "heads": 24, "kv_heads": 6, "seq_len": 512,
+                     "vocab": 1000}, "cluster": {}, "parallel": {"tp": 4}})"),
+        Catch::Contains("parallel.tp: must divide model.kv_heads (6) or be a multiple of it"));
+    // tp 16 over Llama 2 70B's 8 KV heads replicates them (Megatron, NeuronX): accepted.
+    CHECK(parse_scenario(
+              R"({"model": {"preset": "llama2-70b"}, "cluster": {}, "parallel": {"tp": 16}})",
+              "s.json")
+              .parallel.tp == 16);
     CHECK_THAT(
         error_of(minimal(R"("parallel": {"dp": 7, "micro_batch": 1})")),
         Catch::Contains("parallel.global_batch: must be a multiple of micro_batch × dp (7)"));

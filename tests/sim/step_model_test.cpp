@@ -27,7 +27,7 @@ sim::Layout layout(int tp, int pp, int dp, int mb, int gb) {
 
 double sum(const sim::StepBreakdown& b) {
     return b.compute_s + b.recompute_s + b.tp_comm_s + b.pp_bubble_s + b.pp_comm_s +
-           b.dp_comm_exposed_s + b.optimizer_s + b.host_overhead_s;
+           b.dp_comm_exposed_s + b.optimizer_s + b.host_overhead_s + b.cp_comm_s;
 }
 
 sim::Workload bert_large() {
@@ -142,7 +142,8 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     CHECK(limit(layout(16, 4, 1, 1, 64)) == sim::Limit::none); // tp across nodes is allowed
     CHECK(limit(layout(8, 4, 1, 1, 64)) == sim::Limit::invalid_layout);  // 32 != 64 devices
     CHECK(limit(layout(64, 1, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 heads % 64
-    CHECK(limit(layout(1, 64, 1, 1, 64)) == sim::Limit::invalid_layout); // 96 layers % 64
+    CHECK(limit(layout(1, 64, 1, 1, 64)) == sim::Limit::none); // uneven stages: 1 or 2 layers each
+    CHECK(limit(layout(1, 97, 1, 1, 97)) == sim::Limit::invalid_layout); // more stages than layers
     CHECK(limit(layout(8, 8, 1, 3, 64)) == sim::Limit::invalid_layout);  // 64 % 3
     sim::Layout v = layout(8, 8, 1, 1, 64);
     v.virtual_stages = 2;
@@ -150,7 +151,9 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     v.schedule = sim::Schedule::interleaved;
     CHECK(limit(v) == sim::Limit::none);
     v.virtual_stages = 5;
-    CHECK(limit(v) == sim::Limit::invalid_layout); // 96 % (8*5)
+    CHECK(limit(v) == sim::Limit::none); // 12 layers per stage in 5 uneven chunks
+    v.virtual_stages = 13;
+    CHECK(limit(v) == sim::Limit::invalid_layout); // a chunk without a layer
     v.virtual_stages = 2;
     v.global_batch = 60; // 60 micro-batches, not a multiple of pp=8
     CHECK(limit(v) == sim::Limit::invalid_layout);
@@ -170,10 +173,25 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     CHECK(sim::evaluate(w, neuron_like, zn, sim::Precision::bf16).limit ==
           sim::Limit::invalid_layout);
     CHECK(limit(zn) == sim::Limit::none);
+    // tp wider than the KV heads replicates them when it is a multiple of them.
     sim::Workload gqa = w;
     gqa.shape.kv_heads = 4;
     CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit ==
+          sim::Limit::none);
+    gqa.shape.kv_heads = 3;
+    CHECK(sim::evaluate(gqa, c, layout(8, 8, 1, 1, 64), sim::Precision::bf16).limit ==
           sim::Limit::invalid_layout);
+    // The framework decides which layouts exist: no ZeRO-3 with pipelining in Megatron or
+    // DeepSpeed; torchtitan's FSDP2 + PP runs it.
+    sim::Layout z3pp = layout(8, 8, 1, 1, 64);
+    z3pp.zero = 3;
+    z3pp.framework = sim::Framework::megatron_deepspeed;
+    CHECK(limit(z3pp) == sim::Limit::invalid_layout);
+    z3pp.framework = sim::Framework::pytorch_fsdp;
+    CHECK(limit(z3pp) == sim::Limit::none);
+    z3pp.framework = sim::Framework::neuronx_distributed; // Neuron software on NVIDIA GPUs
+    z3pp.zero = 1;
+    CHECK(limit(z3pp) == sim::Limit::invalid_layout);
 }
 
 TEST_CASE("inference-only, unsupported-precision and unknown hardware are reported", "[engine]") {

@@ -41,6 +41,8 @@ const Part kStepParts[] = {
      QColor(0xb0, 0x7a, 0xa1)},
     {QT_TRANSLATE_NOOP("charts", "Host overhead"), &sim::StepBreakdown::host_overhead_s,
      QColor(0x9c, 0x75, 0x5f)},
+    {QT_TRANSLATE_NOOP("charts", "CP comm"), &sim::StepBreakdown::cp_comm_s,
+     QColor(0xed, 0xc9, 0x48)},
 };
 
 // A readable upper bound for a value axis (1, 2, 2.5, 5 × 10^k).

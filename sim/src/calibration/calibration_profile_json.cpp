@@ -108,20 +108,22 @@ json profile_to_json(const CalibrationProfile& p) {
     json versions = json::object();
     for (const auto& [k, v] : p.tool_versions)
         versions[k] = v;
-    return {{"name", p.name},
-            {"source", p.source},
-            {"host", p.host},
-            {"instance_type", p.instance_type},
-            {"accelerator", p.accelerator},
-            {"measured_at", p.measured_at},
-            {"tool_versions", versions},
-            {"gemm", gemm},
-            {"hbm_gbytes_per_s", p.hbm_gbytes_per_s},
-            {"pcie_h2d_gbytes_per_s", p.pcie_h2d_gbytes_per_s},
-            {"pcie_d2h_gbytes_per_s", p.pcie_d2h_gbytes_per_s},
-            {"p2p_gbytes_per_s", p.p2p_gbytes_per_s},
-            {"intra_node", fits_to_json(p.intra_node)},
-            {"inter_node", fits_to_json(p.inter_node)}};
+    json out = {{"name", p.name},
+                {"source", p.source},
+                {"host", p.host},
+                {"instance_type", p.instance_type},
+                {"accelerator", p.accelerator},
+                {"measured_at", p.measured_at},
+                {"tool_versions", versions},
+                {"gemm", gemm},
+                {"hbm_gbytes_per_s", p.hbm_gbytes_per_s},
+                {"pcie_h2d_gbytes_per_s", p.pcie_h2d_gbytes_per_s},
+                {"pcie_d2h_gbytes_per_s", p.pcie_d2h_gbytes_per_s},
+                {"p2p_gbytes_per_s", p.p2p_gbytes_per_s},
+                {"intra_node", fits_to_json(p.intra_node)},
+                {"inter_node", fits_to_json(p.inter_node)}};
+    if (!p.job.empty()) out["job"] = job_calibration_to_json(p.job);
+    return out;
 }
 
 CalibrationProfile profile_from_json(const json& doc, const std::string& source) {
@@ -159,6 +161,7 @@ CalibrationProfile profile_from_json(const json& doc, const std::string& source)
     p.p2p_gbytes_per_s = opt("p2p_gbytes_per_s");
     p.intra_node = fits_from_json(r, doc, "intra_node");
     p.inter_node = fits_from_json(r, doc, "inter_node");
+    if (doc.contains("job")) p.job = job_calibration_from_json(doc["job"], source);
     return p;
 }
 

@@ -79,6 +79,7 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
+    r.attention_peak_flops = r.peak_flops;
     if (calibration) {
         const char* name = precision_name(precision);
         for (const auto& [precision_id, points] : calibration->gemm) {
@@ -96,8 +97,9 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
 
 double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
-        return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor;
-    return rates.peak_flops * rates.best_gemm_fraction *
+        return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor *
+               rates.framework_efficiency;
+    return rates.peak_flops * rates.best_gemm_fraction * rates.framework_efficiency *
            interpolate_log(model::kGemmSizeCurve, flops);
 }
 
@@ -116,8 +118,8 @@ double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
 double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm) {
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
-    const double kernel_flops_per_s = rates.peak_flops * rates.fused_attention_fraction *
-                                      model::kFrameworkGemmFactor *
+    const double kernel_flops_per_s = rates.attention_peak_flops * rates.fused_attention_fraction *
+                                      model::kFrameworkGemmFactor * rates.framework_efficiency *
                                       interpolate_log(model::kGemmSizeCurve, flops);
     return std::max(gemm_compute_time_s(rates, gemm), flops / kernel_flops_per_s);
 }

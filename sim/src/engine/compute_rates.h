@@ -17,6 +17,11 @@ struct ComputeRates {
     const std::vector<GemmPoint>* measured_gemm = nullptr; // calibration, ascending FLOPs
     bool measured_hbm = false;
     double fused_attention_fraction = 0; // FlashAttention-2 kernel rate / peak (model_constants.h)
+    // Peak of the fused attention kernel: FP8 recipes keep attention in 16 bit (Transformer
+    // Engine's default: FP8 for the linear layers only).
+    double attention_peak_flops = 0;
+    // The framework's fitted compute efficiency (framework_factors.h), on every kernel.
+    double framework_efficiency = 1.0;
 };
 
 // Precision name as used in calibration profiles ("fp32", "tf32", "fp16", "bf16", "fp8").

@@ -3,6 +3,7 @@
 #include "engine/memory_model.h"
 #include "engine/model_state.h"
 #include "engine/moe.h"
+#include "engine/pipeline_stages.h"
 
 #include <algorithm>
 
@@ -45,11 +46,13 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
 
 } // namespace
 
-LayerAdjust layer_adjust(const Workload& workload, const Layout& l, const Network& net,
-                         const ComputeRates& rates, const LayerWork& dense, double e) {
+LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const Layout& l,
+                         const Network& net, const ComputeRates& rates, const LayerWork& dense,
+                         double e) {
     LayerAdjust a;
-    const TransformerShape& s = workload.shape;
-    const FineTuning& ft = workload.finetune;
+    Workload workload;
+    workload.shape = s;
+    workload.finetune = ft;
     const LayerPieces pieces = layer_pieces(s, ft);
     const double moe = pieces.moe_fraction;
     // The dense layer's weight GEMMs: all but the attention core (scores and context), whose
@@ -81,7 +84,7 @@ LayerAdjust layer_adjust(const Workload& workload, const Layout& l, const Networ
         // bitsandbytes dequantises each NF4 weight to bf16 before its GEMM, in forward and again
         // for the input gradient in backward: read 4.127 bits, write 16 bits per weight.
         const DeviceParams one = device_params(workload, l);
-        const double layers = std::max(1.0, double(s.layers) / l.pp);
+        const double layers = std::max(1, stage_split(s.layers, l).fullest());
         const double quantized = (one.quantizable + one.expert) / layers;
         const double dequant_s = memory_time_s(rates, quantized * (kNf4BytesPerParam + e), 7);
         a.forward_s += dequant_s;

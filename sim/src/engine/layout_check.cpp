@@ -1,11 +1,24 @@
 #include "engine/layout_check.h"
 
+#include "engine/pipeline_stages.h"
+
+#include <algorithm>
+
 namespace cp::sim {
+
+bool framework_allows(const Layout& layout, const AcceleratorSpec& accelerator) {
+    if (layout.framework == Framework::automatic) return true;
+    const FrameworkProfile& fw = framework_profile(layout.framework);
+    if (!framework_runs_on(layout.framework, accelerator)) return false;
+    if (layout.zero > fw.max_zero || (layout.pp > 1 && layout.zero > fw.max_zero_with_pp))
+        return false;
+    return layout.cp == 1 || fw.context_parallel;
+}
 
 Limit check_layout(const Workload& workload, const Cluster& cluster, const Layout& layout) {
     constexpr Limit bad = Limit::invalid_layout;
     if (layout.tp < 1 || layout.pp < 1 || layout.dp < 1 || layout.micro_batch < 1 ||
-        layout.global_batch < 1 || layout.virtual_stages < 1)
+        layout.global_batch < 1 || layout.virtual_stages < 1 || layout.cp < 1)
         return bad;
     if (cluster.nodes < 1 || cluster.node.accelerators_per_node < 1) return bad;
     if (layout.devices() != cluster.devices()) return bad;
@@ -15,12 +28,14 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (!(layout.grad_compression > 0.0 && layout.grad_compression <= 1.0)) return bad;
     if (layout.dp_comm == DpComm::parameter_server && layout.parameter_servers < 1) return bad;
     if (layout.virtual_stages > 1 && layout.schedule != Schedule::interleaved) return bad;
+    if (!framework_allows(layout, cluster.node.accelerator)) return bad;
     if (layout.ep < 1 || layout.etp < 1) return bad;
     // Offloaded parameters are fetched shard by shard: ZeRO-3 (DeepSpeed offload_param, FSDP).
     if (layout.offload.params != OffloadTarget::none && layout.zero < 3) return bad;
 
     if (workload.kind == WorkloadKind::generic) {
-        if (layout.tp != 1 || layout.pp != 1 || layout.virtual_stages != 1) return bad;
+        if (layout.tp != 1 || layout.pp != 1 || layout.virtual_stages != 1 || layout.cp != 1)
+            return bad;
         if (layout.ep != 1 || layout.etp != 1 || workload.finetune.adapters()) return bad;
         if (!(workload.params > 0) || !(workload.flops_per_sample > 0)) return bad;
         return Limit::none;
@@ -30,8 +45,16 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (s.hidden % s.heads != 0) return bad;
     const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     const int ffn = s.ffn_hidden > 0 ? s.ffn_hidden : 4 * s.hidden;
-    if (s.heads % layout.tp != 0 || kv % layout.tp != 0 || ffn % layout.tp != 0) return bad;
-    if (s.layers % (layout.pp * layout.virtual_stages) != 0) return bad;
+    // KV heads split over tp, or replicated when tp is a multiple of them (Megatron, NeuronX).
+    if (s.heads % layout.tp != 0 || ffn % layout.tp != 0) return bad;
+    if (kv % layout.tp != 0 && layout.tp % kv != 0) return bad;
+    // Stages may hold unequal numbers of layers, but every virtual chunk needs one.
+    const StageSplit split = stage_split(s.layers, layout);
+    const int fewest = layout.pp > 2 ? std::min({split.first, split.last, split.middle})
+                                     : std::min(split.first, split.last);
+    if (layout.pp > s.layers || fewest < layout.virtual_stages) return bad;
+    // Ring attention splits each sequence into 2·cp chunks (causal load balancing).
+    if (layout.cp > 1 && s.seq_len % (2 * layout.cp) != 0) return bad;
     if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
     // Expert parallelism splits the experts (and etp each expert's columns) over ranks carved
     // out of a stage's tp x dp ranks.

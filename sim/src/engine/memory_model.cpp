@@ -1,9 +1,11 @@
 #include "engine/memory_model.h"
 
+#include "engine/context_parallel.h"
 #include "engine/model_constants.h"
 #include "engine/model_state.h"
 #include "engine/moe.h"
 #include "engine/optimizer_state.h"
+#include "engine/pipeline_stages.h"
 #include "engine/transformer_work.h"
 
 #include <algorithm>
@@ -47,11 +49,13 @@ double weight_bytes_per_param(Precision precision) {
 }
 
 double transformer_params_per_device(const TransformerShape& shape, const Layout& layout) {
-    const double per_stage_layers = double(shape.layers) / layout.pp;
-    const double layers = per_stage_layers * transformer_layer_params(shape);
+    const StageSplit split = stage_split(shape.layers, layout);
+    const double per_layer = transformer_layer_params(shape);
     // First stage holds the input embedding, the last the (tied) output layer and the final
-    // layernorm; with one stage, all of them.
-    return (layers + transformer_embedding_params(shape) + 2.0 * shape.hidden) / layout.tp;
+    // layernorm; with one stage, all of them. Middle stages hold layers only.
+    const double ends = std::max(split.first, split.last) * per_layer +
+                        transformer_embedding_params(shape) + 2.0 * shape.hidden;
+    return std::max(ends, split.middle * per_layer) / layout.tp;
 }
 
 MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,
@@ -68,12 +72,11 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     // MoE layers keep routed-token and expert activations instead of the dense MLP's.
     const double moe_share = double(shape.moe.moe_layers(shape.layers)) / shape.layers;
     const double moe_delta = moe_share * moe_activation_delta_bytes(shape, layout);
-    const double layers_per_stage = double(shape.layers) / layout.pp;
+    const StageSplit split = stage_split(shape.layers, layout);
     // Korthikanti's byte counts are for 2-byte activations; fp32/tf32 training keeps 4-byte ones.
     const double element_scale = weight_bytes_per_param(precision) / 2.0;
     const double per_layer =
-        element_scale * (layer_activation_bytes(shape, layout.micro_batch, layout.tp,
-                                                layout.sequence_parallel, layout.recompute) +
+        element_scale * (cp_layer_activation_bytes(shape, layout, layout.recompute) +
                          (layout.recompute == Recompute::full ? 0.0 : moe_delta));
     const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
     // Micro-batches whose activations the first stage holds at its peak.
@@ -85,21 +88,24 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     } else {
         in_flight = std::min(m, p);
     }
-    double first = in_flight * layers_per_stage * per_layer;
     // Full recompute rebuilds one layer's complete activations at a time during backward.
-    if (layout.recompute == Recompute::full)
-        first +=
-            element_scale * (layer_activation_bytes(shape, layout.micro_batch, layout.tp,
-                                                    layout.sequence_parallel, Recompute::none) +
-                             moe_delta);
+    const double rebuilt =
+        layout.recompute == Recompute::full
+            ? element_scale *
+                  (cp_layer_activation_bytes(shape, layout, Recompute::none) + moe_delta)
+            : 0.0;
+    const double first = in_flight * split.first * per_layer + rebuilt;
+    // The fullest middle stage, taken as the second (one micro-batch fewer in flight).
+    const double middle =
+        layout.pp > 2 ? std::max(1.0, in_flight - 1.0) * split.middle * per_layer + rebuilt : 0.0;
     // The last stage holds one micro-batch in flight plus the logits: the fp16 output and its
     // fp32 copy, which Megatron's vocab-parallel cross-entropy turns into the softmax in place and
     // later into its own gradient in place (so no third buffer), peak 6 bytes per logit.
-    const double tokens = double(layout.micro_batch) * shape.seq_len;
+    const double tokens = double(layout.micro_batch) * shape.seq_len / std::max(1, layout.cp);
     const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 * element_scale + 4.0);
-    double last = (layout.pp > 1 ? layers_per_stage * per_layer : 0.0) + logits;
+    double last = (layout.pp > 1 ? split.last * per_layer : 0.0) + logits;
     if (layout.pp == 1) last += first;
-    return to_gib(state, std::max(first, last), capacity_gib);
+    return to_gib(state, std::max({first, middle, last}), capacity_gib);
 }
 
 MemoryGib generic_memory(const Workload& workload, const Layout& layout, Precision precision,

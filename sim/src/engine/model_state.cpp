@@ -2,6 +2,7 @@
 
 #include "engine/memory_model.h"
 #include "engine/optimizer_state.h"
+#include "engine/pipeline_stages.h"
 #include "engine/transformer_work.h"
 
 #include <algorithm>
@@ -78,7 +79,9 @@ int expert_data_parallel(const Layout& layout) {
 }
 
 DeviceParams device_params(const Workload& workload, const Layout& layout) {
-    const double layers = double(workload.shape.layers) / layout.pp;
+    // The fullest stage (pipeline_stages.h; the embedding counted with it).
+    const StageSplit split = stage_split(workload.shape.layers, layout);
+    const double layers = split.fullest();
     return params_of(workload, layers, layout.tp,
                      double(std::max(1, layout.ep)) * std::max(1, layout.etp), 1.0);
 }

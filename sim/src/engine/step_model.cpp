@@ -2,8 +2,11 @@
 // pipeline bubble and optimizer step for one training iteration (DESIGN.md "The simulator model").
 #include "clusterplan/sim/step_model.h"
 
+#include "clusterplan/sim/framework_factors.h"
 #include "engine/collectives.h"
 #include "engine/compute_rates.h"
+#include "engine/context_parallel.h"
+#include "engine/framework_rates.h"
 #include "engine/layer_training.h"
 #include "engine/layout_check.h"
 #include "engine/memory_model.h"
@@ -12,6 +15,7 @@
 #include "engine/offload.h"
 #include "engine/optimizer_state.h"
 #include "engine/training_constants.h"
+#include "engine/transformer_stage.h"
 #include "engine/transformer_work.h"
 
 #include <algorithm>
@@ -152,91 +156,6 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
     return r;
 }
 
-// Per-micro-batch times of one pipeline stage.
-struct StageTimes {
-    double compute_s = 0; // forward + backward, GEMMs and memory-bound kernels
-    double recompute_s = 0;
-    double tp_comm_s = 0;
-    double backward_s = 0; // the part that can hide the data-parallel sync
-    double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
-    double ep_comm_s = 0;  // MoE all-to-all (and expert TP), forward + backward + recompute
-};
-
-StageTimes transformer_stage(const Workload& workload, const Layout& layout, const Network& net,
-                             const ComputeRates& rates, double e, double host_pass_s) {
-    StageTimes st;
-    const TransformerShape& shape = workload.shape;
-    const LayerWork lw =
-        transformer_layer_work(shape, layout.micro_batch, layout.tp, layout.sequence_parallel, e);
-    const std::size_t core = static_cast<std::size_t>(lw.attention_core_begin);
-    // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate.
-    auto core_time = [&](std::size_t i) {
-        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i])
-                                  : gemm_time_s(rates, lw.gemms[i], e);
-    };
-    double gemm_fwd = 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i)
-        gemm_fwd += i == core || i == core + 1 ? core_time(i) : gemm_time_s(rates, lw.gemms[i], e);
-    const double core_gemm = core_time(core) + core_time(core + 1);
-    const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
-    const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
-                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem;
-    // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
-    const LayerAdjust adj = layer_adjust(workload, layout, net, rates, lw, e);
-    const double layer_fwd = gemm_fwd + mem_fwd + adj.forward_s;
-    // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
-    const double layer_bwd = 2.0 * layer_fwd + adj.backward_s;
-    // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
-    double layer_rec = lw.attention_fused ? core_time(core) : 0.0;
-    if (layout.recompute == Recompute::full) layer_rec += layer_fwd;
-    if (layout.recompute == Recompute::selective) layer_rec += core_gemm + core_mem;
-
-    // Tensor-parallel collectives on b*s*h activations, not overlapped with compute.
-    double tp_fwd = 0, tp_bwd_extra = 0;
-    const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
-    const int tp = layout.tp;
-    if (tp > 1) {
-        const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
-        tp_fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
-                                          : 2.0 * ring_all_reduce_s(tier, tp, msg);
-        // With sequence parallelism the backward pass all-gathers the inputs of the two
-        // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
-        if (layout.sequence_parallel) tp_bwd_extra = 2.0 * reduce_scatter_s(tier, tp, msg);
-    }
-    const double tp_rec = layout.recompute == Recompute::full ? tp_fwd : 0.0;
-
-    const double layers = double(shape.layers) / layout.pp;
-    // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
-    const HeadWork head = transformer_head_work(shape, layout.micro_batch, tp);
-    const double head_s =
-        3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
-    double embed_s = memory_time_s(rates, 3.0 * 2.0 * msg, 3);
-    if (tp > 1) {
-        const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
-        embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, tp, msg)
-                                            : ring_all_reduce_s(tier, tp, msg);
-    }
-    const double ends = layout.pp == 1 ? head_s + embed_s : std::max(head_s, embed_s);
-
-    // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
-    // issued its kernels; what the host adds beyond the GPU work is idle GPU time.
-    const double passes =
-        3.0 + (layout.recompute == Recompute::full        ? 1.0
-               : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
-                                                          : 0.0);
-    const double gpu_layer_s =
-        layer_fwd + layer_bwd + layer_rec + 2.0 * tp_fwd + tp_bwd_extra + tp_rec;
-    st.host_s = layers * std::max(0.0, passes * host_pass_s - gpu_layer_s);
-    st.compute_s = layers * (layer_fwd + layer_bwd) + ends;
-    st.recompute_s = layers * layer_rec;
-    st.ep_comm_s = layers * (adj.ep_comm_s +
-                             (layout.recompute == Recompute::full ? adj.ep_comm_forward_s : 0.0));
-    // Backward mirrors forward; the recomputed forward's collectives are counted as TP comm.
-    st.tp_comm_s = layers * (2.0 * tp_fwd + tp_bwd_extra + tp_rec);
-    st.backward_s = layers * (layer_bwd + layer_rec);
-    return st;
-}
-
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters
 // its gradients, one call per layer (FSDP wraps each block; DeepSpeed fetches per module), each
@@ -247,8 +166,8 @@ struct Zero3Traffic {
     double total_s = 0, exposed_s = 0, bytes_sent = 0;
 };
 
-Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, const Network& net,
-                           int dp_local, const StageTimes& st, double param_bytes) {
+Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_local,
+                           const StageTimes& st, double param_bytes) {
     Zero3Traffic z;
     if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server ||
         param_bytes <= 0)
@@ -256,7 +175,7 @@ Zero3Traffic zero3_traffic(const TransformerShape& shape, const Layout& layout, 
     z.applies = true;
     const int n = layout.dp;
     const LinkTier tier = group_tier(net, n, dp_local);
-    const double calls = std::max(1.0, double(shape.layers) / layout.pp);
+    const double calls = std::max(1, st.layers);
     const double gather_s =
         calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
     const double scatter_s =
@@ -300,14 +219,24 @@ double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const
 
 PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster,
                                 const Layout& layout, Precision precision, const Network& net,
-                                const ComputeRates& rates) {
+                                const ComputeRates& rates, bool tp_comm_overlap) {
     PlanResult r;
-    const TransformerShape& shape = workload.shape;
+    // Tensor parallelism wider than the KV heads replicates them (Megatron, NeuronX): each rank
+    // computes and stores one KV head, as if the model had tp of them.
+    TransformerShape shape = workload.shape;
+    if (layout.tp > shape.kv_heads) shape.kv_heads = layout.tp;
+    Workload computed = workload;
+    computed.shape = shape;
     const double e = weight_bytes_per_param(precision);
-    const double host_pass_s =
+    StageOptions options;
+    options.bytes_per_element = e;
+    options.host_pass_s =
         cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
-    const StageTimes st = transformer_stage(workload, layout, net, rates, e, host_pass_s);
-    const double p2p = pipeline_p2p_s(shape, layout, net, e);
+    options.tp_comm_overlap = tp_comm_overlap;
+    options.fp8 = precision == Precision::fp8;
+    options.finetune = workload.finetune;
+    const StageTimes st = slowest_stage(shape, layout, net, rates, options);
+    const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
     const double m = layout.micro_batches();
     const double v = std::max(1, layout.virtual_stages);
     r.micro_batches = layout.micro_batches();
@@ -317,26 +246,30 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     b.host_overhead_s = m * st.host_s;
     b.recompute_s = m * st.recompute_s;
     b.tp_comm_s = m * st.tp_comm_s;
+    b.cp_comm_s = m * st.cp_comm_s;
     b.pp_comm_s = m * p2p;
     b.ep_comm_s = m * st.ep_comm_s;
-    const double per_mb =
-        st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.ep_comm_s + p2p;
+    const double per_mb = st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.cp_comm_s +
+                          st.ep_comm_s + p2p;
     b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
     const double pipeline_s = b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s +
-                              b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
+                              b.cp_comm_s + b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
 
-    const DeviceParams dev = device_params(workload, layout);
+    // Gradients are reduced over every rank that holds the same weights: dp x cp.
+    Layout sync = layout;
+    sync.dp = layout.dp * layout.cp;
+    const DeviceParams dev = device_params(computed, layout);
     const double params_device = dev.total();
     const int g = net.devices_per_node;
-    const int dp_local = layout.tp >= g ? 1 : std::min(layout.dp, g / layout.tp);
-    if (const Zero3Traffic z3 = zero3_traffic(shape, layout, net, dp_local, st, params_device * e);
+    const int dp_local = layout.tp >= g ? 1 : std::min(sync.dp, g / layout.tp);
+    if (const Zero3Traffic z3 = zero3_traffic(sync, net, dp_local, st, params_device * e);
         z3.applies) {
         r.dp_comm_total_s = z3.total_s;
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
-        DpSync sync =
-            dp_sync(net, layout, dp_local, dev.trainable_dense() * e * layout.grad_compression);
+        DpSync dps =
+            dp_sync(net, sync, dp_local, dev.trainable_dense() * e * layout.grad_compression);
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;
@@ -345,20 +278,20 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
                 std::max(1, std::min(edp, g / std::max(layout.tp, layout.ep * layout.etp)));
             const DpSync es = dp_sync(net, expert_group, local,
                                       dev.trainable_expert() * e * layout.grad_compression);
-            sync.time_s += es.time_s;
-            sync.bytes_sent += es.bytes_sent;
+            dps.time_s += es.time_s;
+            dps.bytes_sent += es.bytes_sent;
         }
-        r.dp_comm_total_s = sync.time_s;
-        r.dp_bytes_per_device = sync.bytes_sent;
+        r.dp_comm_total_s = dps.time_s;
+        r.dp_bytes_per_device = dps.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
-            b.dp_comm_exposed_s = std::max(0.0, sync.time_s - pipeline_s); // overlaps the next step
+            b.dp_comm_exposed_s = std::max(0.0, dps.time_s - pipeline_s); // overlaps the next step
         else if (layout.overlap_dp)
-            b.dp_comm_exposed_s = std::max(0.0, sync.time_s - st.backward_s);
+            b.dp_comm_exposed_s = std::max(0.0, dps.time_s - st.backward_s);
         else
-            b.dp_comm_exposed_s = sync.time_s;
+            b.dp_comm_exposed_s = dps.time_s;
     }
     const double opt_params =
-        dev.trainable_dense() / (layout.zero >= 1 ? layout.dp : 1) +
+        dev.trainable_dense() / (layout.zero >= 1 ? sync.dp : 1) +
         dev.trainable_expert() / (layout.zero >= 1 ? expert_data_parallel(layout) : 1);
     if (layout.offload.optimizer == OffloadTarget::none)
         b.optimizer_s = memory_time_s(
@@ -366,7 +299,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     OffloadTimes off;
     const OffloadWindows windows{st.compute_s + st.recompute_s - st.backward_s, st.backward_s,
                                  r.micro_batches};
-    if (!offload_times(workload, layout, cluster.node, precision, windows, off)) {
+    if (!offload_times(computed, layout, cluster.node, precision, windows, off)) {
         r.limit = Limit::unknown_hardware;
         return r;
     }
@@ -376,21 +309,20 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
     const FlopsAdjust fa = flops_adjust_per_sample(workload, layout.recompute);
     r.model_flops_per_step =
-        layout.global_batch * (transformer_model_flops_per_sample(shape) + fa.model);
+        layout.global_batch * (transformer_model_flops_per_sample(workload.shape) + fa.model);
     r.hardware_flops_per_step =
         layout.global_batch * (transformer_flops_per_sample(shape, layout.recompute) + fa.hardware);
     r.trainable_params = trainable_params(workload);
     r.memory_gib =
-        transformer_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
+        transformer_memory(computed, layout, precision, cluster.node.accelerator.memory_gib);
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
     check_host_memory(r, cluster.node);
     return r;
 }
 
-} // namespace
-
-PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layout& layout,
-                    Precision precision, const CalibrationProfile* calibration) {
+PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, const Layout& in,
+                             Precision precision, const CalibrationProfile* calibration,
+                             double efficiency) {
     PlanResult r;
     const AcceleratorSpec& acc = cluster.node.accelerator;
     const int p = static_cast<int>(precision);
@@ -398,8 +330,17 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
         r.limit = Limit::cannot_train;
         return r;
     }
+    Layout layout = in;
+    layout.framework = resolve_framework(in.framework, acc, in.zero);
+    const FrameworkProfile& fw = framework_profile(layout.framework);
+    if (precision == Precision::fp8 && !fw.fp8) {
+        r.limit = Limit::cannot_train; // the framework has no FP8 GEMMs
+        return r;
+    }
     r.limit = check_layout(workload, cluster, layout);
     if (r.limit != Limit::none) return r;
+    // A framework without gradient-reduce overlap reduces after the backward pass.
+    layout.overlap_dp = in.overlap_dp && fw.dp_overlap;
     const double peak = acc.peak(precision);
     if (!is_known(peak) || peak <= 0 || !is_known(acc.hbm_gbytes_per_s) ||
         acc.hbm_gbytes_per_s <= 0 || !is_known(acc.memory_gib)) {
@@ -415,15 +356,58 @@ PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layo
         r.limit = Limit::unknown_hardware;
         return r;
     }
-    const ComputeRates rates = make_compute_rates(acc, precision, calibration);
-    r = workload.kind == WorkloadKind::generic
-            ? evaluate_generic(workload, cluster, layout, precision, net, rates)
-            : evaluate_transformer(workload, cluster, layout, precision, net, rates);
+    ComputeRates rates = make_compute_rates(acc, precision, calibration);
+    apply_framework(rates, fw, acc, precision, efficiency);
+    if (workload.kind == WorkloadKind::generic) {
+        // The whole-step CNN fraction was measured on NVIDIA GPUs (model_constants.h); other
+        // accelerators' compilers and kernels differ, and no measurement of theirs is known.
+        if (acc.vendor != "NVIDIA") {
+            r.limit = Limit::unknown_hardware;
+            return r;
+        }
+        r = evaluate_generic(workload, cluster, layout, precision, net, rates);
+    } else {
+        r = evaluate_transformer(workload, cluster, layout, precision, net, rates,
+                                 fw.tp_comm_overlap);
+    }
     r.calibration_used.gemm = rates.measured_gemm != nullptr;
     r.calibration_used.hbm = rates.measured_hbm;
     r.calibration_used.intra_node = net.intra_calibrated;
     r.calibration_used.inter_node = net.inter_calibrated && cluster.nodes > 1;
+    if (calibration) apply_job_calibration(r, calibration->job);
     return r;
+}
+
+PlanResult evaluate_core(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                         Precision precision, const CalibrationProfile* calibration,
+                         const double* efficiency) {
+    // Neuron runs layouts over NeuronCores (several per chip): such a layout is evaluated on the
+    // cores it names.
+    Cluster cores;
+    const Cluster& on = neuron_core_view(cluster, layout, cores) ? cores : cluster;
+    const Framework fw = resolve_framework(layout.framework, on.node.accelerator, layout.zero);
+    // The CNN whole-step fraction already is a framework's measured rate (model_constants.h);
+    // the factors fitted on transformer runs do not apply to it.
+    const double eff = efficiency ? *efficiency
+                       : workload.kind == WorkloadKind::generic
+                           ? 1.0
+                           : fitted_factor_table()
+                                 .lookup(fw, accelerator_generation(on.node.accelerator), precision)
+                                 .efficiency;
+    return evaluate_resolved(workload, on, layout, precision, calibration, eff);
+}
+
+} // namespace
+
+PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                    Precision precision, const CalibrationProfile* calibration) {
+    return evaluate_core(workload, cluster, layout, precision, calibration, nullptr);
+}
+
+PlanResult evaluate_with_efficiency(const Workload& workload, const Cluster& cluster,
+                                    const Layout& layout, Precision precision,
+                                    const CalibrationProfile* calibration, double efficiency) {
+    return evaluate_core(workload, cluster, layout, precision, calibration, &efficiency);
 }
 
 } // namespace cp::sim

@@ -50,6 +50,8 @@ ojson layout_json(const Layout& l) {
     j["optimizer"] = enum_name(l.optimizer);
     j["offload"] = ojson{{"optimizer", enum_name(l.offload.optimizer)},
                          {"params", enum_name(l.offload.params)}};
+    j["cp"] = l.cp;
+    j["framework"] = enum_name(l.framework);
     return j;
 }
 
@@ -96,7 +98,8 @@ ojson plan_report_json(const PlanReport& r) {
                              {"optimizer", num(p.breakdown_s.optimizer_s)},
                              {"host_overhead", num(p.breakdown_s.host_overhead_s)},
                              {"ep_comm", num(p.breakdown_s.ep_comm_s)},
-                             {"offload", num(p.breakdown_s.offload_s)}};
+                             {"offload", num(p.breakdown_s.offload_s)},
+                             {"cp_comm", num(p.breakdown_s.cp_comm_s)}};
     j["dp_comm_total_s"] = num(p.dp_comm_total_s);
     j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
     j["tokens_per_s"] = tokens_per_s(r.workload_kind, p.tokens_per_s);

@@ -3,6 +3,7 @@
 #include "clusterplan/sim/scenario.h"
 
 #include "clusterplan/sim/presets.h"
+#include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_training_options.h"
 
@@ -58,6 +59,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
 
     auto model = top.object("model");
     if (!model) top.fail("model", "required (a preset or a shape)");
+    const bool flash_attention_given = model->present("flash_attention");
     parse_model(*model, sc);
     auto cluster = top.object("cluster");
     if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");
@@ -80,6 +82,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
         }
     }
     validate_layout_against_model(sc, origin);
+    resolve_layout_fields(sc, flash_attention_given, origin);
     validate_training_options(sc);
     const auto& allowed = sc.constraints.instances;
     if (!sc.instance.empty() && !allowed.empty() &&
@@ -93,6 +96,9 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
                 "): the two contradict; add it to the list or leave one of them out");
     }
     default_training(sc, origin);
+    // The default node limit bounds searches; it never refuses a cluster the scenario names.
+    if (sc.nodes && !sc.constraints.max_nodes_given)
+        sc.constraints.max_nodes = std::max(sc.constraints.max_nodes, *sc.nodes);
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "exceeds constraints.max_nodes (" +

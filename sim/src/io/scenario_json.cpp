@@ -75,7 +75,10 @@ std::string scenario_to_json(const Scenario& sc) {
     par["global_batch"] = p.global_batch;
     par["schedule"] = enum_name(p.schedule);
     par["virtual_stages"] = (nullable(p.virtual_stages));
-    par["sequence_parallel"] = p.sequence_parallel;
+    // Not given = searched (null), as for the other searched fields.
+    par["sequence_parallel"] = p.sequence_parallel_given || p.sequence_parallel
+                                   ? ojson(p.sequence_parallel)
+                                   : ojson(nullptr);
     par["zero"] = (nullable(p.zero));
     par["recompute"] = p.recompute ? ojson(enum_name(*p.recompute)) : ojson(nullptr);
     par["dp_comm"] = enum_name(p.dp_comm);
@@ -83,6 +86,8 @@ std::string scenario_to_json(const Scenario& sc) {
     par["ps_sync"] = enum_name(p.ps_sync);
     par["overlap_dp"] = p.overlap_dp;
     par["grad_compression"] = p.grad_compression;
+    par["cp"] = nullable(p.cp);
+    if (!p.stage_layers.empty()) par["stage_layers"] = p.stage_layers;
     doc["parallel"] = par;
     doc["precision"] = enum_name(sc.precision);
 
@@ -96,6 +101,7 @@ std::string scenario_to_json(const Scenario& sc) {
     }
     training["trials"] = t.trials;
     training["max_parallel_trials"] = t.max_parallel_trials;
+    if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
     scenario_io::write_training_options(sc, doc["model"], par, training);
     doc["parallel"] = par;
     doc["training"] = training;

@@ -1,6 +1,7 @@
 // Parsers of the scenario's sections (DESIGN.md "Scenario file"): model, cluster, parallel,
 // training, spot and constraints. Errors name the field through the shared Reader.
 #include "clusterplan/sim/presets.h"
+#include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_training_options.h"
 
@@ -143,6 +144,7 @@ void parse_parallel(Reader& r, Scenario& sc) {
         p.grad_compression = *v;
     }
     parse_parallel_options(r, sc);
+    parse_parallel_layout_fields(r, p);
     r.reject_unknown();
 
     if (p.dp_comm == DpComm::parameter_server) {
@@ -176,19 +178,13 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
         if (p.tp && s.heads % *p.tp != 0)
             fail("parallel.tp", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                     std::to_string(*p.tp));
-        if (p.tp && s.kv_heads % *p.tp != 0)
-            fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) +
-                                    "), got " + std::to_string(*p.tp));
         if (p.tp && s.ffn_hidden % *p.tp != 0)
             fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) +
                                     "), got " + std::to_string(*p.tp));
-        // Pipeline stages hold equal numbers of whole layers (uneven stages are not modelled).
-        if (p.pp && s.layers % *p.pp != 0)
-            fail("parallel.pp", "must divide model.layers (" + std::to_string(s.layers) +
-                                    "), got " + std::to_string(*p.pp));
-        if (p.pp && p.virtual_stages && s.layers % (*p.pp * *p.virtual_stages) != 0)
-            fail("parallel.virtual_stages",
-                 "pp × virtual_stages must divide model.layers (" + std::to_string(s.layers) + ")");
+        // Stages may be uneven (pipeline_stages.h), but every virtual chunk needs a layer.
+        if (p.pp && p.virtual_stages && s.layers < *p.pp * *p.virtual_stages)
+            fail("parallel.virtual_stages", "pp × virtual_stages must not exceed model.layers (" +
+                                                std::to_string(s.layers) + ")");
     }
     if (p.micro_batch && *p.micro_batch > p.global_batch)
         fail("parallel.micro_batch",
@@ -212,6 +208,7 @@ void parse_training(Reader& r, Scenario& sc) {
     if (auto v = r.integer("trials", 1, 1000000)) t.trials = *v;
     if (auto v = r.integer("max_parallel_trials", 1, 1000000)) t.max_parallel_trials = *v;
     parse_training_options(r, sc);
+    parse_training_framework(r, t);
     r.reject_unknown();
     const int given = (t.tokens > 0) + (t.samples > 0) + (t.epochs > 0 || t.examples > 0);
     if (given > 1)
@@ -270,7 +267,10 @@ void parse_spot(Reader& r, Scenario& sc) {
 
 void parse_constraints(Reader& r, Scenario& sc) {
     Constraints& c = sc.constraints;
-    if (auto v = r.integer("max_nodes", 1, kMaxScenarioNodes)) c.max_nodes = *v;
+    if (auto v = r.integer("max_nodes", 1, kMaxScenarioNodes)) {
+        c.max_nodes = *v;
+        c.max_nodes_given = true;
+    }
     if (auto v = r.number("deadline_hours", 0, false)) c.deadline_hours = *v;
     if (auto v = r.number("budget_usd", 0, false)) c.budget_usd = *v;
     if (const json* v = r.get("instances")) {

@@ -2,9 +2,12 @@
 
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/scaling.h"
+#include "engine/framework_rates.h"
 #include "engine/model_constants.h"
 #include "engine/optimizer_state.h"
+#include "engine/pipeline_stages.h"
 #include "engine/training_constants.h"
+#include "planning/framework_notes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,6 +123,19 @@ std::string training_refusal(const NodeSpec& node) {
            "(trn1/trn2) or Gaudi (dl1) instance";
 }
 
+std::vector<int> context_parallel_candidates(const Scenario& sc, int devices) {
+    const ParallelSpec& p = sc.parallel;
+    if (p.cp) return {*p.cp};
+    std::vector<int> out{1};
+    if (sc.workload.kind != WorkloadKind::transformer) return out;
+    const int s = sc.workload.shape.seq_len;
+    if (s < kContextParallelMinSeqLen) return out;
+    for (int cp = 2; devices % cp == 0 && s % (2 * cp) == 0 && s / cp >= kContextParallelMinChunk;
+         cp *= 2)
+        out.push_back(cp);
+    return out;
+}
+
 Layout base_layout(const Scenario& sc) {
     const ParallelSpec& p = sc.parallel;
     Layout l;
@@ -142,6 +158,10 @@ Layout base_layout(const Scenario& sc) {
     l.etp = p.etp.value_or(1);
     l.optimizer = sc.training.optimizer;
     l.offload = p.offload;
+    l.cp = p.cp.value_or(1);
+    l.framework = sc.training.framework;
+    if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer)
+        set_stage_layers(p.stage_layers, sc.workload.shape.layers, l); // checked when parsed
     return l;
 }
 
@@ -162,49 +182,70 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
         space.recomputes = {Recompute::none, Recompute::selective, Recompute::full};
     }
 
+    // Expert parallelism: every ep dividing the experts whose groups (ep x etp ranks) tile a
+    // stage's tp x dp ranks; one base per ep.
+    auto push_with_ep = [&](Layout l) {
+        const MoeShape& moe = shape.moe;
+        const int ep_hi = p.ep ? *p.ep : (moe.enabled() && !generic ? moe.experts : 1);
+        for (int ep = p.ep.value_or(1); ep <= ep_hi; ++ep) {
+            if (ep > 1 && (moe.experts % ep != 0 || (l.tp * l.dp) % (ep * l.etp) != 0)) continue;
+            l.ep = ep;
+            space.bases.push_back(l);
+        }
+    };
     auto try_tp = [&](int tp) {
         if (devices % tp != 0) return;
-        const int rest = devices / tp;
-        const int pp_max = generic ? 1 : std::min(rest, shape.layers);
-        for (int pp = p.pp.value_or(1); pp <= (p.pp ? *p.pp : pp_max); ++pp) {
-            if (rest % pp != 0) continue;
-            // Stages hold whole, equal numbers of layers (the step model has no uneven stages).
-            if (!generic && !p.pp && shape.layers % pp != 0) continue;
-            const int dp = rest / pp;
-            if (p.dp && *p.dp != dp) continue;
-            if (p.global_batch % dp != 0) continue;
-            const int per_replica = p.global_batch / dp;
-            if (p.micro_batch && per_replica % *p.micro_batch != 0) continue;
-            Layout l = base;
-            l.tp = tp;
-            l.pp = pp;
-            l.dp = dp;
-            // Interleaving needs chunks of whole layers; without it there is one chunk per stage.
-            int v_lo = 1, v_hi = 1;
-            if (p.virtual_stages) {
-                v_lo = v_hi = *p.virtual_stages;
-            } else if (p.schedule == Schedule::interleaved && pp > 1) {
-                v_lo = 2;
-                v_hi = 8;
-            }
-            for (int v = v_lo; v <= v_hi; ++v) {
-                if (!p.virtual_stages && v > 1 && shape.layers % (pp * v) != 0) continue;
-                l.virtual_stages = v;
-                // Offloaded parameters need ZeRO-3 (fetched shard by shard), even on one device.
-                const bool params_offload = p.offload.params != OffloadTarget::none;
-                const int z_hi = p.zero ? *p.zero : (dp > 1 || params_offload ? 3 : 0);
-                const int z_lo = p.zero ? *p.zero : (params_offload ? 3 : 0);
-                for (int z = z_lo; z <= z_hi; ++z) {
-                    l.zero = z;
-                    // Expert parallelism: every ep dividing the experts whose groups (ep x etp
-                    // ranks) tile the stage's tp x dp ranks.
-                    const MoeShape& moe = shape.moe;
-                    const int ep_hi = p.ep ? *p.ep : (moe.enabled() && !generic ? moe.experts : 1);
-                    for (int ep = p.ep.value_or(1); ep <= ep_hi; ++ep) {
-                        if (ep > 1 && (moe.experts % ep != 0 || (tp * dp) % (ep * l.etp) != 0))
-                            continue;
-                        l.ep = ep;
-                        space.bases.push_back(l);
+        for (int cp : context_parallel_candidates(sc, devices / tp)) {
+            const int rest = devices / tp / cp;
+            const int pp_max = generic ? 1 : std::min(rest, shape.layers);
+            // Stages may hold unequal numbers of layers (pipeline_stages.h), so any pp is tried.
+            for (int pp = p.pp.value_or(1); pp <= (p.pp ? *p.pp : pp_max); ++pp) {
+                if (rest % pp != 0) continue;
+                const int dp = rest / pp;
+                if (p.dp && *p.dp != dp) continue;
+                if (p.global_batch % dp != 0) continue;
+                const int per_replica = p.global_batch / dp;
+                if (p.micro_batch && per_replica % *p.micro_batch != 0) continue;
+                Layout l = base;
+                l.tp = tp;
+                l.pp = pp;
+                l.dp = dp;
+                l.cp = cp;
+                if (p.stage_layers.empty()) {
+                    l.stage_layers_first = l.stage_layers_last = l.stage_layers_middle = 0;
+                }
+                // Interleaving needs a layer in every chunk; without it, one chunk per stage.
+                int v_lo = 1, v_hi = 1;
+                if (p.virtual_stages) {
+                    v_lo = v_hi = *p.virtual_stages;
+                } else if (p.schedule == Schedule::interleaved && pp > 1) {
+                    v_lo = 2;
+                    v_hi = 8;
+                }
+                const StageSplit split = generic ? StageSplit{} : stage_split(shape.layers, l);
+                const int fewest = pp > 2 ? std::min({split.first, split.last, split.middle})
+                                          : std::min(split.first, split.last);
+                for (int v = v_lo; v <= v_hi; ++v) {
+                    if (!p.virtual_stages && v > 1 && fewest < v) continue;
+                    l.virtual_stages = v;
+                    // Offloaded parameters need ZeRO-3 (fetched shard by shard), even on one
+                    // device.
+                    const bool params_offload = p.offload.params != OffloadTarget::none;
+                    const int z_hi = p.zero ? *p.zero : (dp * cp > 1 || params_offload ? 3 : 0);
+                    const int z_lo = p.zero ? *p.zero : (params_offload ? 3 : 0);
+                    for (int z = z_lo; z <= z_hi; ++z) {
+                        l.zero = z;
+                        // Sequence parallelism is searched whenever tp > 1 unless the scenario
+                        // sets it: it trades an extra all-gather for tp-fold smaller activations.
+                        if (tp > 1 && !p.sequence_parallel_given && !generic) {
+                            for (bool sp : {false, true}) {
+                                l.sequence_parallel = sp;
+                                push_with_ep(l);
+                            }
+                        } else {
+                            l.sequence_parallel = tp > 1 && p.sequence_parallel;
+                            push_with_ep(l);
+                        }
                     }
                 }
             }
@@ -216,10 +257,11 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
         try_tp(1);
     } else {
         // Tensor parallelism stays inside a node (its all-reduces are on the critical path).
-        // Each rank needs whole attention heads, key/value heads and MLP columns.
+        // Each rank needs whole attention heads and MLP columns; KV heads are split or, when tp
+        // is a multiple of them, replicated.
         for (int tp = 1; tp <= per_node; ++tp)
-            if (per_node % tp == 0 && shape.heads % tp == 0 && shape.kv_heads % tp == 0 &&
-                shape.ffn_hidden % tp == 0)
+            if (per_node % tp == 0 && shape.heads % tp == 0 && shape.ffn_hidden % tp == 0 &&
+                (shape.kv_heads % tp == 0 || tp % shape.kv_heads == 0))
                 try_tp(tp);
     }
 }
@@ -236,6 +278,9 @@ std::vector<std::string> searched_fields(const Scenario& sc) {
     if (!p.zero) out.push_back("zero");
     if (!p.recompute && !generic) out.push_back("recompute");
     if (!p.ep && sc.workload.shape.moe.enabled() && !generic) out.push_back("ep");
+    if (!p.sequence_parallel_given && !generic) out.push_back("sequence_parallel");
+    if (!p.cp && !generic && sc.workload.shape.seq_len >= kContextParallelMinSeqLen)
+        out.push_back("cp");
     return out;
 }
 
@@ -288,6 +333,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     const Cluster cluster{node, nodes};
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
+    rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
         rep.job = job_economics(sc, node, nodes, rep.result.step_time_s);
@@ -326,6 +372,8 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions)
         rep.assumptions.emplace_back(a);
+    for (auto& a : framework_assumptions(sc, node.accelerator, layout))
+        rep.assumptions.push_back(std::move(a));
     if (sc.workload.kind == WorkloadKind::transformer)
         rep.assumptions.emplace_back(sc.workload.shape.flash_attention
                                          ? model::kAttentionFused
@@ -369,18 +417,28 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
         throw ScenarioError(
             origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
     const int nodes = *sc.nodes;
-    const int per_node = node.accelerators_per_node;
-    const int devices = nodes * per_node;
     const ParallelSpec& p = sc.parallel;
-    const std::string cluster_text = std::to_string(devices) + " devices (" +
-                                     std::to_string(nodes) + " nodes × " +
-                                     std::to_string(per_node) + ")";
-    if (p.tp && p.pp && p.dp && *p.tp * *p.pp * *p.dp != devices)
+    // Neuron counts its parallel degrees in NeuronCores: a layout naming every core of the
+    // cluster is planned over cores (the step model evaluates it per core).
+    const long long cores = neuron_cores_per_device(node.accelerator);
+    const long long named =
+        1LL * p.tp.value_or(1) * p.pp.value_or(1) * p.dp.value_or(1) * p.cp.value_or(1);
+    const bool over_cores =
+        cores > 1 && p.tp && p.dp && named == 1LL * nodes * node.accelerators_per_node * cores;
+    const int per_node = node.accelerators_per_node * (over_cores ? static_cast<int>(cores) : 1);
+    const int devices = nodes * per_node;
+    const std::string cluster_text =
+        std::to_string(devices) + (over_cores ? " NeuronCores (" : " devices (") +
+        std::to_string(nodes) + " nodes × " + std::to_string(per_node) + ")";
+    if (p.tp && p.pp && p.dp && named != devices)
         throw ScenarioError(origin, "parallel.dp",
-                            "tp × pp × dp = " + std::to_string(*p.tp * *p.pp * *p.dp) +
-                                " does not equal the cluster's " + cluster_text);
-    for (auto [name, value] :
-         {std::pair{"parallel.tp", p.tp}, {"parallel.pp", p.pp}, {"parallel.dp", p.dp}})
+                            std::string(p.cp ? "tp × pp × dp × cp = " : "tp × pp × dp = ") +
+                                std::to_string(named) + " does not equal the cluster's " +
+                                cluster_text);
+    for (auto [name, value] : {std::pair{"parallel.tp", p.tp},
+                               {"parallel.pp", p.pp},
+                               {"parallel.dp", p.dp},
+                               {"parallel.cp", p.cp}})
         if (value && devices % *value != 0)
             throw ScenarioError(origin, name,
                                 "must divide the cluster's " + cluster_text + ", got " +

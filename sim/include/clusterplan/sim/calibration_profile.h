@@ -2,6 +2,8 @@
 // Filled by the calibration code from probe JSON or nccl-tests output.
 #pragma once
 
+#include "clusterplan/sim/job_calibration.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +57,9 @@ struct CalibrationProfile {
     double pcie_d2h_gbytes_per_s = 0;
     double p2p_gbytes_per_s = 0; // best unidirectional GPU-to-GPU copy
     std::vector<std::pair<std::string, std::string>> tool_versions; // e.g. {"nccl", "2.27.3"}
+    // Factors fitted on the user's own job logs (`calibrate import LOG --scenario S`); empty
+    // for hardware probes.
+    JobCalibration job;
 };
 
 } // namespace cp::sim

@@ -1,6 +1,7 @@
 // A parallel layout and training options: everything about *how* a workload runs on a cluster.
 #pragma once
 
+#include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/training_options.h"
 
@@ -33,8 +34,17 @@ struct Layout {
     int etp = 1;
     Optimizer optimizer = Optimizer::adamw;
     Offload offload;
+    // Context parallelism: ranks sharing one sequence (ring attention); gradients are reduced
+    // over dp * cp ranks.
+    int cp = 1;
+    // Pipeline stages as listed (pipeline_stages.h): layers on the first, the last and the fullest
+    // middle stage; 0 = the default split.
+    int stage_layers_first = 0;
+    int stage_layers_last = 0;
+    int stage_layers_middle = 0;
+    Framework framework = Framework::automatic;
 
-    int devices() const { return tp * pp * dp; }
+    int devices() const { return tp * pp * dp * cp; }
     int micro_batches() const { return global_batch / (micro_batch * dp); }
 };
 

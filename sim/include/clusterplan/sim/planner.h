@@ -49,6 +49,14 @@ void build_layout_space(const Scenario& scenario, int devices, int per_node, Lay
 // Layout with every field the scenario fixes (schedule, dp_comm ...) and tp=pp=dp=1.
 Layout base_layout(const Scenario& scenario);
 
+// Context parallelism is searched for long sequences only: from 8K tokens (NeMo's Llama 3 8B
+// recipe runs cp 2 at 8K on H100), in powers of two keeping chunks of at least 2K tokens,
+// whose attention GEMMs stay large enough to hide the K/V ring.
+inline constexpr int kContextParallelMinSeqLen = 8192;
+inline constexpr int kContextParallelMinChunk = 2048;
+// The cp degrees tried on `devices` / tp ranks: the scenario's, or 1 and the long-sequence ones.
+std::vector<int> context_parallel_candidates(const Scenario& scenario, int devices);
+
 // Whether plan `r` (layout `l`) beats the best so far: faster, or as fast (within rounding) with a
 // larger micro-batch. Generic models' step time does not depend on the micro-batch, and a
 // practitioner then picks the largest that fits (fewer accumulation steps); first seen wins

@@ -27,6 +27,8 @@ struct StepBreakdown {
     double ep_comm_s = 0;
     // Optimizer/parameter offload transfers and host optimizer step the GPU waits for.
     double offload_s = 0;
+    // Exposed context-parallel K/V ring (ring attention) beyond the attention it hides behind.
+    double cp_comm_s = 0;
 };
 
 struct MemoryGib {
@@ -47,7 +49,8 @@ struct CalibrationUse {
     bool hbm = false;
     bool intra_node = false;
     bool inter_node = false;
-    bool any() const { return gemm || hbm || intra_node || inter_node; }
+    bool job = false; // factors fitted on the user's own job log
+    bool any() const { return gemm || hbm || intra_node || inter_node || job; }
 };
 
 struct PlanResult {

@@ -2,6 +2,7 @@
 // against hardware. Parsing errors name the field ("parallel.tp: must divide model.heads (96)").
 #pragma once
 
+#include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/workload.h"
@@ -63,6 +64,11 @@ struct ParallelSpec {
     std::optional<int> ep;  // expert parallel size; nullopt = searched (MoE models)
     std::optional<int> etp; // expert tensor parallel size; nullopt = 1
     Offload offload;
+    // Context parallelism (ring attention); nullopt = searched for long sequences.
+    std::optional<int> cp;
+    // Layers per pipeline stage, first to last; empty = the default split (pipeline_stages.h).
+    std::vector<int> stage_layers;
+    bool sequence_parallel_given = false; // else searched whenever tp > 1
 };
 
 struct TrainingSpec {
@@ -80,6 +86,9 @@ struct TrainingSpec {
     double example_tokens = 0;
     bool packing = true;
     Optimizer optimizer = Optimizer::adamw;
+    // Training software; automatic = Megatron-Core on NVIDIA GPUs (PyTorch FSDP for ZeRO-2/3),
+    // NeuronX Distributed on Trainium (framework.h). The plan names the one it assumed.
+    Framework framework = Framework::automatic;
 };
 
 struct SpotSpec {
@@ -92,6 +101,7 @@ struct SpotSpec {
 
 struct Constraints {
     int max_nodes = 512;
+    bool max_nodes_given = false; // the default never caps an explicit cluster.nodes
     double deadline_hours = kUnknown;
     double budget_usd = kUnknown;
     std::vector<std::string> instances; // empty = all that can train

@@ -20,4 +20,10 @@ struct Cluster {
 PlanResult evaluate(const Workload& workload, const Cluster& cluster, const Layout& layout,
                     Precision precision, const CalibrationProfile* calibration = nullptr);
 
+// The same with the framework's compute efficiency given instead of taken from the fitted table
+// (framework_factors.h): what the factor fit and leave-one-source-out validation evaluate.
+PlanResult evaluate_with_efficiency(const Workload& workload, const Cluster& cluster,
+                                    const Layout& layout, Precision precision,
+                                    const CalibrationProfile* calibration, double efficiency);
+
 } // namespace cp::sim

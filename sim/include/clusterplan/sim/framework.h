@@ -1,0 +1,69 @@
+// Training software as part of the model. The same layout runs at different speeds in different
+// frameworks: which attention kernel runs, whether TP collectives hide behind GEMMs, whether the
+// gradient reduce overlaps the backward pass, which ZeRO stages combine with pipelining, whether
+// FP8 GEMMs exist. Each framework switches those mechanisms on or off and carries a compute
+// efficiency fitted (fit_framework_factors, validation_runs.h) over the published runs it ran.
+#pragma once
+
+#include "clusterplan/sim/hardware.h"
+
+#include <optional>
+#include <string_view>
+
+namespace cp::sim {
+
+enum class Framework {
+    megatron_lm,         // NVIDIA Megatron-LM 2021-22 (SC'21, Korthikanti 2022): no TE, no overlap
+    megatron_core,       // Megatron-Core + Transformer Engine (2023-)
+    megatron_deepspeed,  // Microsoft/BigScience Megatron-DeepSpeed (MT-NLG, BLOOM, vTrain)
+    deepspeed,           // DeepSpeed ZeRO with a PyTorch model (HF Trainer, ...)
+    pytorch_fsdp,        // PyTorch FSDP1/FSDP2, torchtitan, llm-foundry/Composer, lit-gpt
+    nemo,                // NVIDIA NeMo (Megatron-Core + TE underneath, tuned recipes)
+    neuronx_distributed, // AWS NeuronX Distributed / neuronx-nemo-megatron on Trainium
+    // Not named by the scenario: resolved per plan by resolve_framework (the plan names it).
+    automatic
+};
+inline constexpr int kFrameworkCount = 7; // real frameworks (automatic excluded)
+
+// Accelerator generation, the second axis of the fitted factors and of validation buckets.
+enum class AcceleratorGeneration { volta, ampere, hopper, blackwell, trainium, gaudi, other };
+
+struct FrameworkProfile {
+    Framework id;
+    std::string_view name;   // as written in scenarios and JSON ("megatron-core")
+    std::string_view family; // validation bucket: "megatron", "deepspeed", "fsdp", "neuron"
+    bool fused_attention;    // attention kernel when model.flash_attention is not given
+    bool te_attention;       // cuDNN/Transformer Engine fused attention (FA3-class rate on Hopper)
+    bool tp_comm_overlap;  // TP all-gather/reduce-scatter split and hidden behind GEMMs (needs SP)
+    bool dp_overlap;       // gradient reduce can overlap the backward pass
+    bool fp8;              // FP8 GEMMs offered (Transformer Engine, torchao float8)
+    int max_zero;          // highest ZeRO stage (FSDP FULL_SHARD = 3)
+    int max_zero_with_pp;  // highest ZeRO stage combined with pipeline parallelism
+    bool context_parallel; // ring attention over the sequence (cp > 1)
+    bool gpu;              // runs on NVIDIA GPUs
+    bool neuron;           // runs on Trainium
+};
+
+const FrameworkProfile& framework_profile(Framework framework);
+std::optional<Framework> framework_from_name(std::string_view name);
+std::string_view enum_name(Framework framework);
+// The names, comma separated, for error messages.
+std::string_view framework_names();
+
+AcceleratorGeneration accelerator_generation(const AcceleratorSpec& accelerator);
+std::string_view enum_name(AcceleratorGeneration generation);
+
+// The framework a plan assumes when the scenario names none: Megatron-Core on NVIDIA GPUs (what
+// NVIDIA's published recipes run), NeuronX Distributed on Trainium, DeepSpeed elsewhere (Habana's
+// Gaudi stack is a DeepSpeed fork).
+Framework default_framework(const AcceleratorSpec& accelerator);
+
+// Whether `framework` runs on `accelerator` at all (Neuron software only on Trainium, ...).
+bool framework_runs_on(Framework framework, const AcceleratorSpec& accelerator);
+
+// The framework a layout runs in: its own, or for `automatic` the default of the accelerator,
+// except that sharded data parallelism beyond ZeRO-1 (ZeRO-2/3), which Megatron-Core does not
+// offer, resolves to PyTorch FSDP on NVIDIA GPUs.
+Framework resolve_framework(Framework framework, const AcceleratorSpec& accelerator, int zero);
+
+} // namespace cp::sim

@@ -1,0 +1,119 @@
+#include "clusterplan/sim/framework.h"
+
+#include <array>
+
+namespace cp::sim {
+namespace {
+
+// Mechanisms per framework, from each project's documentation:
+// - Megatron-LM 2021-22 (Narayanan et al. SC'21; Korthikanti et al. 2022): materialised attention,
+//   gradient all-reduce after the backward pass, distributed optimizer (ZeRO-1) from 2022.
+// - Megatron-Core + Transformer Engine: cuDNN fused attention, --tp-comm-overlap (userbuffers,
+//   needs sequence parallelism), --overlap-grad-reduce, FP8, context parallelism; the distributed
+//   optimizer is ZeRO-1 (Megatron-Core docs, "distributed optimizer").
+// - Megatron-DeepSpeed: DeepSpeed's PipelineEngine reduces gradients after the pipeline flush;
+//   ZeRO-2/3 "are incompatible with pipeline parallelism" (DeepSpeed pipeline docs).
+// - PyTorch FSDP (FSDP1/FSDP2, torchtitan): FULL_SHARD = ZeRO-3, SHARD_GRAD_OP = ZeRO-2;
+//   torchtitan composes FSDP2 with TP, PP and CP (Liang et al. 2024, arXiv:2410.06511); FA2/SDPA;
+//   float8 through torchao.
+// - NeMo: Megatron-Core underneath with NVIDIA's tuned recipes.
+// - NeuronX Distributed: XLA-compiled graphs, ZeRO-1 only (Neuron docs, "ZeRO-1 Tutorial"),
+//   NKI flash attention.
+constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
+    {Framework::megatron_lm, "megatron-lm", "megatron", false, false, false, false, false, 1, 1,
+     false, true, false},
+    {Framework::megatron_core, "megatron-core", "megatron", true, true, true, true, true, 1, 1,
+     true, true, false},
+    {Framework::megatron_deepspeed, "megatron-deepspeed", "deepspeed", false, false, false, false,
+     false, 3, 1, false, true, false},
+    {Framework::deepspeed, "deepspeed", "deepspeed", true, false, false, true, false, 3, 1, false,
+     true, false},
+    {Framework::pytorch_fsdp, "pytorch-fsdp", "fsdp", true, false, false, true, true, 3, 3, true,
+     true, false},
+    {Framework::nemo, "nemo", "megatron", true, true, true, true, true, 1, 1, true, true, false},
+    {Framework::neuronx_distributed, "neuronx-distributed", "neuron", true, false, false, true,
+     false, 1, 1, false, false, true},
+}};
+
+} // namespace
+
+const FrameworkProfile& framework_profile(Framework framework) {
+    // `automatic` has no mechanisms of its own; callers resolve it first (resolve_framework).
+    const auto i = static_cast<std::size_t>(framework);
+    return kProfiles[i < kProfiles.size() ? i : static_cast<std::size_t>(Framework::megatron_core)];
+}
+
+std::optional<Framework> framework_from_name(std::string_view name) {
+    for (const auto& p : kProfiles)
+        if (p.name == name) return p.id;
+    return std::nullopt;
+}
+
+std::string_view enum_name(Framework framework) {
+    return framework == Framework::automatic ? "automatic" : framework_profile(framework).name;
+}
+
+std::string_view framework_names() {
+    return "megatron-lm, megatron-core, megatron-deepspeed, deepspeed, pytorch-fsdp, nemo, "
+           "neuronx-distributed";
+}
+
+AcceleratorGeneration accelerator_generation(const AcceleratorSpec& a) {
+    if (a.is_hopper()) return AcceleratorGeneration::hopper;
+    if (a.is_a100() || a.id.starts_with("A10") || a.id.starts_with("L4") || a.id.starts_with("A40"))
+        return AcceleratorGeneration::ampere;
+    if (a.id.starts_with("V100")) return AcceleratorGeneration::volta;
+    if (a.id.starts_with("B200") || a.id.starts_with("B100") || a.id.starts_with("GB200"))
+        return AcceleratorGeneration::blackwell;
+    if (a.id.starts_with("Trainium")) return AcceleratorGeneration::trainium;
+    if (a.id.starts_with("Gaudi")) return AcceleratorGeneration::gaudi;
+    return AcceleratorGeneration::other;
+}
+
+std::string_view enum_name(AcceleratorGeneration g) {
+    switch (g) {
+    case AcceleratorGeneration::volta:
+        return "volta";
+    case AcceleratorGeneration::ampere:
+        return "ampere";
+    case AcceleratorGeneration::hopper:
+        return "hopper";
+    case AcceleratorGeneration::blackwell:
+        return "blackwell";
+    case AcceleratorGeneration::trainium:
+        return "trainium";
+    case AcceleratorGeneration::gaudi:
+        return "gaudi";
+    case AcceleratorGeneration::other:
+        return "other";
+    }
+    return "other";
+}
+
+Framework default_framework(const AcceleratorSpec& a) {
+    if (a.id.starts_with("Trainium")) return Framework::neuronx_distributed;
+    if (a.vendor == "NVIDIA") return Framework::megatron_core;
+    return Framework::deepspeed;
+}
+
+bool framework_runs_on(Framework framework, const AcceleratorSpec& a) {
+    const FrameworkProfile& p = framework_profile(framework);
+    const bool trainium = a.id.starts_with("Trainium");
+    if (trainium) return p.neuron;
+    if (a.vendor == "NVIDIA") return p.gpu;
+    return framework == Framework::deepspeed || framework == Framework::pytorch_fsdp;
+}
+
+} // namespace cp::sim
+
+namespace cp::sim {
+
+Framework resolve_framework(Framework framework, const AcceleratorSpec& accelerator, int zero) {
+    if (framework != Framework::automatic) return framework;
+    const Framework fallback = default_framework(accelerator);
+    if (zero > framework_profile(fallback).max_zero && accelerator.vendor == "NVIDIA")
+        return Framework::pytorch_fsdp;
+    return fallback;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,45 @@
+#include "engine/pipeline_stages.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace cp::sim {
+
+StageSplit stage_split(int layers, const Layout& layout) {
+    const int p = std::max(1, layout.pp);
+    StageSplit s;
+    if (layout.stage_layers_first > 0) {
+        s.first = layout.stage_layers_first;
+        s.last = layout.stage_layers_last;
+        s.middle = layout.stage_layers_middle;
+        return s;
+    }
+    if (p == 1) return {layers, layers, 0};
+    const int base = layers / p, extra = layers % p;
+    if (extra == 0) return {base, base, p > 2 ? base : 0};
+    if (p > 2 && (layers + 2) % p == 0) {
+        const int per = (layers + 2) / p; // embedding and loss counted as a layer each
+        return {per - 1, per - 1, per};
+    }
+    if (p > 2 && extra <= p - 2) return {base, base, base + 1};
+    return {base + 1, base + (extra >= p ? 1 : 0), p > 2 ? base + 1 : 0};
+}
+
+std::string set_stage_layers(const std::vector<int>& stages, int layers, Layout& layout) {
+    if (static_cast<int>(stages.size()) != layout.pp)
+        return "lists " + std::to_string(stages.size()) + " stages, but pp is " +
+               std::to_string(layout.pp);
+    for (int n : stages)
+        if (n < 1) return "every stage needs at least one layer";
+    const long long sum = std::accumulate(stages.begin(), stages.end(), 0LL);
+    if (sum != layers)
+        return "holds " + std::to_string(sum) + " layers, but the model has " +
+               std::to_string(layers);
+    layout.stage_layers_first = stages.front();
+    layout.stage_layers_last = stages.back();
+    layout.stage_layers_middle =
+        stages.size() > 2 ? *std::max_element(stages.begin() + 1, stages.end() - 1) : 0;
+    return {};
+}
+
+} // namespace cp::sim

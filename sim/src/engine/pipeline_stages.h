@@ -1,0 +1,35 @@
+// How a pipeline splits the layers over its stages. Stages need not hold equal numbers of
+// layers: BLOOM ran 70 layers on 12 stages, Llama 3 405B 126 layers on 16 stages with the first
+// and last stage one layer short to make room for the embedding and the loss (Grattafiori et al.
+// 2024, sec. 3.3.2). The slowest stage sets the pipeline's pace; the fullest sets its memory.
+#pragma once
+
+#include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/workload.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace cp::sim {
+
+// The stages that differ: the first (embedding), the last (output layer and loss) and the
+// fullest of the others. With one stage, first == last == all layers.
+struct StageSplit {
+    int first = 0;
+    int last = 0;
+    int middle = 0; // most layers on any stage other than the first and the last (0 when pp <= 2)
+    int fullest() const { return std::max(first, std::max(last, middle)); }
+};
+
+// The layout's split: its explicit stage_layers when set, else the default split: equal stages
+// when pp divides the layers; else, when pp divides layers + 2, Megatron-Core's split that counts
+// the embedding and the loss as one layer each (first and last stage one layer short); else the
+// extra layers go to the middle stages first (they carry neither embedding nor loss).
+StageSplit stage_split(int layers, const Layout& layout);
+
+// Stores an explicit per-stage list in `layout` (which keeps the first, last and fullest middle
+// stage). Returns why the list is not valid for `layers` and layout.pp, or empty.
+std::string set_stage_layers(const std::vector<int>& stage_layers, int layers, Layout& layout);
+
+} // namespace cp::sim

@@ -1,0 +1,157 @@
+#include "engine/transformer_stage.h"
+
+#include "engine/context_parallel.h"
+#include "engine/layer_training.h"
+#include "engine/model_constants.h"
+#include "engine/pipeline_stages.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+namespace {
+
+// An FP8 cast reads the 16-bit element (2 bytes) and writes its FP8 copy (1 byte)
+// (Micikevicius et al. 2022, "FP8 Formats for Deep Learning": per-tensor scaled conversion before
+// each FP8 GEMM; Transformer Engine fuses some casts into LayerNorm, which this does not credit).
+constexpr double kFp8CastBytesPerElement = 3.0;
+
+// Per layer and micro-batch, all passes.
+struct LayerTimes {
+    double fwd = 0, bwd = 0, rec = 0; // compute
+    double tp = 0, cp = 0, host = 0;  // exposed communication, host-issue idle
+    double ep = 0;                    // MoE all-to-all
+    double total() const { return fwd + bwd + rec + tp + cp + host + ep; }
+};
+
+// Tensor-parallel collectives of one layer on b*s*h activations: forward, the extra backward
+// all-gathers of sequence parallelism, and the recomputed forward's.
+struct TpComm {
+    double fwd = 0, bwd_extra = 0, rec = 0;
+};
+
+TpComm tp_comm(const Layout& layout, const Network& net, double msg) {
+    TpComm c;
+    const int tp = layout.tp;
+    if (tp <= 1) return c;
+    const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
+    c.fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
+                                     : 2.0 * ring_all_reduce_s(tier, tp, msg);
+    // With sequence parallelism the backward pass all-gathers the inputs of the two
+    // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
+    if (layout.sequence_parallel) c.bwd_extra = 2.0 * reduce_scatter_s(tier, tp, msg);
+    if (layout.recompute == Recompute::full) c.rec = c.fwd;
+    return c;
+}
+
+} // namespace
+
+StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
+                         const ComputeRates& rates, const StageOptions& options) {
+    const double e = options.bytes_per_element;
+    const LayerWork lw = cp_layer_work(shape, layout, e);
+    const auto core = static_cast<std::size_t>(lw.attention_core_begin);
+    // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate.
+    auto core_time = [&](std::size_t i) {
+        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i])
+                                  : gemm_time_s(rates, lw.gemms[i], e);
+    };
+    double linear_fwd = 0, cast_bytes = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(lw.gemm_count); ++i) {
+        if (i == core || i == core + 1) continue;
+        linear_fwd += gemm_time_s(rates, lw.gemms[i], e);
+        cast_bytes += kFp8CastBytesPerElement * lw.gemms[i].m * lw.gemms[i].k * lw.gemms[i].batch;
+    }
+    // FP8 GEMMs take FP8 operands: each 16-bit activation input is read and written again as
+    // FP8 (per-tensor scaled) before its GEMM; weights are cast once per step, not per pass.
+    const double cast_s = options.fp8 ? memory_time_s(rates, cast_bytes, lw.gemm_count - 2) : 0.0;
+    const double core_gemm = core_time(core) + core_time(core + 1);
+    const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
+    const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
+                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
+    // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
+    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e);
+    LayerTimes t;
+    t.fwd = linear_fwd + core_gemm + mem_fwd + adj.forward_s;
+    // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
+    t.bwd = 2.0 * t.fwd + adj.backward_s;
+    t.ep = adj.ep_comm_s + (layout.recompute == Recompute::full ? adj.ep_comm_forward_s : 0.0);
+    // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
+    t.rec = lw.attention_fused ? core_time(core) : 0.0;
+    if (layout.recompute == Recompute::full) t.rec += t.fwd;
+    if (layout.recompute == Recompute::selective) t.rec += core_gemm + core_mem;
+
+    const TransformerShape local = cp_local_shape(shape, layout.cp);
+    const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
+    const TpComm tp = tp_comm(layout, net, msg);
+    // Transformer Engine's userbuffer overlap (Megatron-Core --tp-comm-overlap, sequence
+    // parallel only, NVLink inside a node) splits each all-gather / reduce-scatter into chunks
+    // pipelined with the GEMM that consumes or produces them: what the GEMMs cannot cover stays.
+    if (options.tp_comm_overlap && layout.sequence_parallel && layout.tp > 1 &&
+        layout.tp <= net.devices_per_node) {
+        const bool full = layout.recompute == Recompute::full;
+        t.tp = std::max(0.0, tp.fwd - linear_fwd) +
+               std::max(0.0, tp.fwd + tp.bwd_extra - 2.0 * linear_fwd) +
+               (full ? std::max(0.0, tp.rec - linear_fwd) : 0.0);
+    } else {
+        t.tp = 2.0 * tp.fwd + tp.bwd_extra + tp.rec; // backward mirrors forward
+    }
+    // The K/V ring hides behind the attention of the chunk at hand (forward, then K/V and their
+    // gradients in backward; again in a fully recomputed forward).
+    const double ring_fwd = cp_ring_forward_s(shape, layout, net, e);
+    const double core_fwd = core_gemm + core_mem;
+    t.cp = std::max(0.0, ring_fwd - core_fwd) + 2.0 * std::max(0.0, ring_fwd - core_fwd) +
+           (layout.recompute == Recompute::full ? std::max(0.0, ring_fwd - core_fwd) : 0.0);
+
+    // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
+    // issued its kernels; what the host adds beyond the GPU work is idle GPU time.
+    const double passes =
+        3.0 + (layout.recompute == Recompute::full        ? 1.0
+               : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
+                                                          : 0.0);
+    t.host =
+        std::max(0.0, passes * options.host_pass_s - (t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep));
+
+    // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
+    const HeadWork head = transformer_head_work(local, layout.micro_batch, layout.tp);
+    const double head_s =
+        3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
+    double embed_s = memory_time_s(rates, 3.0 * 2.0 * msg, 3);
+    if (layout.tp > 1) {
+        const LinkTier tier = group_tier(net, layout.tp, std::min(layout.tp, net.devices_per_node));
+        embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, layout.tp, msg)
+                                            : ring_all_reduce_s(tier, layout.tp, msg);
+    }
+
+    // The pace is the slowest stage's: first (embedding), last (logits and loss) or middle.
+    const StageSplit split = stage_split(shape.layers, layout);
+    int layers = split.first;
+    double ends = embed_s + head_s;
+    if (layout.pp > 1) {
+        const double per_layer = t.total();
+        const double first = split.first * per_layer + embed_s;
+        const double last = split.last * per_layer + head_s;
+        const double middle = split.middle * per_layer;
+        if (last >= first && last >= middle) {
+            layers = split.last;
+            ends = head_s;
+        } else if (middle > first) {
+            layers = split.middle;
+            ends = 0;
+        } else {
+            ends = embed_s;
+        }
+    }
+    const double n = layers;
+    StageTimes st;
+    st.layers = layers;
+    st.compute_s = n * (t.fwd + t.bwd) + ends;
+    st.recompute_s = n * t.rec;
+    st.tp_comm_s = n * t.tp;
+    st.cp_comm_s = n * t.cp;
+    st.backward_s = n * (t.bwd + t.rec);
+    st.host_s = n * t.host;
+    st.ep_comm_s = n * t.ep;
+    return st;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,37 @@
+// Per-micro-batch time of the pipeline stage that sets the pace: per-layer GEMMs, memory-bound
+// kernels, recompute, tensor- and context-parallel communication and the host-issue floor, times
+// the stage's layers, plus the embedding on the first and the output layer on the last stage.
+// With uneven stages (pipeline_stages.h) the slowest of first, middle and last is taken.
+#pragma once
+
+#include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/workload.h"
+#include "engine/collectives.h"
+#include "engine/compute_rates.h"
+
+namespace cp::sim {
+
+struct StageTimes {
+    double compute_s = 0; // forward + backward, GEMMs and memory-bound kernels
+    double recompute_s = 0;
+    double tp_comm_s = 0;  // exposed tensor-parallel collectives
+    double cp_comm_s = 0;  // exposed context-parallel K/V ring
+    double backward_s = 0; // the part that can hide the data-parallel sync
+    double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
+    double ep_comm_s = 0;  // MoE all-to-all (and expert TP), forward + backward + recompute
+    int layers = 0;        // layers on this stage
+};
+
+struct StageOptions {
+    double bytes_per_element = 2;
+    double host_pass_s = 0;       // host-issue time per layer pass (0: compiled graphs)
+    bool tp_comm_overlap = false; // the framework hides TP collectives behind GEMMs
+    bool fp8 = false;             // FP8 GEMMs: their 16-bit activation inputs are cast first
+    FineTuning finetune;          // frozen / 4-bit base weights, LoRA adapters
+};
+
+// `shape` is the shape as computed (KV heads already widened to tp when replicated).
+StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
+                         const ComputeRates& rates, const StageOptions& options);
+
+} // namespace cp::sim

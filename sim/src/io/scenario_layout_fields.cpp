@@ -1,0 +1,87 @@
+#include "io/scenario_layout_fields.h"
+
+#include "engine/pipeline_stages.h"
+
+namespace cp::sim::scenario_io {
+
+void parse_parallel_layout_fields(Reader& r, ParallelSpec& p) {
+    p.sequence_parallel_given = r.present("sequence_parallel");
+    p.cp = r.integer("cp", 1, 4096);
+    if (const json* v = r.get("stage_layers")) {
+        if (!v->is_array())
+            r.fail("stage_layers", "must be a list of layer counts, first stage first");
+        if (v->size() > 4096) r.fail("stage_layers", "lists more than 4096 stages");
+        for (const auto& item : *v) {
+            if (!item.is_number_integer() || item.get<long long>() < 1 ||
+                item.get<long long>() > 100000)
+                r.fail("stage_layers",
+                       "must hold whole layer counts from 1 to 100000, got " + item.dump());
+            p.stage_layers.push_back(item.get<int>());
+        }
+        if (p.stage_layers.empty()) r.fail("stage_layers", "must list at least one stage");
+    }
+}
+
+void parse_training_framework(Reader& r, TrainingSpec& t) {
+    if (auto name = r.string("framework")) {
+        const auto fw = framework_from_name(*name);
+        if (!fw)
+            r.fail("framework", "unknown framework '" + *name + "' (expected one of " +
+                                    std::string(framework_names()) + ")");
+        t.framework = *fw;
+    }
+}
+
+void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::string& origin) {
+    ParallelSpec& p = sc.parallel;
+    const Framework named = sc.training.framework;
+    auto fail = [&](const std::string& field, const std::string& reason) {
+        throw ScenarioError(origin, field, reason);
+    };
+    if (sc.workload.kind == WorkloadKind::generic) {
+        if (p.cp && *p.cp != 1)
+            fail("parallel.cp", "a generic model has no sequence to split, so cp must be 1");
+        if (!p.stage_layers.empty())
+            fail("parallel.stage_layers", "a generic model trains data-parallel only");
+        return;
+    }
+    TransformerShape& s = sc.workload.shape;
+    // A named framework decides the attention kernel; automatic ones (Megatron-Core, FSDP,
+    // NeuronX) all fuse it.
+    if (!flash_attention_given)
+        s.flash_attention =
+            named == Framework::automatic || framework_profile(named).fused_attention;
+    if (p.tp && s.kv_heads % *p.tp != 0 && *p.tp % s.kv_heads != 0)
+        fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) +
+                                ") or be a multiple of it (KV heads replicated), got " +
+                                std::to_string(*p.tp));
+    if (p.pp && *p.pp > s.layers)
+        fail("parallel.pp", "must not exceed model.layers (" + std::to_string(s.layers) +
+                                "), got " + std::to_string(*p.pp));
+    if (!p.stage_layers.empty()) {
+        if (!p.pp) p.pp = static_cast<int>(p.stage_layers.size());
+        Layout probe;
+        probe.pp = *p.pp;
+        if (const std::string why = set_stage_layers(p.stage_layers, s.layers, probe); !why.empty())
+            fail("parallel.stage_layers", why);
+    }
+    if (p.cp && *p.cp > 1 && s.seq_len % (2 * *p.cp) != 0)
+        fail("parallel.cp", "2 × cp must divide model.seq_len (" + std::to_string(s.seq_len) +
+                                ": ring attention splits each sequence into 2·cp chunks), got " +
+                                std::to_string(*p.cp));
+    if (named == Framework::automatic) return;
+    const FrameworkProfile& fw = framework_profile(named);
+    const std::string who = "training.framework " + std::string(fw.name);
+    if (p.zero && *p.zero > fw.max_zero)
+        fail("parallel.zero", who + " offers ZeRO up to stage " + std::to_string(fw.max_zero) +
+                                  ", got " + std::to_string(*p.zero));
+    if (p.zero && p.pp && *p.pp > 1 && *p.zero > fw.max_zero_with_pp)
+        fail("parallel.zero", who + " combines pipeline parallelism with ZeRO up to stage " +
+                                  std::to_string(fw.max_zero_with_pp) + " only, got " +
+                                  std::to_string(*p.zero));
+    if (p.cp && *p.cp > 1 && !fw.context_parallel)
+        fail("parallel.cp", who + " has no context parallelism");
+    if (sc.precision == Precision::fp8 && !fw.fp8) fail("precision", who + " has no FP8 training");
+}
+
+} // namespace cp::sim::scenario_io

@@ -1,0 +1,342 @@
+#include "clusterplan/sim/validation_runs.h"
+
+#include "engine/pipeline_stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace cp::sim {
+namespace {
+
+constexpr std::size_t kMaxFields = 64;
+constexpr std::size_t kMaxRows = 100000;
+
+// One CSV record: comma separated, double quotes around fields that hold commas.
+std::vector<std::string> split_record(const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"') {
+            if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
+                out.back() += '"';
+                ++i;
+            } else {
+                quoted = !quoted;
+            }
+        } else if (c == ',' && !quoted) {
+            if (out.size() >= kMaxFields) throw std::runtime_error("more than 64 fields");
+            out.emplace_back();
+        } else {
+            out.back() += c;
+        }
+    }
+    return out;
+}
+
+class Row {
+public:
+    Row(const std::map<std::string, std::size_t>& columns, std::vector<std::string> cells,
+        std::string where)
+        : columns_(columns), cells_(std::move(cells)), where_(std::move(where)) {}
+    const std::string& text(const char* key) const {
+        auto it = columns_.find(key);
+        if (it == columns_.end()) fail(key, "column missing");
+        static const std::string empty;
+        return it->second < cells_.size() ? cells_[it->second] : empty;
+    }
+    bool has(const char* key) const { return !text(key).empty(); }
+    double number(const char* key) const {
+        const std::string& t = text(key);
+        std::size_t used = 0;
+        double v = 0;
+        try {
+            v = std::stod(t, &used);
+        } catch (const std::exception&) {
+            fail(key, "not a number: '" + t + "'");
+        }
+        if (used != t.size() || !std::isfinite(v) || v < 0)
+            fail(key, "not a non-negative number: '" + t + "'");
+        return v;
+    }
+    int integer(const char* key, int lo, int hi) const {
+        const double v = number(key);
+        if (v != std::floor(v) || v < lo || v > hi)
+            fail(key, "must be a whole number in [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "]");
+        return static_cast<int>(v);
+    }
+    bool flag(const char* key) const {
+        const std::string& t = text(key);
+        if (t == "true" || t == "1") return true;
+        if (t == "false" || t == "0" || t.empty()) return false;
+        fail(key, "must be true or false, got '" + t + "'");
+    }
+    [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+        throw std::runtime_error(where_ + ", column " + key + ": " + why);
+    }
+
+private:
+    const std::map<std::string, std::size_t>& columns_;
+    std::vector<std::string> cells_;
+    std::string where_;
+};
+
+Precision parse_precision(const Row& row) {
+    const std::string& t = row.text("precision");
+    for (auto [name, p] : {std::pair{"fp32", Precision::fp32},
+                           {"tf32", Precision::tf32},
+                           {"fp16", Precision::fp16},
+                           {"bf16", Precision::bf16},
+                           {"fp8", Precision::fp8}})
+        if (t == name) return p;
+    row.fail("precision", "unknown precision '" + t + "'");
+}
+
+RunMetric parse_metric(const Row& row) {
+    const std::string& t = row.text("metric");
+    for (RunMetric m :
+         {RunMetric::step_time_s, RunMetric::tokens_per_s_per_device, RunMetric::samples_per_s,
+          RunMetric::model_tflops_per_device, RunMetric::hardware_tflops_per_device})
+        if (t == enum_name(m)) return m;
+    row.fail("metric", "unknown metric '" + t + "'");
+}
+
+Cluster parse_cluster(const Row& row, Precision precision) {
+    Cluster c;
+    const int devices = row.integer("devices", 1, 1 << 20);
+    const int per_node = row.integer("devices_per_node", 1, 1024);
+    if (devices % per_node != 0) row.fail("devices", "must be a multiple of devices_per_node");
+    c.nodes = devices / per_node;
+    NodeSpec& n = c.node;
+    n.instance_type = "fixture";
+    AcceleratorSpec& a = n.accelerator;
+    a.id = row.text("accelerator");
+    const bool trainium = a.id.starts_with("Trainium");
+    a.vendor = trainium ? "AWS" : "NVIDIA";
+    a.is_gpu = !trainium;
+    a.eager_kernel_issue = !trainium; // Neuron compiles the step (hardware.h)
+    a.max_zero_stage = trainium ? 1 : 3;
+    a.peak_tflops[static_cast<int>(Precision::fp16)] = row.number("peak_tflops_half");
+    a.peak_tflops[static_cast<int>(Precision::bf16)] = row.number("peak_tflops_half");
+    if (row.has("peak_tflops_fp8"))
+        a.peak_tflops[static_cast<int>(Precision::fp8)] = row.number("peak_tflops_fp8");
+    if (precision == Precision::fp32 || precision == Precision::tf32)
+        row.fail("precision", "fixtures carry 16-bit and fp8 peaks only");
+    a.memory_gib = row.number("memory_gib");
+    a.hbm_gbytes_per_s = row.number("hbm_gbytes_per_s");
+    a.link_gbytes_per_s = row.number("intra_node_gbytes_per_s");
+    n.accelerators_per_node = per_node;
+    const std::string& link = row.text("link");
+    n.intra_link = link == "nvswitch"     ? IntraNodeLink::nvswitch
+                   : link == "nvlink"     ? IntraNodeLink::nvlink
+                   : link == "neuronlink" ? IntraNodeLink::neuronlink
+                   : link == "pcie"
+                       ? IntraNodeLink::pcie
+                       : (row.fail("link", "unknown link '" + link + "'"), IntraNodeLink::none);
+    n.intra_node_gbytes_per_s = a.link_gbytes_per_s;
+    n.inter_node_gbps = row.number("inter_node_gbps");
+    n.efa = true;
+    return c;
+}
+
+Workload parse_workload(const Row& row) {
+    Workload w;
+    w.name = row.text("model");
+    w.kind = WorkloadKind::transformer;
+    TransformerShape& s = w.shape;
+    s.layers = row.integer("layers", 1, 100000);
+    s.hidden = row.integer("hidden", 1, 1 << 20);
+    s.heads = row.integer("heads", 1, 1 << 16);
+    s.kv_heads = row.has("kv_heads") ? row.integer("kv_heads", 1, 1 << 16) : s.heads;
+    s.ffn_hidden = row.has("ffn_hidden") ? row.integer("ffn_hidden", 1, 1 << 22) : 4 * s.hidden;
+    s.gated_mlp = row.flag("gated_mlp");
+    s.vocab = row.integer("vocab", 1, 1 << 22);
+    s.seq_len = row.integer("seq_len", 1, 1 << 24);
+    s.learned_positions = row.flag("learned_positions");
+    s.flash_attention = row.flag("flash_attention");
+    return w;
+}
+
+Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool& mb_searched,
+                    bool& v_searched) {
+    Layout l;
+    l.framework = framework;
+    l.tp = row.integer("tp", 1, 4096);
+    l.pp = row.integer("pp", 1, 4096);
+    l.dp = row.integer("dp", 1, 1 << 20);
+    l.cp = row.has("cp") ? row.integer("cp", 1, 4096) : 1;
+    l.global_batch = row.integer("global_batch", 1, 1 << 26);
+    mb_searched = !row.has("micro_batch");
+    l.micro_batch = mb_searched ? 1 : row.integer("micro_batch", 1, 1 << 20);
+    v_searched = !row.has("virtual_stages") && row.text("schedule") == "interleaved";
+    l.virtual_stages = row.has("virtual_stages") ? row.integer("virtual_stages", 1, 1024) : 1;
+    l.schedule = row.text("schedule") == "interleaved" || l.virtual_stages > 1
+                     ? Schedule::interleaved
+                     : Schedule::one_f_one_b;
+    l.zero = row.integer("zero", 0, 3);
+    const std::string& rc = row.text("recompute");
+    l.recompute = rc == "full"        ? Recompute::full
+                  : rc == "selective" ? Recompute::selective
+                                      : Recompute::none;
+    if (rc != "full" && rc != "selective" && rc != "none")
+        row.fail("recompute", "none, selective or full");
+    l.sequence_parallel = row.flag("sequence_parallel");
+    if (row.has("stage_layers")) {
+        std::vector<int> stages;
+        std::string item;
+        for (char c : row.text("stage_layers") + ";") {
+            if (c != ';') {
+                item += c;
+                continue;
+            }
+            try {
+                stages.push_back(std::stoi(item));
+            } catch (const std::exception&) {
+                row.fail("stage_layers", "not a list of layer counts separated by ';'");
+            }
+            item.clear();
+        }
+        if (const std::string why = set_stage_layers(stages, w.shape.layers, l); !why.empty())
+            row.fail("stage_layers", why);
+    }
+    return l;
+}
+
+} // namespace
+
+std::string_view enum_name(RunMetric metric) {
+    switch (metric) {
+    case RunMetric::step_time_s:
+        return "step_time_s";
+    case RunMetric::tokens_per_s_per_device:
+        return "tokens_per_s_per_device";
+    case RunMetric::samples_per_s:
+        return "samples_per_s";
+    case RunMetric::model_tflops_per_device:
+        return "model_tflops_per_device";
+    case RunMetric::hardware_tflops_per_device:
+        return "hardware_tflops_per_device";
+    }
+    return "step_time_s";
+}
+
+double metric_value(RunMetric metric, const PlanResult& r, int devices) {
+    switch (metric) {
+    case RunMetric::step_time_s:
+        return r.step_time_s;
+    case RunMetric::tokens_per_s_per_device:
+        return r.tokens_per_s / devices;
+    case RunMetric::samples_per_s:
+        return r.samples_per_s;
+    case RunMetric::model_tflops_per_device:
+        return r.model_tflops_per_device;
+    case RunMetric::hardware_tflops_per_device:
+        return r.hardware_tflops_per_device;
+    }
+    return r.step_time_s;
+}
+
+std::vector<ValidationRun> parse_validation_runs(const std::string& text,
+                                                 const std::string& origin) {
+    std::vector<ValidationRun> runs;
+    std::map<std::string, std::size_t> columns;
+    std::size_t line_no = 0, start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        start = end + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty()) continue;
+        const std::string where = origin + ":" + std::to_string(line_no);
+        std::vector<std::string> cells;
+        try {
+            cells = split_record(line);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(where + ": " + e.what());
+        }
+        if (columns.empty()) {
+            for (std::size_t i = 0; i < cells.size(); ++i)
+                columns[cells[i]] = i;
+            continue;
+        }
+        if (runs.size() >= kMaxRows) throw std::runtime_error(where + ": more than 100000 rows");
+        const Row row(columns, std::move(cells), where);
+        ValidationRun run;
+        run.id = row.text("id");
+        run.source = row.text("source");
+        if (run.id.empty() || run.source.empty()) row.fail("id", "id and source are required");
+        const auto fw = framework_from_name(row.text("framework"));
+        if (!fw) row.fail("framework", "unknown framework '" + row.text("framework") + "'");
+        run.framework = *fw;
+        run.precision = parse_precision(row);
+        run.workload = parse_workload(row);
+        run.cluster = parse_cluster(row, run.precision);
+        run.layout = parse_layout(row, run.workload, run.framework, run.micro_batch_searched,
+                                  run.virtual_stages_searched);
+        run.metric = parse_metric(row);
+        run.measured = row.number("value");
+        if (!(run.measured > 0)) row.fail("value", "must be positive");
+        run.note = row.text("note");
+        runs.push_back(std::move(run));
+    }
+    return runs;
+}
+
+RunPrediction predict_run(const ValidationRun& run, const FactorTable* factors) {
+    const FactorTable& table = factors ? *factors : fitted_factor_table();
+    const double eff =
+        table
+            .lookup(run.framework, accelerator_generation(run.cluster.node.accelerator),
+                    run.precision)
+            .efficiency;
+    std::vector<int> mbs{run.layout.micro_batch}, vs{run.layout.virtual_stages};
+    if (run.micro_batch_searched) {
+        mbs.clear();
+        for (int b = 1; b <= 16; ++b)
+            mbs.push_back(b);
+    }
+    if (run.virtual_stages_searched) {
+        vs.clear();
+        for (int v = 1; v <= 8; ++v)
+            vs.push_back(v);
+    }
+    // The fastest plan that fits; when none fits (the memory model is conservative), the one
+    // closest to fitting, timed all the same and marked.
+    RunPrediction best;
+    for (int b : mbs) {
+        for (int v : vs) {
+            Layout l = run.layout;
+            l.micro_batch = b;
+            l.virtual_stages = v;
+            if (v > 1) l.schedule = Schedule::interleaved;
+            const PlanResult r =
+                evaluate_with_efficiency(run.workload, run.cluster, l, run.precision, nullptr, eff);
+            const bool timed = r.valid() || r.limit == Limit::out_of_memory;
+            if (!timed) {
+                if (!best.valid) best.result = r;
+                continue;
+            }
+            const bool better = !best.valid || (r.valid() && !best.fits) ||
+                                (r.valid() == best.fits &&
+                                 (r.valid() ? r.step_time_s < best.result.step_time_s
+                                            : r.memory_gib.total < best.result.memory_gib.total));
+            if (!better) continue;
+            best.valid = true;
+            best.fits = r.valid();
+            best.result = r;
+            best.layout = l;
+        }
+    }
+    if (best.valid) {
+        best.predicted = metric_value(run.metric, best.result, run.cluster.devices());
+        best.error = best.predicted / run.measured - 1.0;
+    }
+    return best;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,181 @@
+// Validation against every published training run in tests/data/validation/training_runs.csv
+// (sources in its README): per source, the error with the committed fitted factors (in-sample)
+// and the error when that source is left out of the factor fit (leave-one-source-out). The
+// committed factor table must be what the fit returns over the fixture.
+#include "clusterplan/sim/validation_runs.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace cp;
+
+namespace {
+
+std::vector<sim::ValidationRun> load_runs() {
+    const std::string path = std::string(CLUSTERPLAN_VALIDATION_DIR) + "/training_runs.csv";
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return sim::parse_validation_runs(text.str(), "training_runs.csv");
+}
+
+struct Errors {
+    double sum = 0, max = 0;
+    int n = 0, refused = 0, over_memory = 0;
+    void add(const sim::RunPrediction& p) {
+        if (!p.valid) {
+            ++refused;
+            return;
+        }
+        if (!p.fits) ++over_memory;
+        const double e = 100.0 * std::abs(p.error);
+        sum += e;
+        max = std::max(max, e);
+        ++n;
+    }
+    double mean() const { return n ? sum / n : 0.0; }
+};
+
+// The rows of the table as C++ for framework_factors.cpp.
+void print_table(const sim::FactorTable& t) {
+    for (const auto& c : t.cells)
+        std::printf("    {%d, %d, %d, %.4f, %d, %d},\n", c.framework, c.generation,
+                    c.precision_class, c.efficiency, c.runs, c.sources);
+}
+
+} // namespace
+
+TEST_CASE("published training runs: in-sample and leave-one-source-out error per source",
+          "[validation]") {
+    const auto runs = load_runs();
+    REQUIRE(runs.size() >= 380);
+    std::set<std::string> sources;
+    for (const auto& r : runs)
+        sources.insert(r.source);
+
+    // The committed factors are the fit over the whole fixture.
+    const sim::FactorTable fitted = sim::fit_framework_factors(runs);
+    const sim::FactorTable& committed = sim::fitted_factor_table();
+    bool same = fitted.cells.size() == committed.cells.size();
+    for (std::size_t i = 0; same && i < fitted.cells.size(); ++i) {
+        const auto &a = fitted.cells[i], &b = committed.cells[i];
+        same = a.framework == b.framework && a.generation == b.generation &&
+               a.precision_class == b.precision_class &&
+               std::abs(a.efficiency / b.efficiency - 1.0) <= 0.005 && a.runs == b.runs &&
+               a.sources == b.sources;
+    }
+    if (!same) {
+        std::printf("\nfitted factor table (paste into sim/src/engine/framework_factors.cpp):\n");
+        print_table(fitted);
+    }
+    CHECK(same);
+
+    std::printf("\n%-46s %4s %9s %9s %9s %9s %4s\n", "source", "n", "in mean", "in max",
+                "LOSO mean", "LOSO max", "oom");
+    Errors all_in, all_loso;
+    std::map<std::string, std::pair<Errors, Errors>> per_source;
+    for (const std::string& source : sources) {
+        std::vector<sim::ValidationRun> others;
+        for (const auto& r : runs)
+            if (r.source != source) others.push_back(r);
+        const sim::FactorTable without = sim::fit_framework_factors(others);
+        Errors in, loso;
+        for (const auto& r : runs) {
+            if (r.source != source) continue;
+            const sim::RunPrediction p_in = sim::predict_run(r, &committed);
+            const sim::RunPrediction p_out = sim::predict_run(r, &without);
+            in.add(p_in);
+            loso.add(p_out);
+            all_in.add(p_in);
+            all_loso.add(p_out);
+            INFO(r.id);
+            CHECK(p_in.valid);
+        }
+        per_source[source] = {in, loso};
+        std::printf("%-46s %4d %8.1f%% %8.1f%% %8.1f%% %8.1f%% %4d\n", source.c_str(), in.n,
+                    in.mean(), in.max, loso.mean(), loso.max, in.over_memory);
+    }
+    std::printf("%-46s %4d %8.1f%% %8.1f%% %8.1f%% %8.1f%%\n", "all runs", all_in.n, all_in.mean(),
+                all_in.max, all_loso.mean(), all_loso.max);
+    double source_mean_in = 0, source_mean_loso = 0;
+    for (const auto& [s, e] : per_source) {
+        source_mean_in += e.first.mean() / per_source.size();
+        source_mean_loso += e.second.mean() / per_source.size();
+    }
+    std::printf("%-46s %4zu %8.1f%% %9s %8.1f%%\n", "mean over sources", per_source.size(),
+                source_mean_in, "", source_mean_loso);
+    // Every published layout is expressible (none refused); the memory model's over-capacity
+    // predictions are counted above and timed all the same.
+    CHECK(all_in.refused == 0);
+    CHECK(all_loso.refused == 0);
+    // Targets are 8 % per source in-sample and 10 % leave-one-source-out; the bounds below are
+    // what the model reaches today (README "Accuracy"), guarding against regressions.
+    CHECK(source_mean_in <= 11.5);
+    CHECK(source_mean_loso <= 16.5);
+}
+
+TEST_CASE("every published run is printed with its layout and error", "[validation]") {
+    const auto runs = load_runs();
+    std::printf("\n%-34s %-20s %5s %3s %3s %4s %2s %2s %2s %11s %11s %7s\n", "run", "framework",
+                "dev", "tp", "pp", "dp", "cp", "mb", "v", "measured", "model", "err %");
+    for (const auto& r : runs) {
+        const sim::RunPrediction p = sim::predict_run(r);
+        if (!p.valid) {
+            std::printf("%-34s refused (limit %d)\n", r.id.c_str(),
+                        static_cast<int>(p.result.limit));
+            continue;
+        }
+        std::printf("%-34s %-20s %5d %3d %3d %4d %2d %2d %2d %11.4g %11.4g %+7.1f", r.id.c_str(),
+                    std::string(sim::enum_name(r.framework)).c_str(), r.cluster.devices(),
+                    p.layout.tp, p.layout.pp, p.layout.dp, p.layout.cp, p.layout.micro_batch,
+                    p.layout.virtual_stages, r.measured, p.predicted, 100.0 * p.error);
+        if (!p.fits)
+            std::printf("  predicted over memory: %.1f of %.1f GiB", p.result.memory_gib.total,
+                        p.result.memory_gib.capacity);
+        std::printf("\n");
+    }
+    SUCCEED();
+}
+
+TEST_CASE("a fixture row that is not valid is reported with its line and column", "[validation]") {
+    const std::string header =
+        "id,source,framework,model,accelerator,devices,devices_per_node,peak_tflops_half,"
+        "peak_tflops_fp8,hbm_gbytes_per_s,memory_gib,link,intra_node_gbytes_per_s,"
+        "inter_node_gbps,layers,hidden,heads,kv_heads,ffn_hidden,gated_mlp,vocab,seq_len,"
+        "learned_positions,flash_attention,precision,tp,pp,dp,cp,schedule,virtual_stages,"
+        "stage_layers,micro_batch,global_batch,zero,recompute,sequence_parallel,metric,"
+        "value,note\n";
+    const std::string good =
+        "r,s,megatron-core,m,H100-80GB,16,8,989,1979,3350,80,nvswitch,450,3200,126,1024,8,8,"
+        "4096,false,32000,2048,false,true,bf16,1,16,1,1,1f1b,,7;8;8;8;8;8;8;8;8;8;8;8;8;8;8;7,"
+        "1,64,1,full,false,step_time_s,1.5,\"a, quoted note\"\n";
+    const auto runs = sim::parse_validation_runs(header + good, "t.csv");
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].note == "a, quoted note");
+    CHECK(runs[0].layout.stage_layers_first == 7);
+    CHECK(runs[0].layout.stage_layers_middle == 8);
+    CHECK(runs[0].layout.stage_layers_last == 7);
+    const auto fails = [&](const std::string& row, const char* text) {
+        try {
+            sim::parse_validation_runs(header + row, "t.csv");
+            FAIL("no error for " << row);
+        } catch (const std::runtime_error& e) {
+            CHECK_THAT(e.what(), Catch::Contains(text));
+        }
+    };
+    std::string bad_fw = good;
+    bad_fw.replace(bad_fw.find("megatron-core"), 13, "caffe");
+    fails(bad_fw, "t.csv:2, column framework: unknown framework 'caffe'");
+    std::string bad_stages = good;
+    bad_stages.replace(bad_stages.find("7;8;"), 4, "9;8;");
+    fails(bad_stages, "column stage_layers: holds 128 layers, but the model has 126");
+    std::string bad_value = good;
+    bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
+    fails(bad_value, "column value");
+}
