@@ -79,11 +79,13 @@ int expert_data_parallel(const Layout& layout) {
 }
 
 DeviceParams device_params(const Workload& workload, const Layout& layout) {
-    // The fullest stage (pipeline_stages.h; the embedding counted with it).
+    // The fullest stage (pipeline_stages.h): an end stage with the embedding, or a middle one.
     const StageSplit split = stage_split(workload.shape.layers, layout);
-    const double layers = split.fullest();
-    return params_of(workload, layers, layout.tp,
-                     double(std::max(1, layout.ep)) * std::max(1, layout.etp), 1.0);
+    const double ep_etp = double(std::max(1, layout.ep)) * std::max(1, layout.etp);
+    const DeviceParams ends =
+        params_of(workload, std::max(split.first, split.last), layout.tp, ep_etp, 1.0);
+    const DeviceParams middle = params_of(workload, split.middle, layout.tp, ep_etp, 0.0);
+    return middle.total() > ends.total() ? middle : ends;
 }
 
 double total_params(const Workload& workload) {
