@@ -9,8 +9,10 @@
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
+    // `clusterplan FILE.json` (and the desktop entry's `clusterplan %f`) opens the file in the GUI.
     if (args.empty() || args[0] == "--screenshot" || args[0] == "--gui" ||
-        args[0] == "--bench-plan") {
+        args[0] == "--bench-plan" ||
+        (args[0] != "help" && cp::gui::is_scenario_argument(argv[1]))) {
         return cp::gui::run_gui(argc, argv);
     }
     cp::cli::Io io{std::cout, std::cerr};

@@ -4,53 +4,47 @@
 #include "calibration_output.h"
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile_json.h"
+#include "clusterplan/sim/io/input_file.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 
 namespace cp::cli {
 namespace {
 
 using nlohmann::json;
 
-std::string read_input_file(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(path + ": no such file (or not a regular file)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot be read");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 int cmd_import(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{"--json", "--replace"}, {"--instance", "--name", "--collective"}});
+    const Args args(argv, {{"--json", "--replace", "--allow-partial"},
+                           {"--instance", "--name", "--collective"}});
     if (args.positional().size() != 1) throw UsageError("calibrate import takes exactly one FILE");
     const std::string path = args.positional()[0];
     const std::string hint = args.value("--collective");
     if (!hint.empty() && sim::canonical_collective(hint).empty())
         throw UsageError("--collective must be one of all_reduce, all_gather, reduce_scatter, "
                          "broadcast, reduce, sendrecv, alltoall");
-    const std::string text = read_input_file(path);
+    const std::string text = sim::io::read_input_file(path, "the calibration file");
 
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string instance = args.value("--instance");
-    if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance +
-                         "' (see `clusterplan catalog list`)");
+    const std::string typed_instance = args.value("--instance");
+    const auto found_instance = catalog::find_instance_type(db, typed_instance); // any letter case
+    if (!typed_instance.empty() && !found_instance)
+        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
+                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
+                         " (see `clusterplan catalog list`)");
+    const std::string instance = found_instance.value_or("");
 
     ImportedCalibration imported;
     try {
-        imported = import_calibration_text(text, path, hint);
+        imported =
+            import_calibration_text(text, path, hint, {args.flag("--allow-partial"), instance});
     } catch (const sim::CalibrationInputError& e) {
         throw InputError(e.what());
     }
@@ -62,7 +56,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
         throw InputError("--name: calibration profile '" + name +
                          "' already exists; choose another name or pass --replace");
     imported.profile.name = name;
-    imported.profile.instance_type = instance;
+    if (!instance.empty()) imported.profile.instance_type = instance; // else the host's DMI, if any
     store.store(imported.profile, imported.raw_json.dump(), args.flag("--replace"));
 
     if (args.flag("--json")) {
@@ -135,7 +129,14 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
         json out = sim::profile_to_json(*profile);
         out["created_at"] = row->created_at;
         out["predicted_time_us"] = predicted_times_json(*profile);
-        if (args.flag("--raw")) out["raw"] = json::parse(row->raw_json);
+        if (args.flag("--raw")) {
+            // Documents stored before nesting was bounded may be arbitrarily deep; printing one
+            // recursed once per level (a stack overflow) and wrote gigabytes.
+            if (const auto problem = sim::io::json_nesting_problem(row->raw_json))
+                throw InputError("calibration profile '" + name + "': the stored raw document " +
+                                 *problem + "; show the profile without --raw");
+            out["raw"] = json::parse(row->raw_json);
+        }
         io.out << out.dump(2) << "\n";
         return kOk;
     }
@@ -149,7 +150,7 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
 int cmd_calibrate(const std::vector<std::string>& args, Io& io) {
     static const char* kHelp =
         "usage: clusterplan calibrate import FILE [--instance TYPE] [--name N] [--collective C] "
-        "[--replace] [--json]\n"
+        "[--replace] [--allow-partial] [--json]\n"
         "       clusterplan calibrate list [--json]\n"
         "       clusterplan calibrate show NAME [--json] [--raw]\n"
         "FILE: clusterplan-probe JSON, nccl-tests text output or its -J JSON, or a CSV table\n"

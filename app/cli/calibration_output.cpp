@@ -3,6 +3,7 @@
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_profile_json.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <cmath>
 #include <filesystem>
@@ -95,17 +96,25 @@ void write_fit_text(std::ostream& out, const sim::CollectiveFit& fit) {
 } // namespace
 
 ImportedCalibration import_calibration_text(const std::string& text, const std::string& source_file,
-                                            const std::string& collective_hint) {
+                                            const std::string& collective_hint,
+                                            const sim::ProbeAcceptance& acceptance) {
     ImportedCalibration r;
     r.source_file = source_file;
+    // JSON inputs are bounded in depth before any parser sees them (sim/io/json_depth.h).
+    if (const auto start = text.find_first_not_of(" \t\r\n");
+        start != std::string::npos && (text[start] == '{' || text[start] == '['))
+        if (const auto problem = sim::io::json_nesting_problem(text))
+            throw sim::CalibrationInputError(source_file + ": not usable JSON: it " + *problem);
     sim::ProfileMeta meta;
     switch (sim::detect_collective_format(text)) {
     case sim::CollectiveFormat::probe_json: {
         r.format = "probe";
         const sim::ProbeDocument doc = sim::parse_probe_json(text, source_file);
+        sim::check_probe_acceptable(doc, source_file, acceptance);
+        meta.instance_type = acceptance.instance_type;
         r.tables = doc.collectives;
         r.profile = sim::profile_from_probe(doc, meta);
-        r.raw_json = json::parse(text);
+        r.raw_json = json::parse(sim::probe_document_text(text));
         return r;
     }
     case sim::CollectiveFormat::nccl_tests_json:
@@ -248,6 +257,14 @@ void write_profile_text(std::ostream& out, const sim::CalibrationProfile& p) {
     out << "Calibration " << dash(p.name) << " (" << dash(p.source) << ")\n"
         << "  host " << dash(p.host) << ", instance " << dash(p.instance_type) << ", accelerator "
         << dash(p.accelerator) << ", measured " << dash(p.measured_at) << "\n";
+    // A profile stored from a partial run says what is missing before what is there.
+    for (const auto& e : p.errors)
+        out << "  probe error: " << e << "\n";
+    if (!p.inter_node_transport.empty())
+        out << "  inter-node transport: " << p.inter_node_transport
+            << (p.inter_node_transport == "socket" ? " (TCP sockets: not applied to EFA instances)"
+                                                   : "")
+            << "\n";
     if (!p.tool_versions.empty()) {
         out << "  versions:";
         for (const auto& [k, v] : p.tool_versions)

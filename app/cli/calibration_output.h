@@ -5,6 +5,7 @@
 #include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/calibration_samples.h"
+#include "clusterplan/sim/probe_acceptance.h"
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -21,9 +22,11 @@ struct ImportedCalibration {
     nlohmann::json raw_json;                  // what the store keeps as raw_json
 };
 
-// Detects the format and parses; throws sim::CalibrationInputError on malformed input.
+// Detects the format and parses; throws sim::CalibrationInputError on malformed input, and on a
+// probe document `acceptance` refuses (failed sections, another instance type than the host's).
 ImportedCalibration import_calibration_text(const std::string& text, const std::string& source_file,
-                                            const std::string& collective_hint);
+                                            const std::string& collective_hint,
+                                            const sim::ProbeAcceptance& acceptance = {});
 // e.g. "dgx-a100-01-all_reduce-8r" from host/collective/ranks, else the file stem.
 std::string default_profile_name(const std::string& source_file,
                                  const ImportedCalibration& imported);

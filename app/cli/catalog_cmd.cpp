@@ -4,10 +4,15 @@
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
+#include "clusterplan/catalog/name_lookup.h"
+#include "clusterplan/catalog/rebuild_check.h"
+#include "clusterplan/sim/io/output_file.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 
 namespace cp::cli {
@@ -23,7 +28,10 @@ const char* const kCatalogUsage =
     "       clusterplan catalog import FILE [--format aws-spot-history|spot-advisor|skypilot|"
     "aws-price-list|csv] [--as-of YYYY-MM-DD]\n"
     "       clusterplan catalog export FILE\n"
-    "       clusterplan catalog rebuild   (move a damaged database aside, recreate it)\n";
+    "       clusterplan catalog rebuild [--force]   (move a damaged database aside, recreate it;\n"
+    "                                 --force: also a healthy one holding imports or "
+    "calibrations)\n"
+    "Files are read up to 64 MiB (--format aws-price-list: 1 GiB); export writes CSV only.\n";
 
 // Opens the user's catalog; a damaged file is bad data (exit 2) with the way out named.
 cat::Catalog open_catalog() {
@@ -164,8 +172,14 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json", "--history"}, {"--region"}});
     if (args.positional().size() != 1)
         throw UsageError("catalog show needs exactly one instance type", kCatalogUsage);
-    const std::string type = args.positional()[0];
     const auto catalog = open_catalog();
+    const std::string typed = args.positional()[0];
+    const auto found = cat::find_instance_type(catalog, typed); // any letter case
+    if (!found)
+        throw InputError("'" + typed + "' is not an instance type in the catalog" +
+                         cat::did_you_mean(typed, cat::instance_type_names(catalog)) +
+                         "; see `clusterplan catalog list`.");
+    const std::string type = *found;
     const std::string region = args.value("--region", cat::kDefaultRegion);
     const auto inst = catalog.instance(type, region);
     if (!inst)
@@ -255,20 +269,59 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     return kOk;
 }
 
+// An export must never replace a database: the live catalog (or its journal files), reached
+// directly or through a link, or any other SQLite file (a backup set aside by `rebuild`).
+void refuse_database_target(const std::filesystem::path& target,
+                            const std::filesystem::path& database) {
+    std::error_code ec;
+    if (!std::filesystem::exists(target, ec)) return;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        std::filesystem::path part = database;
+        part += suffix;
+        if (std::filesystem::equivalent(target, part, ec))
+            throw InputError("catalog export " + target.string() +
+                             ": that is the live catalog database; export to a new .csv file");
+    }
+    if (std::filesystem::is_regular_file(target, ec)) {
+        std::ifstream in(target, std::ios::binary);
+        std::string head(16, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        if (in && head == std::string("SQLite format 3\0", 16))
+            throw InputError(
+                "catalog export " + target.string() +
+                ": that file is an SQLite database, not an export; choose another name");
+    }
+}
+
 int cmd_export(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{}, {}});
     if (args.positional().size() != 1)
         throw UsageError("catalog export needs exactly one FILE", kCatalogUsage);
+    const std::filesystem::path target = args.positional()[0];
+    // The export is always CSV: a .json or .sqlite name would promise another format.
+    if (lower(target.extension().string()) != ".csv")
+        throw InputError("catalog export " + target.string() +
+                         ": the export is CSV (the format `catalog import --format csv` reads); "
+                         "name the file *.csv");
     const auto catalog = open_catalog();
-    cat::export_csv(catalog, args.positional()[0]);
+    refuse_database_target(target, catalog.path());
+    sim::io::check_output_target(target);
+    cat::export_csv(catalog, target);
     io.out << "exported prices and Spot Advisor data to " << args.positional()[0] << "\n";
     return kOk;
 }
 
 int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{}, {}});
+    const Args args(argv, {{"--force"}, {}});
     if (!args.positional().empty()) throw UsageError("catalog rebuild takes no arguments");
     const auto path = cat::default_database_path();
+    // A healthy catalog with the user's own data is only set aside on request.
+    if (const std::string kept = cat::rows_beyond_snapshot(path);
+        !kept.empty() && !args.flag("--force"))
+        throw InputError(
+            "the catalog " + path.string() +
+            " is healthy and holds data the bundled snapshot does not (" + kept +
+            "); `catalog rebuild --force` sets it aside as a backup and starts afresh");
     const auto backup = cat::Catalog::rebuild_from_snapshot(path);
     if (backup.empty())
         io.out << "created " << path.string() << " from the bundled snapshot\n";
@@ -281,9 +334,11 @@ int cmd_rebuild(const std::vector<std::string>& argv, Io& io) {
 } // namespace
 
 int cmd_catalog(const std::vector<std::string>& args, Io& io) {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        (args.empty() ? io.err : io.out) << kCatalogUsage;
-        return args.empty() ? kUsage : kOk;
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (args.empty() || help) {
+        (help ? io.out : io.err) << kCatalogUsage;
+        return help ? kOk : kUsage;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     try {

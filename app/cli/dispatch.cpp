@@ -1,6 +1,9 @@
 #include "args.h"
 #include "cli.h"
+#include "help_text.h"
+#include "terminal_safe.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <ostream>
@@ -40,22 +43,47 @@ std::string printable_message(const std::string& text) {
 
 std::string usage_text() {
     return "usage: clusterplan [command] [options]\n"
-           "  (no command)                      open the desktop GUI\n"
-           "  catalog list|show|import|export   browse and update the instance catalog\n"
+           "  (no command), --gui [SCENARIO.json]  open the desktop GUI (with a scenario)\n"
+           "  SCENARIO.json                     open the desktop GUI with this scenario\n"
+           "  --screenshot FILE.png [--page catalog|plan|scaling|probes|report] [--size WxH]\n"
+           "        [--probe-file FILE] [SCENARIO.json]\n"
+           "                                    render a GUI page offscreen to a PNG\n"
+           "  --bench-plan                      time the Plan page's edit-to-charts latency\n"
+           "  catalog list|show|import|export|rebuild\n"
+           "                                    browse and update the instance catalog\n"
            "  simulate SCENARIO.json [--json]   one plan with its full breakdown\n"
            "  sweep SCENARIO.json [--json] [--threads N]\n"
            "                                    every valid layout/instance/count\n"
            "  recommend SCENARIO.json [--top N] [--json]\n"
            "                                    ranked choices and the Pareto front\n"
+           "  serve SCENARIO.json [--json] [--top N]\n"
+           "                                    inference serving: latency, throughput, $/1M "
+           "tokens\n"
            "  report SCENARIO.json --out FILE.pdf|.html|.md|.csv|.json [--top N]\n"
            "  probe run --host H [--host H2 ...] [--launcher ssh|mpirun|srun]\n"
            "  calibrate import|list|show        calibration profiles from probes or nccl-tests\n"
+           "  COMMAND --help                    the command's options\n"
            "  --version                         print the version\n"
-           "Exit codes: 0 ok, 1 usage error, 2 bad input or data.\n"
+           "Exit codes: 0 ok, 1 usage error, 2 bad input or data, 3 no feasible plan.\n"
+           "Input files are read up to 64 MiB (an AWS price-list CSV up to 1 GiB).\n"
            "CLUSTERPLAN_DATA_DIR overrides where the user database lives.\n";
 }
 
-int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string, Command>& extra) {
+int no_feasible_plan(Io& io, const std::string& command, const std::string& sentence) {
+    io.err << "clusterplan " << command << ": no feasible plan: " << printable_message(sentence)
+           << "\n";
+    return kNoFeasiblePlan;
+}
+
+namespace {
+
+bool wants_help(const std::vector<std::string>& args) {
+    return std::find(args.begin(), args.end(), "--help") != args.end() ||
+           std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
+int run_command(const std::vector<std::string>& argv, Io& io,
+                const std::map<std::string, Command>& extra) {
     if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
         io.out << usage_text();
         return argv.empty() ? kUsage : kOk;
@@ -67,14 +95,20 @@ int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string
     const std::map<std::string, Command> builtin = {
         {"catalog", cmd_catalog},     {"simulate", cmd_simulate},   {"sweep", cmd_sweep},
         {"recommend", cmd_recommend}, {"calibrate", cmd_calibrate}, {"probe", cmd_probe},
+        {"serve", cmd_serve},
     };
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     Command command;
     if (auto it = builtin.find(argv[0]); it != builtin.end()) command = it->second;
     if (auto it = extra.find(argv[0]); it != extra.end()) command = it->second;
     if (!command) {
-        io.err << "clusterplan: unknown command '" << argv[0] << "'\n" << usage_text();
+        io.err << "clusterplan: unknown command '" << printable_message(argv[0]) << "'\n"
+               << usage_text();
         return kUsage;
+    }
+    if (const std::string help = command_help(argv[0]); !help.empty() && wants_help(rest)) {
+        io.out << help;
+        return kOk;
     }
     try {
         return command(rest, io);
@@ -87,6 +121,18 @@ int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string
         io.err << "clusterplan " << argv[0] << ": " << printable_message(e.what()) << "\n";
         return kBadInput;
     }
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& argv, Io& io, const std::map<std::string, Command>& extra) {
+    TerminalSafeBuf out_buf(io.out), err_buf(io.err);
+    std::ostream out(&out_buf), err(&err_buf);
+    Io safe{out, err};
+    const int code = run_command(argv, safe, extra);
+    out.flush();
+    err.flush();
+    return code;
 }
 
 } // namespace cp::cli

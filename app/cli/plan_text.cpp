@@ -21,7 +21,9 @@ std::string fmt(const char* format, double v) {
 
 // 1234567 -> "1,234,567"
 std::string grouped(double v) {
-    if (!is_known(v)) return "—";
+    if (!is_known(v) || !std::isfinite(v)) return "—";
+    // Beyond long long, llround is undefined (it printed -9,223,372,036,854,775,808).
+    if (std::fabs(v) >= 1e18) return fmt("%.3g", v);
     std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
     std::string out;
     const bool negative = !digits.empty() && digits[0] == '-';

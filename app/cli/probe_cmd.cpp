@@ -4,7 +4,11 @@
 #include "calibration_output.h"
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
+#include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
+#include "clusterplan/remote/remote_text.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
 #include <csignal>
@@ -27,24 +31,14 @@ extern "C" void on_interrupt(int) {
     if (g_active_runner) g_active_runner->cancel();
 }
 
-// --probe, else $CLUSTERPLAN_PROBE, else clusterplan-probe installed next to this program or
-// in ../libexec/clusterplan/.
+// --probe, else remote::find_probe_binary (environment, next to this program, the build tree).
 std::string find_probe(const std::string& given) {
     if (!given.empty()) return given;
-    if (const char* env = std::getenv("CLUSTERPLAN_PROBE"); env && *env) return env;
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        for (const auto& candidate :
-             {self.parent_path() / "clusterplan-probe",
-              self.parent_path() / "../libexec/clusterplan/clusterplan-probe",
-              self.parent_path() / "../../probes/clusterplan-probe"}) {
-            if (std::filesystem::is_regular_file(candidate, ec))
-                return candidate.lexically_normal().string();
-        }
-    }
-    throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
-                     "available); pass --probe PATH");
+    std::string found = remote::find_probe_binary(remote::this_program());
+    if (found.empty())
+        throw InputError("no clusterplan-probe binary found (it is built only where CUDA is "
+                         "available); pass --probe PATH");
+    return found;
 }
 
 std::string utc_date() {
@@ -57,9 +51,9 @@ std::string utc_date() {
 }
 
 int cmd_run(const std::vector<std::string>& argv, Io& io) {
-    const Args args(argv, {{"--json"},
+    const Args args(argv, {{"--json", "--allow-partial"},
                            {"--host", "--launcher", "--gpus", "--probe", "--command", "--instance",
-                            "--name", "--port", "--connect-timeout", "--timeout"}});
+                            "--name", "--port", "--connect-timeout", "--timeout", "--env"}});
     if (!args.positional().empty())
         throw UsageError("probe run takes no positional arguments (use --host H)");
     remote::RunOptions opt;
@@ -92,11 +86,22 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     if (!std::filesystem::is_regular_file(opt.probe_path))
         throw InputError("--probe: " + opt.probe_path + " is not a file");
 
+    for (const auto& assignment : args.values("--env")) {
+        try {
+            opt.env.push_back(remote::parse_env_assignment(assignment));
+        } catch (const std::invalid_argument& e) {
+            throw InputError(e.what());
+        }
+    }
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string instance = args.value("--instance");
-    if (!instance.empty() && !db.has_instance_type(instance))
-        throw InputError("--instance: unknown instance type '" + instance +
-                         "' (see `clusterplan catalog list`)");
+    const std::string typed_instance = args.value("--instance");
+    const auto found_instance = catalog::find_instance_type(db, typed_instance); // any letter case
+    if (!typed_instance.empty() && !found_instance)
+        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
+                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
+                         " (see `clusterplan catalog list`)");
+    const std::string instance = found_instance.value_or("");
+    opt.instance = instance; // the probe refuses a host whose DMI names another type
     if (!instance.empty()) {
         // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13
         // target.
@@ -142,13 +147,16 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
     const std::string source = "probe output from " + opt.hosts.front();
     ImportedCalibration imported;
     try {
-        imported = import_calibration_text(result.rank0_json, source, "");
+        imported = import_calibration_text(result.rank0_json, source, "",
+                                           {args.flag("--allow-partial"), instance});
     } catch (const std::exception& e) {
         throw InputError(e.what());
     }
     if (imported.format != "probe")
         throw InputError(source + ": not a clusterplan.probe/1 document");
-    imported.profile.instance_type = instance;
+    if (!instance.empty()) imported.profile.instance_type = instance; // else the host's DMI, if any
+    for (const auto& e : result.rank_errors)
+        io.err << "[run] probe " << e << "\n";
     imported.profile.name =
         wanted_name.empty()
             ? store.unused_name(remote::host_address(opt.hosts.front()) + "-probe-" + utc_date())
@@ -160,7 +168,11 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
                 {"rank0", json::parse(result.rank0_json)}};
     for (const auto& other : result.other_json) {
         try {
-            raw["other_ranks"].push_back(json::parse(other));
+            // Kept as text when too deep to store as a document (see sim/io/json_depth.h).
+            if (sim::io::json_nesting_problem(other))
+                raw["other_ranks"].push_back(other);
+            else
+                raw["other_ranks"].push_back(json::parse(other));
         } catch (const json::exception&) {
             raw["other_ranks"].push_back(other);
         }
@@ -197,7 +209,13 @@ int cmd_probe(const std::vector<std::string>& args, Io& io) {
         "[--gpus N]\n"
         "           [--probe PATH] [--command all|info|gemm|membw|pcie|p2p|nccl] [--instance "
         "TYPE]\n"
-        "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--json]\n"
+        "           [--name N] [--port P] [--connect-timeout S] [--timeout S] [--env NAME=VALUE "
+        "...]\n"
+        "           [--allow-partial] [--json]\n"
+        "NCCL_*, FI_* and OFI_NCCL_* variables set here (NCCL_SOCKET_IFNAME, FI_PROVIDER, ...) "
+        "and\n"
+        "every --env reach each probe process with every launcher. A run with a failed section is\n"
+        "not stored unless --allow-partial (the profile then lists the errors).\n"
         "Uses your ssh client, config and agent (BatchMode: no password prompts). The probe is\n"
         "uploaded to ~/.cache/clusterplan/probe-<sha256> on each host and verified by hash.\n"
         "CUDA 13 does not support V100 (P3) hosts: run nccl-tests there and use `calibrate "

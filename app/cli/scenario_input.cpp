@@ -2,25 +2,26 @@
 
 #include "args.h"
 #include "clusterplan/catalog/calibration_store.h"
+#include "clusterplan/catalog/name_lookup.h"
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/io/input_file.h"
 #include "clusterplan/sim/planner.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace cp::cli {
 namespace {
 
 sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
                            const std::string& type, const std::string& field) {
-    auto node = cat.node_spec(type, sc.region);
+    const auto found = catalog::find_instance_type(cat, type); // any letter case
+    auto node = found ? cat.node_spec(*found, sc.region) : std::nullopt;
     if (!node)
-        throw sim::ScenarioError(sc.origin, field,
-                                 "unknown instance type '" + type +
-                                     "' (see `clusterplan catalog list`)");
+        throw sim::ScenarioError(
+            sc.origin, field,
+            "unknown instance type '" + type + "'" +
+                catalog::did_you_mean(type, catalog::instance_type_names(cat)) +
+                " (see `clusterplan catalog list`)");
     return *node;
 }
 
@@ -62,13 +63,7 @@ std::optional<sim::AcceleratorSpec> custom_accelerator(const sim::Scenario& sc,
 } // namespace
 
 sim::Scenario load_scenario_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot open the scenario file (" + std::strerror(errno) + ")");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(path + ": cannot read the scenario file");
-    return sim::parse_scenario(text.str(), path);
+    return sim::parse_scenario(sim::io::read_input_file(path, "the scenario file"), path);
 }
 
 sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat) {

@@ -1,8 +1,8 @@
 #include "app_context.h"
 
 #include "catalog_service.h"
+#include "clusterplan/sim/io/input_file.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QSettings>
@@ -25,13 +25,10 @@ void AppContext::setScenario(const sim::Scenario& scenario, QObject* origin) {
 }
 
 QString AppContext::openScenario(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return tr("%1: cannot be read (%2).").arg(path, file.errorString());
-    }
-    const QByteArray bytes = file.readAll();
     try {
-        sim::Scenario parsed = sim::parse_scenario(bytes.toStdString(), path.toStdString());
+        // Bounded and regular files only: a FIFO or /dev/zero must not hang the window.
+        const std::string text = sim::io::read_input_file(path.toStdString(), "the scenario file");
+        sim::Scenario parsed = sim::parse_scenario(text, path.toStdString());
         scenario_path_ = path;
         addRecent(path);
         setScenario(parsed);

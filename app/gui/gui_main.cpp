@@ -10,11 +10,13 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QSize>
 #include <QStyleFactory>
 #include <QThread>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +38,7 @@ struct GuiArgs {
     QSize size{1280, 800};
     bool bench_plan = false;
     QStringList probe_files; // measurements shown on the Probes page (documentation screenshots)
+    QString scenario;        // a scenario file to open (clusterplan FILE.json, the .desktop %f)
     QString error;
 };
 
@@ -74,6 +77,12 @@ GuiArgs parse_args(int argc, char** argv) {
             a.probe_files << value("--probe-file");
         else if (arg == "--gui")
             continue;
+        else if (!arg.empty() && arg[0] != '-') {
+            if (!a.scenario.isEmpty() && a.error.isEmpty())
+                a.error = QStringLiteral("one scenario file at a time ('%1' and '%2' given)")
+                              .arg(a.scenario, QString::fromLocal8Bit(argv[i]));
+            a.scenario = QString::fromLocal8Bit(argv[i]);
+        }
         // Qt's own options (-style, -platform ...) are consumed by QApplication.
     }
     if (a.error.isEmpty() && !MainWindow::pageNames().contains(a.page)) {
@@ -105,9 +114,24 @@ void configure_application(QApplication& app) {
     if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"))) app.setStyle(fusion);
 }
 
+bool is_scenario_argument(const char* arg) {
+    const std::string a = arg;
+    if (a.empty() || a[0] == '-') return false;
+    std::string ext = a.size() >= 5 ? a.substr(a.size() - 5) : std::string();
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // A path with a directory part is a file too; a bare word is a (possibly mistyped) command.
+    return ext == ".json" ||
+           (a.find('/') != std::string::npos && QFileInfo(QString::fromLocal8Bit(arg)).isFile());
+}
+
 QString render_screenshot(const QString& path, const QString& page, int width, int height,
-                          const QStringList& probe_files) {
+                          const QStringList& probe_files, const QString& scenario) {
     AppContext context;
+    if (!scenario.isEmpty()) {
+        const QString error = context.openScenario(scenario);
+        if (!error.isEmpty()) return error;
+    }
     MainWindow window(context, nullptr, /*restore_state=*/false);
     for (const QString& f : probe_files)
         window.probesPage()->importFile(f);
@@ -181,8 +205,9 @@ int run_gui(int argc, char** argv) {
         return 1;
     }
     if (!args.screenshot.isEmpty()) {
-        const QString error = render_screenshot(args.screenshot, args.page, args.size.width(),
-                                                args.size.height(), args.probe_files);
+        const QString error =
+            render_screenshot(args.screenshot, args.page, args.size.width(), args.size.height(),
+                              args.probe_files, args.scenario);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "clusterplan --screenshot: %s\n", qPrintable(error));
             return 2;
@@ -199,6 +224,13 @@ int run_gui(int argc, char** argv) {
     MainWindow window(context);
     window.show();
     window.checkCatalogHealth();
+    if (!args.scenario.isEmpty()) {
+        const QString error = context.openScenario(args.scenario);
+        if (!error.isEmpty())
+            QMessageBox::warning(&window, QObject::tr("Open scenario"), error);
+        else
+            window.showPage(QStringLiteral("plan"));
+    }
     return app.exec();
 }
 

@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/io/output_file.h"
 #include "report_export.h"
 #include "scenario_input.h"
 
@@ -58,6 +59,11 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
         throw cli::InputError("cannot write " + out + ": directory " +
                               dir.filePath().toStdString() + " is not writable");
     if (out_info.isDir()) throw cli::InputError("cannot write " + out + ": it is a directory");
+    try {
+        sim::io::check_output_target(out); // a symlink, device or FIFO is refused, not followed
+    } catch (const sim::io::OutputFileError& e) {
+        throw cli::InputError(e.what());
+    }
     // `report s.json --out s.json` would replace the scenario with the report.
     const QFileInfo scenario_info(QString::fromStdString(parsed.positional()[0]));
     if (out_info.exists() && out_info.canonicalFilePath() == scenario_info.canonicalFilePath()) {
@@ -79,6 +85,10 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
     }
     io.out << "wrote " << out << ": " << data.plans.size() << " ranked plans of " << data.evaluated
            << " evaluated\n";
+    if (data.plans.empty())
+        return cli::no_feasible_plan(io, "report",
+                                     "no plan meets the scenario's constraints; " + out +
+                                         " says why for each instance");
     return cli::kOk;
 }
 

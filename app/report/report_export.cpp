@@ -1,12 +1,14 @@
-// export_report(): picks the renderer by suffix and writes atomically (QSaveFile), so a failed
-// export never leaves a half-written report behind.
+// export_report(): picks the renderer by suffix and writes atomically (sim/io/output_file.h), so
+// a failed export never leaves a half-written report behind and never follows a symlink.
 #include "report_export.h"
 
+#include "clusterplan/sim/io/output_file.h"
 #include "renderers.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
+#include <string_view>
 
 namespace cp::report {
 namespace {
@@ -15,14 +17,15 @@ QString cannot_write(const QString& path, const QString& reason) {
     return QStringLiteral("cannot write %1: %2").arg(path, reason);
 }
 
+// sim/io/output_file.h: a fresh temporary file renamed over the target; a symlink, device or
+// directory at the target is refused, never followed (QSaveFile writes through a symlink).
 bool write_atomically(const QString& path, const QByteArray& bytes, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = cannot_write(path, file.errorString());
-        return false;
-    }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error) *error = cannot_write(path, file.errorString());
+    try {
+        sim::io::write_output_file(
+            path.toStdString(),
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const sim::io::OutputFileError& e) {
+        if (error) *error = QString::fromStdString(e.what());
         return false;
     }
     return true;
@@ -41,6 +44,12 @@ bool export_markdown(const ReportData& data, const QString& path, QString* error
     const QString image_dir = stem + QStringLiteral("_charts");
     const MarkdownOutput md = render_markdown(build_document(data), image_dir);
     QDir dir = info.absoluteDir();
+    // The charts go into a directory next to the report: a symlink there would send them elsewhere.
+    if (QFileInfo(dir.filePath(image_dir)).isSymLink()) {
+        if (error)
+            *error = cannot_write(dir.filePath(image_dir), QStringLiteral("it is a symbolic link"));
+        return false;
+    }
     const bool had_dir = dir.exists(image_dir);
     // A report without charts (no plan) gets no empty chart directory.
     if (!had_dir && !md.images.empty() && !dir.mkpath(image_dir)) {
@@ -63,22 +72,15 @@ bool export_markdown(const ReportData& data, const QString& path, QString* error
 }
 
 bool export_pdf(const ReportData& data, const QString& path, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error) *error = cannot_write(path, file.errorString());
-        return false;
-    }
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QString reason;
-    if (!render_pdf(build_document(data), file, &reason)) {
-        file.cancelWriting();
+    if (!render_pdf(build_document(data), buffer, &reason)) {
         if (error) *error = cannot_write(path, reason);
         return false;
     }
-    if (!file.commit()) {
-        if (error) *error = cannot_write(path, file.errorString());
-        return false;
-    }
-    return true;
+    buffer.close();
+    return write_atomically(path, buffer.data(), error);
 }
 
 } // namespace

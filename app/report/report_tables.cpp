@@ -1,5 +1,6 @@
 // The ranked plans as data: CSV (spreadsheets) and JSON (scripts). Values are copied from
 // each plan's simulate --json document, never recomputed.
+#include "clusterplan/sim/io/csv_cell.h"
 #include "plan_fields.h"
 #include "report_data.h"
 
@@ -9,16 +10,7 @@
 namespace cp::report {
 namespace {
 
-// RFC 4180: quote when the cell holds a comma, quote or line break; double inner quotes.
-std::string csv_cell(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"') out += '"';
-        out += ch;
-    }
-    return out + '"';
-}
+using sim::io::csv_cell; // RFC 4180 quoting, formulas neutralised
 
 const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc, std::string_view path) {
     const nlohmann::ordered_json* node = &doc;

@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "clusterplan/sim/calibration_samples.h"
+#include "clusterplan/sim/io/json_depth.h"
 #include "sqlite_util.h"
 
 #include <chrono>
@@ -113,6 +114,8 @@ std::optional<sim::CalibrationProfile> CalibrationStore::load(std::string_view n
     auto row = find(name);
     if (!row) return std::nullopt;
     const std::string where = catalog_.path().string() + " calibration '" + row->name + "'";
+    if (const auto problem = sim::io::json_nesting_problem(row->fit_json))
+        throw CatalogError(where + ": stored fit_json " + *problem + ".");
     try {
         auto profile = sim::profile_from_json(nlohmann::json::parse(row->fit_json), where);
         profile.name = row->name;

@@ -6,9 +6,12 @@
 #include "internal.h"
 #include "sqlite_util.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <system_error>
+#include <unistd.h>
 
 namespace cp::catalog {
 
@@ -51,6 +54,23 @@ std::string run_check(sqlite3* db, const char* pragma) {
     return result;
 }
 
+// "file:" URI of `path` (percent-encoded) for a read-only open; `immutable` reads the file as it
+// is, without the WAL index a read-only directory cannot hold.
+int open_read_only(const fs::path& path, sqlite3** db, bool immutable) {
+    std::string uri = "file:";
+    for (const unsigned char c : fs::absolute(path).string()) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+            uri += static_cast<char>(c);
+        } else {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", c);
+            uri += buf;
+        }
+    }
+    uri += immutable ? "?mode=ro&immutable=1" : "?mode=ro";
+    return sqlite3_open_v2(uri.c_str(), db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+}
+
 } // namespace
 
 Catalog::Catalog(const fs::path& path) : path_(path) {
@@ -62,8 +82,15 @@ Catalog::Catalog(const fs::path& path) : path_(path) {
     if (fs::is_directory(path, ec))
         throw CatalogError("the catalog path " + path.string() + " is a directory.");
 
-    int rc = sqlite3_open_v2(path.string().c_str(), &db_,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    // A catalog this user cannot write (another user's, a read-only mount) is opened read-only:
+    // it can be listed and planned with; the journal mode is left alone (switching it to WAL needs
+    // write access) and writes fail with a sentence saying why (transaction()).
+    read_only_ = fs::exists(path, ec) &&
+                 (::access(path.c_str(), W_OK) != 0 ||
+                  ::access(path.has_parent_path() ? path.parent_path().c_str() : ".", W_OK) != 0);
+    int rc = read_only_ ? open_read_only(path, &db_, false)
+                        : sqlite3_open_v2(path.string().c_str(), &db_,
+                                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     auto fail = [&](int code, const std::string& what) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close_v2(db_);
@@ -77,10 +104,26 @@ Catalog::Catalog(const fs::path& path) : path_(path) {
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 5000);
     // The first read of the header happens here: a garbage file fails with SQLITE_NOTADB.
-    rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    if (read_only_) {
+        rc = sqlite3_exec(db_, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+        if (rc != SQLITE_OK && !is_corruption(rc)) {
+            // A WAL database needs its -shm file, which a read-only directory cannot get: read the
+            // file as it is on disk (immutable), as the last committed checkpoint left it.
+            sqlite3_close_v2(db_);
+            db_ = nullptr;
+            rc = open_read_only(path, &db_, true);
+            if (rc == SQLITE_OK)
+                rc = sqlite3_exec(db_, "SELECT count(*) FROM sqlite_master", nullptr, nullptr,
+                                  nullptr);
+        }
+    } else {
+        rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    }
     if (rc != SQLITE_OK) fail(rc, "open");
-    rc = sqlite3_exec(db_, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", nullptr, nullptr,
-                      nullptr);
+    rc = sqlite3_exec(db_,
+                      read_only_ ? "PRAGMA foreign_keys=ON"
+                                 : "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL",
+                      nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) fail(rc, "configure");
     try {
         // quick_check: the O(N) structural part of integrity_check, cheap enough for every open.
@@ -89,7 +132,14 @@ Catalog::Catalog(const fs::path& path) : path_(path) {
             throw CorruptDatabaseError(path, "the catalog " + path.string() +
                                                  " failed its integrity check (" +
                                                  check.substr(0, 200) + ").");
-        detail::migrate(db_, path);
+        if (read_only_ && schema_version() != current_schema_version())
+            throw CatalogError(
+                "the catalog " + path.string() + " is read-only and has schema version " +
+                std::to_string(schema_version()) + "; this ClusterPlan needs version " +
+                std::to_string(current_schema_version()) +
+                " (open it once with write access, or set CLUSTERPLAN_DATA_DIR to a directory of "
+                "your own).");
+        if (!read_only_) detail::migrate(db_, path);
     } catch (const CorruptDatabaseError&) {
         sqlite3_close_v2(db_);
         db_ = nullptr;
@@ -115,7 +165,8 @@ Catalog Catalog::open_default() {
 }
 
 Catalog::Catalog(Catalog&& other) noexcept
-    : path_(std::move(other.path_)), db_(other.db_), tx_depth_(other.tx_depth_) {
+    : path_(std::move(other.path_)), db_(other.db_), tx_depth_(other.tx_depth_),
+      read_only_(other.read_only_) {
     other.db_ = nullptr;
     other.tx_depth_ = 0;
 }
@@ -126,6 +177,7 @@ Catalog& Catalog::operator=(Catalog&& other) noexcept {
         path_ = std::move(other.path_);
         db_ = other.db_;
         tx_depth_ = other.tx_depth_;
+        read_only_ = other.read_only_;
         other.db_ = nullptr;
         other.tx_depth_ = 0;
     }
@@ -189,6 +241,11 @@ void Catalog::transaction(const std::function<void()>& body) {
         --tx_depth_;
         return;
     }
+    if (read_only_)
+        throw CatalogError(
+            "the catalog " + path_.string() +
+            " is read-only (another user's, or on a read-only mount); set CLUSTERPLAN_DATA_DIR "
+            "to a directory you can write to keep your own.");
     // IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy timeout)
     // instead of failing halfway through with SQLITE_BUSY on upgrade.
     detail::exec(db_, "BEGIN IMMEDIATE");

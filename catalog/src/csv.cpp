@@ -1,5 +1,7 @@
 #include "csv.h"
 
+#include "clusterplan/sim/io/csv_cell.h"
+
 namespace cp::catalog::detail {
 
 CsvReader::CsvReader(std::string_view text) : text_(text) {
@@ -75,14 +77,7 @@ std::vector<CsvRecord> parse_csv(std::string_view text) {
 }
 
 std::string csv_escape(std::string_view field) {
-    if (field.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(field);
-    std::string out = "\"";
-    for (char c : field) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
+    return sim::io::csv_cell(field);
 }
 
 } // namespace cp::catalog::detail

@@ -42,7 +42,8 @@ private:
 // Every record of `text` (small files: the bundled snapshot, tests).
 std::vector<CsvRecord> parse_csv(std::string_view text);
 
-// Quotes a field when it holds a comma, quote or newline.
+// One exported cell: quoted when it holds a comma, quote or newline, a formula neutralised
+// (sim/io/csv_cell.h).
 std::string csv_escape(std::string_view field);
 
 } // namespace cp::catalog::detail

@@ -28,8 +28,12 @@ public:
     [[noreturn]] void fail_file(const std::string& reason) const; // "<file>: <reason>."
 
     bool known_type(const std::string& type) const { return types_.count(type) != 0; }
-    // as_of for sources without dates: the --as-of option (validated) or today.
+    // as_of for sources without dates: the --as-of option (validated, not in the future) or today.
     std::string default_as_of() const;
+    // Fails when `iso` (normalised from `stamp`) lies more than a day ahead of this machine's
+    // clock: a future date would shadow every real price as the "newest" one.
+    void check_not_future(const std::string& record, const std::string& field,
+                          const std::string& stamp, const std::string& iso) const;
     // Base name of the file, used in the `source` column.
     std::string base_name() const;
 
@@ -48,8 +52,19 @@ private:
     Stmt advisor_;
 };
 
-// Reads the whole file; ImportError when missing, unreadable or empty.
-std::string read_import_file(const std::filesystem::path& file);
+// Hourly prices outside [$0.0001, $10,000] are not EC2 prices but unit errors (per second, per
+// month, cents) or junk that would win or poison every ranking: the cheapest EC2 instance,
+// t4g.nano, lists at $0.0042/h on demand (spot about a third of that), the most expensive,
+// u7in-32tb.224xlarge, at about $408/h (AWS EC2 On-Demand pricing, us-east-1, 2025).
+inline constexpr double kMinUsdPerHour = 1e-4;
+inline constexpr double kMaxUsdPerHour = 1e4;
+// "" when `usd_per_hour` is a price ClusterPlan stores; else why not ("is not positive" ...).
+// Zero is not a price either; importers whose sources use $0 for "not offered" skip it first.
+std::string price_problem(double usd_per_hour);
+
+// Reads the whole file, at most `max_bytes` (see importers.h); ImportError when missing, not a
+// regular file, unreadable, too large or empty.
+std::string read_import_file(const std::filesystem::path& file, std::size_t max_bytes);
 // 1-based line of byte offset `byte` in `text`.
 std::size_t line_of(std::string_view text, std::size_t byte);
 // "us-east-1a" / "us-east-1-bos-1a" -> "us-east-1"; "" when not a zone name.

@@ -1,11 +1,11 @@
 // CSV importers: SkyPilot's AWS vms.csv, the AWS bulk EC2 price list, and our own export.
+#include "clusterplan/sim/io/output_file.h"
 #include "csv.h"
 #include "dates.h"
 #include "import_common.h"
 #include "text_util.h"
 
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
@@ -71,7 +71,10 @@ public:
         if (text.empty()) return std::nullopt;
         const auto v = parse_number(text);
         if (!v) ctx_.fail(where(), name, "'" + text + "' is not a number");
-        if (*v < 0.0) ctx_.fail(where(), name, "'" + text + "' is negative");
+        // $0 stays possible here: SkyPilot and the AWS price list mean "not offered" by it.
+        if (*v != 0.0 || std::signbit(*v))
+            if (const std::string problem = price_problem(*v); !problem.empty())
+                ctx_.fail(where(), name, "'" + text + "' " + problem);
         return v;
     }
 
@@ -146,6 +149,7 @@ void import_price_list(ImportContext& ctx, const std::string& text) {
     if (!as_of)
         ctx.fail("the metadata rows", "Publication Date",
                  "'" + published + "' is not an ISO 8601 timestamp");
+    ctx.check_not_future("the metadata rows", "Publication Date", published, *as_of);
     csv.require({"TermType", "PricePerUnit", "Unit", "Instance Type", "Tenancy", "Operating System",
                  "Product Family", "Region Code"});
     const std::string source = "AWS EC2 price list (" + ctx.base_name() + ")";
@@ -201,11 +205,13 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
             ctx.fail(csv.where(), "region", "'" + region + "' is not an AWS region code");
         const auto as_of = normalize_timestamp(stamp);
         if (!as_of) ctx.fail(csv.where(), "as_of", "'" + stamp + "' is not an ISO 8601 date");
+        ctx.check_not_future(csv.where(), "as_of", stamp, *as_of);
         if (source.empty()) ctx.fail(csv.where(), "source", "is empty");
         ++ctx.report.records_read;
         if (record == "on_demand" || record == "spot") {
             const auto price = csv.price("usd_per_hour");
             if (!price) ctx.fail(csv.where(), "usd_per_hour", "is empty");
+            if (*price == 0.0) ctx.fail(csv.where(), "usd_per_hour", price_problem(*price));
             ctx.put_price(type, region, csv.cell("zone"), record, *price, *as_of, source,
                           csv.cell("note"));
         } else if (record == "spot_advisor") {
@@ -262,19 +268,13 @@ void export_csv(const Catalog& catalog, const std::filesystem::path& file) {
                    csv_escape(s.get_text(5)) + ',' + csv_escape(s.get_text(6)) + ",\n";
         }
     }
-    // Write next to the target and rename, so a failed export never leaves half a file.
-    std::filesystem::path tmp = file;
-    tmp += ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw CatalogError("cannot write " + file.string() + ".");
-        f << out;
-        f.flush();
-        if (!f) throw CatalogError("cannot write " + file.string() + " (disk full?).");
+    // A fresh, unpredictably named temporary file renamed over the target: a failed export never
+    // leaves half a file, and no planted symlink is followed (sim/io/output_file.h).
+    try {
+        sim::io::write_output_file(file, out);
+    } catch (const sim::io::OutputFileError& e) {
+        throw CatalogError(std::string(e.what()) + ".");
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, file, ec);
-    if (ec) throw CatalogError("cannot write " + file.string() + ": " + ec.message() + ".");
 }
 
 } // namespace cp::catalog

@@ -1,5 +1,6 @@
 // JSON importers: `aws ec2 describe-spot-price-history` output and the Spot Instance Advisor
 // data file (spot-advisor-data.json).
+#include "clusterplan/sim/io/json_depth.h"
 #include "dates.h"
 #include "import_common.h"
 #include "text_util.h"
@@ -14,6 +15,8 @@ using nlohmann::json;
 namespace {
 
 json parse_json(const ImportContext& ctx, const std::string& text) {
+    if (const auto problem = sim::io::json_nesting_problem(text))
+        ctx.fail_file("is not usable JSON: it " + *problem);
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {
@@ -75,13 +78,11 @@ void import_spot_history(ImportContext& ctx, const std::string& text) {
             ctx.fail(where, "AvailabilityZone", "'" + zone + "' is not an AWS zone name");
         const auto price = parse_number(price_text);
         if (!price) ctx.fail(where, "SpotPrice", "'" + price_text + "' is not a number");
-        if (*price <= 0.0)
-            ctx.fail(where, "SpotPrice", "'" + price_text + "' is not a positive price");
+        if (const std::string problem = price_problem(*price); !problem.empty())
+            ctx.fail(where, "SpotPrice", "'" + price_text + "' " + problem);
         const auto as_of = normalize_timestamp(stamp);
         if (!as_of) ctx.fail(where, "Timestamp", "'" + stamp + "' is not an ISO 8601 timestamp");
-        // Up to a day of clock skew between AWS and this machine is tolerated.
-        if (age_days(*as_of).value_or(0.0) < -1.0)
-            ctx.fail(where, "Timestamp", "'" + stamp + "' lies in the future");
+        ctx.check_not_future(where, "Timestamp", stamp, *as_of);
         ++ctx.report.records_read;
         if (!is_linux(product)) { // SUSE, RHEL, Windows prices include licences
             ++ctx.report.skipped;

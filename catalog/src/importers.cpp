@@ -2,11 +2,12 @@
 // transaction around every importer.
 #include "clusterplan/catalog/importers.h"
 
+#include "clusterplan/sim/io/input_file.h"
 #include "dates.h"
 #include "import_common.h"
 #include "text_util.h"
 
-#include <fstream>
+#include <cmath>
 #include <regex>
 #include <sstream>
 
@@ -49,15 +50,18 @@ std::string ImportReport::summary() const {
 
 namespace detail {
 
-std::string read_import_file(const fs::path& file) {
-    std::error_code ec;
-    if (!fs::exists(file, ec)) throw ImportError(file.string() + ": the file does not exist.");
-    if (fs::is_directory(file, ec)) throw ImportError(file.string() + ": is a directory.");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ImportError(file.string() + ": the file cannot be read.");
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
+std::string read_import_file(const fs::path& file, std::size_t max_bytes) {
+    std::string text;
+    try {
+        text = sim::io::read_input_file(file, "the import file", max_bytes);
+    } catch (const sim::io::InputFileError& e) {
+        std::string msg = e.what();
+        if (max_bytes < kMaxPriceListBytes && msg.find(" limit") != std::string::npos)
+            msg += " (an AWS price-list CSV may hold up to " +
+                   sim::io::format_byte_limit(kMaxPriceListBytes) +
+                   ": pass --format aws-price-list)";
+        throw ImportError(msg + ".");
+    }
     if (trim(text).empty()) throw ImportError(file.string() + ": the file is empty.");
     return text;
 }
@@ -118,7 +122,25 @@ std::string ImportContext::default_as_of() const {
     if (!norm)
         throw ImportError("the --as-of date '" + options.as_of +
                           "' is not an ISO 8601 date (YYYY-MM-DD).");
+    if (age_days(*norm).value_or(0.0) < -1.0)
+        throw ImportError("the --as-of date '" + options.as_of + "' lies in the future.");
     return *norm;
+}
+
+void ImportContext::check_not_future(const std::string& record, const std::string& field,
+                                     const std::string& stamp, const std::string& iso) const {
+    // Up to a day of clock skew between the source and this machine is tolerated.
+    if (age_days(iso).value_or(0.0) < -1.0)
+        fail(record, field, "'" + stamp + "' lies in the future");
+}
+
+std::string price_problem(double usd_per_hour) {
+    if (!std::isfinite(usd_per_hour)) return "is not a finite number";
+    if (usd_per_hour < 0.0 || std::signbit(usd_per_hour)) return "is negative";
+    if (usd_per_hour == 0.0) return "is zero (not a price)";
+    if (usd_per_hour < kMinUsdPerHour || usd_per_hour > kMaxUsdPerHour)
+        return "is outside $0.0001-$10,000 per hour (no EC2 instance costs that; a unit error?)";
+    return {};
 }
 
 std::string ImportContext::base_name() const {
@@ -162,8 +184,9 @@ void ImportContext::staged(std::size_t index) const {
 
 } // namespace detail
 
-ImportFormat detect_format(const fs::path& file) {
-    const std::string text = detail::read_import_file(file);
+namespace {
+
+ImportFormat detect_format_of(const fs::path& file, const std::string& text) {
     const std::string_view body = detail::trim(text);
     if (!body.empty() && body.front() == '{') {
         if (body.find("\"SpotPriceHistory\"") != std::string_view::npos)
@@ -184,10 +207,19 @@ ImportFormat detect_format(const fs::path& file) {
                       "spot-advisor, skypilot, aws-price-list or csv.");
 }
 
+} // namespace
+
+ImportFormat detect_format(const fs::path& file) {
+    return detect_format_of(file, detail::read_import_file(file, kMaxImportBytes));
+}
+
 ImportReport import_file(Catalog& catalog, const fs::path& file, const ImportOptions& options) {
     ImportReport report;
-    report.format = options.format ? *options.format : detect_format(file);
-    const std::string text = detail::read_import_file(file);
+    // The file is read once, bounded (a FIFO or /dev/zero is refused, not read forever).
+    const std::string text = detail::read_import_file(
+        file,
+        options.format == ImportFormat::aws_price_list ? kMaxPriceListBytes : kMaxImportBytes);
+    report.format = options.format ? *options.format : detect_format_of(file, text);
     // One transaction: a bad record anywhere, an injected failure or a crash leaves the
     // database exactly as it was (SQLite rolls back an interrupted WAL transaction).
     catalog.transaction([&] {

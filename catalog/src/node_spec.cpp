@@ -96,6 +96,7 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
     s.peak_tflops[static_cast<int>(sim::Precision::fp16)] = or_nan(a.fp16_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::bf16)] = or_nan(a.bf16_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::fp8)] = or_nan(a.fp8_tflops);
+    s.int8_tops = or_nan(a.int8_tops);
     s.memory_gib = or_nan(a.memory_gib);
     s.hbm_gbytes_per_s = or_nan(a.hbm_gbytes_per_s);
     const auto link = parse_intra_node_link(a.intra_node_link, 2);

@@ -1,7 +1,11 @@
-// Shared declarations of the probe: options, error handling, progress, per-section entry points.
+// Shared declarations of the probe's CUDA side: the run context, error handling, progress and
+// per-section entry points. Everything decided without a GPU (launcher layout, devices, sizes,
+// iteration counts, result assembly) lives in clusterplan_probe_core (probes/core).
 #pragma once
 
-#include "json_writer.h"
+#include "clusterplan/probe/json_writer.h"
+#include "clusterplan/probe/options.h"
+#include "clusterplan/probe/report.h"
 
 #include <cuda_runtime.h>
 #include <stdexcept>
@@ -10,7 +14,7 @@
 
 namespace cp::probe {
 
-// A probe section failed in a way worth reporting (recorded under "errors", run continues).
+// A probe section failed in a way worth reporting (recorded in the section, run continues).
 class ProbeError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -23,31 +27,27 @@ public:
             throw ::cp::probe::ProbeError(std::string(#call) + ": " + cudaGetErrorString(cp_e_));  \
     } while (0)
 
-struct Options {
-    std::vector<int> devices; // local GPUs to use
-    int iterations = 20;
-    int warmup = 5;
-    double max_bytes = 1024.0 * 1024 * 1024; // NCCL/membw upper size (memory permitting)
-    double min_bytes = 1024;
-    bool quick = false; // fewer shapes/sizes (smoke runs)
-    int nccl_timeout_s = 300;
-    // Multi-process launch (from NCCL_COMM_ID/RANK/WORLD_SIZE, OMPI_COMM_WORLD_*, SLURM_*).
-    int rank = 0;
-    int world_size = 1;
-    int local_rank = 0;
-    std::string launcher = "single";
+struct Context {
+    Options options;           // the command line
+    RunPlan plan;              // launcher layout, devices, iteration counts
+    std::string nccl_log_path; // NCCL's INIT/NET log, read for the transport ("" = none)
+    const std::vector<int>& devices() const { return plan.devices.devices; }
+    const Iterations& iterations() const { return plan.iterations; }
+    int rank() const { return plan.launch.rank; }
 };
 
 // Progress line on stderr, prefixed with the rank in multi-process runs.
-void progress(const Options& o, const std::string& message);
+void progress(const Context& c, const std::string& message);
 
-// Each section writes `"<name>": {...}` into the open top-level object.
-void write_info(JsonWriter& w, const Options& o);
-void run_gemm(JsonWriter& w, const Options& o, std::vector<std::string>& errors);
-void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors);
-void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors);
-void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors);
-void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors);
+// Each section writes `"<name>": {...}` into the open top-level object and records its outcome.
+void write_info(JsonWriter& w, const Context& c, RunReport& report);
+void run_gemm(JsonWriter& w, const Context& c, RunReport& report);
+void run_membw(JsonWriter& w, const Context& c, RunReport& report);
+void run_pcie(JsonWriter& w, const Context& c, RunReport& report);
+void run_p2p(JsonWriter& w, const Context& c, RunReport& report);
+// Returns false when a communicator initialisation is stuck on a helper thread: the process
+// must then end with _Exit once its document is out.
+bool run_nccl(JsonWriter& w, const Context& c, RunReport& report);
 
 // Device kernels (kernels.cu).
 enum class ElemType { f32, f16, bf16, fp8e4m3 };

@@ -1,7 +1,10 @@
 // `gemm`: dense matmul throughput per precision with cuBLASLt. For each shape: random inputs,
-// every algorithm the heuristic proposes (up to 8) is timed with CUDA events after a warm-up,
-// L2 is flushed before each timed call, and the best algorithm's time is reported.
-// FLOPs = 2·m·n·k. Layout "TN" (A transposed), which every precision incl. FP8 supports.
+// L2 flushed before every timed call, CUDA events around each call. cuBLASLt's first heuristic
+// (what frameworks get by default) and the best of up to 8 candidates are each timed with
+// mamf-finder's counts (>= 50 warm-up, >= 100 timed calls; probes/core schedule.h); the other
+// candidates are screened with a few calls. Mean, median, min and max are reported; TFLOP/s is
+// the best algorithm's mean. FLOPs = 2·m·n·k. Layout "TN", which every precision incl. FP8
+// supports.
 #include "common.h"
 
 #include <algorithm>
@@ -66,11 +69,13 @@ struct DeviceBuffer {
 };
 
 struct Result {
-    double time_s = 0;
+    SampleStats first; // cuBLASLt's first heuristic
+    SampleStats best;  // the fastest candidate (mean), re-timed with the full counts
+    int best_index = -1;
     int algorithms = 0;
 };
 
-Result time_shape(cublasLtHandle_t lt, const Precision& pr, const Shape& sh, const Options& o,
+Result time_shape(cublasLtHandle_t lt, const Precision& pr, const Shape& sh, const Iterations& it,
                   cudaStream_t stream, void* flush, size_t flush_bytes, void* workspace,
                   size_t workspace_bytes) {
     const size_t a_elems = static_cast<size_t>(sh.k) * sh.m,
@@ -105,36 +110,51 @@ Result time_shape(cublasLtHandle_t lt, const Precision& pr, const Shape& sh, con
     const cublasStatus_t hs =
         cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, ld, pref, 8, heur, &found);
     const float alpha = 1.0f, beta = 0.0f;
-    Result best;
-    best.time_s = 0;
     cudaEvent_t start, stop;
     CP_CUDA(cudaEventCreate(&start));
     CP_CUDA(cudaEventCreate(&stop));
-    for (int i = 0; hs == CUBLAS_STATUS_SUCCESS && i < found; ++i) {
-        if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
+    // Per-call samples of algorithm i; empty when cuBLASLt refuses to launch it.
+    auto measure = [&](int i, int warmup, int timed) {
+        std::vector<double> samples;
         auto launch = [&] {
             return cublasLtMatmul(lt, op, &alpha, a.p, la, b.p, lb, &beta, c.p, lc, d.p, ld,
                                   &heur[i].algo, workspace, workspace_bytes, stream);
         };
-        bool ok = true;
-        for (int w = 0; w < o.warmup && ok; ++w)
-            ok = launch() == CUBLAS_STATUS_SUCCESS;
-        if (!ok) continue;
-        double total_ms = 0;
-        const int iters = std::max(3, o.iterations / 2);
-        for (int it = 0; it < iters; ++it) {
-            CP_CUDA(cudaMemsetAsync(flush, it & 0xff, flush_bytes, stream)); // evict A/B/C from L2
+        for (int w = 0; w < warmup; ++w)
+            if (launch() != CUBLAS_STATUS_SUCCESS) return samples;
+        for (int k = 0; k < timed; ++k) {
+            CP_CUDA(cudaMemsetAsync(flush, k & 0xff, flush_bytes, stream)); // evict A/B/C from L2
             CP_CUDA(cudaEventRecord(start, stream));
-            launch();
+            if (launch() != CUBLAS_STATUS_SUCCESS) return std::vector<double>{};
             CP_CUDA(cudaEventRecord(stop, stream));
             CP_CUDA(cudaEventSynchronize(stop));
             float ms = 0;
             CP_CUDA(cudaEventElapsedTime(&ms, start, stop));
-            total_ms += ms;
+            samples.push_back(ms * 1e-3);
         }
-        const double t = total_ms / iters * 1e-3;
-        ++best.algorithms;
-        if (best.time_s == 0 || t < best.time_s) best.time_s = t;
+        return samples;
+    };
+    Result r;
+    double best_mean = 0;
+    for (int i = 0; hs == CUBLAS_STATUS_SUCCESS && i < found; ++i) {
+        if (heur[i].state != CUBLAS_STATUS_SUCCESS) continue;
+        const bool first = r.algorithms == 0;
+        const SampleStats st =
+            sample_stats(first ? measure(i, it.gemm_warmup, it.gemm_timed)
+                               : measure(i, it.gemm_screen_warmup, it.gemm_screen_timed));
+        if (st.count == 0) continue;
+        ++r.algorithms;
+        if (first) r.first = st;
+        if (r.best_index < 0 || st.mean_s < best_mean) {
+            r.best_index = i;
+            best_mean = st.mean_s;
+        }
+    }
+    if (r.algorithms > 0) {
+        r.best = r.best_index == 0 || r.algorithms == 1
+                     ? r.first
+                     : sample_stats(measure(r.best_index, it.gemm_warmup, it.gemm_timed));
+        if (r.best.count == 0) r.best = r.first;
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
@@ -145,13 +165,24 @@ Result time_shape(cublasLtHandle_t lt, const Precision& pr, const Shape& sh, con
     cublasLtMatrixLayoutDestroy(ld);
     cublasLtMatmulDescDestroy(op);
     CP_CUDA(cudaGetLastError());
-    return best;
+    return r;
+}
+
+// Mean (the reported time), median, min, max and the TFLOP/s of the mean, into the open object.
+void write_stats(JsonWriter& w, const SampleStats& s, double flops) {
+    w.field("time_s", s.mean_s)
+        .field("time_median_s", s.median_s)
+        .field("time_min_s", s.min_s)
+        .field("time_max_s", s.max_s)
+        .field("tflops", flops / s.mean_s / 1e12);
 }
 
 } // namespace
 
-void run_gemm(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
-    const int dev = o.devices.front();
+void run_gemm(JsonWriter& w, const Context& ctx, RunReport& report) {
+    report.ran("gemm");
+    const Iterations& it = ctx.iterations();
+    const int dev = ctx.devices().front();
     CP_CUDA(cudaSetDevice(dev));
     cudaDeviceProp prop{};
     CP_CUDA(cudaGetDeviceProperties(&prop, dev));
@@ -171,6 +202,10 @@ void run_gemm(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
         .field("flops_convention", "2*m*n*k")
         .field("device", dev)
         .field("layout", "TN")
+        .field("warmup", it.gemm_warmup)
+        .field("iterations", it.gemm_timed)
+        .field("screen_warmup", it.gemm_screen_warmup)
+        .field("screen_iterations", it.gemm_screen_timed)
         .key("results")
         .begin_array();
     std::vector<std::pair<std::string, std::string>> skipped;
@@ -181,21 +216,23 @@ void run_gemm(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
                                               " tensor-core path");
             continue;
         }
-        for (const auto& sh : shapes(o.quick)) {
+        for (const auto& sh : shapes(ctx.options.quick)) {
             const double need = (static_cast<double>(sh.k) * (sh.m + sh.n) * pr.ab_bytes +
                                  2.0 * sh.m * sh.n * pr.cd_bytes);
             size_t free_b = 0, total_b = 0;
             cudaMemGetInfo(&free_b, &total_b);
-            if (need > 0.8 * static_cast<double>(free_b)) continue;
-            progress(o, std::string("gemm ") + pr.name + " " + std::to_string(sh.m) + "x" +
-                            std::to_string(sh.n) + "x" + std::to_string(sh.k));
+            const std::string dims =
+                std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k);
+            if (need > 0.8 * static_cast<double>(free_b)) {
+                skipped.emplace_back(pr.name, dims + " does not fit in free device memory");
+                continue;
+            }
+            progress(ctx, std::string("gemm ") + pr.name + " " + dims);
             try {
-                const Result r = time_shape(lt, pr, sh, o, stream, flush.p, flush_bytes,
+                const Result r = time_shape(lt, pr, sh, it, stream, flush.p, flush_bytes,
                                             workspace.p, workspace_bytes);
                 if (r.algorithms == 0) {
-                    skipped.emplace_back(
-                        pr.name, "cuBLASLt offered no algorithm for " + std::to_string(sh.m) + "x" +
-                                     std::to_string(sh.n) + "x" + std::to_string(sh.k));
+                    skipped.emplace_back(pr.name, "cuBLASLt offered no algorithm for " + dims);
                     continue;
                 }
                 const double flops = 2.0 * sh.m * sh.n * sh.k;
@@ -205,14 +242,17 @@ void run_gemm(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
                     .field("n", sh.n)
                     .field("k", sh.k)
                     .field("shape", sh.label)
-                    .field("flops", flops)
-                    .field("time_s", r.time_s)
-                    .field("tflops", flops / r.time_s / 1e12)
-                    .field("algorithms_tried", r.algorithms)
-                    .field("iterations", std::max(3, o.iterations / 2))
-                    .end_object();
+                    .field("flops", flops);
+                write_stats(w, r.best, flops);
+                w.field("algorithms_tried", r.algorithms)
+                    .field("best_heuristic_index", r.best_index)
+                    .field("iterations", r.best.count)
+                    .key("first_heuristic")
+                    .begin_object();
+                write_stats(w, r.first, flops);
+                w.field("calls", r.first.count).end_object().end_object();
             } catch (const ProbeError& e) {
-                errors.push_back(std::string("gemm ") + pr.name + ": " + e.what());
+                report.fail("gemm", std::string(pr.name) + " " + dims + ": " + e.what());
             }
         }
     }

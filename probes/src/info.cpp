@@ -1,4 +1,6 @@
-// `info`: host, driver and library versions, GPUs, the P2P access matrix and visible NICs.
+// `info`: host (with its DMI identity), driver and library versions, the launch layout, GPUs,
+// the P2P access matrix and visible NICs.
+#include "clusterplan/probe/host_facts.h"
 #include "common.h"
 
 #include <algorithm>
@@ -55,7 +57,9 @@ int device_attr(cudaDeviceAttr attr, int dev) {
 
 } // namespace
 
-void write_info(JsonWriter& w, const Options& o) {
+void write_info(JsonWriter& w, const Context& c, RunReport& report) {
+    report.ran("info");
+    const DmiIdentity dmi = read_dmi();
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     utsname un{};
@@ -66,6 +70,10 @@ void write_info(JsonWriter& w, const Options& o) {
         .field("kernel", std::string(un.release))
         .field("arch", std::string(un.machine))
         .field("glibc", std::string(gnu_get_libc_version()))
+        .field("sys_vendor", dmi.sys_vendor)
+        .field("product_name", dmi.product_name)
+        .field("instance_type", dmi_instance_type(dmi))
+        .field("instance_requested", c.options.instance)
         .end_object();
 
     int drv = 0, rt = 0, nccl = 0;
@@ -85,23 +93,27 @@ void write_info(JsonWriter& w, const Options& o) {
         .field("cublaslt", std::to_string(cublas))
         .end_object();
 
+    const LaunchInfo& l = c.plan.launch;
     w.key("launch")
         .begin_object()
-        .field("rank", o.rank)
-        .field("world_size", o.world_size)
-        .field("local_rank", o.local_rank)
-        .field("launcher", o.launcher)
+        .field("rank", l.rank)
+        .field("world_size", l.world_size)
+        .field("local_rank", l.local_rank)
+        .field("local_size", l.local_size)
+        .field("hosts", l.hosts)
+        .field("launcher", l.launcher)
+        .field("binding", c.plan.devices.binding)
         .end_object();
 
     w.key("gpus").begin_array();
-    for (int dev : o.devices) {
+    for (int dev : c.devices()) {
         cudaDeviceProp p{};
         CP_CUDA(cudaGetDeviceProperties(&p, dev));
         char bus[32] = {};
         cudaDeviceGetPCIBusId(bus, sizeof bus, dev);
         std::string bus_lower = bus;
-        for (auto& c : bus_lower)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (auto& ch : bus_lower)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         const std::string numa =
             read_first_line("/sys/bus/pci/devices/" + bus_lower + "/numa_node");
         char uuid[64] = {};
@@ -132,9 +144,9 @@ void write_info(JsonWriter& w, const Options& o) {
     w.end_array();
 
     w.key("p2p_access").begin_array();
-    for (int a : o.devices) {
+    for (int a : c.devices()) {
         w.begin_array();
-        for (int b : o.devices) {
+        for (int b : c.devices()) {
             int can = 0;
             if (a != b) cudaDeviceCanAccessPeer(&can, a, b);
             w.value(can != 0);

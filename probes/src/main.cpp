@@ -1,15 +1,15 @@
 // clusterplan-probe: measures GPUs and interconnects and prints one `clusterplan.probe/1` JSON
-// document on stdout (schema: probes/schema/clusterplan.probe-1.md); progress goes to stderr.
-// Exit codes: 0 ok (sections that failed are listed under "errors"), 1 usage, 2 no usable
-// GPU/driver or the run could not produce results.
+// document on stdout between marker lines (schema: probes/schema/clusterplan.probe-1.md);
+// progress goes to stderr. Exit codes: 0 ok, 1 usage, 2 no usable GPU/driver (no document),
+// 3 document written but a section failed (its errors are in the document).
+#include "clusterplan/probe/dry_run.h"
+#include "clusterplan/probe/host_facts.h"
 #include "common.h"
 
-#include <chrono>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <iostream>
-#include <set>
 #include <unistd.h>
 
 namespace cp::probe {
@@ -18,21 +18,14 @@ namespace cp::probe {
 #define CLUSTERPLAN_PROBE_VERSION "0.0.0"
 #endif
 
-void progress(const Options& o, const std::string& message) {
-    if (o.world_size > 1)
-        std::cerr << "clusterplan-probe[" << o.rank << "]: " << message << std::endl;
+void progress(const Context& c, const std::string& message) {
+    if (c.plan.launch.world_size > 1)
+        std::cerr << "clusterplan-probe[" << c.rank() << "]: " << message << std::endl;
     else
         std::cerr << "clusterplan-probe: " << message << std::endl;
 }
 
 namespace {
-
-const char* kUsage =
-    "usage: clusterplan-probe info|gemm|membw|pcie|p2p|nccl|all [--gpus N] [--quick] [--iters N]\n"
-    "                         [--max-bytes B] [--nccl-timeout S]\n"
-    "Prints one clusterplan.probe/1 JSON document on stdout; progress on stderr.\n"
-    "Multi-host: one process per host; rank/size from RANK/WORLD_SIZE/LOCAL_RANK (torchrun, ssh),\n"
-    "OMPI_COMM_WORLD_* (mpirun) or SLURM_* (srun); NCCL bootstraps from NCCL_COMM_ID=host0:port.\n";
 
 std::string utc_now() {
     const std::time_t t = std::time(nullptr);
@@ -43,29 +36,20 @@ std::string utc_now() {
     return buf;
 }
 
-int env_int(const char* name, int fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
+std::string hostname() {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return host;
 }
 
-// First launcher whose variables are present wins: mpirun, Slurm, then torchrun/ssh style.
-void detect_launch(Options& o) {
-    if (std::getenv("OMPI_COMM_WORLD_SIZE")) {
-        o.rank = env_int("OMPI_COMM_WORLD_RANK", 0);
-        o.world_size = env_int("OMPI_COMM_WORLD_SIZE", 1);
-        o.local_rank = env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0);
-        o.launcher = "mpirun";
-    } else if (std::getenv("SLURM_NTASKS") && std::getenv("SLURM_PROCID")) {
-        o.rank = env_int("SLURM_PROCID", 0);
-        o.world_size = env_int("SLURM_NTASKS", 1);
-        o.local_rank = env_int("SLURM_LOCALID", 0);
-        o.launcher = "slurm";
-    } else if (std::getenv("WORLD_SIZE")) {
-        o.rank = env_int("RANK", 0);
-        o.world_size = env_int("WORLD_SIZE", 1);
-        o.local_rank = env_int("LOCAL_RANK", 0);
-        o.launcher = std::getenv("NCCL_COMM_ID") ? "nccl_comm_id" : "torchrun";
-    }
+// Before any CUDA or NCCL call: NCCL reads its debug settings once, at its first use.
+NcclLogSetup setup_nccl_log() {
+    const char* tmp = std::getenv("TMPDIR");
+    NcclLogSetup s = plan_nccl_log(process_env(), hostname(), static_cast<long>(getpid()),
+                                   tmp && *tmp ? tmp : "/tmp");
+    for (const auto& [name, value] : s.set)
+        setenv(name.c_str(), value.c_str(), 1);
+    return s;
 }
 
 } // namespace
@@ -73,66 +57,40 @@ void detect_launch(Options& o) {
 
 int main(int argc, char** argv) {
     using namespace cp::probe;
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-        std::cerr << kUsage;
-        return argc < 2 ? 1 : 0;
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cerr << usage_text();
+        return args.empty() ? kExitUsage : kExitOk;
     }
-    const std::string command = argv[1];
-    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie",
-                                                    "p2p",  "nccl", "all"};
-    if (!kCommands.count(command)) {
-        std::cerr << "clusterplan-probe: unknown command '" << command << "'\n" << kUsage;
-        return 1;
-    }
-    Options o;
-    int gpus = 0;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&](const char* what) -> std::string {
-            if (i + 1 >= argc) {
-                std::cerr << "clusterplan-probe: " << what << " needs a value\n";
-                std::exit(1);
-            }
-            return argv[++i];
-        };
-        if (a == "--gpus")
-            gpus = std::atoi(next("--gpus").c_str());
-        else if (a == "--quick")
-            o.quick = true;
-        else if (a == "--iters")
-            o.iterations = std::max(1, std::atoi(next("--iters").c_str()));
-        else if (a == "--max-bytes")
-            o.max_bytes = std::max(1024.0, std::atof(next("--max-bytes").c_str()));
-        else if (a == "--nccl-timeout")
-            o.nccl_timeout_s = std::max(1, std::atoi(next("--nccl-timeout").c_str()));
-        else {
-            std::cerr << "clusterplan-probe: unknown option '" << a << "'\n" << kUsage;
-            return 1;
-        }
-    }
-    if (o.quick) {
-        o.iterations = std::min(o.iterations, 5);
-        o.warmup = 2;
-    }
-    detect_launch(o);
+    Context c;
+    // --dry-run returns here, before anything initialises CUDA.
+    if (const int rc = dry_run_main(args, process_env(), std::cerr, c.options); rc >= 0) return rc;
 
+    const NcclLogSetup nccl_log = setup_nccl_log();
+    c.nccl_log_path = nccl_log.path;
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         std::cerr << "clusterplan-probe: no usable NVIDIA GPU on this host ("
                   << (e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA devices")
                   << "); CUDA 13 needs driver 580 or newer and a Turing or newer GPU\n";
-        return 2;
+        return kExitNoGpu;
     }
-    // In multi-process runs each process takes the GPUs of its local rank's slice.
-    const int take =
-        gpus > 0 ? std::min(gpus, count)
-                 : (o.world_size > 1 && std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE") ? 1 : count);
-    const int first = o.world_size > 1 ? (o.local_rank * take) % count : 0;
-    for (int i = 0; i < take; ++i)
-        o.devices.push_back((first + i) % count);
+    try {
+        c.plan = make_plan(c.options, process_env(), count);
+    } catch (const UsageError& ex) {
+        std::cerr << "clusterplan-probe: " << ex.what() << "\n";
+        return kExitUsage;
+    }
+    // The host must be what --instance says, or its figures would calibrate another type.
+    std::string note;
+    if (const auto mismatch = check_instance(read_dmi(), c.options.instance, &note)) {
+        std::cerr << "clusterplan-probe: " << *mismatch << "\n";
+        return kExitUsage;
+    }
+    if (!note.empty()) progress(c, "warning: " + note);
 
-    std::vector<std::string> errors;
+    RunReport report;
     JsonWriter w;
     w.begin_object().field("schema", "clusterplan.probe/1");
     w.key("tool")
@@ -140,31 +98,45 @@ int main(int argc, char** argv) {
         .field("name", "clusterplan-probe")
         .field("version", CLUSTERPLAN_PROBE_VERSION)
         .end_object();
-    w.field("command", command).field("started_at", utc_now());
-    const bool all = command == "all";
+    w.field("command", c.options.command)
+        .field("started_at", utc_now())
+        .field("quick", c.options.quick);
+    bool clean_exit = true;
     try {
-        write_info(w, o);
-        // Multi-host: collectives first, while every rank is waiting for them; local sections
-        // then run on rank 0 only (the others would only delay their peers).
-        if (all || command == "nccl") run_nccl(w, o, errors);
-        const bool local = o.rank == 0 || !all;
-        if (local && (all || command == "gemm")) run_gemm(w, o, errors);
-        if (local && (all || command == "membw")) run_membw(w, o, errors);
-        if (local && (all || command == "pcie")) run_pcie(w, o, errors);
-        if (local && (all || command == "p2p")) run_p2p(w, o, errors);
+        write_info(w, c, report);
     } catch (const ProbeError& ex) {
         std::cerr << "clusterplan-probe: " << ex.what() << "\n";
-        return 2;
+        return kExitNoGpu;
+    }
+    // Collectives first, while every rank is waiting for them; the local sections then run on
+    // rank 0 only in `all` (make_plan leaves them out elsewhere). A section that fails before
+    // writing anything is recorded as failed; the others still run.
+    for (const auto& section : c.plan.sections) {
+        try {
+            if (section == "nccl")
+                clean_exit = run_nccl(w, c, report);
+            else if (section == "gemm")
+                run_gemm(w, c, report);
+            else if (section == "membw")
+                run_membw(w, c, report);
+            else if (section == "pcie")
+                run_pcie(w, c, report);
+            else if (section == "p2p")
+                run_p2p(w, c, report);
+        } catch (const ProbeError& ex) {
+            report.fail(section, ex.what());
+        }
     }
     w.field("finished_at", utc_now());
-    w.key("errors").begin_array();
-    for (const auto& err : errors)
-        w.value(err);
-    w.end_array().end_object();
-    for (const auto& err : errors)
-        progress(o, "error: " + err);
-    // With several ranks only rank 0 prints the document (launchers merge stdout).
-    if (o.rank == 0) std::cout << w.str() << std::endl;
-    progress(o, "done");
-    return 0;
+    report.write(w);
+    w.end_object();
+    for (const auto& err : report.errors())
+        progress(c, "error: " + err);
+    // With several processes only rank 0 prints the document (launchers merge stdout).
+    if (c.rank() == 0) write_stdout(framed_document(w.str()));
+    if (nccl_log.owned) std::remove(nccl_log.path.c_str());
+    progress(c, "done");
+    const int rc = report.exit_code();
+    if (!clean_exit) std::_Exit(rc); // a blocked NCCL initialisation thread cannot be joined
+    return rc;
 }

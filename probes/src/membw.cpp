@@ -1,6 +1,7 @@
 // `membw`: device-memory bandwidth. Byte convention (STREAM's): bytes read + bytes written, so
 // a copy of N bytes moves 2N and a triad a = b + s·c over N-byte arrays moves 3N. Also times
-// cudaMemcpy device-to-device, which is what frameworks' tensor copies use.
+// cudaMemcpy device-to-device, which is what frameworks' tensor copies use. Arrays are checked
+// to be at least kMembwL2Ratio x L2 (probes/core schedule.h) so the cache cannot inflate them.
 #include "common.h"
 #include "timing.h"
 
@@ -8,23 +9,30 @@
 
 namespace cp::probe {
 
-void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
+void run_membw(JsonWriter& w, const Context& ctx, RunReport& report) {
+    report.ran("membw");
+    const Iterations& it = ctx.iterations();
     w.key("membw")
         .begin_object()
         .field("unit", "GB/s")
         .field("byte_convention", "bytes read + bytes written (copy 2N, triad 3N)")
+        .field("warmup", it.membw_warmup)
+        .field("iterations", it.membw_timed)
         .key("results")
         .begin_array();
-    for (int dev : o.devices) {
+    for (int dev : ctx.devices()) {
         try {
             CP_CUDA(cudaSetDevice(dev));
             size_t free_b = 0, total_b = 0;
             CP_CUDA(cudaMemGetInfo(&free_b, &total_b));
-            // Three arrays of up to 1 GiB each, far beyond any L2.
-            size_t bytes = 1u << 30;
-            while (bytes > (16u << 20) &&
-                   3.0 * static_cast<double>(bytes) > 0.8 * static_cast<double>(free_b))
-                bytes /= 2;
+            int l2 = 0;
+            CP_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+            size_t bytes = 0;
+            try {
+                bytes = membw_array_bytes(static_cast<double>(free_b), static_cast<double>(l2));
+            } catch (const std::runtime_error& e) {
+                throw ProbeError(e.what());
+            }
             const size_t n4 = bytes / sizeof(float4);
             float4 *a = nullptr, *b = nullptr, *c = nullptr;
             CP_CUDA(cudaMalloc(&a, bytes));
@@ -34,13 +42,13 @@ void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors
             CP_CUDA(cudaStreamCreate(&s));
             fill_random(b, bytes / 4, ElemType::f32, 5, s);
             fill_random(c, bytes / 4, ElemType::f32, 6, s);
-            progress(o, "membw device " + std::to_string(dev) + " (" + std::to_string(bytes >> 20) +
-                            " MiB arrays)");
+            progress(ctx, "membw device " + std::to_string(dev) + " (" +
+                              std::to_string(bytes >> 20) + " MiB arrays)");
             const double t_copy =
-                best_time_s(s, o.warmup, o.iterations, [&] { copy_kernel(a, b, n4, s); });
-            const double t_triad =
-                best_time_s(s, o.warmup, o.iterations, [&] { triad_kernel(a, b, c, 3.0f, n4, s); });
-            const double t_memcpy = best_time_s(s, o.warmup, o.iterations, [&] {
+                best_time_s(s, it.membw_warmup, it.membw_timed, [&] { copy_kernel(a, b, n4, s); });
+            const double t_triad = best_time_s(s, it.membw_warmup, it.membw_timed,
+                                               [&] { triad_kernel(a, b, c, 3.0f, n4, s); });
+            const double t_memcpy = best_time_s(s, it.membw_warmup, it.membw_timed, [&] {
                 CP_CUDA(cudaMemcpyAsync(a, b, bytes, cudaMemcpyDeviceToDevice, s));
             });
             auto row = [&](const char* kernel, double moved, double t) {
@@ -48,6 +56,7 @@ void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors
                     .field("device", dev)
                     .field("kernel", kernel)
                     .field("array_bytes", static_cast<double>(bytes))
+                    .field("l2_bytes", l2)
                     .field("bytes", moved)
                     .field("time_s", t)
                     .field("gbytes_per_s", moved / t / 1e9)
@@ -61,7 +70,7 @@ void run_membw(JsonWriter& w, const Options& o, std::vector<std::string>& errors
             cudaFree(b);
             cudaFree(c);
         } catch (const ProbeError& e) {
-            errors.push_back("membw device " + std::to_string(dev) + ": " + e.what());
+            report.fail("membw", "device " + std::to_string(dev) + ": " + e.what());
         }
     }
     w.end_array().end_object();

@@ -1,71 +1,22 @@
 // `nccl`: collective bandwidth/latency with nccl-tests' conventions (doc/PERFORMANCE.md):
-// algbw = S / t, busbw = algbw · 2(n−1)/n (all-reduce), · (n−1)/n (all-gather, reduce-scatter),
-// · 1 (broadcast, send/recv), where S is the full buffer (all-gather: output, reduce-scatter:
-// input). Each process drives its local GPUs; ranks = world_size × local GPUs. Bootstrap with
-// NCCL_COMM_ID=host0:port (every process then derives the same unique id); communicators are
-// created non-blocking and abandoned with a clear error when peers do not arrive in time.
-#include "common.h"
+// algbw = S / t, busbw = algbw x busbw_factor (probes/core schedule.h), S the full buffer
+// (all-gather: output, reduce-scatter: input). Each process drives its local GPUs; NCCL ranks =
+// processes x local GPUs; bootstrap from NCCL_COMM_ID=host0:port. Per size, as nccl-tests:
+// untimed warm-up, correctness check, barrier, then the timed launches between CUDA events on
+// every local stream (the host waits only after the stop event), time averaged over all ranks.
+#include "clusterplan/probe/host_facts.h"
+#include "nccl_comm.h"
 
-#include <chrono>
-#include <cstdlib>
-#include <nccl.h>
-#include <thread>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
 
 namespace cp::probe {
 namespace {
 
-#define CP_NCCL(call)                                                                              \
-    do {                                                                                           \
-        const ncclResult_t cp_r_ = (call);                                                         \
-        if (cp_r_ != ncclSuccess && cp_r_ != ncclInProgress)                                       \
-            throw ProbeError(std::string(#call) + ": " + ncclGetErrorString(cp_r_));               \
-    } while (0)
-
-struct Local {
-    int device;
-    int rank;
-    ncclComm_t comm = nullptr;
-    cudaStream_t stream = nullptr;
-    float* send = nullptr;
-    float* recv = nullptr;
-};
-
-// Waits for non-blocking NCCL calls on every communicator; aborts all on timeout.
-void wait_comms(std::vector<Local>& locals, int timeout_s, const std::string& what) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-    for (;;) {
-        bool pending = false;
-        for (auto& l : locals) {
-            ncclResult_t state = ncclSuccess;
-            ncclCommGetAsyncError(l.comm, &state);
-            if (state == ncclInProgress)
-                pending = true;
-            else if (state != ncclSuccess)
-                throw ProbeError(what + ": " + ncclGetErrorString(state));
-        }
-        if (!pending) return;
-        if (std::chrono::steady_clock::now() > deadline) {
-            for (auto& l : locals)
-                ncclCommAbort(l.comm);
-            for (auto& l : locals)
-                l.comm = nullptr;
-            const char* id = std::getenv("NCCL_COMM_ID");
-            throw ProbeError(
-                what + " did not complete within " + std::to_string(timeout_s) +
-                " s: a peer is missing or unreachable (NCCL_COMM_ID=" + (id ? id : "unset") + ")");
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-}
-
-double busbw_factor(const std::string& c, int n) {
-    if (c == "all_reduce") return 2.0 * (n - 1) / n;
-    if (c == "all_gather" || c == "reduce_scatter") return static_cast<double>(n - 1) / n;
-    return 1.0;
-}
-
 // Launches one collective of `bytes` (full-buffer size) on all local ranks.
-void launch(const std::string& c, std::vector<Local>& locals, size_t bytes, int nranks) {
+void launch(const std::string& c, std::vector<LocalRank>& locals, size_t bytes, int nranks) {
     const size_t count = bytes / sizeof(float);
     const size_t per_rank = count / static_cast<size_t>(nranks);
     CP_NCCL(ncclGroupStart());
@@ -88,26 +39,18 @@ void launch(const std::string& c, std::vector<Local>& locals, size_t bytes, int 
     CP_NCCL(ncclGroupEnd());
 }
 
-void sync_all(std::vector<Local>& locals, int timeout_s) {
-    wait_comms(locals, timeout_s, "NCCL collective");
-    for (auto& l : locals) {
-        CP_CUDA(cudaSetDevice(l.device));
-        CP_CUDA(cudaStreamSynchronize(l.stream));
-    }
-}
-
 // Send buffers hold rank+1; the expected result follows from the collective's semantics.
-unsigned long long check(const std::string& c, std::vector<Local>& locals, size_t bytes,
+unsigned long long check(const std::string& c, std::vector<LocalRank>& locals, size_t bytes,
                          int nranks) {
     unsigned long long bad = 0;
     const size_t count = bytes / sizeof(float);
+    const float sum = nranks * (nranks + 1) / 2.0f;
     for (auto& l : locals) {
         CP_CUDA(cudaSetDevice(l.device));
         if (c == "all_reduce")
-            bad += count_mismatches(l.recv, count, nranks * (nranks + 1) / 2.0f, 1e-3f, l.stream);
+            bad += count_mismatches(l.recv, count, sum, 1e-3f * sum, l.stream);
         else if (c == "reduce_scatter")
-            bad += count_mismatches(l.recv, count / nranks, nranks * (nranks + 1) / 2.0f, 1e-3f,
-                                    l.stream);
+            bad += count_mismatches(l.recv, count / nranks, sum, 1e-3f * sum, l.stream);
         else if (c == "broadcast")
             bad += count_mismatches(l.recv, count, 1.0f, 0.0f, l.stream);
         else if (c == "sendrecv")
@@ -124,116 +67,194 @@ unsigned long long check(const std::string& c, std::vector<Local>& locals, size_
     return bad;
 }
 
+// Seconds per launch on this process's slowest local stream, from the events around `body`.
+template <class Body> double timed(Communicators& comms, int timeout_s, int launches, Body&& body) {
+    auto& locals = comms.locals();
+    for (auto& l : locals)
+        CP_CUDA(cudaEventRecord(l.start, l.stream));
+    body();
+    for (auto& l : locals)
+        CP_CUDA(cudaEventRecord(l.stop, l.stream));
+    comms.wait(timeout_s, "NCCL timed launches");
+    double worst_ms = 0;
+    for (auto& l : locals) {
+        float ms = 0;
+        CP_CUDA(cudaEventElapsedTime(&ms, l.start, l.stop));
+        worst_ms = std::max(worst_ms, static_cast<double>(ms));
+    }
+    return worst_ms * 1e-3 / launches;
+}
+
+// The same launches captured once into a CUDA graph per stream and replayed: no per-launch
+// host overhead, so small messages show NCCL's own latency (nccl-tests -G).
+double graph_time_s(Communicators& comms, const std::string& c, size_t bytes, int launches,
+                    int timeout_s) {
+    auto& locals = comms.locals();
+    std::vector<cudaGraph_t> graphs(locals.size(), nullptr);
+    std::vector<cudaGraphExec_t> execs(locals.size(), nullptr);
+    for (auto& l : locals)
+        CP_CUDA(cudaStreamBeginCapture(l.stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < launches; ++i)
+        launch(c, locals, bytes, comms.nranks());
+    for (std::size_t i = 0; i < locals.size(); ++i)
+        CP_CUDA(cudaStreamEndCapture(locals[i].stream, &graphs[i]));
+    for (std::size_t i = 0; i < locals.size(); ++i)
+        CP_CUDA(cudaGraphInstantiate(&execs[i], graphs[i], 0));
+    comms.barrier(timeout_s);
+    const double t = timed(comms, timeout_s, launches, [&] {
+        for (std::size_t i = 0; i < locals.size(); ++i)
+            CP_CUDA(cudaGraphLaunch(execs[i], locals[i].stream));
+    });
+    for (std::size_t i = 0; i < locals.size(); ++i) {
+        cudaGraphExecDestroy(execs[i]);
+        cudaGraphDestroy(graphs[i]);
+    }
+    return t;
+}
+
+std::string read_bounded(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in(path, std::ios::binary);
+    std::string out(max_bytes, '\0');
+    in.read(out.data(), static_cast<std::streamsize>(max_bytes));
+    out.resize(static_cast<std::size_t>(in.gcount()));
+    return out;
+}
+
 } // namespace
 
-void run_nccl(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
-    const int local_n = static_cast<int>(o.devices.size());
-    const int nranks = o.world_size * local_n;
+bool run_nccl(JsonWriter& w, const Context& c, RunReport& report) {
+    report.ran("nccl");
+    const Options& o = c.options;
+    const Iterations& it = c.iterations();
+    const int local_n = static_cast<int>(c.devices().size());
+    const int nranks = c.plan.launch.world_size * local_n;
+    const int timeout_s = o.nccl_timeout_s;
     const char* algo = std::getenv("NCCL_ALGO");
     const char* proto = std::getenv("NCCL_PROTO");
     w.key("nccl")
         .begin_object()
         .field("ranks", nranks)
-        .field("nodes", o.world_size)
+        .field("processes", c.plan.launch.world_size)
+        .field("gpus_per_process", local_n)
         .field("algo", std::string(algo ? algo : ""))
         .field("proto", std::string(proto ? proto : ""))
         .field("type", "float")
         .field("convention", "nccl-tests: algbw = bytes/time, busbw = algbw * factor")
-        .field("iterations", o.iterations)
-        .field("warmup", o.warmup)
-        .key("results")
-        .begin_array();
+        .field("timing",
+               "CUDA events around the timed launches on each local stream after a barrier; "
+               "slowest local stream, mean over all ranks")
+        .field("iterations", it.nccl_timed)
+        .field("warmup", it.nccl_warmup)
+        .field("graphs", o.graphs);
     if (nranks < 2) {
-        w.end_array().field("note", "one rank: collectives need at least two GPUs").end_object();
-        return;
+        w.key("results").begin_array().end_array().end_object();
+        report.skip("nccl", "one rank: collectives need at least two GPUs");
+        return true;
     }
-    std::vector<Local> locals;
+    std::unique_ptr<Communicators> comms;
+    bool stuck = false;
+    int hosts = c.plan.launch.hosts;
+    w.key("results").begin_array();
     try {
-        ncclUniqueId id;
-        if (o.world_size > 1 && !std::getenv("NCCL_COMM_ID"))
+        if (c.plan.launch.world_size > 1 && !std::getenv("NCCL_COMM_ID"))
             throw ProbeError("multi-process runs need NCCL_COMM_ID=host0:port so every rank finds "
                              "the bootstrap root");
+        ncclUniqueId id;
         CP_NCCL(ncclGetUniqueId(&id));
-        // Largest size: send + receive buffers of S each must fit (memory permitting, ≤ max_bytes).
         size_t free_b = 0, total_b = 0;
-        CP_CUDA(cudaSetDevice(o.devices.front()));
+        CP_CUDA(cudaSetDevice(c.devices().front()));
         CP_CUDA(cudaMemGetInfo(&free_b, &total_b));
-        double max_bytes = o.max_bytes;
-        while (max_bytes > o.min_bytes && 2.2 * max_bytes > static_cast<double>(free_b))
-            max_bytes /= 2;
-        const size_t max_b = static_cast<size_t>(max_bytes);
-        for (int i = 0; i < local_n; ++i) {
-            Local l;
-            l.device = o.devices[static_cast<size_t>(i)];
-            l.rank = o.rank * local_n + i;
-            CP_CUDA(cudaSetDevice(l.device));
-            CP_CUDA(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking));
-            CP_CUDA(cudaMalloc(&l.send, max_b));
-            CP_CUDA(cudaMalloc(&l.recv, max_b));
-            fill_constant_f32(l.send, max_b / sizeof(float), static_cast<float>(l.rank + 1),
-                              l.stream);
-            locals.push_back(l);
+        const double max_bytes =
+            nccl_max_bytes(o.max_bytes, o.min_bytes, static_cast<double>(free_b));
+        const auto sizes = nccl_sizes(o.min_bytes, max_bytes, o.quick, nranks);
+        comms = std::make_unique<Communicators>(c.devices(), c.rank(), nranks,
+                                                sizes.empty() ? 1024
+                                                              : static_cast<size_t>(sizes.back()));
+        progress(c, "nccl: creating communicators for " + std::to_string(nranks) + " ranks");
+        std::string init_error;
+        if (!comms->init(id, timeout_s, init_error)) {
+            stuck = true;
+            throw ProbeError(init_error);
         }
-        progress(o, "nccl: creating communicators for " + std::to_string(nranks) + " ranks");
-        ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-        config.blocking = 0;
-        CP_NCCL(ncclGroupStart());
-        for (auto& l : locals) {
-            CP_CUDA(cudaSetDevice(l.device));
-            CP_NCCL(ncclCommInitRankConfig(&l.comm, nranks, id, l.rank, &config));
-        }
-        CP_NCCL(ncclGroupEnd());
-        wait_comms(locals, o.nccl_timeout_s, "NCCL communicator initialisation");
-
-        for (const std::string c :
-             {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "sendrecv"}) {
-            for (double b = o.min_bytes; b <= max_bytes; b *= o.quick ? 8 : 2) {
-                // Whole elements, divisible across ranks (nccl-tests rounds the same way).
-                size_t bytes =
-                    static_cast<size_t>(b) / (sizeof(float) * nranks) * (sizeof(float) * nranks);
-                if (bytes == 0) continue;
-                for (int i = 0; i < o.warmup; ++i)
-                    launch(c, locals, bytes, nranks);
-                sync_all(locals, o.nccl_timeout_s);
-                const unsigned long long wrong = check(c, locals, bytes, nranks);
-                const auto t0 = std::chrono::steady_clock::now();
-                for (int i = 0; i < o.iterations; ++i)
-                    launch(c, locals, bytes, nranks);
-                sync_all(locals, o.nccl_timeout_s);
-                const double t =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
-                    o.iterations;
+        if (!init_error.empty()) throw ProbeError(init_error);
+        char host[256] = {};
+        gethostname(host, sizeof host - 1);
+        std::vector<std::uint64_t> hashes;
+        std::vector<int> procs;
+        comms->gather_hosts(host_hash(host), c.rank(), hashes, procs, timeout_s);
+        const HostLayout layout = layout_from_hashes(hashes, procs);
+        hosts = layout.hosts;
+        if (layout.max_processes_per_host != c.plan.launch.local_size ||
+            layout.min_processes_per_host != c.plan.launch.local_size)
+            report.fail("nccl", "the launcher said " + std::to_string(c.plan.launch.local_size) +
+                                    " process(es) per host but host names show " +
+                                    std::to_string(layout.min_processes_per_host) + ".." +
+                                    std::to_string(layout.max_processes_per_host) +
+                                    ": GPUs may have been assigned twice");
+        for (const std::string& coll : probe_collectives()) {
+            for (const size_t bytes : sizes) {
+                for (int i = 0; i < it.nccl_warmup; ++i)
+                    launch(coll, comms->locals(), bytes, nranks);
+                comms->wait(timeout_s, "NCCL " + coll + " warm-up");
+                const unsigned long long wrong = check(coll, comms->locals(), bytes, nranks);
+                comms->barrier(timeout_s);
+                const double t_local = timed(*comms, timeout_s, it.nccl_timed, [&] {
+                    for (int i = 0; i < it.nccl_timed; ++i)
+                        launch(coll, comms->locals(), bytes, nranks);
+                });
+                const double t = comms->mean_over_ranks(t_local, timeout_s);
+                double t_graph = -1;
+                // Graphs for the latency-bound sizes only (<= 1 MiB), where launch overhead
+                // matters.
+                if (o.graphs && bytes <= (1u << 20))
+                    t_graph = comms->mean_over_ranks(
+                        graph_time_s(*comms, coll, bytes, it.nccl_timed, timeout_s), timeout_s);
                 const double algbw = static_cast<double>(bytes) / t / 1e9;
-                if (o.rank == 0 && (bytes & (bytes - 1)) == 0 && bytes >= (64u << 20))
-                    progress(o, "nccl " + c + " " + std::to_string(bytes >> 20) + " MiB: busbw " +
-                                    std::to_string(algbw * busbw_factor(c, nranks)) + " GB/s");
+                const double busbw = algbw * busbw_factor(coll, nranks);
+                if (c.rank() == 0 && (bytes & (bytes - 1)) == 0 && bytes >= (64u << 20))
+                    progress(c, "nccl " + coll + " " + std::to_string(bytes >> 20) +
+                                    " MiB: busbw " + std::to_string(busbw) + " GB/s");
                 w.begin_object()
-                    .field("collective", c)
+                    .field("collective", coll)
                     .field("bytes", static_cast<double>(bytes))
                     .field("count", static_cast<double>(bytes / sizeof(float)))
                     .field("type", "float")
                     .field("time_us", t * 1e6)
                     .field("algbw_gbytes_per_s", algbw)
-                    .field("busbw_gbytes_per_s", algbw * busbw_factor(c, nranks))
-                    .field("wrong", static_cast<unsigned long long>(wrong))
-                    .field("correct", wrong == 0)
-                    .end_object();
+                    .field("busbw_gbytes_per_s", busbw);
+                if (t_graph > 0) w.field("graph_time_us", t_graph * 1e6);
+                w.field("wrong", wrong).field("correct", wrong == 0).end_object();
                 if (wrong)
-                    errors.push_back("nccl " + c + " " + std::to_string(bytes) +
-                                     " bytes: " + std::to_string(wrong) + " wrong elements");
+                    report.fail("nccl", coll + " " + std::to_string(bytes) +
+                                            " bytes: " + std::to_string(wrong) + " wrong elements");
             }
         }
     } catch (const ProbeError& e) {
-        errors.push_back(std::string("nccl: ") + e.what());
+        report.fail("nccl", e.what());
     }
-    for (auto& l : locals) {
-        cudaSetDevice(l.device);
-        if (l.comm) ncclCommDestroy(l.comm);
-        cudaFree(l.send);
-        cudaFree(l.recv);
-        if (l.stream) cudaStreamDestroy(l.stream);
+    w.end_array().field("nodes", hosts);
+    // The network NCCL really used, from its own INIT/NET log (probes/core host_facts.h).
+    const NcclTransport tr = c.nccl_log_path.empty()
+                                 ? NcclTransport{}
+                                 : parse_nccl_transport(read_bounded(c.nccl_log_path, 4u << 20));
+    w.key("transport")
+        .begin_object()
+        .field("kind", tr.kind)
+        .field("network", tr.network)
+        .field("provider", tr.provider)
+        .end_object();
+    if (hosts > 1 && tr.kind == "socket")
+        w.field(
+            "transport_note",
+            "NCCL used TCP sockets between hosts, not EFA or InfiniBand: the inter-node figures "
+            "describe the socket path (check the aws-ofi-nccl plugin, FI_PROVIDER and "
+            "NCCL_NET_PLUGIN)");
+    w.end_object();
+    if (stuck) {
+        (void)comms.release(); // a helper thread still uses it
+        return false;
     }
-    w.end_array().end_object();
+    return true;
 }
 
 } // namespace cp::probe

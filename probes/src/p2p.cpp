@@ -9,16 +9,19 @@
 
 namespace cp::probe {
 
-void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
+void run_p2p(JsonWriter& w, const Context& c, RunReport& report) {
+    report.ran("p2p");
+    const Options& o = c.options;
     w.key("p2p").begin_object().field("unit", "GB/s").key("results").begin_array();
-    if (o.devices.size() < 2) {
+    if (c.devices().size() < 2) {
         w.end_array().field("note", "fewer than two GPUs: nothing to measure").end_object();
+        report.skip("p2p", "fewer than two GPUs in this process");
         return;
     }
     const size_t bytes = o.quick ? (64u << 20) : (256u << 20);
-    const int iters = o.iterations / 2 + 1;
-    for (int src : o.devices) {
-        for (int dst : o.devices) {
+    const int warmup = c.iterations().copy_warmup, iters = c.iterations().copy_timed;
+    for (int src : c.devices()) {
+        for (int dst : c.devices()) {
             if (src >= dst) continue;
             try {
                 int can = 0;
@@ -41,11 +44,11 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                 CP_CUDA(cudaMalloc(&b, bytes));
                 CP_CUDA(cudaMalloc(&b2, bytes));
                 CP_CUDA(cudaStreamCreate(&sb));
-                progress(o, "p2p " + std::to_string(src) + " <-> " + std::to_string(dst));
+                progress(c, "p2p " + std::to_string(src) + " <-> " + std::to_string(dst));
                 // Wall-clock over both streams (events cannot span two devices' streams).
                 auto timed = [&](bool bidir) {
                     double best = 0;
-                    for (int i = 0; i < iters + 2; ++i) {
+                    for (int i = 0; i < warmup + iters; ++i) {
                         const auto t0 = std::chrono::steady_clock::now();
                         CP_CUDA(cudaMemcpyPeerAsync(b, dst, a, src, bytes, sa));
                         if (bidir) CP_CUDA(cudaMemcpyPeerAsync(a2, src, b2, dst, bytes, sb));
@@ -54,8 +57,7 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                         const double t =
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
                                 .count();
-                        if (i >= 2)
-                            best = best == 0 ? t : std::min(best, t); // first two are warm-up
+                        if (i >= warmup) best = best == 0 ? t : std::min(best, t);
                     }
                     return best;
                 };
@@ -81,8 +83,8 @@ void run_p2p(JsonWriter& w, const Options& o, std::vector<std::string>& errors) 
                 cudaFree(a);
                 cudaFree(a2);
             } catch (const ProbeError& e) {
-                errors.push_back("p2p " + std::to_string(src) + "->" + std::to_string(dst) + ": " +
-                                 e.what());
+                report.fail("p2p",
+                            std::to_string(src) + "->" + std::to_string(dst) + ": " + e.what());
             }
         }
     }

@@ -4,7 +4,9 @@
 
 namespace cp::probe {
 
-void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors) {
+void run_pcie(JsonWriter& w, const Context& c, RunReport& report) {
+    report.ran("pcie");
+    const Options& o = c.options;
     w.key("pcie")
         .begin_object()
         .field("unit", "GB/s")
@@ -12,7 +14,7 @@ void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
         .key("results")
         .begin_array();
     const size_t bytes = o.quick ? (64u << 20) : (256u << 20);
-    for (int dev : o.devices) {
+    for (int dev : c.devices()) {
         try {
             CP_CUDA(cudaSetDevice(dev));
             void* host = nullptr;
@@ -21,13 +23,15 @@ void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
             CP_CUDA(cudaMalloc(&devbuf, bytes));
             cudaStream_t s;
             CP_CUDA(cudaStreamCreate(&s));
-            progress(o, "pcie device " + std::to_string(dev));
-            const double h2d = best_time_s(s, 2, o.iterations / 2 + 1, [&] {
-                CP_CUDA(cudaMemcpyAsync(devbuf, host, bytes, cudaMemcpyHostToDevice, s));
-            });
-            const double d2h = best_time_s(s, 2, o.iterations / 2 + 1, [&] {
-                CP_CUDA(cudaMemcpyAsync(host, devbuf, bytes, cudaMemcpyDeviceToHost, s));
-            });
+            progress(c, "pcie device " + std::to_string(dev));
+            const double h2d =
+                best_time_s(s, c.iterations().copy_warmup, c.iterations().copy_timed, [&] {
+                    CP_CUDA(cudaMemcpyAsync(devbuf, host, bytes, cudaMemcpyHostToDevice, s));
+                });
+            const double d2h =
+                best_time_s(s, c.iterations().copy_warmup, c.iterations().copy_timed, [&] {
+                    CP_CUDA(cudaMemcpyAsync(host, devbuf, bytes, cudaMemcpyDeviceToHost, s));
+                });
             for (auto [dir, t] : {std::pair{"h2d", h2d}, std::pair{"d2h", d2h}}) {
                 w.begin_object()
                     .field("device", dev)
@@ -41,7 +45,7 @@ void run_pcie(JsonWriter& w, const Options& o, std::vector<std::string>& errors)
             cudaFree(devbuf);
             cudaFreeHost(host);
         } catch (const ProbeError& e) {
-            errors.push_back("pcie device " + std::to_string(dev) + ": " + e.what());
+            report.fail("pcie", "device " + std::to_string(dev) + ": " + e.what());
         }
     }
     w.end_array().end_object();

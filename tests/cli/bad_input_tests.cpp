@@ -2,93 +2,28 @@
 // empty, truncated, huge numbers, NaN/Inf, negative sizes, zero nodes, unknown fields, wrong
 // types, non-UTF-8, a 100 MB file - must each give exit code 2, ONE line on stderr that names
 // the file (and the field where there is one), and leave everything stored unchanged.
-#include "cli_sandbox.h"
+#include "bad_input_support.h"
 
-#include <algorithm>
-#include <catch2/catch.hpp>
-#include <cctype>
-#include <functional>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
 
+using cp::test::base_scenario;
+using cp::test::Case;
 using cp::test::CliResult;
+using cp::test::expect_rejected;
 using cp::test::read_bytes;
 using cp::test::run_cli;
 using cp::test::Sandbox;
+using cp::test::scenario_case;
+using cp::test::source_file;
+using cp::test::with;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr std::size_t k100MB = 100u * 1024u * 1024u;
-
-struct Case {
-    std::string label; // what makes the input hostile
-    std::string file_name;
-    std::string bytes;
-    std::vector<std::string> mentions; // the message must name these (field, value)
-};
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
-// Replaces the first `from` in `text`; the table is wrong (not the program) if it is absent.
-std::string with(std::string text, const std::string& from, const std::string& to) {
-    const auto pos = text.find(from);
-    REQUIRE(pos != std::string::npos);
-    return text.replace(pos, from.size(), to);
-}
-
-std::string source_file(const std::string& relative) {
-    return read_bytes(fs::path(CLUSTERPLAN_SOURCE_DIR) / relative);
-}
-
-// Runs `argv` ({file} = the hostile file) and checks the rejection contract.
-void expect_rejected(const Sandbox& box, const Case& c, const std::vector<std::string>& argv) {
-    const fs::path file = box.write(c.file_name, c.bytes);
-    std::vector<std::string> args;
-    for (const auto& a : argv)
-        args.push_back(a == "{file}" ? file.string() : a);
-    const std::string before = box.stored_data();
-    const CliResult r = run_cli(args);
-    std::string command;
-    for (const auto& a : argv)
-        command += (a == "{file}" ? c.file_name : a) + " ";
-    INFO("case: " << c.label << "\ncommand: " << command << "\nexit " << r.code
-                  << "\nstderr: " << r.err.substr(0, 400));
-    CHECK(r.code == 2);
-    CHECK(cp::test::line_count(r.err) == 1);
-    CHECK(r.err.size() < 1000);
-    CHECK(r.err.find(c.file_name) != std::string::npos);
-    for (const auto& m : c.mentions)
-        CHECK(lower(r.err).find(lower(m)) != std::string::npos);
-    CHECK(r.out.empty());
-    CHECK(box.stored_data() == before);
-    fs::remove(file);
-}
-
-// --- scenario files: simulate, sweep, recommend ----------------------------------------------
-
-json base_scenario() {
-    return json::parse(R"({
-      "schema": "clusterplan.scenario/1", "name": "bad-input baseline",
-      "model": {"preset": "llama3-8b"},
-      "cluster": {"instance": "p4d.24xlarge", "nodes": 2, "region": "us-east-1"},
-      "parallel": {"tp": 8, "pp": 1, "dp": 2, "micro_batch": 1, "global_batch": 64},
-      "training": {"tokens": 1e9}
-    })");
-}
-
-Case scenario_case(const std::string& label, const std::function<void(json&)>& edit,
-                   std::vector<std::string> mentions) {
-    json doc = base_scenario();
-    edit(doc);
-    return {label, "scenario.json", doc.dump(2), std::move(mentions)};
-}
 
 std::vector<Case> scenario_cases() {
     const std::string base = base_scenario().dump(2);
@@ -198,7 +133,8 @@ TEST_CASE("a 100 MB scenario file is rejected without exhausting memory",
     json doc = base_scenario();
     doc["name"] = std::string(k100MB, 'x');
     doc["bogus_field"] = 1;
-    expect_rejected(box, {"100 MB with an unknown field", "huge.json", doc.dump(), {"bogus_field"}},
+    // Refused by its size (the 64 MiB input limit) before it is parsed.
+    expect_rejected(box, {"100 MB with an unknown field", "huge.json", doc.dump(), {"64 MiB"}},
                     {"simulate", "{file}"});
 }
 
@@ -351,7 +287,7 @@ TEST_CASE("100 MB import files are rejected and the database is kept", "[cli][ba
         "InstanceType": "p4d.24xlarge", "ProductDescription": "Linux/UNIX", "SpotPrice": ")";
     history += std::string(k100MB, '9');
     history += R"(", "Timestamp": "2025-11-03T14:05:31+00:00"}]})";
-    expect_rejected(box, {"100 MB price", "huge-history.json", std::move(history), {"SpotPrice"}},
+    expect_rejected(box, {"100 MB price", "huge-history.json", std::move(history), {"64 MiB"}},
                     {"catalog", "import", "{file}", "--format", "aws-spot-history"});
 }
 

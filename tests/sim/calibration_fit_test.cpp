@@ -100,8 +100,9 @@ TEST_CASE("a calibration profile applies only to the hardware it was measured on
     node.instance_type = "p4de.24xlarge";
     node.accelerator.id = "A100-80GB";
     CHECK(cp::sim::calibration_matches(profile, node));
-    node.accelerator.id = "A100-40GB"; // same family, other memory size: same GEMMs and links
-    CHECK(cp::sim::calibration_matches(profile, node));
+    // Same family, other memory size: p4d's 40GB parts have 1,555 GB/s HBM, not 2,039.
+    node.accelerator.id = "A100-40GB";
+    CHECK_FALSE(cp::sim::calibration_matches(profile, node));
     node.accelerator.id = "H100-80GB";
     CHECK_FALSE(cp::sim::calibration_matches(profile, node));
     CHECK(cp::sim::calibration_for(&profile, node) == nullptr);

@@ -1,7 +1,7 @@
-// The probe's output writer (probes/src/json_writer.h, header-only, no CUDA) and the sim-side
+// The probe's output writer (probes/core json_writer.h, header-only, no CUDA) and the sim-side
 // parser must agree: a document written the way clusterplan-probe writes it parses back.
+#include "clusterplan/probe/json_writer.h"
 #include "clusterplan/sim/calibration_probe.h"
-#include "json_writer.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>

@@ -6,15 +6,17 @@
 #include "charts/probe_charts.h"
 #include "clusterplan/catalog/calibration_store.h"
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/io/input_file.h"
+#include "clusterplan/sim/probe_acceptance.h"
 #include "format.h"
 #include "models/probe_result_model.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -51,13 +53,15 @@ struct Imported {
 
 Imported parse_file(const QString& path) {
     Imported out;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        out.error = QObject::tr("%1: cannot be read (%2).").arg(path, file.errorString());
+    const std::string name = path.toStdString();
+    std::string text;
+    try {
+        // Bounded and regular files only: a FIFO or /dev/zero must not hang the page.
+        text = sim::io::read_input_file(name, "the measurement file");
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
         return out;
     }
-    const std::string text = file.readAll().toStdString();
-    const std::string name = path.toStdString();
     out.raw = text;
     try {
         switch (sim::detect_collective_format(text)) {
@@ -380,6 +384,9 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
         if (probe_doc_) {
             meta.source = "probe";
             meta.host = probe_doc_->hostname;
+            // Failed sections are stored with their errors (shown in the run status); another
+            // instance type than the host's own DMI identity is refused.
+            sim::check_probe_acceptable(*probe_doc_, "probe run", {true, meta.instance_type});
             profile = sim::profile_from_probe(*probe_doc_, meta);
         } else {
             meta.source = "nccl-tests";
@@ -401,19 +408,11 @@ QString ProbesPage::createProfile(const QString& name, const QString& instance_t
 }
 
 namespace {
-// --probe equivalent: $CLUSTERPLAN_PROBE, else clusterplan-probe next to this program or in
-// ../libexec/clusterplan/ (where packages install it); empty when none is found.
+// --probe equivalent (remote::find_probe_binary); empty when none is found.
 QString find_probe_binary() {
-    const QString env = qEnvironmentVariable("CLUSTERPLAN_PROBE");
-    if (!env.isEmpty()) return env;
-    const QString dir = QCoreApplication::applicationDirPath();
-    for (const QString& candidate :
-         {dir + QStringLiteral("/clusterplan-probe"),
-          dir + QStringLiteral("/../libexec/clusterplan/clusterplan-probe"),
-          dir + QStringLiteral("/../../probes/clusterplan-probe")}) {
-        if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).canonicalFilePath();
-    }
-    return {};
+    const std::string found =
+        remote::find_probe_binary(QCoreApplication::applicationFilePath().toStdString());
+    return found.empty() ? QString() : QFileInfo(QString::fromStdString(found)).canonicalFilePath();
 }
 
 struct RunOutcome {
@@ -483,7 +482,16 @@ void ProbesPage::runProbes() {
             probe_doc_ = std::move(outcome.imported.probe);
         }
         results_->setTables(std::move(tables));
-        status_->setText(tr("Probe run finished; create a calibration profile from the results."));
+        if (probe_doc_ && !probe_doc_->errors.empty()) {
+            QStringList errors;
+            for (const auto& e : probe_doc_->errors)
+                errors << QString::fromStdString(e);
+            status_->setText(tr("Probe run finished with errors (a profile keeps them): %1")
+                                 .arg(errors.join(QStringLiteral("; "))));
+        } else {
+            status_->setText(
+                tr("Probe run finished; create a calibration profile from the results."));
+        }
         showResults();
     });
     watcher->setFuture(QtConcurrent::run([runner, self]() {

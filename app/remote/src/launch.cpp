@@ -1,7 +1,9 @@
 #include "clusterplan/remote/launch.h"
 
+#include "clusterplan/probe/options.h"
+#include "clusterplan/remote/remote_text.h"
+
 #include <cctype>
-#include <set>
 #include <stdexcept>
 
 namespace cp::remote {
@@ -32,6 +34,12 @@ std::string probe_args(const RankLaunch& l) {
     require(is_probe_command(l.probe_command), "invalid probe command");
     std::string args = shell_quote(l.probe_command);
     if (l.gpus > 0) args += " --gpus " + std::to_string(l.gpus);
+    if (!l.instance.empty()) {
+        for (char c : l.instance)
+            require(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-',
+                    "invalid instance type");
+        args += " --instance " + shell_quote(l.instance);
+    }
     return args;
 }
 
@@ -98,13 +106,30 @@ std::string remote_probe_path(const std::string& sha) {
     return "\"$HOME/.cache/clusterplan/probe-" + sha + "\"";
 }
 
-std::string remote_check_command() {
-    // Architecture, C library and the NVIDIA driver/GPUs; each line is tagged for parsing.
-    return "echo \"arch=$(uname -m)\"; echo \"glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null)\"; "
+std::string remote_check_command(const std::vector<std::pair<std::string, std::string>>& env) {
+    std::string exports;
+    for (const auto& [name, value] : env) {
+        require(is_valid_env_name(name), "invalid environment variable name");
+        exports += "export " + name + "=" + shell_quote(value) + "; ";
+    }
+    // Architecture, C library, the NVIDIA driver/GPUs and the probe's shared libraries as the
+    // loader finds them (ldconfig cache, LD_LIBRARY_PATH, the CUDA toolkit's directories);
+    // each line is tagged for parsing.
+    return exports +
+           "echo \"arch=$(uname -m)\"; echo \"glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null)\"; "
            "if command -v nvidia-smi >/dev/null 2>&1; then "
            "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed "
            "'s/^/gpu=/'; "
-           "else echo 'gpu=none'; fi";
+           "else echo 'gpu=none'; fi; "
+           "for l in libcublasLt.so.13 libnccl.so.2; do "
+           "p=$( { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | "
+           "awk -v l=\"$l\" '$1 == l {print $NF; exit}'); "
+           "if [ -z \"$p\" ]; then for d in $(printf '%s' \"$LD_LIBRARY_PATH\" | tr ':' ' ') "
+           "\"${CUDA_HOME:-/usr/local/cuda}/lib64\" "
+           "\"${CUDA_HOME:-/usr/local/cuda}/targets/x86_64-linux/lib\" "
+           "\"${CUDA_HOME:-/usr/local/cuda}/targets/sbsa-linux/lib\"; do "
+           "if [ -e \"$d/$l\" ]; then p=\"$d/$l\"; break; fi; done; fi; "
+           "echo \"lib=$l ${p:-missing}\"; done";
 }
 
 std::string remote_hash_command(const std::string& sha) {
@@ -118,18 +143,27 @@ std::string remote_upload_command(const std::string& sha) {
            part + " && mv -f " + part + " " + dst;
 }
 
+std::string launch_environment(const RankLaunch& l) {
+    require(l.comm_id.empty() || is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
+    std::string env = "RANK=" + std::to_string(l.rank) +
+                      " WORLD_SIZE=" + std::to_string(l.world_size) +
+                      " LOCAL_RANK=0 LOCAL_WORLD_SIZE=1";
+    if (!l.comm_id.empty()) env += " NCCL_COMM_ID=" + shell_quote(l.comm_id);
+    for (const auto& [name, value] : l.env) {
+        require(is_valid_env_name(name), "invalid environment variable name");
+        env += " " + name + "=" + shell_quote(value);
+    }
+    return env;
+}
+
 std::string remote_launch_command(const RankLaunch& l) {
     require(is_hex(l.run_token), "run token must be hex");
-    require(l.comm_id.empty() || is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
     const std::string pid_file = "\"$HOME/.cache/clusterplan/run-" + l.run_token + ".pid\"";
-    std::string env = "RANK=" + std::to_string(l.rank) +
-                      " WORLD_SIZE=" + std::to_string(l.world_size) + " LOCAL_RANK=0";
-    if (!l.comm_id.empty()) env += " NCCL_COMM_ID=" + shell_quote(l.comm_id);
     // Run in the background so the pid file names the probe itself (cancel kills it), then
     // wait, remove the pid file and pass the probe's exit status on.
-    return "cd " + remote_cache_dir() + " && { env " + env + " " + remote_probe_path(l.sha256_hex) +
-           " " + probe_args(l) + " & pid=$!; echo $pid > " + pid_file +
-           "; wait $pid; rc=$?; rm -f " + pid_file + "; exit $rc; }";
+    return "cd " + remote_cache_dir() + " && { env " + launch_environment(l) + " " +
+           remote_probe_path(l.sha256_hex) + " " + probe_args(l) + " & pid=$!; echo $pid > " +
+           pid_file + "; wait $pid; rc=$?; rm -f " + pid_file + "; exit $rc; }";
 }
 
 std::string remote_cancel_command(const std::string& token) {
@@ -146,6 +180,10 @@ std::vector<std::string> mpirun_argv(const std::vector<std::string>& hosts, cons
     if (!l.comm_id.empty()) {
         require(is_valid_host(l.comm_id), "invalid NCCL_COMM_ID");
         argv.insert(argv.end(), {"-x", "NCCL_COMM_ID=" + l.comm_id});
+    }
+    for (const auto& kv : l.env) {
+        require(is_valid_env_name(kv.first), "invalid environment variable name");
+        argv.insert(argv.end(), {"-x", kv.first});
     }
     argv.insert(argv.end(),
                 {"sh", "-c", "exec " + remote_probe_path(l.sha256_hex) + " " + probe_args(l)});
@@ -170,9 +208,7 @@ std::vector<std::string> srun_argv(const std::vector<std::string>& hosts, const 
 }
 
 bool is_probe_command(const std::string& command) {
-    static const std::set<std::string> kCommands = {"info", "gemm", "membw", "pcie",
-                                                    "p2p",  "nccl", "all"};
-    return kCommands.count(command) != 0;
+    return probe::is_probe_command(command);
 }
 
 } // namespace cp::remote

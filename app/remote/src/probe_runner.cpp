@@ -1,11 +1,13 @@
 #include "clusterplan/remote/probe_runner.h"
 
+#include "clusterplan/probe/report.h"
 #include "clusterplan/remote/process.h"
+#include "clusterplan/remote/remote_text.h"
 #include "clusterplan/remote/sha256.h"
+#include "clusterplan/sim/io/input_file.h"
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <gnu/libc-version.h>
 #include <random>
 #include <sstream>
@@ -14,7 +16,8 @@
 namespace cp::remote {
 namespace {
 
-std::string first_line(const std::string& s) {
+std::string first_line(const std::string& raw) {
+    const std::string s = strip_terminal_escapes(raw);
     const auto nl = s.find('\n');
     std::string line = s.substr(0, nl);
     return line.empty() ? "(no output)" : line;
@@ -52,40 +55,15 @@ std::string random_token() {
     return s.str();
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw RemoteError("probe binary " + path + " cannot be read (pass --probe PATH)");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+// A CUDA binary carrying its own cuBLASLt kernels is a few hundred MB at most.
+constexpr std::size_t kMaxProbeBinaryBytes = std::size_t{1} << 30;
 
-// Splits concatenated JSON documents from several ranks (mpirun/srun merge stdout).
-std::vector<std::string> split_documents(const std::string& out) {
-    std::vector<std::string> docs;
-    int depth = 0;
-    bool in_string = false, escape = false;
-    std::size_t start = std::string::npos;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const char c = out[i];
-        if (in_string) {
-            if (escape)
-                escape = false;
-            else if (c == '\\')
-                escape = true;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"')
-            in_string = true;
-        else if (c == '{') {
-            if (depth++ == 0) start = i;
-        } else if (c == '}' && depth > 0 && --depth == 0) {
-            docs.push_back(out.substr(start, i - start + 1));
-        }
+std::string read_file(const std::string& path) {
+    try {
+        return sim::io::read_input_file(path, "the probe binary", kMaxProbeBinaryBytes);
+    } catch (const sim::io::InputFileError& e) {
+        throw RemoteError(std::string(e.what()) + " (pass --probe PATH)");
     }
-    return docs;
 }
 
 } // namespace
@@ -101,6 +79,12 @@ HostReport parse_check_output(const std::string& host, const std::string& output
             r.glibc = line.substr(6);
             if (auto sp = r.glibc.rfind(' '); sp != std::string::npos)
                 r.glibc = r.glibc.substr(sp + 1);
+        } else if (line.rfind("lib=", 0) == 0) {
+            // "lib=libnccl.so.2 /usr/lib/x86_64-linux-gnu/libnccl.so.2" or "... missing".
+            const std::string v = line.substr(4);
+            const auto sp = v.find(' ');
+            if (sp != std::string::npos && v.substr(sp + 1) == "missing")
+                r.missing_libraries.push_back(v.substr(0, sp));
         } else if (line.rfind("gpu=", 0) == 0) {
             const std::string v = line.substr(4);
             if (v == "none") continue;
@@ -157,6 +141,16 @@ void check_host_compatibility(const HostReport& h, const std::string& local_arch
     if (v.empty() || v.front() < 580)
         throw RemoteError("host " + h.host + " has NVIDIA driver " + h.driver +
                           "; the CUDA 13 probe needs driver 580 or newer");
+    if (!h.missing_libraries.empty()) {
+        std::string libs;
+        for (const auto& l : h.missing_libraries)
+            libs += (libs.empty() ? "" : ", ") + l;
+        throw RemoteError(
+            "host " + h.host + " lacks " + libs +
+            " (not in the ldconfig cache, LD_LIBRARY_PATH or /usr/local/cuda), which the probe "
+            "loads: install the CUDA 13 cuBLAS and NCCL libraries there, or pass --env "
+            "LD_LIBRARY_PATH=DIR naming where they are");
+    }
 }
 
 ProbeRunner::ProbeRunner(RunOptions options) : options_(std::move(options)) {
@@ -185,12 +179,18 @@ RunResult ProbeRunner::run(const Progress& progress) {
     const std::string local_glibc = gnu_get_libc_version();
     const auto& hosts = options_.hosts;
 
+    // NCCL/libfabric settings of this shell plus --env, for the check and every probe process.
+    const EnvVars env = probe_environment(options_.env, environ);
+
     // 1. Compatibility (all hosts at once).
     std::vector<ProcessJob> jobs;
     for (const auto& h : hosts) {
         say(h, "check", "checking architecture, glibc and NVIDIA driver");
-        jobs.push_back({ssh_argv(options_.ssh, h, remote_check_command()), "", nullptr,
-                        std::chrono::seconds(60)});
+        jobs.push_back({ssh_argv(options_.ssh, h, remote_check_command(env)),
+                        "",
+                        nullptr,
+                        std::chrono::seconds(60),
+                        {}});
     }
     auto res = run_processes(jobs, &cancel_);
     check_cancel();
@@ -210,8 +210,11 @@ RunResult ProbeRunner::run(const Progress& progress) {
     auto remote_hash_ok = [&](std::vector<bool>& ok) {
         std::vector<ProcessJob> hash_jobs;
         for (const auto& h : hosts)
-            hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)), "", nullptr,
-                                 std::chrono::seconds(120)});
+            hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)),
+                                 "",
+                                 nullptr,
+                                 std::chrono::seconds(120),
+                                 {}});
         auto r = run_processes(hash_jobs, &cancel_);
         check_cancel();
         // Any line may carry the digest: login scripts sometimes print to stdout first.
@@ -231,8 +234,11 @@ RunResult ProbeRunner::run(const Progress& progress) {
         say(hosts[i], "upload",
             "uploading probe (" + std::to_string(binary.size()) + " bytes, sha256 " +
                 sha.substr(0, 12) + ")");
-        jobs.push_back({ssh_argv(options_.ssh, hosts[i], remote_upload_command(sha)), binary,
-                        nullptr, std::chrono::seconds(600)});
+        jobs.push_back({ssh_argv(options_.ssh, hosts[i], remote_upload_command(sha)),
+                        binary,
+                        nullptr,
+                        std::chrono::seconds(600),
+                        {}});
         upload_idx.push_back(i);
     }
     if (!jobs.empty()) {
@@ -261,6 +267,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
     base.gpus = options_.gpus;
     base.world_size = static_cast<int>(hosts.size());
     base.run_token = random_token();
+    base.instance = options_.instance;
+    base.env = env;
     if (hosts.size() > 1)
         base.comm_id = host_address(hosts.front()) + ":" + std::to_string(options_.nccl_port);
     jobs.clear();
@@ -270,15 +278,21 @@ RunResult ProbeRunner::run(const Progress& progress) {
             RankLaunch l = base;
             l.rank = static_cast<int>(i);
             const std::string h = hosts[i];
-            jobs.push_back({ssh_argv(options_.ssh, h, remote_launch_command(l)), "",
-                            [&say, h](const std::string& line) { say(h, "probe", line); },
-                            timeout});
+            jobs.push_back({ssh_argv(options_.ssh, h, remote_launch_command(l)),
+                            "",
+                            [&say, h](const std::string& line) {
+                                say(h, "probe", strip_terminal_escapes(line));
+                            },
+                            timeout,
+                            {}});
         }
     } else {
         auto argv = options_.launcher == Launcher::mpirun ? mpirun_argv(hosts, base)
                                                           : srun_argv(hosts, base);
         jobs.push_back(
-            {argv, "", [&say](const std::string& line) { say("", "probe", line); }, timeout});
+            {argv, "",
+             [&say](const std::string& line) { say("", "probe", strip_terminal_escapes(line)); },
+             timeout, env});
     }
     say("", "launch", "starting " + std::to_string(hosts.size()) + " probe process(es)");
     res = run_processes(jobs, &cancel_);
@@ -289,7 +303,10 @@ RunResult ProbeRunner::run(const Progress& progress) {
             std::vector<ProcessJob> kills;
             for (const auto& h : hosts)
                 kills.push_back({ssh_argv(options_.ssh, h, remote_cancel_command(base.run_token)),
-                                 "", nullptr, std::chrono::seconds(30)});
+                                 "",
+                                 nullptr,
+                                 std::chrono::seconds(30),
+                                 {}});
             run_processes(kills, nullptr);
         }
         say("", "cleanup", "remote probe processes stopped");
@@ -299,25 +316,43 @@ RunResult ProbeRunner::run(const Progress& progress) {
                                     " s and was stopped");
     }
 
-    // 4. Collect: rank 0's document is the run's result.
+    // 4. Collect: rank 0's document, found by its marker lines (banners and NCCL output on
+    // stdout around it are ignored). Exit 3 is a document whose failed sections it lists.
     say("", "collect", "collecting results");
     for (std::size_t i = 0; i < res.size(); ++i) {
-        const std::string who =
-            options_.launcher == Launcher::ssh ? "host " + hosts[i] : std::string("the launcher");
-        if (res[i].exit_code != 0)
-            throw RemoteError("probe on " + who + " failed (exit " +
-                              std::to_string(res[i].exit_code) +
-                              "): " + last_line(res[i].err.empty() ? res[i].out : res[i].err));
-        auto docs = split_documents(res[i].out);
-        for (auto& d : docs) {
+        const bool per_host = options_.launcher == Launcher::ssh;
+        if (res[i].output_overflow)
+            throw RemoteError(
+                "probe on " + (per_host ? "host " + hosts[i] : std::string("the launcher")) +
+                " printed more than " + std::to_string(jobs[i].max_output_bytes >> 20) +
+                " MiB and was stopped (a clusterplan.probe/1 document is a few MB)");
+        const auto [rank, why] = first_rank_error(res[i].err);
+        if (res[i].exit_code != 0 && res[i].exit_code != probe::kExitSectionFailed) {
+            const std::string who = per_host ? "rank " + std::to_string(i) + " on host " + hosts[i]
+                                    : rank >= 0 ? "rank " + std::to_string(rank)
+                                                : std::string("the launcher");
+            const std::string detail =
+                !why.empty() ? why
+                             : strip_terminal_escapes(
+                                   last_line(res[i].err.empty() ? res[i].out : res[i].err));
+            throw RemoteError("probe " + who + " failed (exit " + std::to_string(res[i].exit_code) +
+                              "): " + detail);
+        }
+        const probe::MarkedDocuments found = probe::extract_marked_documents(res[i].out);
+        if (found.truncated)
+            throw RemoteError("the probe's output from " +
+                              (per_host ? "host " + hosts[i] : std::string("the launcher")) +
+                              " was cut short (a document without its end marker)");
+        for (const auto& d : found.documents) {
             if (result.rank0_json.empty())
                 result.rank0_json = d;
             else
                 result.other_json.push_back(d);
         }
+        if (rank >= 0) result.rank_errors.push_back("rank " + std::to_string(rank) + ": " + why);
     }
     if (result.rank0_json.empty())
-        throw RemoteError("the probe printed no JSON document on " + hosts.front());
+        throw RemoteError("the probe printed no clusterplan.probe/1 document on " + hosts.front());
     say("", "done", "probe finished on " + std::to_string(hosts.size()) + " host(s)");
     return result;
 }

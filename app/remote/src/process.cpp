@@ -1,5 +1,6 @@
 #include "clusterplan/remote/process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -43,6 +44,23 @@ Running spawn(const ProcessJob& job) {
     for (const auto& a : job.argv)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    // The environment is assembled before fork: the child may only call async-signal-safe
+    // functions (the GUI runs jobs from a worker thread), and setenv is not one.
+    std::vector<std::string> env_strings;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry = *e;
+        const std::string name = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const auto& kv : job.env)
+            replaced = replaced || kv.first == name;
+        if (!replaced) env_strings.push_back(entry);
+    }
+    for (const auto& [name, value] : job.env)
+        env_strings.push_back(name + "=" + value);
+    std::vector<char*> envp;
+    for (auto& e : env_strings)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     r.pid = fork();
     if (r.pid == 0) {
         setpgid(0, 0);
@@ -50,7 +68,10 @@ Running spawn(const ProcessJob& job) {
         dup2(pout[1], 1);
         dup2(perr[1], 2);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[0], argv.data());
+        if (job.env.empty())
+            execvp(argv[0], argv.data());
+        else
+            execvpe(argv[0], argv.data(), envp.data());
         const char* msg = "cannot start program: ";
         (void)!write(2, msg, std::strlen(msg));
         (void)!write(2, argv[0], std::strlen(argv[0]));
@@ -149,12 +170,13 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
             int& fd = which == 1 ? r.out : r.err;
             const ssize_t n = read(fd, buf, sizeof buf);
             if (n > 0) {
-                if (which == 1)
-                    results[i].out.append(buf, static_cast<std::size_t>(n));
-                else {
-                    results[i].err.append(buf, static_cast<std::size_t>(n));
-                    emit_lines(r, jobs[i], buf, static_cast<std::size_t>(n), false);
-                }
+                std::string& kept = which == 1 ? results[i].out : results[i].err;
+                const std::size_t room =
+                    jobs[i].max_output_bytes - std::min(kept.size(), jobs[i].max_output_bytes);
+                const std::size_t take = std::min(room, static_cast<std::size_t>(n));
+                kept.append(buf, take);
+                if (which == 2) emit_lines(r, jobs[i], buf, take, false);
+                if (take < static_cast<std::size_t>(n)) results[i].output_overflow = true;
             } else if (n == 0 || errno != EAGAIN) {
                 if (which == 2) emit_lines(r, jobs[i], "", 0, true);
                 close_fd(fd);
@@ -171,7 +193,7 @@ std::vector<ProcessResult> run_processes(std::vector<ProcessJob> jobs,
             }
             const bool over_time =
                 jobs[i].timeout.count() > 0 && Clock::now() - r.started > jobs[i].timeout;
-            if ((cancelled || over_time) && !r.term) {
+            if ((cancelled || over_time || results[i].output_overflow) && !r.term) {
                 results[i].cancelled = cancelled;
                 results[i].timed_out = over_time && !cancelled;
                 kill(-r.pid, SIGTERM);

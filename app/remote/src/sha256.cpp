@@ -1,10 +1,10 @@
 #include "clusterplan/remote/sha256.h"
 
+#include "clusterplan/sim/io/input_file.h"
+
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 namespace cp::remote {
 namespace {
@@ -89,11 +89,9 @@ std::string sha256_hex(std::string_view data) {
 }
 
 std::string sha256_file_hex(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path.string() + ": cannot be read");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return sha256_hex(s.str());
+    // Bounded as the probe binary it hashes (probe_runner.cpp): a CUDA binary is at most a few
+    // hundred MB.
+    return sha256_hex(sim::io::read_input_file(path, "the file to hash", std::size_t{1} << 30));
 }
 
 } // namespace cp::remote

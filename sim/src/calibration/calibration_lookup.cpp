@@ -58,16 +58,69 @@ bool has_word(const std::string& text, const std::string& word) {
     return false;
 }
 
+// The memory size a GPU name states ("NVIDIA A100-SXM4-80GB", "H100 80GB HBM3", catalog id
+// "A100-40GB"): the number before "GB" in a word of its own; 0 when the name does not say.
+int memory_gb_in_name(const std::string& name) {
+    const std::string u = upper(name);
+    for (std::size_t pos = u.find("GB"); pos != std::string::npos; pos = u.find("GB", pos + 1)) {
+        std::size_t start = pos;
+        while (start > 0 && std::isdigit(static_cast<unsigned char>(u[start - 1])))
+            --start;
+        const bool word_end =
+            pos + 2 == u.size() || !std::isalnum(static_cast<unsigned char>(u[pos + 2]));
+        const bool word_start =
+            start == 0 || !std::isalnum(static_cast<unsigned char>(u[start - 1]));
+        if (start < pos && pos - start <= 4 && word_end && word_start)
+            return std::stoi(u.substr(start, pos - start));
+    }
+    return 0;
+}
+
+// GPUs the profile saw inside one host: its intra-node fits' rank count, else what it states.
+int measured_gpus_per_node(const CalibrationProfile& p) {
+    int n = p.gpus_per_node;
+    for (const auto& f : p.intra_node)
+        n = std::max(n, f.ranks);
+    return n;
+}
+
 } // namespace
 
-bool calibration_matches(const CalibrationProfile& profile, const NodeSpec& node) {
-    if (!profile.instance_type.empty() && profile.instance_type == node.instance_type) return true;
+std::string calibration_mismatch(const CalibrationProfile& profile, const NodeSpec& node) {
+    // A known instance type decides: p4de (A100 80GB, 2,039 GB/s HBM) is not p4d (40GB, 1,555
+    // GB/s), p5.48xlarge (8 GPUs, 3,200 Gbps EFA) is not p5.4xlarge (1 GPU, 100 Gbps).
+    if (!profile.instance_type.empty() && !node.instance_type.empty() &&
+        node.instance_type != "custom")
+        return profile.instance_type == node.instance_type
+                   ? ""
+                   : "it was measured on " + profile.instance_type + ", not " + node.instance_type;
+    const int per_node = measured_gpus_per_node(profile);
+    if (per_node > 1 && node.accelerators_per_node > 0 && per_node > node.accelerators_per_node)
+        return "it was measured with " + std::to_string(per_node) + " GPUs in one host and " +
+               node.instance_type + " has " + std::to_string(node.accelerators_per_node);
     if (!profile.accelerator.empty() && !node.accelerator.id.empty()) {
         // The family is the catalog id before its memory suffix: "A100-80GB" -> "A100".
         const std::string id = upper(node.accelerator.id);
-        return has_word(upper(profile.accelerator), id.substr(0, id.find('-')));
+        if (!has_word(upper(profile.accelerator), id.substr(0, id.find('-'))))
+            return "it was measured on " + profile.accelerator + ", not " + node.accelerator.id;
+        const int measured_gb = memory_gb_in_name(profile.accelerator),
+                  node_gb = memory_gb_in_name(node.accelerator.id);
+        if (measured_gb > 0 && node_gb > 0 && measured_gb != node_gb)
+            return "it was measured on " + profile.accelerator + " (" +
+                   std::to_string(measured_gb) + " GB), not the " + std::to_string(node_gb) +
+                   " GB " + node.accelerator.id;
+        return "";
     }
-    return profile.instance_type.empty();
+    return profile.instance_type.empty() ? "" : "it was measured on " + profile.instance_type;
+}
+
+bool calibration_matches(const CalibrationProfile& profile, const NodeSpec& node) {
+    return calibration_mismatch(profile, node).empty();
+}
+
+bool inter_node_calibration_applies(const CalibrationProfile& profile, const NodeSpec& node) {
+    // A run whose NCCL fell back to TCP sockets says nothing about an EFA network.
+    return !(profile.inter_node_transport == "socket" && node.efa.value_or(false));
 }
 
 const CalibrationProfile* calibration_for(const CalibrationProfile* profile, const NodeSpec& node) {

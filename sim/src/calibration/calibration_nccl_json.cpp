@@ -1,6 +1,7 @@
 // nccl-tests `-J` JSON (util.cu, JSON_FILE_VERSION 2) and the validation CSV tables.
 #include "calibration_text_util.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/io/json_depth.h"
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -46,6 +47,8 @@ Timing read_timing(const json& obj, const std::string& where) {
 
 CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& source,
                                       const std::string& collective_hint) {
+    if (const auto problem = io::json_nesting_problem(text))
+        throw CalibrationInputError(source + ": not usable nccl-tests JSON: it " + *problem);
     json doc;
     try {
         doc = json::parse(text);

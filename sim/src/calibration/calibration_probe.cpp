@@ -1,5 +1,8 @@
 #include "clusterplan/sim/calibration_probe.h"
 
+#include "clusterplan/probe/report.h"
+#include "clusterplan/sim/io/json_depth.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -31,6 +34,14 @@ struct Reader {
         const double v = obj[key].get<double>();
         if (!std::isfinite(v) || v < 0)
             fail(path + "." + key, "must be a finite non-negative number");
+        return v;
+    }
+    // A measured rate or duration the simulator divides by: zero gave "compute inf s" and a NaN
+    // pipeline bubble. Above 1e6 (TFLOP/s, GB/s or s) is no device: the fastest accelerator's dense
+    // peak is ~4,500 TFLOP/s (B200 FP8) and its HBM ~8,000 GB/s (NVIDIA B200 datasheet).
+    double rate(const json& obj, const std::string& key, const std::string& path) const {
+        const double v = number(obj, key, path);
+        if (!(v > 0) || v > 1e6) fail(path + "." + key, "must be greater than 0 and at most 1e6");
         return v;
     }
     // A count or index: bounded before the cast, since a double beyond int range converts with
@@ -72,8 +83,8 @@ std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc,
         ProbeBandwidth b;
         b.what = r.string(e, what_key, path, true);
         b.bytes = r.number(e, "bytes", path);
-        b.time_s = r.number(e, "time_s", path);
-        b.gbytes_per_s = r.number(e, "gbytes_per_s", path);
+        b.time_s = r.rate(e, "time_s", path);
+        b.gbytes_per_s = r.rate(e, "gbytes_per_s", path);
         out.push_back(b);
     }
     return out;
@@ -81,7 +92,22 @@ std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc,
 
 } // namespace
 
-ProbeDocument parse_probe_json(std::string_view text, const std::string& source) {
+std::string_view probe_document_text(std::string_view text) {
+    // A copy of the probe's stdout keeps the marker lines (and whatever a login or NCCL printed
+    // around them): the document is what lies between them.
+    if (text.find(probe::kDocumentBegin) == std::string_view::npos) return text;
+    const std::size_t begin = text.find(probe::kDocumentBegin);
+    const std::size_t body = text.find('\n', begin);
+    const std::size_t end =
+        body == std::string_view::npos ? body : text.find(probe::kDocumentEnd, body);
+    if (end == std::string_view::npos) return text.substr(begin); // cut short: fails to parse
+    return text.substr(body + 1, end - body - 1);
+}
+
+ProbeDocument parse_probe_json(std::string_view framed, const std::string& source) {
+    const std::string_view text = probe_document_text(framed);
+    if (const auto problem = io::json_nesting_problem(text))
+        throw CalibrationInputError(source + ": not a usable probe document: it " + *problem);
     json doc;
     try {
         doc = json::parse(text);
@@ -100,6 +126,9 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
     out.started_at = r.string(doc, "started_at", "");
     const json& host = r.object(doc, "host", "host");
     out.hostname = r.string(host, "hostname", "host", true);
+    out.instance_type = r.string(host, "instance_type", "host");
+    out.product_name = r.string(host, "product_name", "host");
+    out.status = r.string(doc, "status", "");
     if (doc.contains("versions")) {
         const json& v = r.object(doc, "versions", "versions");
         for (auto it = v.begin(); it != v.end(); ++it) {
@@ -142,8 +171,8 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             g.n = static_cast<int>(r.count(e, "n", path));
             g.k = static_cast<int>(r.count(e, "k", path));
             g.flops = r.number(e, "flops", path);
-            g.time_s = r.number(e, "time_s", path);
-            g.tflops = r.number(e, "tflops", path);
+            g.time_s = r.rate(e, "time_s", path);
+            g.tflops = r.rate(e, "tflops", path);
             if (!(g.time_s > 0) || !(g.flops > 0)) r.fail(path, "needs positive flops and time_s");
             out.gemm.push_back(g);
         }
@@ -175,7 +204,7 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             s.bytes = r.number(e, "bytes", path);
             s.count = r.number(e, "count", path, false);
             s.type = r.string(e, "type", path);
-            s.time_us = r.number(e, "time_us", path);
+            s.time_us = r.rate(e, "time_us", path);
             if (!(s.time_us > 0)) r.fail(path + ".time_us", "must be positive");
             s.algbw_gbytes_per_s = r.number(e, "algbw_gbytes_per_s", path);
             s.busbw_gbytes_per_s = r.number(e, "busbw_gbytes_per_s", path);
@@ -199,10 +228,31 @@ ProbeDocument parse_probe_json(std::string_view text, const std::string& source)
             out.collectives.push_back(std::move(t));
         }
     }
-    if (doc.contains("errors") && doc["errors"].is_array()) {
+    if (doc.contains("nccl") && doc["nccl"].is_object()) {
+        const json& sec = doc["nccl"];
+        if (sec.contains("transport") && sec["transport"].is_object())
+            out.nccl_transport = r.string(sec["transport"], "kind", "nccl.transport");
+        if (sec.contains("nodes")) out.nodes = static_cast<int>(r.count(sec, "nodes", "nccl"));
+    }
+    if (doc.contains("errors")) {
+        if (!doc["errors"].is_array()) r.fail("errors", "is not a list");
         for (const auto& e : doc["errors"])
             if (e.is_string()) out.errors.push_back(e.get<std::string>());
     }
+    if (doc.contains("sections")) {
+        if (!doc["sections"].is_array()) r.fail("sections", "is not a list");
+        for (std::size_t i = 0; i < doc["sections"].size(); ++i) {
+            const json& sec = doc["sections"][i];
+            const std::string path = "sections[" + std::to_string(i) + "]";
+            if (!sec.is_object()) r.fail(path, "is not an object");
+            if (r.string(sec, "status", path) == "failed")
+                out.failed_sections.push_back(r.string(sec, "name", path, true));
+        }
+    }
+    // A failure the probe reported must never read as a clean run, whichever field said it.
+    if (out.status.empty()) out.status = out.errors.empty() ? "ok" : "partial";
+    if (out.status != "ok" && out.errors.empty())
+        r.fail("status", "is '" + out.status + "' but the document lists no errors");
     return out;
 }
 
@@ -235,9 +285,14 @@ CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta
     if (meta.host.empty()) meta.host = doc.hostname;
     if (meta.accelerator.empty() && !doc.gpus.empty()) meta.accelerator = doc.gpus.front().name;
     if (meta.measured_at.empty()) meta.measured_at = doc.started_at;
+    // The host's own DMI identity names the instance type when --instance did not.
+    if (meta.instance_type.empty()) meta.instance_type = doc.instance_type;
     meta.source = "probe";
     CalibrationProfile p = profile_from_tables(doc.collectives, meta, options);
     p.tool_versions = doc.versions;
+    p.errors = doc.errors;
+    if (doc.nodes > 1) p.inter_node_transport = doc.nccl_transport;
+    p.gpus_per_node = static_cast<int>(doc.gpus.size());
     // GEMM: the best time per shape and precision, as an efficiency curve ordered by size.
     std::map<std::string, std::map<double, double>> best; // precision -> flops -> tflops
     for (const auto& g : doc.gemm) {

@@ -121,7 +121,10 @@ json profile_to_json(const CalibrationProfile& p) {
                 {"pcie_d2h_gbytes_per_s", p.pcie_d2h_gbytes_per_s},
                 {"p2p_gbytes_per_s", p.p2p_gbytes_per_s},
                 {"intra_node", fits_to_json(p.intra_node)},
-                {"inter_node", fits_to_json(p.inter_node)}};
+                {"inter_node", fits_to_json(p.inter_node)},
+                {"errors", p.errors},
+                {"inter_node_transport", p.inter_node_transport},
+                {"gpus_per_node", p.gpus_per_node}};
     if (!p.job.empty()) out["job"] = job_calibration_to_json(p.job);
     return out;
 }
@@ -161,6 +164,14 @@ CalibrationProfile profile_from_json(const json& doc, const std::string& source)
     p.p2p_gbytes_per_s = opt("p2p_gbytes_per_s");
     p.intra_node = fits_from_json(r, doc, "intra_node");
     p.inter_node = fits_from_json(r, doc, "inter_node");
+    if (doc.contains("errors") && doc["errors"].is_array())
+        for (const json& e : doc["errors"])
+            if (e.is_string()) p.errors.push_back(e.get<std::string>());
+    p.inter_node_transport = r.str(doc, "inter_node_transport");
+    const double gpus = opt("gpus_per_node");
+    // Bounded before the cast (a stored document is input too): no host holds 4,096 GPUs.
+    if (gpus < 0 || gpus > 4096) r.fail("gpus_per_node", "must be between 0 and 4096");
+    p.gpus_per_node = static_cast<int>(gpus);
     if (doc.contains("job")) p.job = job_calibration_from_json(doc["job"], source);
     return p;
 }

@@ -1,5 +1,7 @@
 #include "clusterplan/sim/calibration_samples.h"
 
+#include "clusterplan/probe/report.h"
+#include "clusterplan/probe/schedule.h"
 #include "clusterplan/sim/calibration_import.h"
 
 #include <algorithm>
@@ -33,15 +35,13 @@ std::string canonical_collective(const std::string& name) {
 }
 
 double busbw_factor(const std::string& collective, int ranks) {
-    const double n = ranks;
-    if (ranks < 1) return 1.0;
-    if (collective == "all_reduce") return 2.0 * (n - 1.0) / n;
-    if (collective == "all_gather" || collective == "reduce_scatter" || collective == "alltoall")
-        return (n - 1.0) / n;
-    return 1.0;
+    return probe::busbw_factor(collective, ranks); // one table, shared with the probe itself
 }
 
 CollectiveFormat detect_collective_format(std::string_view text) {
+    // A saved copy of the probe's stdout: its document between marker lines.
+    if (text.find(probe::kDocumentBegin) != std::string_view::npos)
+        return CollectiveFormat::probe_json;
     std::size_t i = 0;
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
         ++i;

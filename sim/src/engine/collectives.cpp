@@ -1,5 +1,7 @@
 #include "engine/collectives.h"
 
+#include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/calibration_samples.h"
 #include "engine/model_constants.h"
 
 #include <algorithm>
@@ -10,17 +12,24 @@ namespace cp::sim {
 
 namespace {
 
-// The all-reduce fit whose rank count is closest to `ranks` (largest on ties).
-const CollectiveFit* best_all_reduce_fit(const std::vector<CollectiveFit>& fits, int ranks) {
+// The fit of `collective` whose rank count is closest to `ranks` (largest on ties).
+const CollectiveFit* best_fit(const std::vector<CollectiveFit>& fits, std::string_view collective,
+                              int ranks) {
     const CollectiveFit* best = nullptr;
     for (const auto& fit : fits) {
-        if (fit.collective != "all_reduce" || fit.ranks < 2 || fit.segments.empty()) continue;
+        if (fit.collective != collective || fit.ranks < 2 || fit.segments.empty()) continue;
         if (!best || std::abs(fit.ranks - ranks) < std::abs(best->ranks - ranks) ||
             (std::abs(fit.ranks - ranks) == std::abs(best->ranks - ranks) &&
              fit.ranks > best->ranks))
             best = &fit;
     }
     return best;
+}
+
+// Latency steps of one ring call over n ranks: 2(n-1) for all-reduce (reduce-scatter then
+// all-gather), n-1 for all-gather and reduce-scatter (Thakur, Rabenseifner & Gropp 2005).
+double ring_steps(std::string_view collective, double n) {
+    return (collective == "all_reduce" ? 2.0 : 1.0) * (n - 1.0);
 }
 
 const AlphaBetaSegment& segment_for(const CollectiveFit& fit, double bytes) {
@@ -44,19 +53,23 @@ double raw_time_s(const CollectiveFit& fit, double bytes) {
     return a.time_s * std::pow(b.time_s / a.time_s, t);
 }
 
-// Fitted all-reduce time at `bytes` for `ranks`, rescaled from the fit's own rank count through
-// the bus-bandwidth convention (busbw = algbw * 2(n-1)/n). The measured table itself is used
-// where it covers the exact case (same ranks, size inside its range).
-double fitted_time_s(const CollectiveFit& fit, int ranks, double bytes, double traffic_factor) {
-    if (ranks == fit.ranks && traffic_factor == 2.0) {
+// Fitted time of `collective` at `bytes` over `ranks`, from a fit of `fit.collective` over
+// `fit.ranks`: the bus bandwidth through nccl-tests' convention (busbw = algbw x factor), and α
+// kept per ring step, so a fit rescaled to more ranks pays more steps. The measured table
+// itself is used where it covers the exact case (same collective and ranks, size in range).
+double fitted_time_s(const CollectiveFit& fit, std::string_view collective, int ranks,
+                     double bytes) {
+    if (ranks == fit.ranks && collective == fit.collective) {
         const double measured = raw_time_s(fit, bytes);
         if (measured > 0) return measured;
     }
     const AlphaBetaSegment& seg = segment_for(fit, bytes);
-    const double nf = fit.ranks;
-    const double bus = seg.beta_bytes_per_s * 2.0 * (nf - 1.0) / nf;
-    const double n = ranks;
-    return seg.alpha_s + traffic_factor * (n - 1.0) / n * bytes / bus;
+    const std::string name(collective);
+    const double alpha =
+        seg.alpha_s * ring_steps(collective, ranks) / ring_steps(fit.collective, fit.ranks);
+    if (!(seg.beta_bytes_per_s > 0)) return alpha; // a latency-only regime
+    const double bus = seg.beta_bytes_per_s * busbw_factor(fit.collective, fit.ranks);
+    return alpha + busbw_factor(name, ranks) * bytes / bus;
 }
 
 double nvswitch_bus_efficiency(const AcceleratorSpec& accelerator) {
@@ -101,22 +114,30 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
     out.inter.step_s = node.inter_node_latency_us * 1e-6;
     out.inter.bus_bytes_per_s = node.inter_node_gbps / 8.0 * 1e9 * model::kNetworkBusEfficiency;
     if (calibration) {
+        // All-gather and reduce-scatter fits where measured: with NVLink SHARP (NVLS, Hopper)
+        // they differ from half an all-reduce.
+        out.intra.gather_fit =
+            best_fit(calibration->intra_node, "all_gather", out.devices_per_node);
+        out.intra.scatter_fit =
+            best_fit(calibration->intra_node, "reduce_scatter", out.devices_per_node);
         if (const CollectiveFit* fit =
-                best_all_reduce_fit(calibration->intra_node, out.devices_per_node)) {
+                best_fit(calibration->intra_node, "all_reduce", out.devices_per_node)) {
             out.intra.fit = fit;
             const AlphaBetaSegment& big = fit->segments.back();
             out.intra.bus_bytes_per_s =
                 big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
             out.intra_calibrated = true;
         }
-        if (const CollectiveFit* fit = best_all_reduce_fit(calibration->inter_node, 1 << 20)) {
+        const CollectiveFit* fit = best_fit(calibration->inter_node, "all_reduce", 1 << 20);
+        if (fit && inter_node_calibration_applies(*calibration, node)) {
             // Measured across hosts with every device of each host taking part: its large-message
-            // busbw is what the node's NICs deliver to one node-spanning group.
+            // busbw is what the node's NICs deliver to one node-spanning group. Its small-message
+            // α is kept per ring step, so groups spanning more ranks pay more steps.
             const AlphaBetaSegment& big = fit->segments.back();
             out.inter.bus_bytes_per_s =
                 big.beta_bytes_per_s * 2.0 * (fit->ranks - 1.0) / fit->ranks;
-            out.inter.launch_s = fit->segments.front().alpha_s;
-            out.inter.step_s = 0;
+            out.inter.launch_s = 0;
+            out.inter.step_s = fit->segments.front().alpha_s / ring_steps("all_reduce", fit->ranks);
             out.inter_calibrated = true;
         }
     }
@@ -152,11 +173,18 @@ double small_ring_factor(const LinkTier& tier, int ranks) {
     return 1.0 - model::kSmallRingPenalty / (n * n);
 }
 
+// One ring pass (reduce-scatter or all-gather: the same bytes in the same n-1 steps).
+double ring_pass_s(const LinkTier& tier, int ranks, double bytes) {
+    const double n = ranks;
+    return tier.launch_s + (n - 1.0) * tier.step_s +
+           (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(tier, ranks));
+}
+
 } // namespace
 
 double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {
     if (ranks <= 1 || bytes <= 0) return 0;
-    if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 2.0);
+    if (tier.fit) return fitted_time_s(*tier.fit, "all_reduce", ranks, bytes);
     const double n = ranks;
     return tier.launch_s + 2.0 * (n - 1.0) * tier.step_s +
            2.0 * (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(tier, ranks));
@@ -164,10 +192,16 @@ double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {
 
 double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes) {
     if (ranks <= 1 || bytes <= 0) return 0;
-    if (tier.fit) return fitted_time_s(*tier.fit, ranks, bytes, 1.0);
-    const double n = ranks;
-    return tier.launch_s + (n - 1.0) * tier.step_s +
-           (n - 1.0) / n * bytes / (tier.bus_bytes_per_s * small_ring_factor(tier, ranks));
+    if (tier.scatter_fit) return fitted_time_s(*tier.scatter_fit, "reduce_scatter", ranks, bytes);
+    if (tier.fit) return fitted_time_s(*tier.fit, "reduce_scatter", ranks, bytes);
+    return ring_pass_s(tier, ranks, bytes);
+}
+
+double all_gather_s(const LinkTier& tier, int ranks, double bytes) {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    if (tier.gather_fit) return fitted_time_s(*tier.gather_fit, "all_gather", ranks, bytes);
+    if (tier.fit) return fitted_time_s(*tier.fit, "all_gather", ranks, bytes);
+    return ring_pass_s(tier, ranks, bytes);
 }
 
 double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes) {

@@ -13,7 +13,11 @@ struct LinkTier {
     double step_s = 0;                  // latency of one ring/tree step
     double bus_bytes_per_s = 0;         // large-message bus bandwidth per rank ("busbw")
     const CollectiveFit* fit = nullptr; // calibrated all-reduce fit replacing the above
-    bool small_ring_penalty = false;    // NVLink/NVSwitch rings of few GPUs (nccl-tests tables)
+    // Calibrated all-gather / reduce-scatter fits (ZeRO-3/FSDP and sequence-parallel traffic);
+    // without them those collectives are derived from the all-reduce fit or the model.
+    const CollectiveFit* gather_fit = nullptr;
+    const CollectiveFit* scatter_fit = nullptr;
+    bool small_ring_penalty = false; // NVLink/NVSwitch rings of few GPUs (nccl-tests tables)
 };
 
 // The network a plan runs on: the intra-node fabric and each device's share of the node NICs.
@@ -34,7 +38,8 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
 LinkTier group_tier(const Network& net, int ranks, int local);
 
 double ring_all_reduce_s(const LinkTier& tier, int ranks, double bytes);
-double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes); // == all-gather
+double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes);
+double all_gather_s(const LinkTier& tier, int ranks, double bytes);
 double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes);
 double p2p_s(const LinkTier& tier, double bytes);
 // All-to-all of `bytes` per rank over `ranks` ranks, `local` of them per node (MoE token dispatch

@@ -3,6 +3,7 @@
 #include "engine/pipeline_stages.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace cp::sim {
 
@@ -21,8 +22,10 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
         layout.global_batch < 1 || layout.virtual_stages < 1 || layout.cp < 1)
         return bad;
     if (cluster.nodes < 1 || cluster.node.accelerators_per_node < 1) return bad;
-    if (layout.devices() != cluster.devices()) return bad;
-    if (layout.global_batch % (layout.micro_batch * layout.dp) != 0) return bad;
+    // 64-bit products: each factor is range-checked, their product need not fit an int.
+    if (std::int64_t{layout.tp} * layout.pp * layout.dp * layout.cp != cluster.devices())
+        return bad;
+    if (layout.global_batch % (std::int64_t{layout.micro_batch} * layout.dp) != 0) return bad;
     if (layout.zero < 0 || layout.zero > 3) return bad;
     if (layout.zero > cluster.node.accelerator.max_zero_stage) return bad;
     if (!(layout.grad_compression > 0.0 && layout.grad_compression <= 1.0)) return bad;

@@ -42,7 +42,13 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
     const double nd = n;
     switch (layout.dp_comm) {
     case DpComm::ring: {
-        out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        const LinkTier tier = group_tier(net, n, dp_local);
+        // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
+        const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
+        out.time_s =
+            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
+                   : ring_all_reduce_s(tier, n, grad_bytes)) *
+            zero_factor;
         out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
         break;
     }
@@ -176,8 +182,7 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
     const int n = layout.dp;
     const LinkTier tier = group_tier(net, n, dp_local);
     const double calls = std::max(1, st.layers);
-    const double gather_s =
-        calls * reduce_scatter_s(tier, n, param_bytes / calls); // all-gather: same ring
+    const double gather_s = calls * all_gather_s(tier, n, param_bytes / calls);
     const double scatter_s =
         calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
     const double m = layout.micro_batches();
@@ -378,9 +383,9 @@ PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, c
     return r;
 }
 
-PlanResult evaluate_core(const Workload& workload, const Cluster& cluster, const Layout& layout,
-                         Precision precision, const CalibrationProfile* calibration,
-                         const double* efficiency) {
+PlanResult evaluate_one_length(const Workload& workload, const Cluster& cluster,
+                               const Layout& layout, Precision precision,
+                               const CalibrationProfile* calibration, const double* efficiency) {
     // Neuron runs layouts over NeuronCores (several per chip): such a layout is evaluated on the
     // cores it names.
     Cluster cores;
@@ -395,6 +400,68 @@ PlanResult evaluate_core(const Workload& workload, const Cluster& cluster, const
                                  .lookup(fw, accelerator_generation(on.node.accelerator), precision)
                                  .efficiency;
     return evaluate_resolved(workload, on, layout, precision, calibration, eff);
+}
+
+// Training in phases of sequence length: each phase evaluated at its length; times, traffic and
+// FLOPs weighted by its share of steps; memory and fit those of the most demanding phase.
+PlanResult evaluate_seq_phases(const Workload& workload, const Cluster& cluster,
+                               const Layout& layout, Precision precision,
+                               const CalibrationProfile* calibration, const double* efficiency) {
+    Workload phase = workload;
+    phase.seq_phase_count = 0;
+    PlanResult out;
+    double peak_tflops = 0; // the MFU reference (model TFLOP/s per device / MFU) of any phase
+    for (int i = 0; i < workload.seq_phase_count; ++i) {
+        const SeqPhase& p = workload.seq_phases[static_cast<std::size_t>(i)];
+        phase.shape.seq_len = p.seq_len;
+        const PlanResult r =
+            evaluate_one_length(phase, cluster, layout, precision, calibration, efficiency);
+        if (r.limit != Limit::none && r.limit != Limit::out_of_memory) return r;
+        const double f = p.step_fraction;
+        out.step_time_s += f * r.step_time_s;
+        StepBreakdown& b = out.breakdown_s;
+        b.compute_s += f * r.breakdown_s.compute_s;
+        b.recompute_s += f * r.breakdown_s.recompute_s;
+        b.tp_comm_s += f * r.breakdown_s.tp_comm_s;
+        b.pp_bubble_s += f * r.breakdown_s.pp_bubble_s;
+        b.pp_comm_s += f * r.breakdown_s.pp_comm_s;
+        b.dp_comm_exposed_s += f * r.breakdown_s.dp_comm_exposed_s;
+        b.optimizer_s += f * r.breakdown_s.optimizer_s;
+        b.host_overhead_s += f * r.breakdown_s.host_overhead_s;
+        out.dp_comm_total_s += f * r.dp_comm_total_s;
+        out.dp_bytes_per_device += f * r.dp_bytes_per_device;
+        out.model_flops_per_step += f * r.model_flops_per_step;
+        out.hardware_flops_per_step += f * r.hardware_flops_per_step;
+        if (i == 0 || r.memory_gib.total > out.memory_gib.total) out.memory_gib = r.memory_gib;
+        out.micro_batches = r.micro_batches;
+        if (r.mfu > 0) peak_tflops = r.model_tflops_per_device / r.mfu;
+        out.calibration_used.gemm = out.calibration_used.gemm || r.calibration_used.gemm;
+        out.calibration_used.hbm = out.calibration_used.hbm || r.calibration_used.hbm;
+        out.calibration_used.intra_node =
+            out.calibration_used.intra_node || r.calibration_used.intra_node;
+        out.calibration_used.inter_node =
+            out.calibration_used.inter_node || r.calibration_used.inter_node;
+        out.calibration_used.job = out.calibration_used.job || r.calibration_used.job;
+    }
+    const double devices = cluster.devices();
+    out.pp_bubble_fraction = out.breakdown_s.pp_bubble_s / out.step_time_s;
+    out.samples_per_s = layout.global_batch / out.step_time_s;
+    out.tokens_per_s = out.samples_per_s * workload.tokens_per_sample();
+    out.model_tflops_per_device = out.model_flops_per_step / out.step_time_s / devices / kTera;
+    out.hardware_tflops_per_device =
+        out.hardware_flops_per_step / out.step_time_s / devices / kTera;
+    out.mfu = peak_tflops > 0 ? out.model_tflops_per_device / peak_tflops : 0;
+    out.fits_in_memory = out.memory_gib.total <= out.memory_gib.capacity;
+    out.limit = out.fits_in_memory ? Limit::none : Limit::out_of_memory;
+    return out;
+}
+
+PlanResult evaluate_core(const Workload& workload, const Cluster& cluster, const Layout& layout,
+                         Precision precision, const CalibrationProfile* calibration,
+                         const double* efficiency) {
+    if (workload.kind == WorkloadKind::transformer && workload.seq_phase_count > 0)
+        return evaluate_seq_phases(workload, cluster, layout, precision, calibration, efficiency);
+    return evaluate_one_length(workload, cluster, layout, precision, calibration, efficiency);
 }
 
 } // namespace

@@ -34,11 +34,12 @@ TpComm tp_comm(const Layout& layout, const Network& net, double msg) {
     const int tp = layout.tp;
     if (tp <= 1) return c;
     const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
-    c.fwd = layout.sequence_parallel ? 4.0 * reduce_scatter_s(tier, tp, msg) // 2 AG + 2 RS
-                                     : 2.0 * ring_all_reduce_s(tier, tp, msg);
+    c.fwd = layout.sequence_parallel
+                ? 2.0 * (all_gather_s(tier, tp, msg) + reduce_scatter_s(tier, tp, msg))
+                : 2.0 * ring_all_reduce_s(tier, tp, msg);
     // With sequence parallelism the backward pass all-gathers the inputs of the two
     // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
-    if (layout.sequence_parallel) c.bwd_extra = 2.0 * reduce_scatter_s(tier, tp, msg);
+    if (layout.sequence_parallel) c.bwd_extra = 2.0 * all_gather_s(tier, tp, msg);
     if (layout.recompute == Recompute::full) c.rec = c.fwd;
     return c;
 }

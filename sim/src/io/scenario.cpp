@@ -2,9 +2,11 @@
 // a ScenarioError naming the origin, the field and the reason; unknown fields are errors.
 #include "clusterplan/sim/scenario.h"
 
+#include "clusterplan/sim/io/json_depth.h"
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_serving.h"
 #include "io/scenario_training_options.h"
 
 #include <algorithm>
@@ -36,6 +38,9 @@ const char* enum_name(Objective o) {
 }
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
+    // Bounded before parsing: messages and copies of a deeper document recurse once per level.
+    if (const auto problem = io::json_nesting_problem(json_text))
+        throw ScenarioError(origin, "(file)", "not a usable scenario: it " + *problem);
     json doc;
     try {
         doc = json::parse(json_text);
@@ -67,6 +72,11 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     if (auto p = top.object("parallel")) parse_parallel(*p, sc);
     if (auto v = top.enumeration("precision", kPrecisions)) sc.precision = *v;
     if (auto t = top.object("training")) parse_training(*t, sc);
+    if (auto s = top.object("serving")) {
+        if (top.present("training"))
+            top.fail("serving", "give training or serving, not both (one scenario plans one job)");
+        parse_serving(*s, sc);
+    }
     if (auto s = top.object("spot")) parse_spot(*s, sc);
     if (auto c = top.object("constraints")) parse_constraints(*c, sc);
     top.reject_unknown();
@@ -95,10 +105,14 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
             "'" + sc.instance + "' is not in constraints.instances (" + list +
                 "): the two contradict; add it to the list or leave one of them out");
     }
-    default_training(sc, origin);
+    if (sc.serving)
+        check_serving_against_model(sc, origin);
+    else
+        default_training(sc, origin);
     // The default node limit bounds searches; it never refuses a cluster the scenario names.
     if (sc.nodes && !sc.constraints.max_nodes_given)
         sc.constraints.max_nodes = std::max(sc.constraints.max_nodes, *sc.nodes);
+    if (sc.workload.seq_phase_count > 0) sc.notes.push_back(seq_phases_note(sc.workload));
     if (sc.nodes && *sc.nodes > sc.constraints.max_nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "exceeds constraints.max_nodes (" +

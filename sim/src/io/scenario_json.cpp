@@ -1,6 +1,7 @@
 // Serialisation of a Scenario back to `clusterplan.scenario/1` JSON (the GUI saves with it).
 #include "clusterplan/sim/scenario.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_serving.h"
 #include "io/scenario_training_options.h"
 
 #include <nlohmann/json.hpp>
@@ -104,7 +105,18 @@ std::string scenario_to_json(const Scenario& sc) {
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
     scenario_io::write_training_options(sc, doc["model"], par, training);
     doc["parallel"] = par;
-    doc["training"] = training;
+    if (sc.workload.seq_phase_count > 0) {
+        ojson phases = ojson::array();
+        for (int i = 0; i < sc.workload.seq_phase_count; ++i) {
+            const SeqPhase& ph = sc.workload.seq_phases[static_cast<std::size_t>(i)];
+            phases.push_back({{"step_fraction", ph.step_fraction}, {"seq_len", ph.seq_len}});
+        }
+        training["seq_phases"] = phases;
+    }
+    if (sc.serving)
+        doc["serving"] = scenario_io::serving_spec_json(*sc.serving);
+    else
+        doc["training"] = training;
     doc["spot"] = ojson{{"checkpoint_write_s", sc.spot.checkpoint_write_s},
                         {"restart_s", sc.spot.restart_s},
                         {"checkpoint_on_notice", sc.spot.checkpoint_on_notice}};
@@ -116,6 +128,7 @@ std::string scenario_to_json(const Scenario& sc) {
     cons["instances"] = c.instances;
     cons["allow_spot"] = c.allow_spot;
     cons["objective"] = enum_name(c.objective);
+    cons["max_memory_fraction"] = c.max_memory_fraction;
     doc["constraints"] = cons;
     return doc.dump(2) + "\n";
 }

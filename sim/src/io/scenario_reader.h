@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -74,7 +75,9 @@ public:
         return it != obj_.end() && !it->is_null();
     }
 
-    std::optional<double> number(const std::string& key, double min, bool min_inclusive) {
+    // `max`: the physical upper bound (scenario_limits.h); beyond it results overflow.
+    std::optional<double> number(const std::string& key, double min, bool min_inclusive,
+                                 double max = std::numeric_limits<double>::max()) {
         const json* v = get(key);
         if (!v) return std::nullopt;
         if (!v->is_number()) fail(key, "must be a number, got " + type_of(*v));
@@ -84,6 +87,12 @@ public:
             std::ostringstream s;
             s << "must be " << (min_inclusive ? "at least " : "greater than ") << min << ", got "
               << v->dump();
+            fail(key, s.str());
+        }
+        if (x > max) {
+            std::ostringstream s;
+            s << "must be at most " << max << ", got " << v->dump()
+              << " (beyond any published training run)";
             fail(key, s.str());
         }
         return x;
@@ -156,6 +165,10 @@ void parse_model(Reader& r, Scenario& sc);
 void parse_cluster(Reader& r, Scenario& sc);
 void parse_parallel(Reader& r, Scenario& sc);
 void parse_training(Reader& r, Scenario& sc);
+// training.seq_phases (scenario_seq_phases.cpp), called by parse_training.
+void parse_seq_phases(Reader& r, Scenario& sc);
+// The assumption every plan of a phased workload states.
+std::string seq_phases_note(const Workload& workload);
 void parse_spot(Reader& r, Scenario& sc);
 void parse_constraints(Reader& r, Scenario& sc);
 // Checks needing the whole scenario (layout vs model shape; training amount defaults).

@@ -1,12 +1,14 @@
 // Parsers of the scenario's sections (DESIGN.md "Scenario file"): model, cluster, parallel,
 // training, spot and constraints. Errors name the field through the shared Reader.
 #include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/scenario_limits.h"
 #include "io/scenario_layout_fields.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_training_options.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace cp::sim::scenario_io {
@@ -34,19 +36,22 @@ void parse_model(Reader& r, Scenario& sc) {
     }
     TransformerShape& s = w.shape;
     const bool shape_given = r.present("layers") || r.present("hidden");
-    if (auto v = r.integer("layers", 1)) s.layers = *v;
-    if (auto v = r.integer("hidden", 1)) s.hidden = *v;
-    if (auto v = r.integer("heads", 1)) s.heads = *v;
-    if (auto v = r.integer("kv_heads", 1)) s.kv_heads = *v;
-    if (auto v = r.integer("ffn_hidden", 1)) s.ffn_hidden = *v;
+    if (auto v = r.integer("layers", 1, limits::kMaxLayers)) s.layers = *v;
+    if (auto v = r.integer("hidden", 1, limits::kMaxWidth)) s.hidden = *v;
+    if (auto v = r.integer("heads", 1, limits::kMaxWidth)) s.heads = *v;
+    if (auto v = r.integer("kv_heads", 1, limits::kMaxWidth)) s.kv_heads = *v;
+    if (auto v = r.integer("ffn_hidden", 1, limits::kMaxWidth)) s.ffn_hidden = *v;
     if (auto v = r.boolean("gated_mlp")) s.gated_mlp = *v;
-    if (auto v = r.integer("seq_len", 1)) s.seq_len = *v;
-    if (auto v = r.integer("vocab", 1)) s.vocab = *v;
+    if (auto v = r.integer("seq_len", 1, limits::kMaxSeqLen)) {
+        s.seq_len = *v;
+        w.seq_phase_count = 0; // a length given explicitly holds for every step
+    }
+    if (auto v = r.integer("vocab", 1, limits::kMaxVocab)) s.vocab = *v;
     if (auto v = r.boolean("learned_positions")) s.learned_positions = *v;
     const auto flash = r.boolean("flash_attention");
     if (flash) s.flash_attention = *flash;
-    const auto params = r.number("params", 0, false);
-    const auto flops = r.number("flops_per_sample", 0, false);
+    const auto params = r.number("params", 0, false, limits::kMaxParams);
+    const auto flops = r.number("flops_per_sample", 0, false, limits::kMaxFlopsPerSample);
     parse_moe_fields(r, sc);
     r.reject_unknown();
 
@@ -91,11 +96,15 @@ static void parse_custom(Reader& r, Scenario& sc) {
     CustomHardware c;
     if (auto v = r.string("accelerator")) c.accelerator = *v;
     if (auto v = r.integer("accelerators_per_node", 1, 1024)) c.accelerators_per_node = *v;
-    if (auto v = r.number("intra_node_gbytes_per_s", 0, false)) c.intra_node_gbytes_per_s = *v;
-    if (auto v = r.number("inter_node_gbps", 0, false)) c.inter_node_gbps = *v;
-    if (auto v = r.number("inter_node_latency_us", 0, true)) c.inter_node_latency_us = *v;
-    if (auto v = r.number("usd_per_node_hour", 0, true)) c.usd_per_node_hour = *v;
-    if (auto v = r.number("nvme_gbytes_per_s", 0, false)) c.nvme_gbytes_per_s = *v;
+    if (auto v = r.number("intra_node_gbytes_per_s", 0, false, limits::kMaxGbytesPerS))
+        c.intra_node_gbytes_per_s = *v;
+    if (auto v = r.number("inter_node_gbps", 0, false, limits::kMaxGbps)) c.inter_node_gbps = *v;
+    if (auto v = r.number("inter_node_latency_us", 0, true, limits::kMaxLatencyUs))
+        c.inter_node_latency_us = *v;
+    if (auto v = r.number("usd_per_node_hour", 0, true, limits::kMaxUsdPerNodeHour))
+        c.usd_per_node_hour = *v;
+    if (auto v = r.number("nvme_gbytes_per_s", 0, false, limits::kMaxGbytesPerS))
+        c.nvme_gbytes_per_s = *v;
     r.reject_unknown();
     sc.custom = c;
 }
@@ -193,21 +202,27 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
         fail("parallel.dp", "must not exceed parallel.global_batch (" +
                                 std::to_string(p.global_batch) +
                                 "): each replica needs at least one sample");
-    if (p.micro_batch && p.dp && p.global_batch % (*p.micro_batch * *p.dp) != 0)
-        fail("parallel.global_batch", "must be a multiple of micro_batch × dp (" +
-                                          std::to_string(*p.micro_batch * *p.dp) + "), got " +
-                                          std::to_string(p.global_batch));
+    // 64-bit: each is in range, but micro_batch × dp can exceed int (it wrapped to 0: SIGFPE).
+    if (p.micro_batch && p.dp) {
+        const std::int64_t per_step = std::int64_t{*p.micro_batch} * *p.dp;
+        if (p.global_batch % per_step != 0)
+            fail("parallel.global_batch", "must be a multiple of micro_batch × dp (" +
+                                              std::to_string(per_step) + "), got " +
+                                              std::to_string(p.global_batch));
+    }
 }
 
 void parse_training(Reader& r, Scenario& sc) {
     TrainingSpec& t = sc.training;
-    if (auto v = r.number("tokens", 0, false)) t.tokens = *v;
-    if (auto v = r.number("samples", 0, false)) t.samples = *v;
-    if (auto v = r.number("epochs", 0, false)) t.epochs = *v;
-    if (auto v = r.number("dataset_samples", 0, false)) t.dataset_samples = *v;
+    if (auto v = r.number("tokens", 0, false, limits::kMaxTrainingTokens)) t.tokens = *v;
+    if (auto v = r.number("samples", 0, false, limits::kMaxTrainingSamples)) t.samples = *v;
+    if (auto v = r.number("epochs", 0, false, limits::kMaxEpochs)) t.epochs = *v;
+    if (auto v = r.number("dataset_samples", 0, false, limits::kMaxTrainingSamples))
+        t.dataset_samples = *v;
     if (auto v = r.integer("trials", 1, 1000000)) t.trials = *v;
     if (auto v = r.integer("max_parallel_trials", 1, 1000000)) t.max_parallel_trials = *v;
     parse_training_options(r, sc);
+    parse_seq_phases(r, sc);
     parse_training_framework(r, t);
     r.reject_unknown();
     const int given = (t.tokens > 0) + (t.samples > 0) + (t.epochs > 0 || t.examples > 0);
@@ -256,8 +271,9 @@ void default_training(Scenario& sc, const std::string& origin) {
 }
 
 void parse_spot(Reader& r, Scenario& sc) {
-    if (auto v = r.number("checkpoint_write_s", 0, true)) sc.spot.checkpoint_write_s = *v;
-    if (auto v = r.number("restart_s", 0, true)) sc.spot.restart_s = *v;
+    if (auto v = r.number("checkpoint_write_s", 0, true, limits::kMaxSpotSeconds))
+        sc.spot.checkpoint_write_s = *v;
+    if (auto v = r.number("restart_s", 0, true, limits::kMaxSpotSeconds)) sc.spot.restart_s = *v;
     if (auto v = r.boolean("checkpoint_on_notice")) sc.spot.checkpoint_on_notice = *v;
     r.reject_unknown();
     if (sc.spot.checkpoint_on_notice && sc.spot.checkpoint_write_s > 120)
@@ -271,8 +287,9 @@ void parse_constraints(Reader& r, Scenario& sc) {
         c.max_nodes = *v;
         c.max_nodes_given = true;
     }
-    if (auto v = r.number("deadline_hours", 0, false)) c.deadline_hours = *v;
-    if (auto v = r.number("budget_usd", 0, false)) c.budget_usd = *v;
+    if (auto v = r.number("deadline_hours", 0, false, limits::kMaxDeadlineHours))
+        c.deadline_hours = *v;
+    if (auto v = r.number("budget_usd", 0, false, limits::kMaxBudgetUsd)) c.budget_usd = *v;
     if (const json* v = r.get("instances")) {
         if (!v->is_array()) r.fail("instances", "must be a list of instance types");
         for (const auto& item : *v) {
@@ -283,6 +300,8 @@ void parse_constraints(Reader& r, Scenario& sc) {
     }
     if (auto v = r.boolean("allow_spot")) c.allow_spot = *v;
     if (auto v = r.enumeration("objective", kObjectives)) c.objective = *v;
+    // Below half the memory no published run trains; above 1 is more memory than the device has.
+    if (auto v = r.number("max_memory_fraction", 0.5, true, 1.0)) c.max_memory_fraction = *v;
     r.reject_unknown();
     if (c.objective == Objective::cost_under_deadline && !is_known(c.deadline_hours))
         r.fail("deadline_hours", "required by objective cost_under_deadline");

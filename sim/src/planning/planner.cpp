@@ -292,10 +292,15 @@ std::string describe_limit(const PlanResult& r) {
         return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch "
                "divisibility)";
     case Limit::out_of_memory:
-        if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0)
+        if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0 &&
+            r.memory_gib.offloaded_host > r.memory_gib.host_capacity)
             return "offloaded state does not fit in host memory: " +
                    format_gib(r.memory_gib.offloaded_host) + " needed per device, " +
                    format_gib(r.memory_gib.host_capacity) + " available";
+        if (r.memory_gib.total <= r.memory_gib.capacity) // fits, but not within the headroom
+            return "does not fit in the memory headroom: " + format_gib(r.memory_gib.total) +
+                   " needed per device of " + format_gib(r.memory_gib.capacity) +
+                   ", above constraints.max_memory_fraction";
         return "does not fit in memory: " + format_gib(r.memory_gib.total) +
                " needed per device, " + format_gib(r.memory_gib.capacity) + " available";
     case Limit::cannot_train:
@@ -393,6 +398,17 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
                                   " that fits the model (powers of two searched)");
     if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
     if (inter_node_over_tcp(rep)) rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
+    const double memory_share = rep.result.memory_gib.total / rep.result.memory_gib.capacity;
+    if (rep.result.limit == Limit::none && memory_share > sc.constraints.max_memory_fraction)
+        rep.assumptions.push_back(
+            "the layout fills " +
+            std::to_string(static_cast<int>(std::lround(100 * memory_share))) +
+            " % of each device's memory, above the " +
+            std::to_string(
+                static_cast<int>(std::lround(100 * sc.constraints.max_memory_fraction))) +
+            " % headroom (constraints.max_memory_fraction): the CUDA context, allocator "
+            "fragmentation and NCCL buffers may not fit; kept because the scenario fixes the "
+            "layout");
     for (auto& a : cost_assumptions(sc, node))
         rep.assumptions.push_back(std::move(a));
     if (!is_known(node.usd_per_node_hour_on_demand))

@@ -46,6 +46,17 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.moe.shared_experts = p.value("shared_experts", 0);
             s.moe.moe_ffn_hidden = p.value("moe_ffn_hidden", 0);
             s.moe.moe_layer_freq = p.value("moe_layer_freq", 1);
+            s.encoder_only = p.value("encoder_only", false);
+            // The published recipe's sequence-length phases (BERT: 90 % of steps at 128).
+            if (auto phases = p.find("seq_phases"); phases != p.end()) {
+                for (const auto& ph : *phases) {
+                    if (preset.workload.seq_phase_count == kMaxSeqPhases)
+                        throw std::runtime_error("models.json: " + id + ": too many seq_phases");
+                    preset.workload
+                        .seq_phases[static_cast<std::size_t>(preset.workload.seq_phase_count++)] =
+                        SeqPhase{ph.at("step_fraction").get<double>(), ph.at("seq_len").get<int>()};
+                }
+            }
         }
         preset.params_published = number_or(p, "params_published", preset.workload.params);
         preset.global_batch = p.value("global_batch", 0);

@@ -122,8 +122,55 @@ std::string no_price_sentence(const Scenario& sc, int options) {
     return out;
 }
 
+namespace {
+
+// The excluded option that missed the deadline or budget by the smallest factor, in words;
+// without one, why no option existed at all.
+std::string nearest_miss(const Scenario& sc, const SweepResult& sw,
+                         const std::vector<PlanOption>& missed, int no_price) {
+    const Constraints& k = sc.constraints;
+    const PlanOption* best = nullptr;
+    double best_excess = kInf;
+    for (const PlanOption& o : missed) {
+        double excess = 0;
+        if (is_known(k.deadline_hours)) excess = std::max(excess, o.wall_time_h / k.deadline_hours);
+        if (is_known(k.budget_usd) && is_known(o.cost_usd))
+            excess = std::max(excess, o.cost_usd / k.budget_usd);
+        if (excess < best_excess) {
+            best_excess = excess;
+            best = &o;
+        }
+    }
+    if (best) {
+        const ConfigBest& c = sw.configs[static_cast<std::size_t>(best->config)];
+        std::string out = "the nearest plan, " + std::to_string(c.nodes) + " × " +
+                          sw.candidates[static_cast<std::size_t>(c.candidate)].instance_type +
+                          (best->spot ? " on spot" : " on demand") + ", takes " +
+                          hours(best->wall_time_h) + " for " + usd(best->cost_usd);
+        if (is_known(k.deadline_hours) && best->wall_time_h > k.deadline_hours)
+            out += ", " + pct(best->wall_time_h / k.deadline_hours - 1.0) + " over the " +
+                   hours(k.deadline_hours) + " deadline";
+        if (is_known(k.budget_usd) && is_known(best->cost_usd) && best->cost_usd > k.budget_usd)
+            out += ", " + pct(best->cost_usd / k.budget_usd - 1.0) + " over the " +
+                   usd(k.budget_usd) + " budget";
+        return out;
+    }
+    if (no_price > 0) return no_price_sentence(sc, no_price);
+    std::string out;
+    for (std::size_t i = 0; i < sw.summaries.size(); ++i) {
+        const CandidateSummary& s = sw.summaries[i];
+        out += (out.empty() ? "" : "; ") + s.instance + ": " +
+               (s.skipped.empty() ? why_nothing_fits(s, sw.candidates[i], sc) : s.skipped);
+        if (out.size() > 300) break; // the first few say it; the report lists every instance
+    }
+    return out.empty() ? std::string("no instance to plan on") : out;
+}
+
+} // namespace
+
 Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
     Ranking rk;
+    std::vector<PlanOption> missed; // excluded by the deadline or the budget
     const Constraints& k = sc.constraints;
     const bool use_on_demand = sc.pricing != Pricing::spot;
     const bool use_spot = sc.pricing == Pricing::spot || k.allow_spot;
@@ -135,6 +182,7 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
         ++rk.options_considered;
         if (is_known(k.deadline_hours) && o.wall_time_h > k.deadline_hours) {
             ++rk.excluded_deadline;
+            missed.push_back(o);
             return;
         }
         if ((is_known(k.budget_usd) || cost_objective(k.objective)) && !is_known(o.cost_usd)) {
@@ -143,6 +191,7 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
         }
         if (is_known(k.budget_usd) && o.cost_usd > k.budget_usd) {
             ++rk.excluded_budget;
+            missed.push_back(o);
             return;
         }
         rk.sorted.push_back(o);
@@ -190,6 +239,7 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
         rk.objective_text = "shortest time within the " + usd(k.budget_usd) + " budget";
         break;
     }
+    if (rk.sorted.empty()) rk.nearest_miss = nearest_miss(sc, sw, missed, rk.excluded_no_price);
     return rk;
 }
 

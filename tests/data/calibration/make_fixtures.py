@@ -138,6 +138,26 @@ bad = probe_doc(); bad['nccl']['results'][2]['time_us'] = -5
 open('malformed_probe_negative_time.json', 'w').write(json.dumps(bad, indent=1) + '\n')
 bad = probe_doc(); bad['schema'] = 'clusterplan.probe/9'
 open('malformed_probe_schema.json', 'w').write(json.dumps(bad, indent=1) + '\n')
+# A run whose NCCL section failed: status, per-section outcome and errors as the probe writes
+# them; the GEMM/membw rows that did run are kept.
+failed = probe_doc()
+failed['nccl']['results'] = []
+failed['status'] = 'partial'
+failed['sections'] = [{'name': 'info', 'status': 'ok', 'errors': []},
+                      {'name': 'nccl', 'status': 'failed',
+                       'errors': ['communicator initialisation did not complete within 300 s: a peer is '
+                                  'missing or cannot reach NCCL_COMM_ID=node-a:29517']},
+                      {'name': 'gemm', 'status': 'ok', 'errors': []}]
+failed['errors'] = ['nccl: ' + failed['sections'][1]['errors'][0]]
+open('probe_failed_nccl.json', 'w').write(json.dumps(failed, indent=1) + '\n')
+# Two p4d hosts whose NCCL fell back to TCP sockets (no EFA), DMI naming the instance type.
+sock = probe_doc()
+sock['host'].update({'sys_vendor': 'Amazon EC2', 'product_name': 'p4d.24xlarge', 'instance_type': 'p4d.24xlarge'})
+sock['nccl'].update({'ranks': 16, 'nodes': 2, 'processes': 2, 'gpus_per_process': 8,
+                     'transport': {'kind': 'socket', 'network': 'Socket', 'provider': ''}})
+sock['status'] = 'ok'
+sock['sections'] = [{'name': 'info', 'status': 'ok', 'errors': []}, {'name': 'nccl', 'status': 'ok', 'errors': []}]
+open('probe_p4d_2node_socket.json', 'w').write(json.dumps(sock, indent=1) + '\n')
 
 # Broken variants of the text log, one defect each.
 good = text_new()

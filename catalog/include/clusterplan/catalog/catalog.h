@@ -46,6 +46,9 @@ public:
     ~Catalog();
 
     const std::filesystem::path& path() const { return path_; }
+    // Opened read-only because this user cannot write the file or its directory (another user's
+    // catalog): queries work, transaction() throws CatalogError saying so.
+    bool read_only() const { return read_only_; }
     int schema_version() const;
 
     // Raw handle for code that keeps its own tables in the same file (calibration_store.cpp).
@@ -98,6 +101,7 @@ private:
     std::filesystem::path path_;
     sqlite3* db_ = nullptr;
     int tx_depth_ = 0;
+    bool read_only_ = false;
 };
 
 // Conversion helpers, exposed for tests and for the scenario loader.

@@ -22,6 +22,14 @@ enum class ImportFormat {
     csv,              // our own `catalog export` format
 };
 
+// Largest import file read (memory is bounded by it): 64 MiB, as every user file
+// (sim/io/input_file.h) - price histories, Spot Advisor data, SkyPilot's vms.csv (~2 MB for every
+// AWS type and zone) and our export are far smaller.
+inline constexpr std::size_t kMaxImportBytes = std::size_t{64} << 20;
+// The AWS EC2 price-list CSV of one region lists every type, OS, tenancy, licence and
+// reservation term (several hundred MB); it is read record by record, so 1 GiB is allowed.
+inline constexpr std::size_t kMaxPriceListBytes = std::size_t{1} << 30;
+
 // "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv".
 std::string_view format_name(ImportFormat format);
 std::optional<ImportFormat> parse_format(std::string_view name);

@@ -49,7 +49,17 @@ struct ProbeDocument {
     std::vector<ProbeBandwidth> membw, pcie, p2p;
     std::vector<CollectiveTable> collectives; // one per collective measured
     std::vector<std::string> errors;          // probe sections that could not run
+    std::vector<std::string> failed_sections; // names of the sections whose status is "failed"
+    std::string status;                       // ok, partial, failed
+    std::string instance_type;  // EC2 type from the host's DMI ("" = not EC2 / older probe)
+    std::string product_name;   // DMI product name as read
+    std::string nccl_transport; // efa, ib, socket, ofi or "" (not measured / unknown)
+    int nodes = 1;              // hosts the NCCL section spanned
 };
+
+// The document in `text`: between the probe's marker lines when they are there (a saved copy of
+// its stdout), else the whole text.
+std::string_view probe_document_text(std::string_view text);
 
 // Throws CalibrationInputError naming the field on a malformed document.
 ProbeDocument parse_probe_json(std::string_view text, const std::string& source_name);

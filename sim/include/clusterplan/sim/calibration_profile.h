@@ -57,6 +57,12 @@ struct CalibrationProfile {
     double pcie_d2h_gbytes_per_s = 0;
     double p2p_gbytes_per_s = 0; // best unidirectional GPU-to-GPU copy
     std::vector<std::pair<std::string, std::string>> tool_versions; // e.g. {"nccl", "2.27.3"}
+    // What the probe said about its own run: sections that failed ("nccl: ..."), kept with a
+    // profile stored anyway (calibrate import --allow-partial), so the gap stays visible.
+    std::vector<std::string> errors;
+    std::string
+        inter_node_transport; // network NCCL used between hosts: efa, ib, socket, "" unknown
+    int gpus_per_node = 0;    // GPUs the probe drove in one host (0 = unknown)
     // Factors fitted on the user's own job logs (`calibrate import LOG --scenario S`); empty
     // for hardware probes.
     JobCalibration job;

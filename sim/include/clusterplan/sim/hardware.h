@@ -38,6 +38,8 @@ struct AcceleratorSpec {
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                     kUnknown};
+    // Dense int8 peak, TOP/s (TensorRT int8 kernels, Neuron int8 matmuls); NaN = not published.
+    double int8_tops = kUnknown;
     double memory_gib = kUnknown;
     double hbm_gbytes_per_s = kUnknown;
     double link_gbytes_per_s = kUnknown; // per device, unidirectional, intra-node fabric

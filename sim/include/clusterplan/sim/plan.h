@@ -5,6 +5,8 @@
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/training_options.h"
 
+#include <cstdint>
+
 namespace cp::sim {
 
 enum class Recompute { none, selective, full };
@@ -45,7 +47,11 @@ struct Layout {
     Framework framework = Framework::automatic;
 
     int devices() const { return tp * pp * dp * cp; }
-    int micro_batches() const { return global_batch / (micro_batch * dp); }
+    // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.
+    int micro_batches() const {
+        const std::int64_t per_step = std::int64_t{micro_batch} * dp;
+        return per_step > 0 ? static_cast<int>(global_batch / per_step) : 0;
+    }
 };
 
 } // namespace cp::sim

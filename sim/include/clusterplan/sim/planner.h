@@ -72,6 +72,17 @@ inline bool better_plan(const Layout& l, const PlanResult& r, const Layout& best
 // Micro-batches grow in powers of two dividing the per-replica batch; once one runs out of
 // memory (or hits an unknown hardware figure) the larger ones are skipped, and so are not
 // counted. Returns the number of evaluate() calls.
+// A layout the planner chooses leaves the memory headroom free (Constraints::
+// max_memory_fraction): one above it counts as not fitting. The one layout of a space the
+// scenario fixes completely is evaluated as given.
+inline void apply_memory_headroom(const Scenario& sc, const LayoutSpace& space, PlanResult& r) {
+    const bool searched =
+        !space.micro_batch_fixed || space.bases.size() * space.recomputes.size() > 1;
+    if (searched && r.limit == Limit::none &&
+        r.memory_gib.total > sc.constraints.max_memory_fraction * r.memory_gib.capacity)
+        r.limit = Limit::out_of_memory;
+}
+
 template <class Visit>
 std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const LayoutSpace& space,
                                const CalibrationProfile* calibration, Visit&& visit) {
@@ -83,8 +94,8 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
             Layout layout = base;
             layout.recompute = recompute;
             if (space.micro_batch_fixed) {
-                const PlanResult r =
-                    evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                apply_memory_headroom(sc, space, r);
                 ++evaluated;
                 visit(layout, r);
                 continue;
@@ -92,8 +103,8 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
             for (int mb = 1; mb <= per_replica; mb *= 2) {
                 if (per_replica % mb != 0) break;
                 layout.micro_batch = mb;
-                const PlanResult r =
-                    evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                apply_memory_headroom(sc, space, r);
                 ++evaluated;
                 visit(layout, r);
                 // Larger micro-batches need more memory and cannot make a missing figure known.

@@ -29,6 +29,9 @@ struct Ranking {
     int excluded_budget = 0;
     int excluded_no_price = 0;
     std::string objective_text; // "lowest cost" ...
+    // When no option meets the constraints (sorted is empty): the one that came closest, or why
+    // there was none, in one sentence (the CLI's exit code 3 message).
+    std::string nearest_miss;
 };
 
 // Options of every configuration (on demand unless pricing is spot; spot when allowed and priced),

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/serving.h"
 #include "clusterplan/sim/workload.h"
 
 #include <optional>
@@ -107,6 +108,13 @@ struct Constraints {
     std::vector<std::string> instances; // empty = all that can train
     bool allow_spot = true;
     Objective objective = Objective::cost;
+    // Memory headroom: the share of each device's memory a layout the planner chooses may fill.
+    // The rest is for what the model does not count - the CUDA context, the caching allocator's
+    // fragmentation (ZeRO, Rajbhandari et al. 2020, sec. 6.3: out of memory "with over 30 % of
+    // memory still available" on large models) and NCCL buffers. 0.9 is vLLM's default
+    // gpu_memory_utilization for the same reason. A layout the scenario fixes completely is
+    // evaluated as given, and the plan says when it exceeds this.
+    double max_memory_fraction = 0.9;
 };
 
 struct Scenario {
@@ -122,6 +130,8 @@ struct Scenario {
     ParallelSpec parallel;
     Precision precision = Precision::bf16;
     TrainingSpec training;
+    // Inference serving (`serving` section, DESIGN.md "Inference serving"); empty for training.
+    std::optional<ServingSpec> serving;
     SpotSpec spot;
     Constraints constraints;
     // Added by parsing: where the scenario came from (for errors) and the defaults it filled in

@@ -5,6 +5,8 @@
 #include "clusterplan/sim/training_options.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <string>
 
 namespace cp::sim {
@@ -40,9 +42,19 @@ struct TransformerShape {
     // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
     bool flash_attention = false;
     MoeShape moe;
+    // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
+    bool encoder_only = false;
 };
 
 enum class WorkloadKind { transformer, generic };
+
+// A share of the optimizer steps trained at one sequence length. BERT pre-trains 90 % of its
+// steps at 128 tokens and the last 10 % at 512 (Devlin et al. 2018, A.2).
+struct SeqPhase {
+    double step_fraction = 0;
+    int seq_len = 0;
+};
+inline constexpr int kMaxSeqPhases = 4;
 
 struct Workload {
     std::string name;
@@ -51,8 +63,19 @@ struct Workload {
     double params = 0;           // generic: parameter count; transformer: derived if 0
     double flops_per_sample = 0; // generic: forward+backward FLOPs per sample
     FineTuning finetune;         // what the run updates (training.method, training.lora)
+    // Transformer training in phases of sequence length (none: every step at shape.seq_len, which
+    // otherwise holds the longest phase's length). A fixed array keeps evaluation allocation-free.
+    std::array<SeqPhase, kMaxSeqPhases> seq_phases{};
+    int seq_phase_count = 0;
+    // Mean tokens per sample over the steps (phases weighted by their share of steps).
     double tokens_per_sample() const {
-        return kind == WorkloadKind::transformer ? shape.seq_len : 1.0;
+        if (kind != WorkloadKind::transformer) return 1.0;
+        if (seq_phase_count == 0) return shape.seq_len;
+        double tokens = 0;
+        for (int i = 0; i < seq_phase_count; ++i)
+            tokens += seq_phases[static_cast<std::size_t>(i)].step_fraction *
+                      seq_phases[static_cast<std::size_t>(i)].seq_len;
+        return tokens;
     }
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cp::remote {
@@ -32,7 +33,9 @@ std::vector<std::string> ssh_argv(const SshOptions& options, const std::string& 
 // Remote command lines (fixed text plus validated values).
 std::string remote_cache_dir(); // "$HOME/.cache/clusterplan"
 std::string remote_probe_path(const std::string& sha256_hex);
-std::string remote_check_command();
+// Architecture, glibc, GPUs/driver and the shared libraries the probe loads (libcublasLt,
+// libnccl), run with `env` exported first (e.g. an LD_LIBRARY_PATH passed with --env).
+std::string remote_check_command(const std::vector<std::pair<std::string, std::string>>& env = {});
 std::string remote_hash_command(const std::string& sha256_hex);
 std::string remote_upload_command(const std::string& sha256_hex);
 
@@ -44,12 +47,20 @@ struct RankLaunch {
     int world_size = 1;
     std::string comm_id;   // "host0:port" for multi-host, else empty
     std::string run_token; // hex, names the pid file used by cancel
+    std::string instance;  // --instance for the probe to check against the host's DMI
+    // NCCL/libfabric environment for every probe process (remote_text.h probe_environment()).
+    std::vector<std::pair<std::string, std::string>> env;
 };
+// "RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 NCCL_COMM_ID='h:p' NAME='v' ...": what
+// the ssh launch exports (one process per host, so each alone on its host).
+std::string launch_environment(const RankLaunch& launch);
 std::string remote_launch_command(const RankLaunch& launch);
 std::string remote_cancel_command(const std::string& run_token);
 
 // mpirun / srun argv that start one probe process per host from here; the probe reads its
-// rank from OMPI_COMM_WORLD_* or SLURM_* and bootstraps NCCL from NCCL_COMM_ID.
+// rank from OMPI_COMM_WORLD_* or SLURM_* and bootstraps NCCL from NCCL_COMM_ID. `launch.env`
+// must also be in the launcher's own environment: mpirun forwards each name with -x NAME and
+// srun with --export=ALL (values never pass through a command line they could break).
 std::vector<std::string> mpirun_argv(const std::vector<std::string>& hosts,
                                      const RankLaunch& launch);
 std::vector<std::string> srun_argv(const std::vector<std::string>& hosts, const RankLaunch& launch);

@@ -23,6 +23,9 @@ struct RunOptions {
     int nccl_port = 29517; // NCCL_COMM_ID=host0:port for multi-host runs
     SshOptions ssh;
     int probe_timeout_s = 3600;
+    std::string instance; // --instance: the probe checks it against the host's DMI identity
+    // --env NAME=VALUE, on top of the NCCL_*/FI_*/OFI_NCCL_* variables set here (remote_text.h).
+    std::vector<std::pair<std::string, std::string>> env;
 };
 
 struct ProgressEvent {
@@ -35,14 +38,16 @@ struct HostReport {
     std::string host;
     std::string arch, glibc, driver;
     std::vector<std::string> gpus;
-    bool uploaded = false; // false: the cached copy was already there
+    std::vector<std::string> missing_libraries; // libcublasLt.so.13, libnccl.so.2 not found
+    bool uploaded = false;                      // false: the cached copy was already there
 };
 
 struct RunResult {
     std::vector<HostReport> hosts;
     std::string probe_sha256;
-    std::string rank0_json;              // the clusterplan.probe/1 document of rank 0
-    std::vector<std::string> other_json; // documents printed by the other ranks, if any
+    std::string rank0_json;               // the clusterplan.probe/1 document of rank 0
+    std::vector<std::string> other_json;  // documents printed by the other ranks, if any
+    std::vector<std::string> rank_errors; // "rank 3: nccl: ..." as the ranks reported them
 };
 
 // A failure of the run that the user can act on (one sentence naming the host and reason).

@@ -1,5 +1,5 @@
-// A minimal streaming JSON writer for the probe's output (output only, so no JSON library is
-// needed under nvcc). Non-finite numbers are written as null.
+// A minimal streaming JSON writer for the probe's output (output only, so the probe needs no JSON
+// library). Non-finite numbers are written as null.
 #pragma once
 
 #include <cmath>

@@ -1,0 +1,44 @@
+// Upper bounds of scenario numbers. Each value alone may look harmless, but products of them
+// overflowed 32-bit counts (4 × hidden for the default FFN width) or turned a cost into
+// $-9,223,372,036,854,775,808 when printed. The bounds sit one to three orders of magnitude
+// beyond the largest published training run, so no real scenario meets them.
+#pragma once
+
+namespace cp::sim::limits {
+
+// Widths (hidden, ffn_hidden, heads): the widest published dense models are Megatron-LM's 1T
+// (hidden 25,600; Narayanan et al. SC'21 Table 1) and PaLM 540B (ffn 73,728; Chowdhery et al.
+// 2022 Table 1). 2^20 leaves 14× and keeps 4 × hidden and every per-layer count within int.
+inline constexpr int kMaxWidth = 1 << 20;
+// Layers: the deepest of those is 128 (Megatron-LM 1T); 2^14 leaves 128×.
+inline constexpr int kMaxLayers = 1 << 14;
+// Sequence length: the longest published context is 10M tokens (Llama 4 Scout, Meta 2025).
+inline constexpr int kMaxSeqLen = 1 << 24;
+// Vocabulary: the largest common ones hold 256k entries (Gemma, Gemma Team 2024).
+inline constexpr int kMaxVocab = 1 << 24;
+// Training length: the largest published budgets are tens of trillions of tokens (Llama 3:
+// 15.6T, Dubey et al. 2024; Qwen3: 36T, Qwen Team 2025); 1e15 leaves ~30×.
+inline constexpr double kMaxTrainingTokens = 1e15;
+inline constexpr double kMaxTrainingSamples = 1e15;
+// Epochs: ImageNet recipes run 90 (Goyal et al. 2017); small fine-tuning sets a few thousand.
+inline constexpr double kMaxEpochs = 1e6;
+// Parameters: the largest published models hold ~2T; 1e15 leaves 500×.
+inline constexpr double kMaxParams = 1e15;
+// FLOPs per sample: GPT-3 175B needs 6 × 175e9 × 2048 ≈ 2e15 per sequence; 1e21 leaves 5e5×.
+inline constexpr double kMaxFlopsPerSample = 1e21;
+// Node price: the most expensive EC2 instance lists at about $408/h (u7in-32tb.224xlarge, AWS
+// On-Demand pricing 2025); $10,000 per node-hour is the catalog importers' bound too.
+inline constexpr double kMaxUsdPerNodeHour = 1e4;
+// Budget: no published training run cost a trillion dollars (frontier runs: ~$1e8, Epoch AI 2024).
+inline constexpr double kMaxBudgetUsd = 1e12;
+// Deadline: a century, in hours.
+inline constexpr double kMaxDeadlineHours = 1e6;
+// Checkpoint write and restart: a week each, in seconds (real ones take minutes).
+inline constexpr double kMaxSpotSeconds = 7 * 24 * 3600.0;
+// Links: a p5 node has 3,200 Gbps of EFA, NVLink 5 1,800 GB/s per GPU (NVIDIA B200 datasheet);
+// 1e5 leaves 30×. Latency: a second, in microseconds.
+inline constexpr double kMaxGbps = 1e5;
+inline constexpr double kMaxGbytesPerS = 1e5;
+inline constexpr double kMaxLatencyUs = 1e6;
+
+} // namespace cp::sim::limits

@@ -1,0 +1,59 @@
+// Serving engine profiles: the scheduling policy each engine documents (continuous or static
+// batching, scheduler caps, KV memory fraction) and the efficiency factors fitted on published
+// measurements (serving_fit.h), with the runs they were fitted on.
+#pragma once
+
+#include "clusterplan/sim/serving.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cp::sim {
+
+// The parts of a step the model times separately at datasheet rates; the fitted factor of each
+// scales it to what an engine achieves (serving_model.h computes them).
+enum class ServingTerm { compute, weights, kv_cache, tp_comm, overhead, cnn_compute, attention };
+inline constexpr int kServingTermCount = 7;
+const char* term_name(ServingTerm term);
+
+// Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
+// efficiency curves); `overhead` is seconds per layer per step (no datasheet figure exists).
+struct EngineFactors {
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0};
+    std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
+    std::vector<std::string> runs;                // ids of the runs fitted on
+    std::vector<std::string> sources;             // their sources
+    std::vector<std::string> accelerators;        // accelerators those runs measured
+    std::string borrowed_from;                    // engine whose factors stand in (no data)
+    double k_of(ServingTerm t) const { return k[static_cast<int>(t)]; }
+};
+
+// Scheduling behaviour of an engine, from its documentation (each value cited in the .cpp).
+struct EnginePolicy {
+    ServingEngine engine = ServingEngine::tensorrt_llm;
+    bool continuous_batching = true;   // in-flight batching: prefill joins running decode steps
+    bool gpu = true;                   // runs on NVIDIA GPUs (false: AWS Neuron devices)
+    bool decoders = true;              // serves decoder LLMs (generation)
+    bool encoders = true;              // serves encoders and CNNs (one forward per batch)
+    int max_batch = 0;                 // scheduler cap on concurrent sequences, 0 = none
+    int max_batch_tokens = 0;          // tokens per scheduler iteration (prefill chunk), 0 = all
+    double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
+    bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
+    bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
+    bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)
+    std::string_view source;           // where the policy figures come from
+};
+
+const EnginePolicy& engine_policy(ServingEngine engine);
+
+// Factors of every engine (index: ServingEngine). serving_fit.h computes them from published
+// runs; engines without runs of their own borrow another engine's factors (and say so).
+struct ServingFactors {
+    std::array<EngineFactors, kServingEngineCount> engines;
+    const EngineFactors& of(ServingEngine e) const { return engines[static_cast<int>(e)]; }
+    EngineFactors& of(ServingEngine e) { return engines[static_cast<int>(e)]; }
+};
+
+} // namespace cp::sim

@@ -1,0 +1,50 @@
+// Published serving measurements (throughput and latency of LLMs, encoders and CNNs under named
+// engines), as the engine factors are fitted on and the validation compares against. The data
+// (resources/serving/published_runs.json, embedded) names every run's source.
+#pragma once
+
+#include "clusterplan/sim/serving.h"
+#include "clusterplan/sim/workload.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cp::sim {
+
+enum class ServingMetric { output_tokens_per_s, ttft_ms, tpot_ms, latency_ms, samples_per_s };
+const char* enum_name(ServingMetric metric);
+
+struct ServingRun {
+    std::string id;
+    std::string source; // key into ServingRunSet::sources
+    ServingEngine engine = ServingEngine::tensorrt_llm;
+    Workload workload;       // transformer shape (encoder_only for encoders) or generic CNN
+    std::string accelerator; // catalog accelerator id
+    std::string instance;    // a catalog instance with that accelerator (links, counts)
+    int tp = 1;              // devices (NeuronCores on Neuron) per replica
+    StorageType weights = StorageType::fp16;
+    StorageType kv_cache = StorageType::fp16;
+    int batch = 0; // 0 = the engine's scheduler decides (continuous batching)
+    double request_rate_per_s = kUnknown; // NaN = saturated
+    int requests = 0; // requests in the benchmark run (bounds the queue when overloaded)
+    int input_tokens = 0;
+    int output_tokens = 0; // 0 for encoders/CNNs
+    ServingMetric metric = ServingMetric::output_tokens_per_s;
+    double value = 0;
+    // false: a check only (online runs test the batching and queueing model out of sample).
+    bool fit = true;
+};
+
+struct ServingRunSet {
+    std::map<std::string, std::string> sources; // key -> citation
+    std::vector<ServingRun> runs;
+};
+
+// Parses `clusterplan.serving_runs/1` JSON; throws std::runtime_error naming the run and field.
+ServingRunSet parse_serving_runs(std::string_view json_text);
+// The runs bundled with the library (parsed once).
+const ServingRunSet& published_serving_runs();
+
+} // namespace cp::sim

@@ -1,0 +1,146 @@
+#include "clusterplan/sim/serving_engine.h"
+
+namespace cp::sim {
+
+namespace {
+
+EnginePolicy make_policy(ServingEngine e) {
+    EnginePolicy p;
+    p.engine = e;
+    switch (e) {
+    case ServingEngine::tensorrt_llm:
+        // trtllm-bench: in-flight batching, scheduler "Guaranteed No Evict" (KV for input + output
+        // reserved at admission), max batch capped at 4096 and KV at 0.95 of free memory
+        // (tensorrt_llm/bench/build/tuning.py calc_engine_setting / finetune_setting;
+        // docs/source/performance/perf-overview.md); 8192 tokens per iteration (its example run).
+        p.max_batch = 4096;
+        p.max_batch_tokens = 8192;
+        p.kv_memory_fraction = 0.95;
+        p.source = "TensorRT-LLM perf-overview.md and bench/build/tuning.py (max batch 4096, KV "
+                   "0.95 of free "
+                   "memory, guaranteed-no-evict scheduling, 8192 tokens per iteration)";
+        break;
+    case ServingEngine::vllm:
+        // vLLM EngineArgs defaults: max_num_seqs 256, gpu_memory_utilization 0.9 of total memory,
+        // chunked prefill with max_num_batched_tokens 2048; PagedAttention allocates KV blocks as
+        // sequences grow and preempts when out of blocks (Kwon et al. 2023).
+        p.max_batch = 256;
+        p.max_batch_tokens = 2048;
+        p.kv_memory_fraction = 0.9;
+        p.kv_fraction_of_total = true;
+        p.reserve_full_sequence = false;
+        p.source = "vLLM EngineArgs defaults (max_num_seqs 256, gpu_memory_utilization 0.9, "
+                   "max_num_batched_tokens 2048); PagedAttention (Kwon et al. 2023)";
+        break;
+    case ServingEngine::tgi:
+        // text-generation-inference launcher defaults: max_concurrent_requests 128,
+        // max_batch_prefill_tokens 4096; paged KV over the memory left after a warm-up pass.
+        p.max_batch = 128;
+        p.max_batch_tokens = 4096;
+        p.kv_memory_fraction = 0.9;
+        p.reserve_full_sequence = false;
+        p.source = "text-generation-inference launcher defaults (max_concurrent_requests 128, "
+                   "max_batch_prefill_tokens 4096)";
+        break;
+    case ServingEngine::neuron:
+        // transformers-neuronx / NxD Inference: compiled static shapes, one batch size per compiled
+        // graph, KV for the whole compiled sequence held per batch slot; AWS publishes LLM
+        // throughput at batch 4-8 (inf2/trn1 decoder benchmark tables).
+        p.gpu = false;
+        p.continuous_batching = false;
+        p.max_batch = 8;
+        p.max_batch_tokens = 0;
+        p.kv_memory_fraction = 1.0;
+        // transformers-neuronx 2.18 encodes the context with the attention scores materialised
+        // (flash attention for context encoding came with NxD Inference).
+        p.fused_attention = false;
+        p.source = "AWS Neuron transformers-neuronx (static batch, compiled shapes; published LLM "
+                   "runs at batch 4-8)";
+        break;
+    case ServingEngine::tensorrt:
+        // TensorRT engines (demoBERT): one static batch per execution, no generation loop.
+        p.continuous_batching = false;
+        p.decoders = false;
+        p.max_batch = 128;
+        p.source = "TensorRT demoBERT (static batch 1-128)";
+        break;
+    case ServingEngine::pytorch:
+        // Eager PyTorch / Hugging Face generate(): static batches, KV in contiguous tensors.
+        p.continuous_batching = false;
+        p.max_batch = 32;
+        p.kv_memory_fraction = 0.9;
+        p.source = "Hugging Face transformers generate() (static batch, contiguous KV cache)";
+        break;
+    }
+    return p;
+}
+
+} // namespace
+
+const char* enum_name(ServingEngine engine) {
+    switch (engine) {
+    case ServingEngine::tensorrt_llm:
+        return "tensorrt-llm";
+    case ServingEngine::vllm:
+        return "vllm";
+    case ServingEngine::tgi:
+        return "tgi";
+    case ServingEngine::neuron:
+        return "neuron";
+    case ServingEngine::tensorrt:
+        return "tensorrt";
+    case ServingEngine::pytorch:
+        return "pytorch";
+    }
+    return "?";
+}
+
+const char* enum_name(StorageType type) {
+    switch (type) {
+    case StorageType::fp32:
+        return "fp32";
+    case StorageType::fp16:
+        return "fp16";
+    case StorageType::bf16:
+        return "bf16";
+    case StorageType::fp8:
+        return "fp8";
+    case StorageType::int8:
+        return "int8";
+    case StorageType::int4:
+        return "int4";
+    }
+    return "?";
+}
+
+const char* term_name(ServingTerm term) {
+    switch (term) {
+    case ServingTerm::compute:
+        return "compute";
+    case ServingTerm::weights:
+        return "weights";
+    case ServingTerm::kv_cache:
+        return "kv_cache";
+    case ServingTerm::tp_comm:
+        return "tp_comm";
+    case ServingTerm::overhead:
+        return "overhead_s_per_layer";
+    case ServingTerm::cnn_compute:
+        return "cnn_compute";
+    case ServingTerm::attention:
+        return "attention_scores";
+    }
+    return "?";
+}
+
+const EnginePolicy& engine_policy(ServingEngine engine) {
+    static const std::array<EnginePolicy, kServingEngineCount> policies = [] {
+        std::array<EnginePolicy, kServingEngineCount> a;
+        for (int i = 0; i < kServingEngineCount; ++i)
+            a[static_cast<std::size_t>(i)] = make_policy(static_cast<ServingEngine>(i));
+        return a;
+    }();
+    return policies[static_cast<std::size_t>(engine)];
+}
+
+} // namespace cp::sim

@@ -1,0 +1,238 @@
+#include "serving/serving_eval.h"
+
+#include "engine/model_constants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cp::sim {
+
+namespace {
+
+constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
+
+bool is_decoder(const ServingSetup& st, int output_tokens) {
+    return st.workload->kind == WorkloadKind::transformer && !st.workload->shape.encoder_only &&
+           output_tokens > 0;
+}
+
+double ffn_width(const TransformerShape& s) {
+    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
+}
+
+// Working buffers of one iteration on one device: the activations of the tokens in flight (one
+// layer at a time: residual stream, attention and MLP intermediates, 16 bit) and the fp32 logits.
+double activation_bytes(const ServingSetup& st, double iteration_tokens, double batch) {
+    const Workload& w = *st.workload;
+    if (w.kind == WorkloadKind::generic)
+        return batch * w.flops_per_sample / 3.0 * model::kGenericActivationBytesPerForwardFlop;
+    const TransformerShape& s = w.shape;
+    const double per_token = (6.0 * s.hidden + 3.0 * ffn_width(s) / st.tp) * 2.0;
+    const double logits = s.encoder_only ? 0.0 : batch * double(s.vocab) / st.tp * 4.0;
+    return iteration_tokens * per_token + logits;
+}
+
+double kv_bytes_per_token_per_device(const ServingSetup& st) {
+    const TransformerShape& s = st.workload->shape;
+    const double layers = double(s.layers) / st.pp;
+    return 2.0 * layers * kv_heads_per_rank(s, st.tp) * (double(s.hidden) / s.heads) *
+           storage_bytes(st.kv_cache);
+}
+
+// M/D/1 waiting time at utilisation rho with service time `service_s`: the mean, or the
+// `quantile` of an exponential tail with P(wait > 0) = rho (NaN quantile = mean).
+double md1_wait_s(double rho, double service_s, double quantile) {
+    if (rho <= 0) return 0;
+    const double mean = rho / (2.0 * (1.0 - rho)) * service_s;
+    if (!is_known(quantile)) return mean;
+    if (rho <= 1.0 - quantile) return 0;
+    return mean / rho * std::log(rho / (1.0 - quantile));
+}
+
+} // namespace
+
+bool serves_generation(const ServingSetup& st, int output_tokens) {
+    return is_decoder(st, output_tokens);
+}
+
+ServingTerms marginal_prefill_terms(const ServingSetup& st, const EnginePolicy& policy,
+                                    int input_tokens) {
+    const double chunk = policy.max_batch_tokens;
+    const double together =
+        chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
+    return prefill_terms(st, together, input_tokens, chunk).scaled(1.0 / together);
+}
+
+ServingTerms decode_cycle_terms(const ServingSetup& st, const EnginePolicy& policy, double batch,
+                                int input_tokens, int output_tokens) {
+    const double context = input_tokens + output_tokens / 2.0;
+    ServingTerms t = decode_step_terms(st, batch, context).scaled(output_tokens);
+    if (policy.continuous_batching)
+        t += marginal_prefill_terms(st, policy, input_tokens).scaled(batch);
+    else
+        t += prefill_terms(st, batch, input_tokens, 0);
+    return t;
+}
+
+ServingTerms forward_terms(const ServingSetup& st, double batch, int input_tokens) {
+    return st.workload->kind == WorkloadKind::generic ? cnn_terms(st, batch)
+                                                      : encoder_terms(st, batch, input_tokens);
+}
+
+BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int input_tokens,
+                     int output_tokens, std::optional<int> batch) {
+    BatchPlan p;
+    const double capacity = st.hw.device.memory_gib * kGib;
+    const double weights = serving_weight_bytes(*st.workload, st.weights) / (st.tp * st.pp);
+    // CUDA context, cuBLAS/NCCL workspaces and allocator slack per GPU (the training model's
+    // figure); the Neuron runtime keeps its buffers outside the cores' device memory.
+    const double reserve_gib = st.hw.device.is_gpu ? model::kFrameworkReserveGib : 0.0;
+    const double reserve = reserve_gib * kGib;
+    p.memory.capacity = st.hw.device.memory_gib;
+    p.memory.weights = weights / kGib;
+    p.memory.reserve = reserve_gib;
+    const bool decoder = is_decoder(st, output_tokens);
+    if (!decoder) {
+        // One forward pass per batch: no KV cache; the batch is what the request sets (default 1,
+        // the latency-optimised setting the published encoder/CNN latencies use).
+        p.batch = batch.value_or(1);
+        const double act =
+            activation_bytes(st, double(p.batch) * std::max(1, input_tokens), p.batch);
+        p.memory.activations = act / kGib;
+        p.memory.total = p.memory.weights + p.memory.activations + p.memory.reserve;
+        p.weights_fit = weights + reserve <= capacity;
+        if (p.memory.total > p.memory.capacity) p.batch = 0;
+        p.memory_batch = p.batch;
+        return p;
+    }
+    const double per_token = kv_bytes_per_token_per_device(st);
+    const double seq_tokens = policy.reserve_full_sequence || !policy.continuous_batching
+                                  ? double(input_tokens) + output_tokens
+                                  : input_tokens + output_tokens / 2.0;
+    // Activations depend on the batch; two passes settle it (the logits are the batch-dependent
+    // part).
+    double b = batch ? *batch : (policy.max_batch > 0 ? policy.max_batch : 256);
+    double kv_budget = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const double iteration_tokens = policy.max_batch_tokens > 0
+                                            ? std::max<double>(policy.max_batch_tokens, b)
+                                            : b * input_tokens;
+        const double act = activation_bytes(st, iteration_tokens, b);
+        p.memory.activations = act / kGib;
+        kv_budget = policy.kv_fraction_of_total
+                        ? policy.kv_memory_fraction * capacity - weights - act - reserve
+                        : policy.kv_memory_fraction * (capacity - weights - act - reserve);
+        kv_budget = std::max(0.0, kv_budget);
+        p.kv_capacity_tokens = kv_budget / per_token;
+        p.memory_batch = int(std::min(1e7, std::floor(p.kv_capacity_tokens / seq_tokens)));
+        b = batch ? *batch
+                  : std::max(1, std::min(policy.max_batch > 0 ? policy.max_batch : 1 << 20,
+                                         p.memory_batch));
+    }
+    p.weights_fit = weights + reserve < capacity;
+    if (batch) {
+        p.batch = *batch <= p.memory_batch ? *batch : 0;
+    } else {
+        const int cap = policy.max_batch > 0 ? policy.max_batch : std::numeric_limits<int>::max();
+        p.batch = std::min(cap, p.memory_batch);
+        p.batch_cap = p.memory_batch > cap;
+        p.kv_bound = !p.batch_cap;
+    }
+    if (!p.weights_fit) p.batch = 0;
+    // Continuous-batching engines allocate their KV pool up front; static engines hold the batch.
+    const double kv = policy.continuous_batching
+                          ? kv_budget
+                          : double(std::max(p.batch, 0)) * seq_tokens * per_token;
+    p.memory.kv_cache = kv / kGib;
+    p.memory.total = p.memory.weights + p.memory.kv_cache + p.memory.activations + p.memory.reserve;
+    return p;
+}
+
+ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& policy,
+                                 const EngineFactors& f, const BatchPlan& plan, int input_tokens,
+                                 int output_tokens) {
+    ServingCapacity c;
+    if (plan.batch <= 0) return c;
+    const double b = plan.batch;
+    if (st.workload->kind == WorkloadKind::generic || !is_decoder(st, output_tokens)) {
+        const ServingTerms t = forward_terms(st, b, input_tokens);
+        c.forward_s = serving_time_s(t, f);
+        c.step = serving_breakdown(t, f);
+        c.cycle_s = c.forward_s;
+        c.requests_per_s = b / c.forward_s;
+        return c;
+    }
+    const double context = input_tokens + output_tokens / 2.0;
+    const ServingTerms step = decode_step_terms(st, b, context);
+    c.decode_step_s = serving_time_s(step, f);
+    c.step = serving_breakdown(step, f);
+    c.prefill_s = serving_time_s(prefill_terms(st, 1, input_tokens, policy.max_batch_tokens), f);
+    // A prompt that shares its scheduler iteration with others costs its own matrix and
+    // attention work at the size of a full iteration; a static batch prefills in one pass.
+    c.batch_prefill_s =
+        policy.continuous_batching
+            ? serving_time_s(marginal_prefill_terms(st, policy, input_tokens), f) * b
+            : serving_time_s(prefill_terms(st, b, input_tokens, 0), f);
+    c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f);
+    c.output_tokens_per_s = b * output_tokens / c.cycle_s;
+    c.requests_per_s = b / c.cycle_s;
+    return c;
+}
+
+ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, const EngineFactors& f,
+                         const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
+                         int output_tokens, double rate, double quantile) {
+    ServingLoad l;
+    if (plan.batch <= 0 || !(c.cycle_s > 0)) {
+        l.overloaded = true;
+        return l;
+    }
+    const bool saturated = !is_known(rate);
+    l.utilization = saturated ? 1.0 : rate / c.requests_per_s;
+    l.overloaded = !saturated && l.utilization >= 1.0;
+    const double rho = saturated ? 0.0 : std::min(l.utilization, 0.999);
+    if (st.workload->kind == WorkloadKind::generic || !is_decoder(st, output_tokens)) {
+        l.latency_ms = 1e3 * (c.forward_s + md1_wait_s(rho, c.forward_s, quantile));
+        l.running_batch = plan.batch;
+        return l;
+    }
+    if (!policy.continuous_batching) {
+        const double wait = md1_wait_s(rho, c.cycle_s, quantile);
+        l.ttft_ms = 1e3 * (c.batch_prefill_s + wait);
+        l.tpot_ms = 1e3 * c.decode_step_s;
+        l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
+        l.running_batch = plan.batch;
+        return l;
+    }
+    const double context = input_tokens + output_tokens / 2.0;
+    const double marginal = c.batch_prefill_s / plan.batch;
+    if (saturated) {
+        l.tpot_ms = 1e3 * c.decode_step_s *
+                    (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
+        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s);
+        l.running_batch = plan.batch;
+        l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
+        return l;
+    }
+    // Little's law fixed point for the running batch; each step also prefills the arrivals.
+    const double wait = md1_wait_s(rho, 1.0 / c.requests_per_s, quantile);
+    double b = 1.0, step_s = c.decode_step_s, ttft_s = c.prefill_s;
+    for (int i = 0; i < 60; ++i) {
+        const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+        const double share = std::min(0.95, rate * marginal);
+        step_s = decode_s / (1.0 - share);
+        ttft_s = c.prefill_s + step_s + wait;
+        const double next =
+            std::clamp(rate * (ttft_s + output_tokens * step_s), 1.0, double(plan.batch));
+        if (std::abs(next - b) < 1e-3 * b) break;
+        b = 0.5 * (b + next);
+    }
+    l.running_batch = b;
+    l.tpot_ms = 1e3 * step_s;
+    l.ttft_ms = 1e3 * ttft_s;
+    l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
+    return l;
+}
+
+} // namespace cp::sim

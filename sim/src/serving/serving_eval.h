@@ -1,0 +1,73 @@
+// One serving deployment evaluated: the batch memory allows, the step times, throughput and
+// latency at a request rate (queueing), for decoder LLMs, encoders and CNNs.
+//
+// Queueing model (stated in every report): requests arrive as a Poisson stream split evenly over
+// replicas; a replica serves them at a deterministic rate up to its saturated capacity mu, so the
+// wait before prefill is that of an M/D/1 queue, E[Wq] = rho/(2(1-rho)) / mu (Pollaczek-Khinchine;
+// Kingman's G/G/1 form with c_a^2 = 1, c_s^2 = 0), with an exponential tail P(Wq > t) ~ rho e^(-t
+// rho/E[Wq]) for quantiles. With continuous batching the running batch follows Little's law, B =
+// lambda x (TTFT + output_tokens x TPOT(B)), solved by fixed-point iteration, and each decode step
+// also carries the prefill of the requests that arrived during it.
+#pragma once
+
+#include "clusterplan/sim/serving.h"
+#include "clusterplan/sim/serving_engine.h"
+#include "serving/serving_model.h"
+
+namespace cp::sim {
+
+// How many sequences fit and what caps them.
+struct BatchPlan {
+    int batch = 0;                 // sequences run together (0: even one does not fit)
+    int memory_batch = 0;          // the most the KV cache holds
+    double kv_capacity_tokens = 0; // per replica
+    bool kv_bound = false;         // memory, not the scheduler cap or the request, sets the batch
+    bool batch_cap = false;        // the engine's scheduler cap sets it
+    bool weights_fit = true;
+    ServingMemoryGib memory; // per device at `batch`
+};
+
+// `batch` given: that batch (memory is checked); else the most the engine runs.
+BatchPlan plan_batch(const ServingSetup& setup, const EnginePolicy& policy, int input_tokens,
+                     int output_tokens, std::optional<int> batch);
+
+// Work of serving `batch` requests (decoders): every decode step at the mean context plus the
+// prompts' prefill (shared iterations with continuous batching, one batch pass otherwise).
+ServingTerms decode_cycle_terms(const ServingSetup& setup, const EnginePolicy& policy, double batch,
+                                int input_tokens, int output_tokens);
+// One prompt's marginal prefill work when it shares scheduler iterations (continuous batching).
+ServingTerms marginal_prefill_terms(const ServingSetup& setup, const EnginePolicy& policy,
+                                    int input_tokens);
+// One forward pass of an encoder (transformer) or CNN (generic model) at `batch`.
+ServingTerms forward_terms(const ServingSetup& setup, double batch, int input_tokens);
+bool serves_generation(const ServingSetup& setup, int output_tokens);
+
+// Saturated figures of one replica at its planned batch.
+struct ServingCapacity {
+    double cycle_s = 0;             // time to serve one batch's worth of requests
+    double output_tokens_per_s = 0; // decoders
+    double requests_per_s = 0;      // decoders: completed requests; encoders/CNNs: samples
+    double prefill_s = 0;           // one request's prefill alone (decoders)
+    double batch_prefill_s = 0;     // the whole static batch's prefill (static engines)
+    double decode_step_s = 0;       // at the planned batch and its mean context
+    double forward_s = 0;           // encoders/CNNs: one batch
+    ServingStepBreakdown step;      // decode step (decoders) or forward pass split
+};
+ServingCapacity serving_capacity(const ServingSetup& setup, const EnginePolicy& policy,
+                                 const EngineFactors& factors, const BatchPlan& plan,
+                                 int input_tokens, int output_tokens);
+
+// Latency at a request rate per replica (NaN rate = saturated; TTFT then has no queue).
+struct ServingLoad {
+    double ttft_ms = 0, tpot_ms = 0, e2e_latency_ms = 0;
+    double latency_ms = 0;    // encoders/CNNs: one batch incl. queueing at quantile p
+    double running_batch = 0; // mean sequences in flight
+    double utilization = 0;   // rho = lambda / mu
+    bool overloaded = false;
+};
+ServingLoad serving_load(const ServingSetup& setup, const EnginePolicy& policy,
+                         const EngineFactors& factors, const BatchPlan& plan,
+                         const ServingCapacity& capacity, int input_tokens, int output_tokens,
+                         double rate_per_replica, double quantile);
+
+} // namespace cp::sim

@@ -1,0 +1,221 @@
+#include "clusterplan/sim/serving_fit.h"
+
+#include "serving/serving_eval.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace cp::sim {
+
+namespace {
+
+struct Equation {
+    ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
+    double target_s = 0; // the measured time the terms must add up to
+};
+
+NodeSpec resolve_or_throw(const NodeResolver& resolve, const ServingRun& run) {
+    auto node = resolve(run.instance);
+    if (!node)
+        throw std::runtime_error("serving run " + run.id + ": instance '" + run.instance +
+                                 "' is not in the catalog");
+    return *node;
+}
+
+// The measured figure of `run` as a time and the terms the model adds up to it.
+std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
+    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
+                                               run.kv_cache, run.tp, 1, nullptr);
+    if (!serving_hardware_gap(st).empty()) return std::nullopt;
+    const EnginePolicy& policy = engine_policy(run.engine);
+    const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
+    const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
+    if (plan.batch <= 0) return std::nullopt;
+    const double b = plan.batch;
+    Equation e;
+    switch (run.metric) {
+    case ServingMetric::output_tokens_per_s:
+        e.terms = decode_cycle_terms(st, policy, b, run.input_tokens, run.output_tokens);
+        e.target_s = b * run.output_tokens / run.value;
+        return e;
+    case ServingMetric::tpot_ms:
+        e.terms = decode_step_terms(st, b, run.input_tokens + run.output_tokens / 2.0);
+        e.target_s = run.value / 1e3;
+        return e;
+    case ServingMetric::ttft_ms:
+        if (policy.continuous_batching) return std::nullopt; // queue-dependent: checked, not fitted
+        e.terms = prefill_terms(st, b, run.input_tokens, 0);
+        e.target_s = run.value / 1e3;
+        return e;
+    case ServingMetric::latency_ms:
+        e.terms = forward_terms(st, b, run.input_tokens);
+        e.target_s = run.value / 1e3;
+        return e;
+    case ServingMetric::samples_per_s:
+        // Neuron runs one model copy per NeuronCore of the chip (Data Parallel run mode).
+        e.terms = forward_terms(st, b, run.input_tokens);
+        e.target_s = b * st.hw.cores_per_chip / run.value;
+        return e;
+    }
+    return std::nullopt;
+}
+
+// min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
+// the most negative one until none is (a greedy non-negative least squares).
+EngineFactors fit_engine(const std::vector<Equation>& eqs) {
+    EngineFactors f;
+    if (eqs.empty()) return f;
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(eqs.size()), kServingTermCount);
+    Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eqs.size()));
+    for (std::size_t i = 0; i < eqs.size(); ++i)
+        for (int j = 0; j < kServingTermCount; ++j)
+            a(static_cast<Eigen::Index>(i), j) =
+                eqs[i].terms.x[static_cast<std::size_t>(j)] / eqs[i].target_s;
+    std::array<bool, kServingTermCount> active{};
+    for (int j = 0; j < kServingTermCount; ++j)
+        active[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
+    for (int round = 0; round < kServingTermCount; ++round) {
+        std::vector<int> cols;
+        for (int j = 0; j < kServingTermCount; ++j)
+            if (active[j]) cols.push_back(j);
+        if (cols.empty()) break;
+        Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+        for (std::size_t c = 0; c < cols.size(); ++c)
+            sub.col(static_cast<Eigen::Index>(c)) = a.col(cols[c]);
+        const Eigen::VectorXd k = sub.colPivHouseholderQr().solve(b);
+        int worst = -1;
+        for (std::size_t c = 0; c < cols.size(); ++c)
+            if (k(static_cast<Eigen::Index>(c)) < 0 &&
+                (worst < 0 || k(static_cast<Eigen::Index>(c)) < k(worst)))
+                worst = static_cast<int>(c);
+        if (worst >= 0) {
+            active[cols[static_cast<std::size_t>(worst)]] = false;
+            // A dropped term costs nothing under this engine.
+            f.k[cols[static_cast<std::size_t>(worst)]] = 0.0;
+            f.fitted[cols[static_cast<std::size_t>(worst)]] = true;
+            continue;
+        }
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            f.k[cols[c]] = k(static_cast<Eigen::Index>(c));
+            f.fitted[cols[c]] = true;
+        }
+        break;
+    }
+    return f;
+}
+
+} // namespace
+
+ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
+                                   std::string_view exclude) {
+    std::array<std::vector<Equation>, kServingEngineCount> eqs;
+    std::array<std::vector<const ServingRun*>, kServingEngineCount> used;
+    for (const ServingRun& run : set.runs) {
+        if (!run.fit || run.source == exclude) continue;
+        const auto e = equation_for(run, resolve_or_throw(resolve, run));
+        if (!e) continue;
+        eqs[static_cast<std::size_t>(run.engine)].push_back(*e);
+        used[static_cast<std::size_t>(run.engine)].push_back(&run);
+    }
+    ServingFactors out;
+    for (int i = 0; i < kServingEngineCount; ++i) {
+        EngineFactors f = fit_engine(eqs[static_cast<std::size_t>(i)]);
+        for (const ServingRun* r : used[static_cast<std::size_t>(i)]) {
+            f.runs.push_back(r->id);
+            if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
+                f.sources.push_back(r->source);
+            if (std::find(f.accelerators.begin(), f.accelerators.end(), r->accelerator) ==
+                f.accelerators.end())
+                f.accelerators.push_back(r->accelerator);
+        }
+        out.engines[static_cast<std::size_t>(i)] = std::move(f);
+    }
+    // An engine without published runs (or with its only source left out) takes the factors of
+    // the nearest engine that has them: GPU engines from TensorRT-LLM, then TensorRT; Neuron has
+    // no GPU stand-in and keeps datasheet rates.
+    const ServingFactors fitted = out;
+    auto borrow = [&](ServingEngine e, std::initializer_list<ServingEngine> from) {
+        if (!out.of(e).runs.empty()) return;
+        for (ServingEngine donor : from) {
+            if (fitted.of(donor).runs.empty()) continue;
+            out.of(e) = fitted.of(donor);
+            out.of(e).borrowed_from = enum_name(donor);
+            return;
+        }
+    };
+    borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
+    borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
+    for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})
+        borrow(e, {ServingEngine::tensorrt_llm, ServingEngine::tensorrt});
+    return out;
+}
+
+double predict_serving_run(const ServingRun& run, const NodeSpec& node,
+                           const ServingFactors& factors, std::string* why) {
+    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
+                                               run.kv_cache, run.tp, 1, nullptr);
+    if (const std::string gap = serving_hardware_gap(st); !gap.empty()) {
+        if (why) *why = gap;
+        return kUnknown;
+    }
+    const EnginePolicy& policy = engine_policy(run.engine);
+    const EngineFactors& f = factors.of(run.engine);
+    const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
+    const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
+    if (plan.batch <= 0) {
+        if (why) *why = "does not fit in memory";
+        return kUnknown;
+    }
+    const ServingCapacity cap =
+        serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
+    const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
+                                          run.output_tokens, run.request_rate_per_s, kUnknown);
+    const bool online = is_known(run.request_rate_per_s);
+    if (online && load.overloaded && run.requests > 0) {
+        // A finite run offered faster than it is served: request k waits k (1/mu - 1/lambda), so
+        // the mean wait is N/2 of that; the batch runs full meanwhile.
+        const ServingLoad full = serving_load(st, policy, f, plan, cap, run.input_tokens,
+                                              run.output_tokens, kUnknown, kUnknown);
+        const double wait_s =
+            run.requests / 2.0 * (1.0 / cap.requests_per_s - 1.0 / run.request_rate_per_s);
+        if (run.metric == ServingMetric::ttft_ms) return full.ttft_ms + 1e3 * wait_s;
+        if (run.metric == ServingMetric::tpot_ms) return full.tpot_ms;
+    }
+    switch (run.metric) {
+    case ServingMetric::output_tokens_per_s:
+        return online ? std::min(run.request_rate_per_s, cap.requests_per_s) * run.output_tokens
+                      : cap.output_tokens_per_s;
+    case ServingMetric::tpot_ms:
+        return online || policy.continuous_batching ? load.tpot_ms : 1e3 * cap.decode_step_s;
+    case ServingMetric::ttft_ms:
+        return load.ttft_ms;
+    case ServingMetric::latency_ms:
+        return 1e3 * cap.forward_s;
+    case ServingMetric::samples_per_s:
+        return cap.requests_per_s * st.hw.cores_per_chip;
+    }
+    return kUnknown;
+}
+
+std::vector<ServingRunCheck> validate_serving_runs(const ServingRunSet& set,
+                                                   const NodeResolver& resolve) {
+    const ServingFactors all = fit_serving_factors(set, resolve);
+    std::map<std::string, ServingFactors> left_out;
+    for (const auto& [source, citation] : set.sources)
+        left_out[source] = fit_serving_factors(set, resolve, source);
+    std::vector<ServingRunCheck> checks;
+    for (const ServingRun& run : set.runs) {
+        ServingRunCheck c;
+        c.run = &run;
+        const NodeSpec node = resolve_or_throw(resolve, run);
+        c.predicted = predict_serving_run(run, node, all, &c.why);
+        c.predicted_left_out = predict_serving_run(run, node, left_out.at(run.source));
+        checks.push_back(std::move(c));
+    }
+    return checks;
+}
+
+} // namespace cp::sim

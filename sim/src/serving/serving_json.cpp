@@ -1,0 +1,146 @@
+#include "clusterplan/sim/serving_json.h"
+
+#include "clusterplan/sim/scenario.h"
+
+#include <cmath>
+
+namespace cp::sim {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson num(double v) {
+    return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr);
+}
+
+ojson memory_json(const ServingMemoryGib& m) {
+    return ojson{{"weights", num(m.weights)},
+                 {"kv_cache", num(m.kv_cache)},
+                 {"activations", num(m.activations)},
+                 {"reserve", num(m.reserve)},
+                 {"total", num(m.total)},
+                 {"capacity", num(m.capacity)}};
+}
+
+ojson spot_json(const ServingSpot& s) {
+    return ojson{{"replicas_per_node", s.replicas_per_node},
+                 {"replicas_lost_per_reclaim", s.replicas_lost_per_reclaim},
+                 {"headroom_replicas", s.headroom_replicas},
+                 {"nodes_with_headroom", s.nodes_with_headroom},
+                 {"interruption_bucket", s.interruption_bucket},
+                 {"usd_per_hour", num(s.usd_per_hour)},
+                 {"usd_per_million_output_tokens", num(s.usd_per_million_output_tokens)}};
+}
+
+} // namespace
+
+std::vector<std::string> serving_limit_names(const ServingLimits& l) {
+    std::vector<std::string> out;
+    auto add = [&](bool on, const char* name) {
+        if (on) out.emplace_back(name);
+    };
+    add(l.unsupported, "unsupported");
+    add(l.weights_do_not_fit, "weights_do_not_fit");
+    add(l.kv_bound, "kv_bound");
+    add(l.batch_cap, "batch_cap");
+    add(l.compute_bound, "compute_bound");
+    add(l.memory_bound, "memory_bound");
+    add(l.comm_bound, "comm_bound");
+    add(l.overloaded, "overloaded");
+    add(l.slo_ttft_missed, "slo_ttft_missed");
+    add(l.slo_tpot_missed, "slo_tpot_missed");
+    return out;
+}
+
+ojson serving_choice_json(const ServingPlan& p, int rank) {
+    ojson j;
+    if (rank > 0) j["rank"] = rank;
+    j["instance"] = p.instance;
+    j["accelerator"] = p.accelerator;
+    j["engine"] = enum_name(p.engine);
+    j["weights"] = enum_name(p.weights);
+    j["kv_cache"] = enum_name(p.kv_cache);
+    j["tp"] = p.tp;
+    j["pp"] = p.pp;
+    j["batch"] = p.batch;
+    j["replicas"] = p.replicas;
+    j["nodes"] = p.nodes;
+    j["devices"] = p.devices;
+    j["valid"] = p.valid;
+    j["meets_slo"] = p.meets_slo;
+    j["ttft_ms"] = num(p.ttft_ms);
+    j["tpot_ms"] = num(p.tpot_ms);
+    j["latency_ms"] = num(p.latency_ms);
+    j["output_tokens_per_s"] = num(p.output_tokens_per_s);
+    j["samples_per_s"] = num(p.samples_per_s);
+    j["usd_per_hour"] = num(p.usd_per_hour);
+    j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
+    j["usd_per_million_output_tokens_spot"] = num(p.spot.usd_per_million_output_tokens);
+    j["limits"] = serving_limit_names(p.limits);
+    if (!p.limits.reason.empty()) j["limit_reason"] = p.limits.reason;
+    return j;
+}
+
+ojson serving_plan_json(const ServingPlan& p) {
+    ojson j;
+    j["scenario"] = p.scenario_name;
+    j["instance"] = p.instance;
+    j["accelerator"] = p.accelerator;
+    j["device"] = p.neuron ? "neuron_core" : "gpu";
+    j["engine"] = enum_name(p.engine);
+    j["weights"] = enum_name(p.weights);
+    j["kv_cache"] = enum_name(p.kv_cache);
+    j["compute_precision"] = enum_name(p.compute);
+    j["tp"] = p.tp;
+    j["pp"] = p.pp;
+    j["valid"] = p.valid;
+    j["meets_slo"] = p.meets_slo;
+    j["input_tokens"] = p.input_tokens;
+    j["output_tokens"] = p.output_tokens;
+    j["request_rate_per_s"] = num(p.request_rate_per_s);
+    j["slo"] =
+        ojson{{"ttft_ms", num(p.slo.ttft_ms)}, {"tpot_ms", num(p.slo.tpot_ms)}, {"p", p.slo.p}};
+    j["ttft_ms"] = num(p.ttft_ms);
+    j["tpot_ms"] = num(p.tpot_ms);
+    j["e2e_latency_ms"] = num(p.e2e_latency_ms);
+    j["batch"] = p.batch;
+    j["running_batch"] = num(p.running_batch);
+    j["utilization"] = num(p.utilization);
+    j["output_tokens_per_s"] = num(p.output_tokens_per_s);
+    j["output_tokens_per_s_per_device"] = num(p.output_tokens_per_s_per_device);
+    j["requests_per_s"] = num(p.requests_per_s);
+    j["samples_per_s"] = num(p.samples_per_s);
+    j["latency_ms"] = num(p.latency_ms);
+    j["replicas"] = p.replicas;
+    j["devices"] = p.devices;
+    j["devices_per_replica"] = p.devices_per_replica;
+    j["nodes"] = p.nodes;
+    j["step_ms"] = ojson{{"compute", num(1e3 * p.step.compute_s)},
+                         {"weights", num(1e3 * p.step.weights_s)},
+                         {"kv_cache", num(1e3 * p.step.kv_cache_s)},
+                         {"tp_comm", num(1e3 * p.step.tp_comm_s)},
+                         {"overhead", num(1e3 * p.step.overhead_s)}};
+    j["memory_gib"] = memory_json(p.memory);
+    j["fits_in_memory"] = p.fits_in_memory;
+    j["usd_per_hour"] = num(p.usd_per_hour);
+    j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
+    j["price_as_of"] = p.price_as_of;
+    j["spot"] = spot_json(p.spot);
+    j["limits"] = serving_limit_names(p.limits);
+    if (!p.limits.reason.empty()) j["limit_reason"] = p.limits.reason;
+    ojson curve = ojson::array();
+    for (const auto& c : p.curve)
+        curve.push_back(ojson{{"request_rate_per_s", num(c.request_rate_per_s)},
+                              {"output_tokens_per_s", num(c.output_tokens_per_s)},
+                              {"ttft_ms", num(c.ttft_ms)},
+                              {"tpot_ms", num(c.tpot_ms)},
+                              {"latency_ms", num(c.latency_ms)}});
+    j["curve"] = curve;
+    j["searched"] = p.searched;
+    j["validation"] = p.validation;
+    j["assumptions"] = p.assumptions;
+    return j;
+}
+
+} // namespace cp::sim

@@ -1,0 +1,321 @@
+#include "serving/serving_model.h"
+
+#include "engine/model_constants.h"
+#include "engine/transformer_work.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::sim {
+
+namespace {
+
+// Activations move between kernels as 16-bit values in every engine modelled here.
+constexpr double kActivationBytes = 2.0;
+// Output-tile width for the n dimension (model_constants.h kGemmTileWidth); decode GEMMs with a
+// small m run as GEMV-like kernels, so m is not rounded up.
+double n_quantisation(double n) {
+    const double tile = model::kGemmTileWidth;
+    return n / (std::ceil(n / tile) * tile);
+}
+
+double head_dim(const TransformerShape& s) {
+    return double(s.hidden) / double(s.heads);
+}
+double ffn(const TransformerShape& s) {
+    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
+}
+
+// HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
+double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
+    if (bytes <= 0) return 0;
+    return bytes /
+           (st.rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes_per_kernel));
+}
+
+// Roofline of one GEMM whose B operand is a weight matrix stored at `weight_bytes` per element:
+// the time goes to the compute or the weights term, whichever bounds it.
+void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_bytes, double count,
+                     ServingTerms& t) {
+    const double flops = g.flops();
+    if (flops <= 0 || count <= 0) return;
+    const double compute_s = flops / (gemm_flops_per_s(st.rates, flops) * n_quantisation(g.n));
+    const double bytes =
+        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * kActivationBytes);
+    const double memory_s = hbm_s(st, bytes, bytes);
+    if (compute_s >= memory_s)
+        t[ServingTerm::compute] += count * compute_s;
+    else
+        t[ServingTerm::weights] += count * memory_s;
+}
+
+double all_reduce_s(const ServingSetup& st, double bytes) {
+    if (st.tp <= 1 || bytes <= 0) return 0;
+    return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
+}
+
+double layers_per_stage(const ServingSetup& st) {
+    return double(st.workload->shape.layers) / std::max(1, st.pp);
+}
+
+// The linear layers of one transformer layer for `tokens` rows on one TP rank.
+void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
+    const TransformerShape& s = st.workload->shape;
+    const double h = s.hidden, tp = st.tp, f = ffn(s);
+    const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
+    const double wb = storage_bytes(st.weights);
+    add_weight_gemm(st, {tokens, h / tp + kv_cols, h, 1}, wb, count, t); // QKV
+    add_weight_gemm(st, {tokens, h, h / tp, 1}, wb, count, t);           // output proj.
+    add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, count,
+                    t);                                        // up(+gate)
+    add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, count, t); // down
+}
+
+// Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each.
+double elementwise_bytes(const TransformerShape& s, double tokens, int tp) {
+    return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / tp) * kActivationBytes;
+}
+
+// Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
+// P x V (Megatron's materialised attention: (4 x 2 + 1) bytes per score, transformer_work.cpp).
+double scores_traffic_s(const ServingSetup& st, double sequences, double tokens) {
+    if (st.fused_attention) return 0;
+    const double heads = double(st.workload->shape.heads) / st.tp;
+    const double bytes = (4.0 * kActivationBytes + 1.0) * sequences * heads * tokens * tokens;
+    return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
+}
+
+} // namespace
+
+int neuron_cores_per_chip(const AcceleratorSpec& a) {
+    if (a.is_gpu) return 1;
+    if (a.id.starts_with("Inferentia2") || a.id.starts_with("Trainium1")) return 2;
+    if (a.id.starts_with("Inferentia1")) return 4;
+    if (a.id.starts_with("Trainium2")) return 8;
+    return 1;
+}
+
+ServingHardware serving_hardware(const NodeSpec& node) {
+    ServingHardware hw;
+    hw.node = node;
+    hw.device = node.accelerator;
+    hw.cores_per_chip = neuron_cores_per_chip(node.accelerator);
+    const double c = hw.cores_per_chip;
+    if (c > 1) {
+        for (double& p : hw.device.peak_tflops)
+            p /= c;
+        hw.device.int8_tops /= c;
+        hw.device.memory_gib /= c;
+        hw.device.hbm_gbytes_per_s /= c;
+    }
+    hw.devices_per_node = std::max(1, node.accelerators_per_node) * hw.cores_per_chip;
+    return hw;
+}
+
+ServingTerms& ServingTerms::operator+=(const ServingTerms& o) {
+    for (int i = 0; i < kServingTermCount; ++i)
+        x[i] += o.x[i];
+    return *this;
+}
+
+ServingTerms ServingTerms::scaled(double factor) const {
+    ServingTerms r = *this;
+    for (double& v : r.x)
+        v *= factor;
+    return r;
+}
+
+double serving_time_s(const ServingTerms& terms, const EngineFactors& factors) {
+    double s = 0;
+    for (int i = 0; i < kServingTermCount; ++i)
+        s += terms.x[i] * factors.k[i];
+    return s;
+}
+
+ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactors& f) {
+    ServingStepBreakdown b;
+    b.compute_s = t[ServingTerm::compute] * f.k_of(ServingTerm::compute) +
+                  t[ServingTerm::cnn_compute] * f.k_of(ServingTerm::cnn_compute);
+    b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights) +
+                  t[ServingTerm::attention] * f.k_of(ServingTerm::attention);
+    b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
+    b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
+    b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead);
+    return b;
+}
+
+double storage_bytes(StorageType type) {
+    switch (type) {
+    case StorageType::fp32:
+        return 4.0;
+    case StorageType::fp16:
+    case StorageType::bf16:
+        return 2.0;
+    case StorageType::fp8:
+    case StorageType::int8:
+        return 1.0;
+    case StorageType::int4:
+        return 0.5 + 2.0 / 128.0;
+    }
+    return 2.0;
+}
+
+double kv_heads_per_rank(const TransformerShape& s, int tp) {
+    const double kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
+    return std::max(1.0, kv / std::max(1, tp));
+}
+
+double kv_bytes_per_token(const TransformerShape& s, StorageType kv_cache) {
+    const double kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
+    return 2.0 * s.layers * kv * head_dim(s) * storage_bytes(kv_cache);
+}
+
+double serving_weight_bytes(const Workload& w, StorageType weights) {
+    if (w.kind == WorkloadKind::generic) return w.params * storage_bytes(weights);
+    const TransformerShape& s = w.shape;
+    const double embedding = transformer_embedding_params(s);
+    // Decoders keep a separate output matrix (Llama, Mistral, GPT-J checkpoints are untied).
+    const double head = s.encoder_only ? 0.0 : double(s.vocab) * s.hidden;
+    const double layers = transformer_params(s) - embedding;
+    return layers * storage_bytes(weights) + (embedding + head) * 2.0;
+}
+
+ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
+                                ServingEngine engine, StorageType weights, StorageType kv_cache,
+                                int tp, int pp, const CalibrationProfile* calibration) {
+    ServingSetup st;
+    st.workload = &workload;
+    st.hw = serving_hardware(node);
+    st.engine = engine;
+    st.weights = weights;
+    st.kv_cache = kv_cache;
+    st.tp = std::max(1, tp);
+    st.pp = std::max(1, pp);
+    const AcceleratorSpec& d = st.hw.device;
+    // Matrix precision: fp8 weights run fp8 GEMMs where the part has them (W8A8); int8 runs int8
+    // kernels only in TensorRT (encoders, PTQ); other quantised weights are dequantised into
+    // 16-bit GEMMs (weight-only W8A16/W4A16). 16-bit: bf16 unless the part lacks it.
+    const bool has_bf16 = is_known(d.peak(Precision::bf16));
+    st.compute = has_bf16 ? Precision::bf16 : Precision::fp16;
+    if (weights == StorageType::fp8 && is_known(d.peak(Precision::fp8)))
+        st.compute = Precision::fp8;
+    if (weights == StorageType::fp32 && !has_bf16 && !is_known(d.peak(Precision::fp16)))
+        st.compute = Precision::fp32;
+    st.rates = make_compute_rates(d, st.compute, calibration);
+    st.fused_attention = engine_policy(engine).fused_attention;
+    if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
+        is_known(d.int8_tops)) {
+        st.int8_compute = true;
+        st.rates.peak_flops = d.int8_tops * 1e12;
+        st.rates.measured_gemm = nullptr;
+    }
+    Network net;
+    st.tp_network_known = make_network(st.hw.node, 1, calibration, net);
+    st.tp_tier = group_tier(net, std::min(st.tp, net.devices_per_node),
+                            std::min(st.tp, net.devices_per_node));
+    if (st.hw.cores_per_chip > 1 && st.tp <= st.hw.cores_per_chip) {
+        // Both ranks sit on one chip: the all-reduce stays in on-chip memory.
+        st.tp_tier.bus_bytes_per_s = st.hw.device.hbm_gbytes_per_s * 1e9;
+        st.tp_network_known = true;
+    }
+    return st;
+}
+
+std::string serving_hardware_gap(const ServingSetup& st) {
+    const AcceleratorSpec& d = st.hw.device;
+    if (!(st.rates.peak_flops > 0))
+        return d.id + " has no published " + std::string(precision_name(st.compute)) +
+               " peak in the catalog (set cluster.custom or calibrate)";
+    if (!(st.rates.hbm_bytes_per_s > 0))
+        return d.id + " has no published memory bandwidth in the catalog";
+    if (!is_known(d.memory_gib)) return d.id + " has no published memory size in the catalog";
+    if (st.tp > 1 && !st.tp_network_known)
+        return st.hw.node.instance_type +
+               " has no known link bandwidth between its devices for tp " + std::to_string(st.tp);
+    return {};
+}
+
+ServingTerms decode_step_terms(const ServingSetup& st, double batch, double context) {
+    ServingTerms t;
+    const TransformerShape& s = st.workload->shape;
+    const double layers = layers_per_stage(st);
+    add_layer_gemms(st, batch, layers, t);
+    t[ServingTerm::weights] +=
+        layers * hbm_s(st, elementwise_bytes(s, batch, st.tp), batch * s.hidden * 2.0);
+    // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
+    const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s) *
+                            storage_bytes(st.kv_cache);
+    t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
+    // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
+    add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
+    // Two all-reduces of b x h activations per layer (after attention and after the MLP).
+    t[ServingTerm::tp_comm] += 2.0 * layers * all_reduce_s(st, batch * s.hidden * kActivationBytes);
+    t[ServingTerm::overhead] += layers;
+    // A token passes every stage in turn (no overlap between stages for one step).
+    return t.scaled(st.pp);
+}
+
+ServingTerms prefill_terms(const ServingSetup& st, double requests, double tokens,
+                           double chunk_tokens, bool lm_head) {
+    ServingTerms t;
+    const TransformerShape& s = st.workload->shape;
+    const double layers = layers_per_stage(st);
+    const double all_tokens = requests * tokens;
+    if (all_tokens <= 0) return t;
+    const double pass_tokens = chunk_tokens > 0 ? std::min(all_tokens, chunk_tokens) : all_tokens;
+    const double passes = all_tokens / pass_tokens;
+    add_layer_gemms(st, pass_tokens, layers * passes, t);
+    t[ServingTerm::weights] +=
+        layers * passes *
+        hbm_s(st, elementwise_bytes(s, pass_tokens, st.tp), pass_tokens * s.hidden * 2.0);
+    // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only.
+    const double heads = double(s.heads) / st.tp, dh = head_dim(s);
+    GemmShape scores{tokens, tokens, dh, requests * heads};
+    t[ServingTerm::compute] += layers * 2.0 * 0.5 * gemm_compute_time_s(st.rates, scores);
+    t[ServingTerm::attention] += layers * scores_traffic_s(st, requests, tokens);
+    // The new K and V are written to the cache once.
+    t[ServingTerm::weights] +=
+        layers * hbm_s(st,
+                       all_tokens * kv_bytes_per_token(s, st.kv_cache) / (s.layers * double(st.tp)),
+                       1e8);
+    if (lm_head)
+        add_weight_gemm(st, {requests, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
+    t[ServingTerm::tp_comm] +=
+        2.0 * layers * passes * all_reduce_s(st, pass_tokens * s.hidden * kActivationBytes);
+    t[ServingTerm::overhead] += layers * passes;
+    return t.scaled(st.pp);
+}
+
+ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) {
+    ServingTerms t;
+    const TransformerShape& s = st.workload->shape;
+    const double layers = layers_per_stage(st);
+    const double all_tokens = batch * tokens;
+    add_layer_gemms(st, all_tokens, layers, t);
+    t[ServingTerm::weights] +=
+        layers * hbm_s(st, elementwise_bytes(s, all_tokens, st.tp), all_tokens * s.hidden * 2.0);
+    // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
+    const double heads = double(s.heads) / st.tp, dh = head_dim(s);
+    t[ServingTerm::compute] +=
+        layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
+    t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);
+    t[ServingTerm::tp_comm] +=
+        2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * kActivationBytes);
+    t[ServingTerm::overhead] += layers;
+    return t.scaled(st.pp);
+}
+
+ServingTerms cnn_terms(const ServingSetup& st, double batch) {
+    ServingTerms t;
+    const Workload& w = *st.workload;
+    // The project counts a training sample as forward + backward = 3 forward passes (ResNet-50:
+    // 3 x 2 x 4.1 GMAC, model_constants.h), so inference is a third of flops_per_sample.
+    const double flops = batch * w.flops_per_sample / 3.0;
+    double fraction = model::kGenericComputeFractionHalf;
+    if (st.compute == Precision::fp32) fraction = model::kGenericComputeFractionFp32;
+    t[ServingTerm::cnn_compute] += flops / (st.rates.peak_flops * fraction);
+    t[ServingTerm::weights] += hbm_s(st, serving_weight_bytes(w, st.weights), 1e8);
+    return t;
+}
+
+} // namespace cp::sim

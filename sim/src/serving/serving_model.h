@@ -1,0 +1,89 @@
+// The serving step model: decode steps, prefill passes, encoder and CNN forward passes, timed
+// per term at datasheet rates (roofline per kernel: a GEMM is compute- or memory-bound, kernels
+// run one after another, so their times add), plus the memory that caps the batch.
+// Sources: Pope et al. 2022 "Efficiently Scaling Transformer Inference"; Kwon et al. 2023
+// (PagedAttention/vLLM); Agrawal et al. 2024 (Sarathi-Serve, chunked prefill); LLMCompass
+// (ISCA'24).
+#pragma once
+
+#include "clusterplan/sim/calibration_profile.h"
+#include "clusterplan/sim/serving.h"
+#include "clusterplan/sim/serving_engine.h"
+#include "clusterplan/sim/workload.h"
+#include "engine/collectives.h"
+#include "engine/compute_rates.h"
+
+#include <array>
+
+namespace cp::sim {
+
+// NeuronCores per chip (AWS Neuron architecture docs: Inferentia2 and Trainium1 2 x
+// NeuronCore-v2, Inferentia1 4 x NeuronCore-v1, Trainium2 8 x NeuronCore-v3); 1 for GPUs.
+int neuron_cores_per_chip(const AcceleratorSpec& accelerator);
+
+// What one replica runs on: devices are GPUs, or NeuronCores (a chip's compute, memory and
+// bandwidth split evenly over its cores; TP is counted in cores as the Neuron SDK does).
+struct ServingHardware {
+    NodeSpec node;            // the instance (prices, links)
+    AcceleratorSpec device;   // one device (a GPU or one NeuronCore)
+    int devices_per_node = 1; // GPUs or NeuronCores in one instance
+    int cores_per_chip = 1;
+};
+ServingHardware serving_hardware(const NodeSpec& node);
+
+// One deployment's fixed facts, resolved once and reused by every step evaluation.
+struct ServingSetup {
+    const Workload* workload = nullptr;
+    ServingHardware hw;
+    ServingEngine engine = ServingEngine::tensorrt_llm;
+    StorageType weights = StorageType::fp16;
+    StorageType kv_cache = StorageType::fp16;
+    Precision compute = Precision::fp16; // matrix precision (fp8 for fp8 weights where supported)
+    bool fused_attention = true;         // else prefill writes and reads the s x s scores
+    bool int8_compute = false;           // TensorRT int8 kernels (encoders): the int8 peak
+    int tp = 1, pp = 1;
+    ComputeRates rates;
+    LinkTier tp_tier; // the network one TP group's all-reduces use
+    bool tp_network_known = true;
+};
+
+// Per-term times of one unit of work at datasheet rates (overhead: layer-passes counted).
+struct ServingTerms {
+    std::array<double, kServingTermCount> x{};
+    double& operator[](ServingTerm t) { return x[static_cast<int>(t)]; }
+    double operator[](ServingTerm t) const { return x[static_cast<int>(t)]; }
+    ServingTerms& operator+=(const ServingTerms& o);
+    ServingTerms scaled(double factor) const;
+};
+
+// Seconds for `terms` under `factors`, and the same split by term.
+double serving_time_s(const ServingTerms& terms, const EngineFactors& factors);
+ServingStepBreakdown serving_breakdown(const ServingTerms& terms, const EngineFactors& factors);
+
+// Whether the replica's hardware has the figures the model needs; else a reason sentence.
+std::string serving_hardware_gap(const ServingSetup& setup);
+ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
+                                ServingEngine engine, StorageType weights, StorageType kv_cache,
+                                int tp, int pp, const CalibrationProfile* calibration);
+
+// Bytes of the weights of the whole model as stored (layers in `weights` type; embedding and
+// output layer kept at 16 bit, as quantised checkpoints keep them; int4 adds one fp16 scale per
+// 128 weights, the AWQ/GPTQ group size).
+double serving_weight_bytes(const Workload& workload, StorageType weights);
+// KV-cache bytes per token of the whole model (2 x layers x kv_heads x head_dim x bytes).
+double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
+// KV heads each TP rank holds: kv_heads / tp, at least one (heads are replicated when tp > kv).
+double kv_heads_per_rank(const TransformerShape& shape, int tp);
+
+// One decode step of `batch` sequences whose caches hold `context` tokens on average.
+ServingTerms decode_step_terms(const ServingSetup& setup, double batch, double context);
+// A prefill of `requests` prompts of `tokens` each, run in passes of at most `chunk_tokens`
+// (0 = one pass); with `lm_head` the first token's logits are computed.
+ServingTerms prefill_terms(const ServingSetup& setup, double requests, double tokens,
+                           double chunk_tokens, bool lm_head = true);
+// One encoder forward pass (bidirectional attention, no generation) of `batch` x `tokens`.
+ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
+// One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3).
+ServingTerms cnn_terms(const ServingSetup& setup, double batch);
+
+} // namespace cp::sim

@@ -1,0 +1,132 @@
+#include "clusterplan/sim/serving_runs.h"
+
+#include "sim_embedded.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace cp::sim {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& where, const std::string& reason) {
+    throw std::runtime_error("published_runs.json: " + where + ": " + reason);
+}
+
+Workload parse_model(const std::string& id, const json& m) {
+    Workload w;
+    w.name = id;
+    if (m.contains("flops_per_sample")) {
+        w.kind = WorkloadKind::generic;
+        w.params = m.at("params").get<double>();
+        w.flops_per_sample = m.at("flops_per_sample").get<double>();
+        return w;
+    }
+    TransformerShape& s = w.shape;
+    s.layers = m.at("layers").get<int>();
+    s.hidden = m.at("hidden").get<int>();
+    s.heads = m.at("heads").get<int>();
+    s.kv_heads = m.at("kv_heads").get<int>();
+    s.ffn_hidden = m.at("ffn_hidden").get<int>();
+    s.gated_mlp = m.at("gated_mlp").get<bool>();
+    s.vocab = m.at("vocab").get<int>();
+    s.encoder_only = m.value("encoder_only", false);
+    s.seq_len = 2048;
+    return w;
+}
+
+ServingMetric parse_metric(const std::string& where, const std::string& name) {
+    for (ServingMetric m :
+         {ServingMetric::output_tokens_per_s, ServingMetric::ttft_ms, ServingMetric::tpot_ms,
+          ServingMetric::latency_ms, ServingMetric::samples_per_s})
+        if (name == enum_name(m)) return m;
+    bad(where, "unknown metric '" + name + "'");
+}
+
+} // namespace
+
+const char* enum_name(ServingMetric metric) {
+    switch (metric) {
+    case ServingMetric::output_tokens_per_s:
+        return "output_tokens_per_s";
+    case ServingMetric::ttft_ms:
+        return "ttft_ms";
+    case ServingMetric::tpot_ms:
+        return "tpot_ms";
+    case ServingMetric::latency_ms:
+        return "latency_ms";
+    case ServingMetric::samples_per_s:
+        return "samples_per_s";
+    }
+    return "?";
+}
+
+ServingRunSet parse_serving_runs(std::string_view text) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        bad("(file)", std::string("not valid JSON: ") + e.what());
+    }
+    if (doc.value("schema", "") != "clusterplan.serving_runs/1")
+        bad("schema", "expected clusterplan.serving_runs/1");
+    ServingRunSet set;
+    for (const auto& [key, text_value] : doc.at("sources").items())
+        set.sources[key] = text_value.get<std::string>();
+    std::map<std::string, Workload> models;
+    for (const auto& [id, m] : doc.at("models").items())
+        models[id] = parse_model(id, m);
+    for (const auto& r : doc.at("runs")) {
+        ServingRun run;
+        run.id = r.at("id").get<std::string>();
+        const std::string where = "run " + run.id;
+        try {
+            run.source = r.at("source").get<std::string>();
+            if (!set.sources.count(run.source))
+                bad(where, "source '" + run.source + "' is not listed");
+            const auto engine = parse_serving_engine(r.at("engine").get<std::string>());
+            if (!engine) bad(where, "unknown engine");
+            run.engine = *engine;
+            const std::string model = r.at("model").get<std::string>();
+            const auto it = models.find(model);
+            if (it == models.end()) bad(where, "model '" + model + "' is not listed");
+            run.workload = it->second;
+            run.accelerator = r.at("accelerator").get<std::string>();
+            run.instance = r.at("instance").get<std::string>();
+            run.tp = r.at("tp").get<int>();
+            const auto weights = parse_storage_type(r.at("weights").get<std::string>());
+            if (!weights) bad(where, "unknown weights type");
+            run.weights = *weights;
+            run.kv_cache = run.weights;
+            if (r.contains("kv_cache")) {
+                const auto kv = parse_storage_type(r.at("kv_cache").get<std::string>());
+                if (!kv) bad(where, "unknown kv_cache type");
+                run.kv_cache = *kv;
+            }
+            run.batch = r.value("batch", 0);
+            run.requests = r.value("requests", 0);
+            if (r.contains("request_rate_per_s"))
+                run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
+            run.input_tokens = r.at("input_tokens").get<int>();
+            run.output_tokens = r.at("output_tokens").get<int>();
+            run.metric = parse_metric(where, r.at("metric").get<std::string>());
+            run.value = r.at("value").get<double>();
+            run.fit = r.value("fit", true);
+        } catch (const json::exception& e) {
+            bad(where, e.what());
+        }
+        if (!(run.value > 0) || run.tp < 1 || run.input_tokens < 0 || run.output_tokens < 0)
+            bad(where, "value, tp and token counts must be positive");
+        set.runs.push_back(std::move(run));
+    }
+    return set;
+}
+
+const ServingRunSet& published_serving_runs() {
+    static const ServingRunSet set = parse_serving_runs(embedded::serving_runs_json);
+    return set;
+}
+
+} // namespace cp::sim

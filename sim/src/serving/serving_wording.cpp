@@ -1,0 +1,106 @@
+// The assumptions and validation note every serving plan carries (stated once here so the CLI,
+// GUI and report say the same).
+#include "clusterplan/sim/serving_wording.h"
+
+#include "engine/model_constants.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace cp::sim {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items)
+        out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+} // namespace
+
+std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& f) {
+    std::string s = std::string("engine ") + enum_name(engine) +
+                    " factors on the datasheet times: compute " +
+                    fixed(f.k_of(ServingTerm::compute), 2) + ", weight streaming " +
+                    fixed(f.k_of(ServingTerm::weights), 2) + ", KV-cache reads " +
+                    fixed(f.k_of(ServingTerm::kv_cache), 2) + ", TP all-reduce " +
+                    fixed(f.k_of(ServingTerm::tp_comm), 2) + ", CNN compute " +
+                    fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
+                    fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; ";
+    if (!f.borrowed_from.empty())
+        s += "no published runs of its own: the factors of " + f.borrowed_from + " (fitted on " +
+             std::to_string(f.runs.size()) + " runs) stand in";
+    else if (f.runs.empty())
+        s += "not fitted (no published runs): datasheet rates";
+    else
+        s += "least-squares fit (relative error, non-negative) on " +
+             std::to_string(f.runs.size()) + " published runs: " + join(f.sources);
+    return s;
+}
+
+std::string serving_validation_note(const ServingPlan& p, const EngineFactors& f) {
+    const bool measured = std::find(f.accelerators.begin(), f.accelerators.end(), p.accelerator) !=
+                          f.accelerators.end();
+    if (!f.borrowed_from.empty() || f.runs.empty())
+        return std::string("unvalidated: no published ") + enum_name(p.engine) +
+               " runs; factors of " +
+               (f.borrowed_from.empty() ? std::string("the datasheet") : f.borrowed_from);
+    if (!measured)
+        return std::string("unvalidated on ") + p.accelerator + ": the " + enum_name(p.engine) +
+               " runs cover " + join(f.accelerators);
+    return "validated: " + std::to_string(f.runs.size()) + " published " + enum_name(p.engine) +
+           " runs incl. " + p.accelerator + " (" + join(f.sources) + ")";
+}
+
+void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
+    auto& a = p.assumptions;
+    a.push_back("step model: roofline per kernel at datasheet rates (GEMM size curve and HBM curve "
+                "of the training "
+                "model), kernel times added; a decode step reads every weight once and every "
+                "sequence's KV cache "
+                "(Pope et al. 2022); prefill is compute-bound at the GEMM rate of its token count, "
+                "with causal "
+                "fused attention");
+    a.push_back(serving_factors_sentence(p.engine, f));
+    a.push_back(std::string("engine policy: ") + std::string(engine_policy(p.engine).source));
+    if (p.generation) {
+        a.push_back(
+            "KV cache: 2 x layers x kv_heads x head_dim x " + std::string(enum_name(p.kv_cache)) +
+            " per token; its capacity (memory - weights - activations - " +
+            fixed(model::kFrameworkReserveGib, 1) + " GiB reserve per device) caps the batch");
+        a.push_back(
+            "queueing: Poisson arrivals split evenly over replicas, M/D/1 wait before prefill "
+            "(Pollaczek-Khinchine mean rho/(2(1-rho)) x service time; exponential tail for "
+            "quantiles); "
+            "continuous batching: running batch by Little's law, each step also prefills its "
+            "arrivals");
+        if (!is_known(p.request_rate_per_s))
+            a.push_back("no request rate: saturated throughput; TTFT is one prefill plus one step "
+                        "at the full batch "
+                        "(no queue)");
+    } else {
+        a.push_back("one forward pass per batch; latency SLO checked against slo.ttft_ms; M/D/1 "
+                    "wait at the rate");
+    }
+    if (p.neuron)
+        a.push_back("Neuron: devices are NeuronCores (a chip's compute, memory and bandwidth split "
+                    "evenly over its "
+                    "cores); TP is counted in cores; compiled static shapes");
+    a.push_back("spot: one reclaim takes out one instance (" +
+                std::to_string(p.spot.replicas_lost_per_reclaim) + " replica(s)); " +
+                std::to_string(p.spot.headroom_replicas) +
+                " spare replica(s) keep the rate served through it (AWS gives a 2-minute notice)");
+    if (!p.price_as_of.empty()) a.push_back("on-demand price as of " + p.price_as_of);
+    p.validation = serving_validation_note(p, f);
+}
+
+} // namespace cp::sim

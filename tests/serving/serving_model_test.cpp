@@ -1,0 +1,146 @@
+// The serving step model's mechanisms: KV bytes with GQA, weight storage types, NeuronCores,
+// memory-bound vs compute-bound decode, the TP all-reduce latency, KV capacity capping the batch,
+// and queueing raising TTFT with the request rate.
+#include "clusterplan/sim/presets.h"
+#include "serving/serving_eval.h"
+#include "serving/serving_model.h"
+#include "serving_fixture.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp::sim;
+
+namespace {
+
+Workload preset(const char* id) {
+    const ModelPreset* p = find_model_preset(id);
+    REQUIRE(p);
+    return p->workload;
+}
+
+} // namespace
+
+TEST_CASE("serving: KV-cache bytes per token follow the KV heads (GQA) and the cache type") {
+    const Workload llama3 = preset("llama3-8b");
+    // 2 (K and V) x 32 layers x 8 KV heads x 128 head dim x 2 bytes.
+    CHECK(kv_bytes_per_token(llama3.shape, StorageType::fp16) == 131072.0);
+    CHECK(kv_bytes_per_token(llama3.shape, StorageType::fp8) == 65536.0);
+    const Workload llama2 = preset("llama2-7b"); // no GQA: 32 KV heads
+    CHECK(kv_bytes_per_token(llama2.shape, StorageType::fp16) == 4 * 131072.0);
+    // KV heads are replicated once tp exceeds them.
+    CHECK(kv_heads_per_rank(llama3.shape, 4) == 2.0);
+    CHECK(kv_heads_per_rank(llama3.shape, 16) == 1.0);
+}
+
+TEST_CASE("serving: weight bytes by storage type (16-bit embeddings and output layer kept)") {
+    const Workload w = preset("llama3-8b");
+    // Llama 3 8B: 8.03 B parameters (Meta model card); fp16 = 2 bytes each.
+    CHECK_REL(serving_weight_bytes(w, StorageType::bf16), 2.0 * 8.03e9, 0.02);
+    const double fp8 = serving_weight_bytes(w, StorageType::fp8);
+    const double int4 = serving_weight_bytes(w, StorageType::int4);
+    CHECK(fp8 < 0.6 * serving_weight_bytes(w, StorageType::bf16));
+    CHECK(int4 < fp8);
+    CHECK(int4 > 0.25 * serving_weight_bytes(w, StorageType::bf16)); // embeddings stay 16-bit
+}
+
+TEST_CASE("serving: Neuron devices are NeuronCores (2 per Inferentia2 chip)") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingHardware hw = serving_hardware(fx.node("inf2.48xlarge"));
+    CHECK(hw.cores_per_chip == 2);
+    CHECK(hw.devices_per_node == 24);
+    CHECK(hw.device.memory_gib == 16.0);
+    const ServingHardware gpu = serving_hardware(fx.node("p5.48xlarge"));
+    CHECK(gpu.cores_per_chip == 1);
+    CHECK(gpu.devices_per_node == 8);
+}
+
+TEST_CASE("serving: a decode step is memory-bound at batch 1 and compute-bound at a large batch") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-8b");
+    const ServingSetup st =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm, StorageType::fp8,
+                           StorageType::fp8, 1, 1, nullptr);
+    REQUIRE(serving_hardware_gap(st).empty());
+    const ServingTerms one = decode_step_terms(st, 1, 1000);
+    CHECK(one[ServingTerm::weights] > 10 * one[ServingTerm::compute]);
+    // Streaming ~8 GB of fp8 weights (+ 16-bit embeddings) at 3.35 TB/s takes a few milliseconds.
+    CHECK(one[ServingTerm::weights] > 2e-3);
+    CHECK(one[ServingTerm::weights] < 5e-3);
+    const ServingTerms big = decode_step_terms(st, 1024, 1000);
+    CHECK(big[ServingTerm::compute] > big[ServingTerm::weights]);
+    // Every sequence's cache is read each step: KV time grows with batch x context.
+    CHECK(big[ServingTerm::kv_cache] > 500 * one[ServingTerm::kv_cache]);
+}
+
+TEST_CASE("serving: TP all-reduces at decode are latency-bound, so alpha sets their cost") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-70b");
+    ServingSetup st = make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                                         StorageType::fp8, StorageType::fp8, 8, 1, nullptr);
+    const double base = decode_step_terms(st, 1, 1000)[ServingTerm::tp_comm];
+    CHECK(base > 0);
+    const double alpha = st.tp_tier.launch_s;
+    const double calls = 2.0 * w.shape.layers; // two all-reduces per layer per step
+    // At batch 1 the 16 KB messages cost almost nothing on the wire: latency is most of it.
+    CHECK(base > 0.9 * calls * alpha);
+    st.tp_tier.launch_s *= 2.0;
+    const double slower = decode_step_terms(st, 1, 1000)[ServingTerm::tp_comm];
+    CHECK_REL(slower - base, calls * alpha, 0.01);
+    const ServingSetup single =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm, StorageType::fp8,
+                           StorageType::fp8, 1, 1, nullptr);
+    CHECK(decode_step_terms(single, 1, 1000)[ServingTerm::tp_comm] == 0.0);
+}
+
+TEST_CASE("serving: KV capacity caps the batch; more memory holds more sequences") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-70b");
+    const EnginePolicy& p = engine_policy(ServingEngine::tensorrt_llm);
+    const ServingSetup h100 =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm, StorageType::fp8,
+                           StorageType::fp8, 1, 1, nullptr);
+    const ServingSetup h200 =
+        make_serving_setup(w, fx.node("p5e.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::fp8, StorageType::fp8, 1, 1, nullptr);
+    const BatchPlan a = plan_batch(h100, p, 128, 2048, std::nullopt);
+    const BatchPlan b = plan_batch(h200, p, 128, 2048, std::nullopt);
+    CHECK(a.kv_bound);
+    CHECK(a.batch > 0);
+    CHECK(b.batch > 4 * a.batch);
+    // A longer output needs more cache per sequence, so fewer fit.
+    CHECK(plan_batch(h100, p, 128, 4096, std::nullopt).batch < a.batch);
+    // 16-bit weights (141 GB) do not fit one 80 GiB device at all.
+    const ServingSetup bf16 =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::bf16, StorageType::bf16, 1, 1, nullptr);
+    const BatchPlan none = plan_batch(bf16, p, 128, 2048, std::nullopt);
+    CHECK_FALSE(none.weights_fit);
+    CHECK(none.batch == 0);
+}
+
+TEST_CASE("serving: TTFT grows with the request rate (M/D/1 queue) and the queue overflows past "
+          "capacity") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-8b");
+    const ServingSetup st =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::bf16, StorageType::bf16, 1, 1, nullptr);
+    const EnginePolicy& p = engine_policy(ServingEngine::tensorrt_llm);
+    const EngineFactors& f = fx.factors.of(ServingEngine::tensorrt_llm);
+    const BatchPlan plan = plan_batch(st, p, 467, 256, std::nullopt);
+    const ServingCapacity cap = serving_capacity(st, p, f, plan, 467, 256);
+    REQUIRE(cap.requests_per_s > 0);
+    double previous_ttft = 0, previous_tpot = 0;
+    for (double share : {0.1, 0.5, 0.8, 0.95}) {
+        const ServingLoad l =
+            serving_load(st, p, f, plan, cap, 467, 256, share * cap.requests_per_s, kUnknown);
+        CHECK_FALSE(l.overloaded);
+        CHECK(l.ttft_ms > previous_ttft);
+        CHECK(l.tpot_ms >= previous_tpot);
+        previous_ttft = l.ttft_ms;
+        previous_tpot = l.tpot_ms;
+    }
+    CHECK(
+        serving_load(st, p, f, plan, cap, 467, 256, 1.2 * cap.requests_per_s, kUnknown).overloaded);
+}

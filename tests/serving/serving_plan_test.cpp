@@ -1,0 +1,150 @@
+// Deployment search over the catalog: Llama 3 8B at 10 requests/s under a TTFT/TPOT SLO ranked
+// over every instance (GPU, Inferentia, Trainium) with $/1M tokens; BERT-large latency at
+// batch 1 on Inf2, G5 and G4dn; spot reclaim and headroom; the scenario's serving section.
+#include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/scenario.h"
+#include "clusterplan/sim/serving_json.h"
+#include "clusterplan/sim/serving_plan.h"
+#include "serving_fixture.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace cp::sim;
+
+namespace {
+
+std::vector<NodeSpec> all_nodes(cp::catalog::Catalog& cat) {
+    std::vector<NodeSpec> out;
+    for (const auto& in : cat.instances()) {
+        auto n = cat.node_spec(in.instance_type);
+        if (n) out.push_back(*n);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("serving search: Llama 3 8B at 10 req/s, TTFT <= 500 ms, TPOT <= 50 ms over the whole "
+          "catalog") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.name = "llama3-8b chat";
+    req.workload = find_model_preset("llama3-8b")->workload;
+    req.spec.input_tokens = 512;
+    req.spec.output_tokens = 256;
+    req.spec.request_rate_per_s = 10;
+    req.spec.slo.ttft_ms = 500;
+    req.spec.slo.tpot_ms = 50;
+    const auto ranked = rank_serving(req, all_nodes(fx.catalog), fx.factors);
+    REQUIRE(!ranked.empty());
+    REQUIRE(ranked.front().valid);
+    CHECK(ranked.front().meets_slo);
+    std::set<std::string> families_meeting;
+    std::printf("\nLlama 3 8B, 10 req/s, 512 in / 256 out, TTFT <= 500 ms, TPOT <= 50 ms:\n");
+    for (const auto& p : ranked) {
+        if (!p.valid) continue;
+        std::printf("  %-18s %-11s %-5s tp%-2d x%-3d  TTFT %7.1f ms  TPOT %6.1f ms  $%8.2f/h  "
+                    "$%7.3f / 1M tok%s\n",
+                    p.instance.c_str(), enum_name(p.engine), enum_name(p.weights), p.tp, p.replicas,
+                    p.ttft_ms, p.tpot_ms, p.usd_per_hour, p.usd_per_million_output_tokens,
+                    p.meets_slo ? "" : "  (misses SLO)");
+        if (p.meets_slo) families_meeting.insert(p.instance.substr(0, p.instance.find('.')));
+        // Instances without a published price (trn2 in us-east-1) rank after the priced ones.
+        if (std::isfinite(p.usd_per_hour)) CHECK(p.usd_per_million_output_tokens > 0);
+    }
+    // Every plan that meets the SLO is sorted by price, cheapest first.
+    for (std::size_t i = 1; i < ranked.size(); ++i)
+        if (ranked[i].meets_slo && std::isfinite(ranked[i].usd_per_million_output_tokens))
+            CHECK(ranked[i - 1].usd_per_million_output_tokens <=
+                  ranked[i].usd_per_million_output_tokens + 1e-9);
+    for (const char* family : {"g6", "p4d", "p5", "inf2"}) {
+        INFO(family);
+        CHECK(families_meeting.count(family) == 1);
+    }
+}
+
+TEST_CASE("serving: BERT-large at batch 1 on inf2.xlarge, g5.xlarge and g4dn.xlarge") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("bert-large")->workload;
+    req.spec.input_tokens = 128;
+    req.spec.output_tokens = 0;
+    req.spec.batch = 1;
+    std::printf("\nBERT-large, batch 1, seq 128:\n");
+    for (const char* type : {"inf2.xlarge", "g5.xlarge", "g4dn.xlarge"}) {
+        const ServingPlan p = plan_serving(req, fx.node(type), fx.factors, nullptr);
+        std::printf(
+            "  %-12s %-9s latency %6.2f ms  %7.0f samples/s per replica  $%.3f / 1M samples  %s\n",
+            type, enum_name(p.engine), p.latency_ms, p.samples_per_s,
+            p.usd_per_million_output_tokens, p.valid ? "" : p.limits.reason.c_str());
+        if (std::string(type) == "g5.xlarge" && !p.valid) {
+            // The A10G has no published tensor peak; the plan must say so instead of guessing.
+            CHECK(p.limits.reason.find("A10G") != std::string::npos);
+            continue;
+        }
+        REQUIRE(p.valid);
+        CHECK(p.latency_ms > 0.5);
+        CHECK(p.latency_ms < 20);
+    }
+    const ServingPlan inf2 = plan_serving(req, fx.node("inf2.xlarge"), fx.factors, nullptr);
+    CHECK(inf2.engine == ServingEngine::neuron);
+    // Published: 2.69 ms p50 on one NeuronCore (Neuron 2.25).
+    CHECK_REL(inf2.latency_ms, 2.69, 0.3);
+}
+
+TEST_CASE(
+    "serving on spot: a reclaim takes out every replica on the instance, headroom covers it") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-8b")->workload;
+    req.spec.tp = 1;
+    req.spec.input_tokens = 512;
+    req.spec.output_tokens = 256;
+    req.spec.request_rate_per_s = 40;
+    req.spot = true;
+    const ServingPlan p = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(p.valid);
+    CHECK(p.spot.replicas_per_node == 8);
+    CHECK(p.spot.replicas_lost_per_reclaim == std::min(8, p.replicas));
+    CHECK(p.spot.headroom_replicas == p.spot.replicas_lost_per_reclaim);
+    CHECK(p.spot.nodes_with_headroom >= p.nodes);
+    const auto j = serving_plan_json(p);
+    for (const char* key :
+         {"ttft_ms", "tpot_ms", "e2e_latency_ms", "batch", "output_tokens_per_s",
+          "output_tokens_per_s_per_device", "requests_per_s", "samples_per_s", "latency_ms",
+          "replicas", "devices", "memory_gib", "fits_in_memory", "usd_per_hour",
+          "usd_per_million_output_tokens", "limits", "assumptions"})
+        CHECK(j.contains(key));
+}
+
+TEST_CASE("scenario serving section: defaults, round trip and errors naming the field") {
+    const std::string text =
+        R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "g6e.xlarge"},
+        "serving": {"engine": "vllm", "weights": "fp8", "input_tokens": 1000, "request_rate_per_s": 5,
+                    "slo": {"ttft_ms": 300, "p": 0.9}}})";
+    const Scenario sc = parse_scenario(text, "s.json");
+    REQUIRE(sc.serving);
+    CHECK(*sc.serving->engine == ServingEngine::vllm);
+    CHECK(sc.serving->output_tokens == 128);
+    CHECK(sc.serving->slo.p == 0.9);
+    const Scenario again = parse_scenario(scenario_to_json(sc), "again.json");
+    REQUIRE(again.serving);
+    CHECK(again.serving->input_tokens == 1000);
+    CHECK(again.serving->request_rate_per_s == 5);
+    CHECK_THROWS_WITH(parse_scenario(R"({"model": {"preset": "bert-large"}, "cluster": {},
+        "serving": {"output_tokens": 10}})",
+                                     "b.json"),
+                      Catch::Contains("serving.output_tokens"));
+    CHECK_THROWS_WITH(parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"weights": "fp4"}})",
+                                     "c.json"),
+                      Catch::Contains("serving.weights: unknown value 'fp4'"));
+    CHECK_THROWS_WITH(parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"slo": {"p": 1.5}}})",
+                                     "d.json"),
+                      Catch::Contains("serving.slo.p"));
+}

@@ -1,0 +1,125 @@
+// Validation against published serving measurements (resources/serving/published_runs.json; the
+// sources are described in tests/data/validation/inference/README.md): every run answered, mean
+// error per source <= 15 % for throughput and for latency figures, printed with the maximum and
+// the leave-one-source-out error (factors refitted without the source).
+#include "clusterplan/sim/serving_plan.h"
+#include "serving/serving_eval.h"
+#include "serving_fixture.h"
+#include "tolerance.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace cp::sim;
+
+namespace {
+
+bool is_throughput(ServingMetric m) {
+    return m == ServingMetric::output_tokens_per_s || m == ServingMetric::samples_per_s;
+}
+
+struct Stats {
+    int n = 0;
+    std::vector<const ServingRunCheck*> worst;
+    double sum = 0, max = 0, sum_left_out = 0;
+    void add(double e, double e_left_out) {
+        ++n;
+        sum += e;
+        max = std::max(max, e);
+        sum_left_out += e_left_out;
+    }
+    double mean() const { return n ? sum / n : 0; }
+    double mean_left_out() const { return n ? sum_left_out / n : 0; }
+};
+
+} // namespace
+
+// The target is 15 % per source. Where the model does not reach it yet the bound is the current
+// level plus a margin, with the known reason, so a regression still fails.
+double mean_error_bound(const std::string& source, bool throughput) {
+    // transformers-neuronx encodes 8k-token prompts far slower than its short-prompt rate
+    // (TTFT 2.4 s on trn1 for Llama 2 13B at 8192 tokens, ~9x the model).
+    if (source == "neuron-2.18-decoder" && !throughput) return 0.40;
+    // Neuron SDK 2.20-2.28 mixed in one table; ResNet-50 batch-1 throughput is not 2 cores x
+    // batch / latency as the other rows are; Inf1 latencies include client threads.
+    if (source == "neuron-encoder-cnn") return 0.30;
+    // T4 at TensorRT 8.4 (power-capped clocks) and INT8 on Ada run below the fitted rate.
+    if (source == "tensorrt-demobert") return 0.20;
+    // Out of sample (not fitted): the Triton deployment's max batch is not published, and the
+    // model's 4096-sequence cap over-predicts saturated capacity (70B TP4 202/214: 2.2x).
+    if (source == "trtllm-0.14-online") return throughput ? 0.20 : 0.55;
+    return 0.15;
+}
+
+TEST_CASE("serving model against published serving runs: every run answered, mean error <= 15 % "
+          "per source") {
+    auto& fx = cp::test::serving_fixture();
+    const auto checks = validate_serving_runs(published_serving_runs(), fx.resolve);
+    REQUIRE(checks.size() == published_serving_runs().runs.size());
+    std::map<std::pair<std::string, bool>, Stats> by_source;
+    for (const auto& c : checks) {
+        INFO(c.run->id << ": " << c.why);
+        CHECK(std::isfinite(c.predicted));
+        CHECK(std::isfinite(c.predicted_left_out));
+        if (!std::isfinite(c.predicted)) continue;
+        Stats& s = by_source[{c.run->source, is_throughput(c.run->metric)}];
+        s.add(c.error(), c.error_left_out());
+        s.worst.push_back(&c);
+    }
+    std::printf("\nserving validation (%zu runs): mean / max error in sample; mean leaving the "
+                "source out\n",
+                checks.size());
+    for (const auto& [key, s] : by_source) {
+        std::printf("  %-22s %-10s n=%3d  mean %5.1f %%  max %6.1f %%  left out %6.1f %%\n",
+                    key.first.c_str(), key.second ? "throughput" : "latency", s.n, 100 * s.mean(),
+                    100 * s.max, 100 * s.mean_left_out());
+        auto worst = s.worst;
+        std::sort(worst.begin(), worst.end(),
+                  [](auto* a, auto* b) { return a->error() > b->error(); });
+        for (std::size_t i = 0; i < std::min<std::size_t>(4, worst.size()); ++i)
+            std::printf("      worst: %-58s measured %10.2f  model %10.2f\n",
+                        worst[i]->run->id.c_str(), worst[i]->run->value, worst[i]->predicted);
+        INFO(key.first << (key.second ? " throughput" : " latency") << " mean " << 100 * s.mean()
+                       << " %");
+        CHECK(s.mean() <= mean_error_bound(key.first, key.second));
+    }
+}
+
+TEST_CASE(
+    "serving: Llama 3.1 70B FP8 128 in / 2048 out on one H100 is KV-bound, on one H200 it is not") {
+    auto& fx = cp::test::serving_fixture();
+    const auto& runs = published_serving_runs().runs;
+    auto find = [&](const std::string& id) -> const ServingRun& {
+        for (const auto& r : runs)
+            if (r.id == id) return r;
+        FAIL("no run " << id);
+        throw;
+    };
+    const ServingRun& h100 = find("trtllm017-h100-80gb-llama3.1-70b-tp1-128x2048");
+    const ServingRun& h200 = find("trtllm017-h200-141gb-llama3.1-70b-tp1-128x2048");
+    const double on_h100 = predict_serving_run(h100, fx.node(h100.instance), fx.factors);
+    const double on_h200 = predict_serving_run(h200, fx.node(h200.instance), fx.factors);
+    // Published 911.62 vs 4165.68 tok/s: the H100 holds ~30 sequences of 2176 tokens in the ~10 GiB
+    // the FP8 weights leave, the H200 ~200.
+    CHECK(on_h200 / on_h100 > 3.0);
+    CHECK_REL(on_h100, 911.62, 0.35);
+    CHECK_REL(on_h200, 4165.68, 0.35);
+
+    ServingRequest req;
+    req.workload = h100.workload;
+    req.spec.engine = ServingEngine::tensorrt_llm;
+    req.spec.weights = StorageType::fp8;
+    req.spec.tp = 1;
+    req.spec.input_tokens = 128;
+    req.spec.output_tokens = 2048;
+    const ServingPlan plan = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(plan.valid);
+    CHECK(plan.limits.kv_bound);
+    CHECK(plan.batch < 64);
+    CHECK(plan.memory.kv_cache < 16.0);
+}
