@@ -1,0 +1,25 @@
+// Reading a measurement file the Probes page imports: nccl-tests text or JSON, a bandwidth CSV
+// or a clusterplan.probe/1 document, bounded and regular files only.
+#pragma once
+
+#include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/calibration_probe.h"
+
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cp::gui {
+
+struct Imported {
+    QString error;
+    std::string raw; // the file or probe output as read, kept with the profile
+    std::vector<sim::CollectiveTable> tables;
+    std::optional<sim::ProbeDocument> probe;
+};
+
+// The file's tables (and its probe document), or `error` saying why it cannot be used.
+Imported parse_file(const QString& path);
+
+} // namespace cp::gui
