@@ -10,6 +10,7 @@
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "clusterplan/sim/io/input_file.h"
 #include "clusterplan/sim/io/json_depth.h"
+#include "instance_option.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -33,13 +34,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
     const std::string text = sim::io::read_input_file(path, "the calibration file");
 
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string typed_instance = args.value("--instance");
-    const auto found_instance = catalog::find_instance_type(db, typed_instance); // any letter case
-    if (!typed_instance.empty() && !found_instance)
-        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
-                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
-                         " (see `clusterplan catalog list`)");
-    const std::string instance = found_instance.value_or("");
+    const std::string instance = instance_option(args, db);
 
     ImportedCalibration imported;
     try {

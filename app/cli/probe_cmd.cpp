@@ -10,6 +10,7 @@
 #include "clusterplan/remote/remote_text.h"
 #include "clusterplan/service/clock.h"
 #include "clusterplan/sim/io/json_depth.h"
+#include "instance_option.h"
 
 #include <algorithm>
 #include <csignal>
@@ -85,13 +86,7 @@ int cmd_run(const std::vector<std::string>& argv, Io& io) {
         }
     }
     catalog::Catalog db = catalog::Catalog::open_default();
-    const std::string typed_instance = args.value("--instance");
-    const auto found_instance = catalog::find_instance_type(db, typed_instance); // any letter case
-    if (!typed_instance.empty() && !found_instance)
-        throw InputError("--instance: unknown instance type '" + typed_instance + "'" +
-                         catalog::did_you_mean(typed_instance, catalog::instance_type_names(db)) +
-                         " (see `clusterplan catalog list`)");
-    const std::string instance = found_instance.value_or("");
+    const std::string instance = instance_option(args, db);
     opt.instance = instance; // the probe refuses a host whose DMI names another type
     if (!instance.empty()) {
         // Known from the catalog before any host is contacted: V100 (P3, P3dn) is not a CUDA 13
