@@ -1,7 +1,7 @@
 // nccl-tests `-J` JSON (util.cu, JSON_FILE_VERSION 2) and the validation CSV tables.
+#include "calibration_json.h"
 #include "calibration_text_util.h"
 #include "clusterplan/sim/calibration_import.h"
-#include "clusterplan/sim/io/json_depth.h"
 
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -47,17 +47,7 @@ Timing read_timing(const json& obj, const std::string& where) {
 
 CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& source,
                                       const std::string& collective_hint) {
-    if (const auto problem = io::json_nesting_problem(text))
-        throw CalibrationInputError(source + ": not usable nccl-tests JSON: it " + *problem);
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
-    } catch (const json::exception& e) {
-        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
-        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
-    }
+    const json doc = detail::parse_measurement_json(text, source, "usable nccl-tests JSON");
     if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
         throw CalibrationInputError(
             source + ": field 'results' is missing or not a list (not nccl-tests -J output)");

@@ -1,7 +1,7 @@
 #include "clusterplan/sim/calibration_probe.h"
 
+#include "calibration_json.h"
 #include "clusterplan/probe/report.h"
-#include "clusterplan/sim/io/json_depth.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,17 +106,7 @@ std::string_view probe_document_text(std::string_view text) {
 
 ProbeDocument parse_probe_json(std::string_view framed, const std::string& source) {
     const std::string_view text = probe_document_text(framed);
-    if (const auto problem = io::json_nesting_problem(text))
-        throw CalibrationInputError(source + ": not a usable probe document: it " + *problem);
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
-    } catch (const json::exception& e) {
-        // e.g. out_of_range 406 for a number beyond double range ("1e309"); found by fuzzing.
-        throw CalibrationInputError(source + ": invalid JSON (" + std::string(e.what()) + ")");
-    }
+    const json doc = detail::parse_measurement_json(text, source, "a usable probe document");
     const Reader r{source};
     if (!doc.is_object()) r.fail("(document)", "is not a JSON object");
     const std::string schema = r.string(doc, "schema", "", true);
