@@ -105,7 +105,8 @@ RefreshReport refresh_catalog(Catalog& catalog, const RefreshOptions& options) {
     downloads.push_back({"spot price feed", spot_feed_url(options.base_url),
                          scratch.path() / "spot.json", ImportFormat::aws_spot_feed, false});
     downloads.push_back({"Spot Instance Advisor", spot_advisor_url(options.base_url),
-                         scratch.path() / "spot-advisor-data.json", ImportFormat::spot_advisor, false});
+                         scratch.path() / "spot-advisor-data.json", ImportFormat::spot_advisor,
+                         false});
 
     const bool use_cli =
         options.use_aws_cli.value_or(refresh::aws_cli_configured(options.aws_program));
