@@ -1,6 +1,7 @@
 #include "clusterplan/sim/planner.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
 #include "engine/model_constants.h"
@@ -64,64 +65,6 @@ struct BestPlan {
 };
 
 } // namespace
-
-NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custom,
-                               const AcceleratorSpec* accelerator, const std::string& origin) {
-    NodeSpec node;
-    if (base) {
-        node = *base;
-    } else {
-        node.instance_type = "custom";
-        if (!accelerator)
-            throw ScenarioError(
-                origin, "cluster.custom.accelerator",
-                "required for custom hardware (an accelerator id from the catalog)");
-        if (custom.accelerators_per_node <= 0)
-            throw ScenarioError(origin, "cluster.custom.accelerators_per_node",
-                                "required for custom hardware");
-        if (!is_known(custom.inter_node_gbps))
-            throw ScenarioError(origin, "cluster.custom.inter_node_gbps",
-                                "required for custom hardware");
-    }
-    if (accelerator) node.accelerator = *accelerator;
-    if (custom.accelerators_per_node > 0) node.accelerators_per_node = custom.accelerators_per_node;
-    if (!base) {
-        // Without an instance to copy from: a fabric if the accelerator has one, else PCIe.
-        node.intra_link = node.accelerators_per_node == 1                ? IntraNodeLink::none
-                          : is_known(node.accelerator.link_gbytes_per_s) ? IntraNodeLink::nvswitch
-                                                                         : IntraNodeLink::pcie;
-        node.intra_node_gbytes_per_s = node.accelerator.link_gbytes_per_s;
-        node.efa = true;
-    }
-    if (is_known(custom.intra_node_gbytes_per_s))
-        node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
-    if (is_known(custom.inter_node_gbps)) node.inter_node_gbps = custom.inter_node_gbps;
-    if (is_known(custom.nvme_gbytes_per_s)) node.nvme_gbytes_per_s = custom.nvme_gbytes_per_s;
-    if (is_known(custom.inter_node_latency_us))
-        node.inter_node_latency_us = custom.inter_node_latency_us;
-    if (is_known(custom.usd_per_node_hour)) {
-        node.usd_per_node_hour_on_demand = custom.usd_per_node_hour;
-        // Spot never bills above the on-demand price (AWS's default spot maximum price), so a
-        // lower price given here caps the catalog's spot price too.
-        if (is_known(node.usd_per_node_hour_spot))
-            node.usd_per_node_hour_spot =
-                std::min(node.usd_per_node_hour_spot, custom.usd_per_node_hour);
-        node.price_as_of = "scenario";
-    }
-    if (node.intra_link != IntraNodeLink::none && node.accelerators_per_node > 1 &&
-        !is_known(node.intra_node_gbytes_per_s))
-        throw ScenarioError(origin, "cluster.custom.intra_node_gbytes_per_s",
-                            "required: the intra-node bandwidth of " + node.accelerator.id +
-                                " is unknown");
-    return node;
-}
-
-std::string training_refusal(const NodeSpec& node) {
-    if (node.accelerator.can_train) return {};
-    return node.instance_type + " carries " + node.accelerator.id +
-           " accelerators, which are built for inference, not training; choose a GPU, Trainium "
-           "(trn1/trn2) or Gaudi (dl1) instance";
-}
 
 std::vector<int> context_parallel_candidates(const Scenario& sc, int devices) {
     const ParallelSpec& p = sc.parallel;
@@ -330,14 +273,14 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.nodes = nodes;
     rep.devices = nodes * node.accelerators_per_node;
     rep.layout = layout;
-    rep.precision = sc.precision;
+    rep.precision = plan_precision(sc, node.accelerator);
     rep.workload_kind = sc.workload.kind;
     rep.usd_per_node_hour = node.usd_per_node_hour_on_demand;
     rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
     rep.price_as_of = node.price_as_of;
     const Cluster cluster{node, nodes};
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
-    rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
+    rep.result = evaluate(sc.workload, cluster, layout, rep.precision, cal);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
@@ -361,7 +304,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) + ", " +
+    rep.assumptions.push_back("precision " + std::string(enum_name(rep.precision)) + ", " +
                               optimizer_description(sc.training.optimizer));
     if (sc.workload.shape.moe.enabled() && sc.workload.kind == WorkloadKind::transformer)
         rep.assumptions.emplace_back(model::kMoeAssumption);
@@ -374,6 +317,10 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
             rep.assumptions.push_back("host memory of " + node.instance_type +
                                       " unknown: offloaded state not checked against it");
     }
+    if (std::string fallback = precision_fallback_note(sc, node.accelerator); !fallback.empty())
+        rep.assumptions.push_back(std::move(fallback));
+    for (auto& line : figure_provenance_notes(sc, node.accelerator, rep.precision, cal))
+        rep.assumptions.push_back(std::move(line));
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions)
         rep.assumptions.emplace_back(a);
@@ -411,6 +358,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
             "layout");
     for (auto& a : cost_assumptions(sc, node))
         rep.assumptions.push_back(std::move(a));
+    for (auto& a : purchase_assumptions(sc, node, nodes))
+        rep.assumptions.push_back(std::move(a));
+    if (rep.job.storage.priced) rep.assumptions.push_back(rep.job.storage.text);
     if (!is_known(node.usd_per_node_hour_on_demand))
         rep.assumptions.push_back("no on-demand price known for " + node.instance_type +
                                   ": cost not computed");
@@ -478,7 +428,8 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     const Cluster cluster{node, nodes};
     const std::uint64_t evaluated = evaluate_layouts(
         sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
-    if (!best.any && best.has_problem && !is_known(node.accelerator.peak(sc.precision)) &&
+    if (!best.any && best.has_problem &&
+        !is_known(node.accelerator.peak(plan_precision(sc, node.accelerator))) &&
         (best.first_problem.limit == Limit::unknown_hardware ||
          best.first_problem.limit == Limit::cannot_train)) {
         // The precision, not the layout, is what the user has to change: say so and offer the
@@ -486,13 +437,15 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
         std::string known;
         for (Precision q :
              {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
-            if (is_known(node.accelerator.peak(q)))
+            if (precision_usable(node.accelerator, q))
                 known += (known.empty() ? "" : ", ") + std::string(enum_name(q));
         throw ScenarioError(
             origin, "precision",
             node.accelerator.id + " has no published " + enum_name(sc.precision) + " peak, so " +
                 node.instance_type + " cannot be planned at this precision (" +
-                (known.empty() ? std::string("no precision is known") : "known: " + known) + ")");
+                (known.empty() ? std::string("no precision is known")
+                               : "known: " + known + "; precision \"auto\" falls back by itself") +
+                ")");
     }
     if (!best.any) {
         const std::string reason =
@@ -502,6 +455,7 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     }
     PlanReport rep = make_plan_report(sc, node, nodes, best.layout, cal);
     rep.spot = sc.pricing == Pricing::spot;
+    rep.purchase = headline_purchase(sc.pricing);
     rep.searched = searched_fields(sc);
     if (!rep.searched.empty()) {
         rep.note = "searched " + join(rep.searched) + ": " +
