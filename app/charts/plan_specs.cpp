@@ -41,18 +41,25 @@ const StepPart kStepParts[] = {
 
 struct MemoryPart {
     const char* name;
-    double sim::MemoryGib::*field;
+    double (*gib)(const sim::MemoryGib&);
     QColor colour;
+    bool when_zero; // shown even when zero in every plan
 };
 
+// Frozen base weights (LoRA/QLoRA) get their own part; for full training they are zero and the
+// part is left out.
 const MemoryPart kMemoryParts[] = {
-    {QT_TRANSLATE_NOOP("charts", "Weights"), &sim::MemoryGib::weights, QColor(0x4e, 0x79, 0xa7)},
-    {QT_TRANSLATE_NOOP("charts", "Gradients"), &sim::MemoryGib::gradients,
-     QColor(0x76, 0xb7, 0xb2)},
-    {QT_TRANSLATE_NOOP("charts", "Optimizer"), &sim::MemoryGib::optimizer,
-     QColor(0xed, 0xc9, 0x48)},
-    {QT_TRANSLATE_NOOP("charts", "Activations"), &sim::MemoryGib::activations,
-     QColor(0xf2, 0x8e, 0x2b)},
+    {QT_TRANSLATE_NOOP("charts", "Trainable weights"),
+     [](const sim::MemoryGib& m) { return m.weights - m.weights_frozen; }, QColor(0x4e, 0x79, 0xa7),
+     true},
+    {QT_TRANSLATE_NOOP("charts", "Frozen weights"),
+     [](const sim::MemoryGib& m) { return m.weights_frozen; }, QColor(0x9d, 0xb8, 0xd6), false},
+    {QT_TRANSLATE_NOOP("charts", "Gradients"), [](const sim::MemoryGib& m) { return m.gradients; },
+     QColor(0x76, 0xb7, 0xb2), true},
+    {QT_TRANSLATE_NOOP("charts", "Optimizer"), [](const sim::MemoryGib& m) { return m.optimizer; },
+     QColor(0xed, 0xc9, 0x48), true},
+    {QT_TRANSLATE_NOOP("charts", "Activations"),
+     [](const sim::MemoryGib& m) { return m.activations; }, QColor(0xf2, 0x8e, 0x2b), true},
 };
 
 double finite_or_zero(double v) {
@@ -104,11 +111,13 @@ ChartSpec memory_spec(const std::vector<PlanBars>& plans) {
         ChartSeries s;
         s.name = QObject::tr(part.name);
         s.colour = part.colour;
+        bool any = false;
         for (size_t i = 0; i < plans.size(); ++i) {
-            s.points.emplace_back(static_cast<double>(i),
-                                  finite_or_zero(plans[i].memory_gib.*(part.field)));
+            const double v = finite_or_zero(part.gib(plans[i].memory_gib));
+            any = any || v > 0;
+            s.points.emplace_back(static_cast<double>(i), v);
         }
-        c.series.push_back(std::move(s));
+        if (any || part.when_zero) c.series.push_back(std::move(s));
     }
     // The total also holds what the parts do not name (CUDA context, allocator slack, pipeline
     // in-flight micro-batches): without this part a bar would stop short of the plan's total.
@@ -120,13 +129,28 @@ ChartSpec memory_spec(const std::vector<PlanBars>& plans) {
         const sim::MemoryGib& m = plans[i].memory_gib;
         double named = 0;
         for (const MemoryPart& part : kMemoryParts)
-            named += finite_or_zero(m.*(part.field));
+            named += finite_or_zero(part.gib(m));
         const double v = std::isfinite(m.total) ? std::max(0.0, m.total - named) : 0.0;
         any_rest = any_rest || v > 1e-9;
         rest.points.emplace_back(static_cast<double>(i), v);
         c.reference_values.push_back(m.capacity);
     }
     if (any_rest) c.series.push_back(std::move(rest));
+    // Offloaded state lives in host memory (or on NVMe), not on the device: stacked above the
+    // device's total, beyond the capacity line when it would not have fitted there.
+    ChartSeries host;
+    host.name = QObject::tr("Offloaded to host");
+    host.colour = QColor(0xd3, 0x72, 0x95);
+    bool any_host = false;
+    for (size_t i = 0; i < plans.size(); ++i) {
+        const double v = finite_or_zero(plans[i].memory_gib.offloaded_host);
+        any_host = any_host || v > 0;
+        host.points.emplace_back(static_cast<double>(i), v);
+    }
+    if (any_host) {
+        c.series.push_back(std::move(host));
+        c.subtitle = QObject::tr("offloaded state is in host memory, not on the device");
+    }
     c.reference_label = QObject::tr("Capacity");
     return c;
 }

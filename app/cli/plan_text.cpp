@@ -3,6 +3,7 @@
 #include "clusterplan/sim/format.h"
 #include "clusterplan/sim/wording.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -227,6 +228,15 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
                 << sim::fmt::usd(r.effective_cost_usd(), 0) << "\n";
         }
     }
+    // Which instances hold the job at all, with the fewest nodes each needs.
+    std::string fits;
+    for (const sim::CandidateSummary& s : res.sweep.summaries) {
+        if (s.configs_fitting <= 0) continue;
+        const std::string item = std::to_string(s.min_nodes_fitting) + " × " + s.instance;
+        const std::size_t line = fits.size() - std::min(fits.size(), fits.rfind('\n') + 1);
+        fits += fits.empty() ? item : (line + item.size() > 88 ? ",\n  " : ", ") + item;
+    }
+    if (!fits.empty()) out << "\nFits on (fewest nodes per instance):\n  " << fits << "\n";
     if (!res.summary.empty()) {
         out << "\nNotes:\n";
         for (const auto& s : res.summary)

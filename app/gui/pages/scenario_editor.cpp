@@ -3,6 +3,7 @@
 #include "clusterplan/sim/format.h"
 #include "pages/form_fields.h"
 #include "pages/scenario_extras.h"
+#include "pages/scenario_training.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -158,6 +159,8 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
 
     for (QGroupBox* box : {model_box, train_box, cluster_box, par_box, con_box})
         root->addWidget(box);
+    training_ = new ScenarioTraining;
+    root->addWidget(training_);
     extras_ = new ScenarioExtras;
     root->addWidget(extras_);
     root->addStretch(1);
@@ -187,6 +190,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     }
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(extras_, &ScenarioExtras::edited, this, [this] { emitEdited(); });
+    connect(training_, &ScenarioTraining::edited, this, [this] { emitEdited(); });
     updateEnabledState();
 }
 
@@ -236,6 +240,7 @@ void ScenarioEditor::onPresetChosen() {
         if (p.workload.kind == sim::WorkloadKind::transformer) showShape(p.workload.shape);
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
         base_.workload = p.workload; // the flash-attention checkbox keeps its own state
+        training_->showMoe(p.workload.shape.moe);
         loading_ = false;
     }
     emitEdited();
@@ -286,6 +291,7 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
     budget_usd_->setValue(std::isnan(sc.constraints.budget_usd) ? 0 : sc.constraints.budget_usd);
     objective_->setCurrentIndex(static_cast<int>(sc.constraints.objective));
     extras_->setScenario(sc);
+    training_->setScenario(sc);
     loading_ = false;
     updateEnabledState();
     updateDerived();
@@ -360,6 +366,7 @@ sim::Scenario ScenarioEditor::scenario() const {
     sc.constraints.budget_usd = budget_usd_->value() > 0 ? budget_usd_->value() : sim::kUnknown;
     sc.constraints.objective = static_cast<sim::Objective>(objective_->currentIndex());
     extras_->apply(sc);
+    training_->apply(sc);
     return sc;
 }
 

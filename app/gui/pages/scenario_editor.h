@@ -16,7 +16,8 @@ class QSpinBox;
 
 namespace cp::gui {
 class ScenarioExtras;
-}
+class ScenarioTraining;
+} // namespace cp::gui
 
 namespace cp::gui {
 
@@ -60,6 +61,7 @@ public:
     QCheckBox* flashAttentionField() const { return flash_attention_; }
     QComboBox* presetField() const { return preset_; }
     ScenarioExtras* extras() const { return extras_; }
+    ScenarioTraining* training() const { return training_; }
 
 signals:
     void edited();
@@ -116,7 +118,8 @@ private:
     QDoubleSpinBox* deadline_h_ = nullptr;
     QDoubleSpinBox* budget_usd_ = nullptr;
     QComboBox* objective_ = nullptr;
-    ScenarioExtras* extras_ = nullptr; // tuning, spot, region, instance list, custom hardware
+    ScenarioExtras* extras_ = nullptr;     // tuning, spot, region, instance list, custom hardware
+    ScenarioTraining* training_ = nullptr; // method, optimizer, offload, MoE
 };
 
 } // namespace cp::gui

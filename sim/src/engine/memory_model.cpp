@@ -1,5 +1,6 @@
 #include "engine/memory_model.h"
 
+#include "clusterplan/sim/framework.h"
 #include "engine/context_parallel.h"
 #include "engine/model_constants.h"
 #include "engine/model_state.h"
@@ -15,6 +16,21 @@ namespace cp::sim {
 namespace {
 
 constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
+
+// The PyTorch fine-tuning stacks of the FSDP family (torchtune's CEWithChunkedOutputLoss, LitGPT's
+// chunked_cross_entropy) keep the 16-bit logits and upcast them to fp32 one chunk at a time:
+// torchtune's default is 8 chunks (num_output_chunks). Pre-training scripts upcast all of them.
+constexpr double kChunkedLossChunks = 8.0;
+
+// Peak bytes per logit of the loss at `element_scale` x 2-byte activations.
+double loss_bytes_per_logit(const Workload& workload, const Layout& layout, double element_scale) {
+    // Megatron's vocab-parallel cross-entropy: the 16-bit output and its fp32 copy, which becomes
+    // the softmax and later its own gradient in place (no third buffer).
+    if (framework_profile(layout.framework).family != "fsdp" ||
+        workload.finetune.method == TrainingMethod::pretrain)
+        return 2.0 * element_scale + 4.0;
+    return 2.0 * element_scale + 4.0 / kChunkedLossChunks;
+}
 
 // Weights, gradients and optimizer state for a generic model's `params` on one device, sharded
 // by ZeRO over dp.
@@ -98,11 +114,10 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     // The fullest middle stage, taken as the second (one micro-batch fewer in flight).
     const double middle =
         layout.pp > 2 ? std::max(1.0, in_flight - 1.0) * split.middle * per_layer + rebuilt : 0.0;
-    // The last stage holds one micro-batch in flight plus the logits: the fp16 output and its
-    // fp32 copy, which Megatron's vocab-parallel cross-entropy turns into the softmax in place and
-    // later into its own gradient in place (so no third buffer), peak 6 bytes per logit.
+    // The last stage holds one micro-batch in flight plus the logits and the loss's buffers.
     const double tokens = double(layout.micro_batch) * shape.seq_len / std::max(1, layout.cp);
-    const double logits = tokens * double(shape.vocab) / layout.tp * (2.0 * element_scale + 4.0);
+    const double logits = tokens * double(shape.vocab) / layout.tp *
+                          loss_bytes_per_logit(workload, layout, element_scale);
     double last = (layout.pp > 1 ? split.last * per_layer : 0.0) + logits;
     if (layout.pp == 1) last += first;
     return to_gib(state, std::max({first, middle, last}), capacity_gib);

@@ -241,6 +241,12 @@ ojson recommend_json(const Scenario& sc, const RecommendResult& res) {
         pareto.push_back(plan_report_json(p));
     j["pareto"] = pareto;
     j["summary"] = res.summary;
+    // Every instance with a fitting layout and the fewest of its nodes that hold the job.
+    ojson fits = ojson::array();
+    for (const CandidateSummary& s : res.sweep.summaries)
+        if (s.configs_fitting > 0)
+            fits.push_back(ojson{{"instance", s.instance}, {"min_nodes", s.min_nodes_fitting}});
+    j["fits"] = fits;
     return j;
 }
 

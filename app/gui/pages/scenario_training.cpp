@@ -1,0 +1,144 @@
+#include "pages/scenario_training.h"
+
+#include "pages/form_fields.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <optional>
+
+namespace cp::gui {
+
+ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
+    auto* root = new QVBoxLayout(this);
+    root->setContentsMargins(0, 0, 0, 0);
+
+    auto* method_box = new QGroupBox(tr("Method and optimizer"));
+    auto* form = form_in(method_box);
+    // Combo order follows the enums (TrainingMethod, LoraTargets, Optimizer, OffloadTarget).
+    method_ = choice_field(
+        {tr("Pre-training"), tr("Full fine-tune"), tr("LoRA"), tr("QLoRA (4-bit base)")},
+        tr("LoRA trains low-rank adapters over frozen 16-bit weights; QLoRA stores the frozen "
+           "weights in 4-bit NF4 and dequantises them for every use."));
+    lora_rank_ = int_field(1, 65536, QString(), tr("LoRA rank r of the adapters A and B."));
+    lora_targets_ = choice_field({tr("Attention (q, k, v, o)"), tr("MLP / experts"), tr("All")},
+                                 tr("Which linear layers carry adapters."));
+    optimizer_ = choice_field(
+        {tr("AdamW"), tr("AdamW 8-bit"), tr("Adafactor"), tr("SGD momentum"), tr("Lion")},
+        tr("Optimizer state per trainable parameter: AdamW 8 B, 8-bit "
+           "AdamW 2 B, Adafactor ~0, SGD and Lion 4 B (plus the fp32 "
+           "master copy in mixed precision)."));
+    const QStringList targets{tr("GPU (none)"), tr("Host memory"), tr("NVMe")};
+    offload_optimizer_ = choice_field(
+        targets, tr("ZeRO-Offload: gradients and optimizer state on the host, the optimizer "
+                    "step on the CPU."));
+    offload_params_ = choice_field(
+        targets, tr("ZeRO-Infinity: parameters fetched for every pass (needs ZeRO-3)."));
+    form->addRow(tr("Method:"), method_);
+    form->addRow(tr("LoRA rank:"), lora_rank_);
+    form->addRow(tr("LoRA targets:"), lora_targets_);
+    form->addRow(tr("Optimizer:"), optimizer_);
+    form->addRow(tr("Offload optimizer:"), offload_optimizer_);
+    form->addRow(tr("Offload parameters:"), offload_params_);
+
+    moe_ = new QGroupBox(tr("Mixture of experts"));
+    auto* moe = form_in(moe_);
+    experts_ = int_field(0, 1 << 16, QString(), tr("Routed experts per MoE layer (0: dense)."));
+    experts_->setSpecialValueText(tr("dense model"));
+    experts_per_token_ = int_field(1, 1 << 16, QString(), tr("Experts each token is routed to."));
+    shared_experts_ = int_field(0, 1 << 16, QString(), tr("Experts every token passes through."));
+    expert_ffn_ = int_field(1, 1 << 20, QString(), tr("Hidden size of one expert's MLP."));
+    ep_ = int_field(0, 1 << 16, QString(),
+                    tr("Expert-parallel ranks the experts are split over (all-to-all dispatch "
+                       "and combine); searched when left at its minimum."));
+    ep_->setSpecialValueText(tr("searched"));
+    moe->addRow(tr("Experts:"), experts_);
+    moe->addRow(tr("Top-k:"), experts_per_token_);
+    moe->addRow(tr("Shared experts:"), shared_experts_);
+    moe->addRow(tr("Expert FFN:"), expert_ffn_);
+    moe->addRow(tr("Expert parallel:"), ep_);
+
+    root->addWidget(method_box);
+    root->addWidget(moe_);
+
+    for (QComboBox* c : {method_, lora_targets_, optimizer_, offload_optimizer_, offload_params_}) {
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
+    }
+    for (QSpinBox* s :
+         {lora_rank_, experts_, experts_per_token_, shared_experts_, expert_ffn_, ep_})
+        connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
+    updateEnabledState();
+}
+
+void ScenarioTraining::setScenario(const sim::Scenario& sc) {
+    loading_ = true;
+    const sim::FineTuning& ft = sc.workload.finetune;
+    method_->setCurrentIndex(static_cast<int>(ft.method));
+    lora_rank_->setValue(ft.lora.rank);
+    lora_targets_->setCurrentIndex(static_cast<int>(ft.lora.targets));
+    optimizer_->setCurrentIndex(static_cast<int>(sc.training.optimizer));
+    offload_optimizer_->setCurrentIndex(static_cast<int>(sc.parallel.offload.optimizer));
+    offload_params_->setCurrentIndex(static_cast<int>(sc.parallel.offload.params));
+    showMoe(sc.workload.shape.moe);
+    ep_->setValue(sc.parallel.ep.value_or(0));
+    loading_ = false;
+    updateEnabledState();
+}
+
+void ScenarioTraining::showMoe(const sim::MoeShape& m) {
+    const bool was_loading = loading_;
+    loading_ = true;
+    experts_->setValue(m.enabled() ? m.experts : 0);
+    experts_per_token_->setValue(std::max(1, m.experts_per_token));
+    shared_experts_->setValue(m.shared_experts);
+    expert_ffn_->setValue(std::max(1, m.moe_ffn_hidden));
+    if (!m.enabled()) ep_->setValue(0);
+    loading_ = was_loading;
+    updateEnabledState();
+}
+
+void ScenarioTraining::apply(sim::Scenario& sc) const {
+    sim::FineTuning& ft = sc.workload.finetune;
+    ft.method = static_cast<sim::TrainingMethod>(method_->currentIndex());
+    ft.lora.rank = lora_rank_->value();
+    ft.lora.targets = static_cast<sim::LoraTargets>(lora_targets_->currentIndex());
+    sc.training.optimizer = static_cast<sim::Optimizer>(optimizer_->currentIndex());
+    sc.parallel.offload.optimizer =
+        static_cast<sim::OffloadTarget>(offload_optimizer_->currentIndex());
+    sc.parallel.offload.params = static_cast<sim::OffloadTarget>(offload_params_->currentIndex());
+    sim::MoeShape& m = sc.workload.shape.moe;
+    if (experts_->value() >= 2) {
+        m.experts = experts_->value();
+        m.experts_per_token = std::min(experts_per_token_->value(), m.experts);
+        m.shared_experts = shared_experts_->value();
+        m.moe_ffn_hidden = expert_ffn_->value();
+        // ep must divide the experts; a value that does not is searched instead.
+        const int ep = ep_->value();
+        sc.parallel.ep = ep > 0 && m.experts % ep == 0 ? std::optional<int>(ep) : std::nullopt;
+    } else {
+        m = sim::MoeShape{};
+        sc.parallel.ep.reset();
+        sc.parallel.etp.reset();
+    }
+}
+
+void ScenarioTraining::updateEnabledState() {
+    const auto method = static_cast<sim::TrainingMethod>(method_->currentIndex());
+    const bool adapters =
+        method == sim::TrainingMethod::lora || method == sim::TrainingMethod::qlora;
+    lora_rank_->setEnabled(adapters);
+    lora_targets_->setEnabled(adapters);
+    const bool moe = experts_->value() >= 2;
+    for (QSpinBox* s : {experts_per_token_, shared_experts_, expert_ffn_, ep_})
+        s->setEnabled(moe);
+}
+
+void ScenarioTraining::emitEdited() {
+    updateEnabledState();
+    if (!loading_) emit edited();
+}
+
+} // namespace cp::gui

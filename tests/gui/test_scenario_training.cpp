@@ -1,0 +1,74 @@
+// The scenario editor's method, optimizer, offload and Mixture-of-Experts fields: a scenario that
+// sets them shows them, what the editor writes parses back as the same scenario, and edits reach
+// the scenario the Plan page evaluates.
+#include "app_context.h"
+#include "gui_test_support.h"
+#include "main_window.h"
+#include "pages/plan_page.h"
+#include "pages/scenario_editor.h"
+#include "pages/scenario_training.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QSpinBox>
+#include <catch2/catch.hpp>
+
+using namespace cp::gui;
+
+namespace {
+
+const char* kLoraMoe = R"({"schema": "clusterplan.scenario/1", "name": "moe lora",
+  "model": {"preset": "mixtral-8x7b"},
+  "cluster": {"instance": "p5.48xlarge", "nodes": 2},
+  "parallel": {"global_batch": 64, "ep": 4, "offload": {"optimizer": "cpu", "params": "none"}},
+  "precision": "bf16",
+  "training": {"method": "lora", "lora": {"rank": 32, "alpha": 64, "targets": "attention"},
+               "optimizer": "adamw-8bit", "examples": 20000, "seq_len": 2048}})";
+
+} // namespace
+
+TEST_CASE("Method, optimizer, offload and expert fields show a scenario and write it back",
+          "[gui][plan][editor]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    window.show();
+    PlanPage* plan = window.planPage();
+    ScenarioTraining* training = plan->editor()->training();
+    REQUIRE(training);
+
+    context.setScenario(cp::sim::parse_scenario(kLoraMoe, "moe.json"));
+    QCoreApplication::processEvents();
+    CHECK(training->methodField()->currentIndex() ==
+          static_cast<int>(cp::sim::TrainingMethod::lora));
+    CHECK(training->loraRankField()->value() == 32);
+    CHECK(training->loraTargetsField()->currentIndex() ==
+          static_cast<int>(cp::sim::LoraTargets::attention));
+    CHECK(training->optimizerField()->currentIndex() ==
+          static_cast<int>(cp::sim::Optimizer::adamw_8bit));
+    CHECK(training->offloadOptimizerField()->currentIndex() ==
+          static_cast<int>(cp::sim::OffloadTarget::cpu));
+    CHECK(training->expertsField()->value() == 8);
+    CHECK(training->expertsPerTokenField()->value() == 2);
+    CHECK(training->epField()->value() == 4);
+
+    const cp::sim::Scenario back = plan->editor()->scenario();
+    const cp::sim::Scenario parsed =
+        cp::sim::parse_scenario(cp::sim::scenario_to_json(back), "editor.json");
+    CHECK(parsed.workload.finetune.method == cp::sim::TrainingMethod::lora);
+    CHECK(parsed.workload.finetune.lora.rank == 32);
+    CHECK(parsed.training.optimizer == cp::sim::Optimizer::adamw_8bit);
+    CHECK(parsed.parallel.offload.optimizer == cp::sim::OffloadTarget::cpu);
+    CHECK(parsed.workload.shape.moe.experts == 8);
+    CHECK(parsed.parallel.ep == 4);
+
+    // Edits reach the scenario the page evaluates; a dense model drops the expert layout.
+    const int updates = plan->updateCount();
+    training->methodField()->setCurrentIndex(static_cast<int>(cp::sim::TrainingMethod::qlora));
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK(context.scenario().workload.finetune.method == cp::sim::TrainingMethod::qlora);
+    training->expertsField()->setValue(training->expertsField()->minimum());
+    REQUIRE(test::wait_until([&] { return !context.scenario().workload.shape.moe.enabled(); }));
+    CHECK_FALSE(context.scenario().parallel.ep.has_value());
+    CHECK_FALSE(training->epField()->isEnabled());
+}
