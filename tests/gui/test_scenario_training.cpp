@@ -23,7 +23,7 @@ const char* kLoraMoe = R"({"schema": "clusterplan.scenario/1", "name": "moe lora
   "parallel": {"global_batch": 64, "ep": 4, "offload": {"optimizer": "cpu", "params": "none"}},
   "precision": "bf16",
   "training": {"method": "lora", "lora": {"rank": 32, "alpha": 64, "targets": "attention"},
-               "optimizer": "adamw-8bit", "examples": 20000, "seq_len": 2048}})";
+               "optimizer": "adamw-8bit", "tokens": 1e9}})";
 
 } // namespace
 
