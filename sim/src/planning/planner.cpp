@@ -1,6 +1,7 @@
 #include "clusterplan/sim/planner.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
 #include "engine/model_constants.h"
@@ -311,6 +312,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
+    rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
         rep.job = job_economics(sc, node, nodes, rep.result.step_time_s);
