@@ -84,7 +84,7 @@ ojson plan_report_json(const PlanReport& r) {
     j["nodes"] = r.nodes;
     j["devices"] = r.devices;
     j["precision"] = enum_name(r.precision);
-    j["purchase"] = r.spot ? "spot" : "on_demand";
+    j["purchase"] = purchase_name(r.spot, r.purchase);
     j["valid"] = p.valid();
     j["limit"] = scenario_io::name_of(scenario_io::kLimits, p.limit);
     if (!r.limit_reason.empty()) j["limit_reason"] = r.limit_reason;
@@ -147,6 +147,8 @@ ojson plan_report_json(const PlanReport& r) {
     j["prices"] = ojson{{"usd_per_node_hour", num(r.usd_per_node_hour)},
                         {"usd_per_node_hour_spot", num(r.usd_per_node_hour_spot)},
                         {"as_of", r.price_as_of.empty() ? ojson(nullptr) : ojson(r.price_as_of)}};
+    j["purchase_options"] = purchase_options_json(r.node, r.job);
+    j["estimated_figures"] = estimated_figures_json(r.node.accelerator);
     const HpoEstimate& h = r.hpo;
     j["tuning"] = ojson{{"trials", h.trials},
                         {"max_parallel_trials", h.max_parallel_trials},
@@ -174,7 +176,7 @@ ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOpt
     j["accelerator"] = node.accelerator.id;
     j["nodes"] = c.nodes;
     j["devices"] = c.nodes * node.accelerators_per_node;
-    j["purchase"] = o.spot ? "spot" : "on_demand";
+    j["purchase"] = purchase_name(o.spot, o.kind);
     j["layout"] = compact_layout(c.layout);
     j["step_time_s"] = num(c.step_time_s);
     j["tokens_per_s"] = tokens_per_s(scenario.workload.kind, c.tokens_per_s);
@@ -199,6 +201,7 @@ ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOpt
     j["wall_time_h_interval"] = range_json(time_range(o.wall_time_h, iv));
     j["total_cost_usd_interval"] = range_json(time_range(o.cost_usd, iv));
     add_validation(j, iv);
+    j["cost_capacity_block_usd"] = num(c.job.committed.capacity_block.cost_usd);
     return j;
 }
 

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/io/json_depth.h"
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_layout_fields.h"
+#include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_serving.h"
 
@@ -34,6 +35,9 @@ const char* enum_name(Pricing p) {
 }
 const char* enum_name(Objective o) {
     return name_of(kObjectives, o);
+}
+const char* enum_name(StorageService s) {
+    return name_of(kStorageServices, s);
 }
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
@@ -69,7 +73,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");
     parse_cluster(*cluster, sc);
     if (auto p = top.object("parallel")) parse_parallel(*p, sc);
-    if (auto v = top.enumeration("precision", kPrecisions)) sc.precision = *v;
+    parse_precision(top, sc);
     if (auto t = top.object("training")) parse_training(*t, sc);
     if (auto s = top.object("serving")) {
         if (top.present("training"))
@@ -78,7 +82,9 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     }
     if (auto s = top.object("spot")) parse_spot(*s, sc);
     if (auto c = top.object("constraints")) parse_constraints(*c, sc);
+    if (auto s = top.object("storage")) parse_storage(*s, sc);
     top.reject_unknown();
+    check_purchase_consistency(sc, origin);
 
     if (sc.parallel.global_batch == 0) {
         const ModelPreset* preset = find_model_preset(sc.preset);

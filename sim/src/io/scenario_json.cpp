@@ -1,5 +1,6 @@
 // Serialisation of a Scenario back to `clusterplan.scenario/1` JSON (the GUI saves with it).
 #include "clusterplan/sim/scenario.h"
+#include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_serving.h"
 
@@ -126,6 +127,7 @@ std::string scenario_to_json(const Scenario& sc) {
     cons["objective"] = enum_name(c.objective);
     cons["max_memory_fraction"] = c.max_memory_fraction;
     doc["constraints"] = cons;
+    scenario_io::write_pricing_fields(sc, doc);
     return doc.dump(2) + "\n";
 }
 

@@ -3,6 +3,7 @@
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/scenario_limits.h"
 #include "io/scenario_layout_fields.h"
+#include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 
 #include <algorithm>
@@ -101,6 +102,7 @@ static void parse_custom(Reader& r, Scenario& sc) {
         c.inter_node_latency_us = *v;
     if (auto v = r.number("usd_per_node_hour", 0, true, limits::kMaxUsdPerNodeHour))
         c.usd_per_node_hour = *v;
+    parse_custom_figures(r, c);
     r.reject_unknown();
     sc.custom = c;
 }
@@ -266,6 +268,7 @@ void parse_spot(Reader& r, Scenario& sc) {
         sc.spot.checkpoint_write_s = *v;
     if (auto v = r.number("restart_s", 0, true, limits::kMaxSpotSeconds)) sc.spot.restart_s = *v;
     if (auto v = r.boolean("checkpoint_on_notice")) sc.spot.checkpoint_on_notice = *v;
+    parse_spot_price_rule(r, sc.spot);
     r.reject_unknown();
     if (sc.spot.checkpoint_on_notice && sc.spot.checkpoint_write_s > 120)
         r.fail("checkpoint_on_notice",

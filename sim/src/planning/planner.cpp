@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/plan_interval.h"
+#include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
 #include "engine/model_constants.h"
@@ -83,6 +84,7 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
                                 "required for custom hardware");
     }
     if (accelerator) node.accelerator = *accelerator;
+    apply_custom_figures(node.accelerator, custom);
     if (custom.accelerators_per_node > 0) node.accelerators_per_node = custom.accelerators_per_node;
     if (!base) {
         // Without an instance to copy from: a fabric if the accelerator has one, else PCIe.
@@ -303,14 +305,14 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     rep.nodes = nodes;
     rep.devices = nodes * node.accelerators_per_node;
     rep.layout = layout;
-    rep.precision = sc.precision;
+    rep.precision = plan_precision(sc, node.accelerator);
     rep.workload_kind = sc.workload.kind;
     rep.usd_per_node_hour = node.usd_per_node_hour_on_demand;
     rep.usd_per_node_hour_spot = node.usd_per_node_hour_spot;
     rep.price_as_of = node.price_as_of;
     const Cluster cluster{node, nodes};
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
-    rep.result = evaluate(sc.workload, cluster, layout, sc.precision, cal);
+    rep.result = evaluate(sc.workload, cluster, layout, rep.precision, cal);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
     rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
@@ -335,8 +337,12 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(sc.precision)) +
+    rep.assumptions.push_back("precision " + std::string(enum_name(rep.precision)) +
                               ", Adam optimizer");
+    if (std::string fallback = precision_fallback_note(sc, node.accelerator); !fallback.empty())
+        rep.assumptions.push_back(std::move(fallback));
+    for (auto& line : figure_provenance_notes(sc, node.accelerator, rep.precision, cal))
+        rep.assumptions.push_back(std::move(line));
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions)
         rep.assumptions.emplace_back(a);
@@ -374,6 +380,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
             "layout");
     for (auto& a : cost_assumptions(sc, node))
         rep.assumptions.push_back(std::move(a));
+    for (auto& a : purchase_assumptions(sc, node, nodes))
+        rep.assumptions.push_back(std::move(a));
+    if (rep.job.storage.priced) rep.assumptions.push_back(rep.job.storage.text);
     if (!is_known(node.usd_per_node_hour_on_demand))
         rep.assumptions.push_back("no on-demand price known for " + node.instance_type +
                                   ": cost not computed");
@@ -441,7 +450,8 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     const Cluster cluster{node, nodes};
     const std::uint64_t evaluated = evaluate_layouts(
         sc, cluster, space, cal, [&](const Layout& l, const PlanResult& r) { best.offer(l, r); });
-    if (!best.any && best.has_problem && !is_known(node.accelerator.peak(sc.precision)) &&
+    if (!best.any && best.has_problem &&
+        !is_known(node.accelerator.peak(plan_precision(sc, node.accelerator))) &&
         (best.first_problem.limit == Limit::unknown_hardware ||
          best.first_problem.limit == Limit::cannot_train)) {
         // The precision, not the layout, is what the user has to change: say so and offer the
@@ -449,13 +459,15 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
         std::string known;
         for (Precision q :
              {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
-            if (is_known(node.accelerator.peak(q)))
+            if (precision_usable(node.accelerator, q))
                 known += (known.empty() ? "" : ", ") + std::string(enum_name(q));
         throw ScenarioError(
             origin, "precision",
             node.accelerator.id + " has no published " + enum_name(sc.precision) + " peak, so " +
                 node.instance_type + " cannot be planned at this precision (" +
-                (known.empty() ? std::string("no precision is known") : "known: " + known) + ")");
+                (known.empty() ? std::string("no precision is known")
+                               : "known: " + known + "; precision \"auto\" falls back by itself") +
+                ")");
     }
     if (!best.any) {
         const std::string reason =
@@ -465,6 +477,7 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     }
     PlanReport rep = make_plan_report(sc, node, nodes, best.layout, cal);
     rep.spot = sc.pricing == Pricing::spot;
+    rep.purchase = headline_purchase(sc.pricing);
     rep.searched = searched_fields(sc);
     if (!rep.searched.empty()) {
         rep.note = "searched " + join(rep.searched) + ": " +

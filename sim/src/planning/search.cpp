@@ -112,7 +112,8 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates,
         summary.instance = node.instance_type;
         summary.skipped = training_refusal(node);
         if (!summary.skipped.empty()) continue;
-        if (!is_known(node.accelerator.peak(sc.precision))) {
+        const Precision precision = plan_precision(sc, node.accelerator);
+        if (!is_known(node.accelerator.peak(precision))) {
             // No published peak at this precision: one probe plan confirms the model cannot
             // price it, and the instance is skipped instead of evaluating every layout.
             LayoutSpace probe;
@@ -120,13 +121,13 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates,
             if (!probe.bases.empty()) {
                 Layout l = probe.bases.front();
                 l.recompute = probe.recomputes.front();
-                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, sc.precision,
+                const PlanResult r = evaluate(sc.workload, Cluster{node, 1}, l, precision,
                                               calibration_for(cal, node));
                 ++result.evaluated;
                 ++summary.evaluated;
                 if (r.limit == Limit::unknown_hardware || r.limit == Limit::cannot_train) {
                     summary.skipped = node.instance_type + ": " + node.accelerator.id +
-                                      " has no published " + enum_name(sc.precision) +
+                                      " has no published " + enum_name(precision) +
                                       " peak, so it is not planned at this precision";
                     continue;
                 }

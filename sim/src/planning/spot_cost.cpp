@@ -1,5 +1,7 @@
 #include "clusterplan/sim/spot_cost.h"
 
+#include "clusterplan/sim/purchase_costs.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -83,6 +85,8 @@ JobEconomics job_economics(const Scenario& sc, const NodeSpec& node, int nodes,
     if (is_known(node.usd_per_node_hour_on_demand))
         j.cost_usd = nodes * node.usd_per_node_hour_on_demand * j.time_to_train_h;
     j.spot = spot_estimate(sc.spot, node, nodes, j.time_to_train_h);
+    j.committed = committed_costs(node.committed, nodes, j.time_to_train_h);
+    j.storage = storage_cost(sc, j.time_to_train_h);
     return j;
 }
 
@@ -127,7 +131,11 @@ std::vector<std::string> cost_assumptions(const Scenario& sc, const NodeSpec& no
             "each interruption costs restart_s plus half an interval of lost work (the "
             "2-minute notice is used to stop cleanly, not to checkpoint)");
     }
-    out.push_back("spot price: the current price in the catalog; spot prices change over time");
+    out.push_back(
+        node.spot_price_basis.empty()
+            ? std::string(
+                  "spot price: the current price in the catalog; spot prices change over time")
+            : node.spot_price_basis);
     if (sc.training.trials > 1)
         out.push_back(
             "tuning job: " + std::to_string(sc.training.trials) + " trials of equal length, " +

@@ -6,6 +6,7 @@
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/serving.h"
+#include "clusterplan/sim/spot_price_stats.h"
 #include "clusterplan/sim/workload.h"
 
 #include <optional>
@@ -35,7 +36,9 @@ private:
 inline constexpr int kMaxScenarioNodes = 8192;
 
 enum class Objective { cost, time, cost_under_deadline, time_under_budget };
-enum class Pricing { on_demand, spot };
+// The purchase option a scenario asks for; `any` (the default) compares every option the catalog
+// prices and constraints.allow_spot permits (DESIGN.md "Purchase options").
+enum class Pricing { on_demand, spot, any, capacity_block, reserved_1y, reserved_3y };
 
 // Custom hardware (cluster.custom): NaN/empty = not given, take from the catalog instance.
 struct CustomHardware {
@@ -45,6 +48,12 @@ struct CustomHardware {
     double inter_node_gbps = kUnknown;
     double inter_node_latency_us = kUnknown;
     double usd_per_node_hour = kUnknown;
+    // Accelerator figures replacing the catalog's (NaN = keep): dense peaks per precision,
+    // memory per device, device memory bandwidth.
+    std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
+                                                    kUnknown};
+    double memory_gib = kUnknown;
+    double hbm_gbytes_per_s = kUnknown;
 };
 
 // Parallel settings as written: std::nullopt means "search this".
@@ -86,6 +95,16 @@ struct SpotSpec {
     // true: the job writes a checkpoint inside AWS's 2-minute notice (needs checkpoint_write_s
     // <= 120), so an interruption loses no work; false: only periodic (Young/Daly) checkpoints.
     bool checkpoint_on_notice = false;
+    SpotPriceRule price_rule; // which statistic of the spot price history is used
+};
+
+// Optional checkpoint storage cost line (storage section).
+enum class StorageService { none, s3, fsx_lustre };
+struct StorageSpec {
+    StorageService service = StorageService::none;
+    int checkpoints_kept = 2;           // how many full checkpoints are stored at once
+    double usd_per_gb_month = kUnknown; // NaN: the service's published us-east-1 rate
+    double checkpoint_gb = kUnknown;    // NaN: derived from the parameter count
 };
 
 struct Constraints {
@@ -112,11 +131,16 @@ struct Scenario {
     std::string instance;     // empty = search (sweep/recommend only)
     std::optional<int> nodes; // empty = search (sweep/recommend only)
     std::string region = "us-east-1";
-    Pricing pricing = Pricing::on_demand;
+    Pricing pricing = Pricing::any;
     std::string calibration = "datasheet";
     std::optional<CustomHardware> custom;
     ParallelSpec parallel;
     Precision precision = Precision::bf16;
+    // Precisions to fall back to, in order, on parts that cannot run `precision` (precision
+    // "auto" or a list); empty = no fallback.
+    std::vector<Precision> precision_fallbacks;
+    bool precision_auto = false;
+    StorageSpec storage;
     TrainingSpec training;
     // Inference serving (`serving` section, DESIGN.md "Inference serving"); empty for training.
     std::optional<ServingSpec> serving;
@@ -141,5 +165,6 @@ const char* enum_name(DpComm d);
 const char* enum_name(PsSync s);
 const char* enum_name(Pricing p);
 const char* enum_name(Objective o);
+const char* enum_name(StorageService s);
 
 } // namespace cp::sim
