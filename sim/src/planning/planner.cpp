@@ -360,6 +360,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     else
         rep.assumptions.push_back(
             "hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
+    if (rep.result.calibration_used.job)
+        for (const std::string& line : describe_job_calibration(cal->job))
+            rep.assumptions.push_back("job calibration: " + line);
     if (rep.scaling_reference_devices > 1)
         rep.assumptions.push_back("scaling efficiency is relative to " +
                                   std::to_string(rep.scaling_reference_devices) +

@@ -86,7 +86,11 @@ bool ranges_overlap(const FigureRange& a, const FigureRange& b) {
 
 std::string range_phrase(const PredictionInterval& iv, const std::string& low,
                          const std::string& high) {
-    const std::string span = low + "–" + high;
+    // "6.01–7.42 s" rather than "6.01 s–7.42 s" when both ends carry the same unit.
+    const std::size_t lo_space = low.rfind(' '), hi_space = high.rfind(' ');
+    const bool same_unit = lo_space != std::string::npos && hi_space != std::string::npos &&
+                           low.substr(lo_space) == high.substr(hi_space);
+    const std::string span = (same_unit ? low.substr(0, lo_space) : low) + "–" + high;
     const std::string share = std::to_string(static_cast<int>(std::lround(iv.confidence * 100)));
     if (!iv.validated) return "unvalidated: the model's error on any measured run spans " + span;
     if (iv.basis == IntervalBasis::job_log) return share + " % range from your job log: " + span;
