@@ -185,6 +185,22 @@ void read_economics(const Fields& f, PlanReport& r) {
     t.number_or_unknown("spot_cost_usd", h.spot_cost_usd);
 }
 
+void read_interval(const Fields& f, PredictionInterval& iv) {
+    f.number("confidence", iv.confidence);
+    f.boolean("validated", iv.validated);
+    const Fields v = f.object("validation");
+    v.integer("runs", iv.runs);
+    v.integer("sources", iv.sources);
+    v.text("bucket", iv.bucket);
+    v.number("low_factor", iv.low_factor);
+    v.number("high_factor", iv.high_factor);
+    std::string basis;
+    v.text("basis", basis);
+    iv.basis = basis == "published_runs" ? IntervalBasis::published_runs
+               : basis == "job_log"      ? IntervalBasis::job_log
+                                         : IntervalBasis::unvalidated;
+}
+
 } // namespace
 
 PlanReport plan_report_from_json(const nlohmann::ordered_json& doc) {
@@ -209,6 +225,7 @@ PlanReport plan_report_from_json(const nlohmann::ordered_json& doc) {
     f.number_or_unknown("scaling_efficiency", r.scaling_efficiency);
     f.integer("scaling_reference_devices", r.scaling_reference_devices);
     read_economics(f, r);
+    read_interval(f, r.interval);
     r.layout = read_layout(f.object("layout"));
     f.texts("searched", r.searched);
     f.text("note", r.note);
