@@ -93,7 +93,9 @@ void print_serving_ranking(std::ostream& out, const std::vector<sim::ServingPlan
         std::snprintf(
             line, sizeof line, "%-5d %-19s %-13s %-7s %-3d %-9d %-8s %-8s %-11s %-9s %-9s %s\n",
             shown, p.instance.c_str(), sim::enum_name(p.engine), sim::enum_name(p.weights), p.tp,
-            p.replicas, fmt("%.1f", p.ttft_ms).c_str(), fmt("%.2f", p.tpot_ms).c_str(),
+            // Encoders and CNNs have one batch latency, no first token or token rate.
+            p.replicas, fmt("%.1f", p.generation ? p.ttft_ms : sim::kUnknown).c_str(),
+            fmt("%.2f", p.generation ? p.tpot_ms : sim::kUnknown).c_str(),
             fmt("%.2f", p.latency_ms).c_str(), fmt("%.2f", p.usd_per_hour).c_str(),
             fmt("%.3f", p.usd_per_million_output_tokens).c_str(), p.meets_slo ? "met" : "missed");
         out << line;
