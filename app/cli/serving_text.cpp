@@ -1,6 +1,7 @@
 #include "serving_text.h"
 
 #include "clusterplan/sim/serving_json.h"
+#include "clusterplan/sim/serving_wording.h"
 
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,8 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
     if (p.generation) out << ", KV cache " << sim::enum_name(p.kv_cache);
     out << ", tp " << p.tp << (p.neuron ? " NeuronCores" : "") << ", pp " << p.pp << ", batch "
         << p.batch << "\n";
+    if (const std::string note = sim::serving_quantization_note(p); !note.empty())
+        out << "  " << note << "\n";
     out << "  replicas " << p.replicas << " on " << p.nodes << " instance(s), " << p.devices
         << " devices\n";
     if (p.generation) {

@@ -49,6 +49,16 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
     return s;
 }
 
+std::string serving_quantization_note(const ServingPlan& p) {
+    const bool quantized = p.weights == StorageType::int8 || p.weights == StorageType::int4;
+    const bool searched =
+        std::find(p.searched.begin(), p.searched.end(), "weights") != p.searched.end();
+    if (!quantized || !searched) return {};
+    return std::string("Weights quantized to ") + enum_name(p.weights) +
+           " (chosen because serving.weights is left open; quantization can cost answer "
+           "quality): set serving.weights to bf16 or fp16 to plan the model's native precision.";
+}
+
 std::string serving_validation_note(const ServingPlan& p, const EngineFactors& f) {
     const bool measured = std::find(f.accelerators.begin(), f.accelerators.end(), p.accelerator) !=
                           f.accelerators.end();
