@@ -11,7 +11,7 @@ $SUDO apt-get install -y --no-install-recommends \
   build-essential cmake ninja-build pkg-config git ca-certificates file dpkg-dev \
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev \
   libqt6svg6 qt6-qpa-plugins libxkbcommon-dev libgl-dev libvulkan-dev \
-  libsqlite3-dev sqlite3 libeigen3-dev nlohmann-json3-dev catch2 libfmt-dev libbenchmark-dev \
+  libsqlite3-dev sqlite3 libcurl4-openssl-dev libeigen3-dev nlohmann-json3-dev catch2 libfmt-dev libbenchmark-dev \
   poppler-utils fonts-dejavu-core xvfb xauth clang libclang-rt-14-dev clang-format clang-tidy openssh-client
 # Packaging and hardening: metadata validators (ctest), llvm-symbolizer for fuzzer stack traces.
 $SUDO apt-get install -y --no-install-recommends desktop-file-utils appstream libxml2-utils llvm-14

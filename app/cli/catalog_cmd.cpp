@@ -1,6 +1,7 @@
 // `clusterplan catalog list|show|import|export|rebuild` (contract in DESIGN.md).
 #include "args.h"
 #include "catalog_format.h"
+#include "catalog_refresh_cmd.h"
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
@@ -26,11 +27,13 @@ const char* const kCatalogUsage =
     "usage: clusterplan catalog list [--family F] [--region R] [--json]\n"
     "       clusterplan catalog show TYPE [--region R] [--history] [--json]\n"
     "       clusterplan catalog import FILE [--format aws-spot-history|spot-advisor|skypilot|"
-    "aws-price-list|csv] [--as-of YYYY-MM-DD]\n"
+    "aws-price-list|csv|aws-spot-feed|capacity-blocks] [--as-of YYYY-MM-DD]\n"
     "       clusterplan catalog export FILE\n"
     "       clusterplan catalog rebuild [--force]   (move a damaged database aside, recreate it;\n"
     "                                 --force: also a healthy one holding imports or "
     "calibrations)\n"
+    "       clusterplan catalog refresh [--region R ...] [--base-url URL] [--timeout S] "
+    "[--no-aws-cli]\n"
     "Files are read up to 64 MiB (--format aws-price-list: 1 GiB); export writes CSV only.\n";
 
 // Opens the user's catalog; a damaged file is bad data (exit 2) with the way out named.
@@ -117,28 +120,49 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
     if (args.flag("--json")) {
         // A plain array, as always (scripts parse it); an unpriced region is simply empty.
         json out = json::array();
-        for (const auto& i : rows)
-            out.push_back(instance_json(i));
+        for (const auto& i : rows) {
+            json j = instance_json(i);
+            const auto spot = catalog.spot_price_summary(i.instance_type, filter.region);
+            j["spot_usd_per_hour"] = spot.known ? json(spot.usd_per_hour) : json(nullptr);
+            j["spot_price_basis"] = spot.known ? json(spot.basis) : json(nullptr);
+            const auto acc =
+                i.accelerator.empty() ? std::nullopt : catalog.accelerator(i.accelerator);
+            j["accelerator_estimates"] = acc ? json(acc->estimated_fields) : json::array();
+            out.push_back(std::move(j));
+        }
         io.out << out.dump(2) << "\n";
         return kOk;
     }
     std::vector<std::vector<std::string>> table;
+    bool any_estimate = false;
     for (const auto& i : rows) {
+        // "*": some figure of the accelerator is a published estimate (catalog show says which).
+        const auto acc = i.accelerator.empty() ? std::nullopt : catalog.accelerator(i.accelerator);
+        const bool estimate = acc && !acc->estimated_fields.empty();
+        any_estimate = any_estimate || estimate;
+        const auto spot = catalog.spot_price_summary(i.instance_type, filter.region);
         table.push_back(
-            {i.instance_type, i.accelerator.empty() ? kDash : i.accelerator,
+            {i.instance_type, i.accelerator.empty() ? kDash : i.accelerator + (estimate ? "*" : ""),
              std::to_string(i.accelerator_count), i.vcpus ? std::to_string(*i.vcpus) : kDash,
              fmt_num(i.memory_gib), network_text(i), yes_no(i.efa),
              i.intra_node_interconnect.empty() ? kDash : i.intra_node_interconnect,
-             fmt_usd(i.on_demand_usd_per_hour), spot_range(i),
+             fmt_usd(i.on_demand_usd_per_hour),
+             spot.known ? fmt_usd(spot.usd_per_hour) : std::string(kDash), spot_range(i),
              i.interruption_bucket ? cat::interruption_label(*i.interruption_bucket) : kDash,
              i.price_as_of.empty() ? kDash : i.price_as_of, fmt_age(i.price_age_days)});
     }
     io.out << render_table({"TYPE", "ACCEL", "N", "vCPU", "MEM GiB", "NET Gbps", "EFA",
-                            "INTRA-NODE", "ON-DEMAND $/h", "SPOT $/h", "INTERRUPT", "PRICE DATE",
-                            "AGE"},
+                            "INTRA-NODE", "ON-DEMAND $/h", "SPOT $/h", "SPOT RANGE", "INTERRUPT",
+                            "PRICE DATE", "AGE"},
                            table);
-    io.out << rows.size() << " instance types, prices in " << filter.region
-           << ("; unknown values shown as " + std::string(kDash)) << "\n";
+    io.out
+        << rows.size() << " instance types, prices in " << filter.region
+        << ("; unknown values shown as " + std::string(kDash))
+        << "; SPOT is the median of the last 30 days in the typical zone, RANGE over all zones\n";
+    if (any_estimate)
+        io.out
+            << "* the accelerator has published estimates among its figures, not datasheet values "
+               "(`clusterplan catalog show TYPE` marks them)\n";
     if (region_unpriced) {
         // Not an error (an empty listing is a true answer), but most likely a typo: say where
         // prices are.
@@ -153,19 +177,27 @@ int cmd_list(const std::vector<std::string>& argv, Io& io) {
 }
 
 void print_accelerator(const cat::AcceleratorInfo& a, std::ostream& out) {
+    // A published estimate (no datasheet figure) carries "(est.)" wherever it is shown.
+    auto v = [&](const std::optional<double>& x, const char* field) {
+        return fmt_num(x) + (x && a.is_estimated(field) ? " (est.)" : "");
+    };
     out << "accelerator  " << a.id << " (" << a.name << "), "
         << (a.vendor.empty() ? kDash : a.vendor) << ", " << (a.is_gpu ? "GPU" : "not a GPU")
         << (a.inference_only ? ", inference only: training jobs do not run on it" : "") << "\n"
-        << "  memory     " << fmt_num(a.memory_gib) << " GiB "
+        << "  memory     " << v(a.memory_gib, "memory_gib") << " GiB "
         << (a.memory_type.empty() ? "" : a.memory_type + " ") << "at "
-        << fmt_num(a.hbm_gbytes_per_s) << " GB/s\n"
-        << "  dense peak TFLOP/s  fp32 " << fmt_num(a.fp32_tflops) << ", tf32 "
-        << fmt_num(a.tf32_tflops) << ", fp16 " << fmt_num(a.fp16_tflops) << ", bf16 "
-        << fmt_num(a.bf16_tflops) << ", fp8 " << fmt_num(a.fp8_tflops) << "\n"
+        << v(a.hbm_gbytes_per_s, "hbm_gbytes_per_s") << " GB/s\n"
+        << "  dense peak TFLOP/s  fp32 " << v(a.fp32_tflops, "fp32_tflops") << ", tf32 "
+        << v(a.tf32_tflops, "tf32_tflops") << ", fp16 " << v(a.fp16_tflops, "fp16_tflops")
+        << ", bf16 " << v(a.bf16_tflops, "bf16_tflops") << ", fp8 " << v(a.fp8_tflops, "fp8_tflops")
+        << "; int8 TOP/s " << v(a.int8_tops, "int8_tops") << "\n"
         << "  link       " << (a.intra_node_link.empty() ? kDash : a.intra_node_link) << ", "
         << fmt_num(a.link_gbytes_per_s) << " GB/s per device (as published); host "
         << (a.host_link.empty() ? kDash : a.host_link) << "\n"
         << "  source     " << (a.source.empty() ? kDash : a.source) << "\n";
+    if (!a.estimated_fields.empty())
+        out << "  estimate   figures marked (est.) are published estimates, not datasheet values: "
+            << a.estimate_source << "\n";
 }
 
 int cmd_show(const std::vector<std::string>& argv, Io& io) {
@@ -179,7 +211,7 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
         throw InputError("'" + typed + "' is not an instance type in the catalog" +
                          cat::did_you_mean(typed, cat::instance_type_names(catalog)) +
                          "; see `clusterplan catalog list`.");
-    const std::string type = *found;
+    const std::string& type = *found;
     const std::string region = args.value("--region", cat::kDefaultRegion);
     const auto inst = catalog.instance(type, region);
     if (!inst)
@@ -260,7 +292,7 @@ int cmd_import(const std::vector<std::string>& argv, Io& io) {
         if (!options.format)
             throw UsageError("--format '" + args.value("--format") +
                              "' is not one of aws-spot-history, spot-advisor, skypilot, "
-                             "aws-price-list, csv");
+                             "aws-price-list, csv, aws-spot-feed, capacity-blocks");
     }
     options.as_of = args.value("--as-of");
     auto catalog = open_catalog();
@@ -347,6 +379,7 @@ int cmd_catalog(const std::vector<std::string>& args, Io& io) {
         if (args[0] == "import") return cmd_import(rest, io);
         if (args[0] == "export") return cmd_export(rest, io);
         if (args[0] == "rebuild") return cmd_rebuild(rest, io);
+        if (args[0] == "refresh") return cmd_catalog_refresh(rest, io);
     } catch (const cat::ImportError& e) {
         throw InputError(e.what());
     }

@@ -92,6 +92,8 @@ json accelerator_json(const catalog::AcceleratorInfo& a) {
         {"software_stack", opt(a.software_stack)},
         {"notes", opt(a.notes)},
         {"source", opt(a.source)},
+        {"estimated_fields", a.estimated_fields},
+        {"estimate_source", opt(a.estimate_source)},
     };
 }
 

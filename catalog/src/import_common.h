@@ -77,6 +77,8 @@ void import_spot_advisor(ImportContext& ctx, const std::string& text);
 void import_skypilot(ImportContext& ctx, const std::string& text);
 void import_price_list(ImportContext& ctx, const std::string& text);
 void import_own_csv(ImportContext& ctx, const std::string& text);
+void import_spot_feed(ImportContext& ctx, const std::string& text);
+void import_capacity_blocks(ImportContext& ctx, const std::string& text);
 
 // Header of our export format (also what detect_format looks for).
 inline constexpr std::string_view kExportHeader =

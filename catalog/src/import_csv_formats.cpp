@@ -208,7 +208,8 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
         ctx.check_not_future(csv.where(), "as_of", stamp, *as_of);
         if (source.empty()) ctx.fail(csv.where(), "source", "is empty");
         ++ctx.report.records_read;
-        if (record == "on_demand" || record == "spot") {
+        if (record == "on_demand" || record == "spot" || record == "capacity_block" ||
+            record == "reserved_1y" || record == "reserved_3y") {
             const auto price = csv.price("usd_per_hour");
             if (!price) ctx.fail(csv.where(), "usd_per_hour", "is empty");
             if (*price == 0.0) ctx.fail(csv.where(), "usd_per_hour", price_problem(*price));
@@ -231,7 +232,9 @@ void import_own_csv(ImportContext& ctx, const std::string& text) {
             ctx.put_advisor(type, region, os, static_cast<int>(*bucket), savings, *as_of, source);
         } else {
             ctx.fail(csv.where(), "record",
-                     "'" + record + "' is not on_demand, spot or spot_advisor");
+                     "'" + record +
+                         "' is not on_demand, spot, capacity_block, reserved_1y, reserved_3y or "
+                         "spot_advisor");
         }
         ctx.staged(csv.index());
     }

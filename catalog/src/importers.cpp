@@ -27,13 +27,18 @@ std::string_view format_name(ImportFormat format) {
         return "aws-price-list";
     case ImportFormat::csv:
         return "csv";
+    case ImportFormat::aws_spot_feed:
+        return "aws-spot-feed";
+    case ImportFormat::capacity_blocks:
+        return "capacity-blocks";
     }
     return "csv";
 }
 
 std::optional<ImportFormat> parse_format(std::string_view name) {
     for (auto f : {ImportFormat::aws_spot_history, ImportFormat::spot_advisor,
-                   ImportFormat::skypilot, ImportFormat::aws_price_list, ImportFormat::csv})
+                   ImportFormat::skypilot, ImportFormat::aws_price_list, ImportFormat::csv,
+                   ImportFormat::aws_spot_feed, ImportFormat::capacity_blocks})
         if (format_name(f) == name) return f;
     return std::nullopt;
 }
@@ -193,6 +198,12 @@ ImportFormat detect_format_of(const fs::path& file, const std::string& text) {
             return ImportFormat::aws_spot_history;
         if (body.find("\"spot_advisor\"") != std::string_view::npos)
             return ImportFormat::spot_advisor;
+        if (body.find("\"CapacityBlockOfferings\"") != std::string_view::npos)
+            return ImportFormat::capacity_blocks;
+        if (body.find("\"valueColumns\"") != std::string_view::npos)
+            return ImportFormat::aws_spot_feed;
+    } else if (body.rfind("callback(", 0) == 0) {
+        return ImportFormat::aws_spot_feed;
     } else {
         const std::string_view first = body.substr(0, body.find('\n'));
         if (first.rfind("\"FormatVersion\"", 0) == 0 || first.rfind("FormatVersion", 0) == 0)
@@ -202,9 +213,10 @@ ImportFormat detect_format_of(const fs::path& file, const std::string& text) {
             first.find("SpotPrice") != std::string_view::npos)
             return ImportFormat::skypilot;
     }
-    throw ImportError(file.string() +
-                      ": the format cannot be recognised; pass --format aws-spot-history, "
-                      "spot-advisor, skypilot, aws-price-list or csv.");
+    throw ImportError(
+        file.string() +
+        ": the format cannot be recognised; pass --format aws-spot-history, "
+        "spot-advisor, skypilot, aws-price-list, csv, aws-spot-feed or capacity-blocks.");
 }
 
 } // namespace
@@ -239,6 +251,12 @@ ImportReport import_file(Catalog& catalog, const fs::path& file, const ImportOpt
             break;
         case ImportFormat::csv:
             detail::import_own_csv(ctx, text);
+            break;
+        case ImportFormat::aws_spot_feed:
+            detail::import_spot_feed(ctx, text);
+            break;
+        case ImportFormat::capacity_blocks:
+            detail::import_capacity_blocks(ctx, text);
             break;
         }
     });

@@ -10,5 +10,8 @@ namespace cp::catalog::detail {
 void migrate(sqlite3* db, const std::filesystem::path& path);
 // Loads the embedded CSV snapshot (accelerators, instance types, us-east-1 prices).
 void load_snapshot(sqlite3* db);
+// Schema 2: wider price kinds (Capacity Blocks, reservations), estimate marks on accelerator
+// figures, and the bundled estimates and purchase prices for catalogs made before them.
+void migrate_v1_to_v2(sqlite3* db);
 
 } // namespace cp::catalog::detail

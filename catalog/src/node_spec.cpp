@@ -52,6 +52,18 @@ double pcie_x8_gbytes_per_s(std::string_view interconnect, std::string_view host
     }
 }
 
+// The accelerator's host link (what offloaded state crosses), per direction, from the catalog's
+// host_link: x16 unless a narrower link is stated or observed ("PCIe Gen4 x16 (x8 link
+// observed)"); NVIDIA's SXM and PCIe data-centre parts all attach at x16 (datasheets: A100
+// "PCIe Gen4 64 GB/s", H100 SXM "PCIe Gen5 128 GB/s", both directions).
+double host_link_gbytes_per_s(std::string_view host_link) {
+    const double x8 = pcie_x8_gbytes_per_s("", host_link);
+    if (!sim::is_known(x8)) return sim::kUnknown;
+    const bool narrow = icontains(host_link, "x8 link") ||
+                        (icontains(host_link, "x8") && !icontains(host_link, "x16"));
+    return narrow ? x8 : 2.0 * x8;
+}
+
 // Vendors quote NVLink (and, we assume, NeuronLink) per device as the bidirectional total:
 // A100 "600 GB/s" = 12 NVLink-3 links x 25 GB/s x 2 directions (NVIDIA A100 datasheet and
 // architecture whitepaper). The simulator wants one direction, so halve those. Gaudi's figure
@@ -85,6 +97,19 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
     s.peak_tflops[static_cast<int>(sim::Precision::bf16)] = or_nan(a.bf16_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::fp8)] = or_nan(a.fp8_tflops);
     s.int8_tops = or_nan(a.int8_tops);
+    // NVIDIA datasheets list every tensor precision a part has: with the fp16 figure known, a
+    // precision without one is missing math (no bf16/tf32 before Ampere, no fp8 before
+    // Ada/Hopper; NVIDIA V100, T4, A100 datasheets), not an unknown figure.
+    if (a.is_gpu && a.fp16_tflops)
+        for (int i = 0; i < sim::kPrecisionCount; ++i)
+            s.precision_unsupported[i] = !sim::is_known(s.peak_tflops[i]);
+    static const char* const peak_fields[sim::kPrecisionCount] = {
+        "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops"};
+    for (int i = 0; i < sim::kPrecisionCount; ++i)
+        s.peak_estimated[i] = a.is_estimated(peak_fields[i]);
+    s.memory_estimated = a.is_estimated("memory_gib");
+    s.hbm_estimated = a.is_estimated("hbm_gbytes_per_s");
+    s.estimate_source = a.estimate_source;
     s.memory_gib = or_nan(a.memory_gib);
     s.hbm_gbytes_per_s = or_nan(a.hbm_gbytes_per_s);
     const auto link = parse_intra_node_link(a.intra_node_link, 2);
@@ -101,7 +126,10 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     else
         n.accelerator.id = in.accelerator;
     // The instance may carry less memory per device than the chip's datasheet maximum.
-    if (in.accelerator_memory_gib_each) n.accelerator.memory_gib = *in.accelerator_memory_gib_each;
+    if (in.accelerator_memory_gib_each) {
+        n.accelerator.memory_gib = *in.accelerator_memory_gib_each;
+        n.accelerator.memory_estimated = false; // the instance's own published figure
+    }
     n.accelerators_per_node = std::max(in.accelerator_count, 1);
     n.intra_link = parse_intra_node_link(in.intra_node_interconnect, in.accelerator_count);
     switch (n.intra_link) {
@@ -125,9 +153,12 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     n.inter_node_gbps = or_nan(in.network_is_up_to || !in.network_gbps ? in.network_baseline_gbps
                                                                        : in.network_gbps);
     n.efa = in.efa;
+    n.host_memory_gib = or_nan(in.memory_gib);
+    if (acc) n.host_link_gbytes_per_s = host_link_gbytes_per_s(acc->host_link);
     n.usd_per_node_hour_on_demand = or_nan(in.on_demand_usd_per_hour);
     n.usd_per_node_hour_spot = or_nan(in.spot_usd_per_hour_min);
     n.spot_interruption_bucket = in.interruption_bucket.value_or(-1);
+    n.spot_advisor_known = in.interruption_bucket.has_value();
     n.price_as_of = in.on_demand_as_of;
     return n;
 }
@@ -138,12 +169,14 @@ std::optional<sim::AcceleratorSpec> Catalog::accelerator_spec(std::string_view i
     return to_accelerator_spec(*a);
 }
 
-std::optional<sim::NodeSpec> Catalog::node_spec(std::string_view type,
-                                                std::string_view region) const {
+std::optional<sim::NodeSpec> Catalog::node_spec(std::string_view type, std::string_view region,
+                                                const sim::SpotPriceRule& rule) const {
     const auto in = instance(type, region);
     if (!in) return std::nullopt;
     const auto acc = accelerator(in->accelerator);
-    return to_node_spec(*in, acc ? &*acc : nullptr);
+    auto node = to_node_spec(*in, acc ? &*acc : nullptr);
+    apply_purchase_prices(node, region, rule);
+    return node;
 }
 
 namespace {
@@ -154,7 +187,8 @@ bool has_training_peak(const sim::AcceleratorSpec& a) {
 }
 } // namespace
 
-std::vector<sim::NodeSpec> Catalog::trainable_node_specs(std::string_view region) const {
+std::vector<sim::NodeSpec> Catalog::trainable_node_specs(std::string_view region,
+                                                         const sim::SpotPriceRule& rule) const {
     std::vector<sim::NodeSpec> out;
     InstanceFilter filter;
     filter.region = std::string(region);
@@ -163,6 +197,7 @@ std::vector<sim::NodeSpec> Catalog::trainable_node_specs(std::string_view region
         if (!acc || acc->inference_only) continue;
         auto node = to_node_spec(in, &*acc);
         if (!has_training_peak(node.accelerator)) continue;
+        apply_purchase_prices(node, region, rule);
         out.push_back(std::move(node));
     }
     return out;

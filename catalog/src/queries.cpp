@@ -3,6 +3,8 @@
 #include "dates.h"
 #include "sqlite_util.h"
 
+#include <algorithm>
+
 namespace cp::catalog {
 
 using detail::Stmt;
@@ -18,7 +20,7 @@ constexpr const char* kAcceleratorColumns =
     "id, name, vendor, is_gpu, inference_only, form_factor, memory_gib, memory_type, "
     "hbm_gbytes_per_s, fp32_tflops, tf32_tflops, fp16_tflops, bf16_tflops, fp8_tflops, "
     "int8_tops, sparse_note, intra_node_link, link_gbytes_per_s, host_link, tdp_w, "
-    "software_stack, notes, source";
+    "software_stack, notes, source, estimated_fields, estimate_source";
 
 AcceleratorInfo read_accelerator(const Stmt& s) {
     AcceleratorInfo a;
@@ -45,6 +47,14 @@ AcceleratorInfo read_accelerator(const Stmt& s) {
     a.software_stack = s.get_text(20);
     a.notes = s.get_text(21);
     a.source = s.get_text(22);
+    // Stored as "tf32_tflops;fp16_tflops;..." (the seed's format).
+    const std::string marks = s.get_text(23);
+    for (std::size_t start = 0; start < marks.size();) {
+        const std::size_t end = std::min(marks.find(';', start), marks.size());
+        if (end > start) a.estimated_fields.push_back(marks.substr(start, end - start));
+        start = end + 1;
+    }
+    a.estimate_source = s.get_text(24);
     return a;
 }
 

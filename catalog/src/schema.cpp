@@ -4,6 +4,7 @@
 #include "clusterplan/catalog/catalog.h"
 #include "dates.h"
 #include "internal.h"
+#include "schema_sql.h"
 #include "sqlite_util.h"
 
 #include <string>
@@ -11,7 +12,7 @@
 namespace cp::catalog {
 
 int current_schema_version() {
-    return 1;
+    return 2;
 }
 
 namespace detail {
@@ -105,17 +106,6 @@ CREATE TABLE scenarios(
   json TEXT NOT NULL,
   saved_at TEXT NOT NULL
 );
--- Current prices: the newest row per (type, region, zone, kind). A region-wide spot row (the
--- seed's min/max over unnamed zones) gives way once per-zone spot prices exist for that region.
-CREATE VIEW current_prices AS
-SELECT p.* FROM prices p
-WHERE p.as_of = (SELECT max(q.as_of) FROM prices q
-                 WHERE q.instance_type = p.instance_type AND q.region = p.region
-                   AND q.kind = p.kind AND q.zone = p.zone)
-  AND NOT (p.kind = 'spot' AND p.zone = ''
-           AND EXISTS (SELECT 1 FROM prices z
-                       WHERE z.instance_type = p.instance_type AND z.region = p.region
-                         AND z.kind = 'spot' AND z.zone <> ''));
 )sql";
 
 int user_version(sqlite3* db) {
@@ -148,13 +138,17 @@ void migrate(sqlite3* db, const std::filesystem::path& path) {
                                                      " is an SQLite database but not a "
                                                      "ClusterPlan catalog.");
             exec(db, kSchemaV1);
+            exec(db, kCurrentPricesView);
             load_snapshot(db);
             Stmt meta(db, "INSERT INTO meta(key, value) VALUES ('created_at', ?1), "
                           "('snapshot', 'catalog/data (bundled)')");
             meta.bind(1, now_utc_timestamp()).run();
             version = 1;
         }
-        // Future: if (version == 1) { ALTER TABLE ...; version = 2; }
+        if (version == 1) {
+            migrate_v1_to_v2(db);
+            version = 2;
+        }
         exec(db, "PRAGMA user_version = " + std::to_string(version));
         exec(db, "COMMIT");
     } catch (...) {

@@ -137,7 +137,8 @@ TEST_CASE("a reader sees the old prices while an import is in progress", "[catal
     // WAL: the reader is neither blocked nor shown uncommitted rows.
     const auto during = reader.instance("p4d.24xlarge");
     CHECK(during->spot_usd_per_hour_min == seed_min);
-    CHECK(reader.prices("p4d.24xlarge", true).size() == 3);
+    // us-east-1 on demand and spot range, and the bundled Capacity Block rates of two regions.
+    CHECK(reader.prices("p4d.24xlarge", true).size() == 5);
     {
         std::lock_guard<std::mutex> lock(m);
         release = true;
@@ -241,6 +242,6 @@ TEST_CASE("schema versions: newer files and foreign databases are refused", "[ca
         }
         Catalog again(db);
         CHECK(again.schema_version() == current_schema_version());
-        CHECK(again.prices("p4d.24xlarge", true).size() == 5);
+        CHECK(again.prices("p4d.24xlarge", true).size() == 7);
     }
 }

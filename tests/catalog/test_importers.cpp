@@ -64,7 +64,8 @@ TEST_CASE("describe-spot-price-history import sets per-zone spot prices", "[cata
     CHECK_REL(p4d->spot_usd_per_hour_max.value(), 11.0288, 1e-12);
     CHECK(p4d->spot_as_of == "2025-11-03T14:05:31Z");
     CHECK_REL(p4d->on_demand_usd_per_hour.value(), 21.957642, 1e-12); // untouched
-    CHECK_REL(cat.node_spec("p4d.24xlarge")->usd_per_node_hour_spot, 7.9604, 1e-12);
+    // The middle zone's (1a) median over the history, not the cheapest zone (1b, 7.9604).
+    CHECK_REL(cat.node_spec("p4d.24xlarge")->usd_per_node_hour_spot, 9.8331, 1e-12);
     CHECK_REL(cat.node_spec("p4d.24xlarge", "us-west-2")->usd_per_node_hour_spot, 8.662, 1e-12);
 
     // Importing the same file again changes nothing but row ids.

@@ -91,7 +91,8 @@ TEST_CASE("a cluster.region without any price exits 2 listing the priced regions
         "cluster": {"instance": "p4d.24xlarge", "nodes": 1, "region": "mars-1"}, "training": {"tokens": 1e10}})");
     for (const auto& err : planner_errors(mars))
         CHECK_THAT(err, Catch::Contains("cluster.region") && Catch::Contains("mars-1") &&
-                            Catch::Contains("regions with prices: us-east-1"));
+                            Catch::Contains("regions with prices: ") &&
+                            Catch::Contains("us-east-1"));
     const auto searched = box.write("searched.json", R"({"model": {"preset": "llama2-7b"},
         "cluster": {"region": "mars-1"}, "training": {"tokens": 1e10}, "constraints": {"max_nodes": 2}})");
     CHECK(run_cli({"sweep", searched.string()}).code == 2);

@@ -177,7 +177,7 @@ TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", 
         {R"({"model": {"preset": "llama2-7b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 1}, "precision": "fp8"})",
          "bad.json: precision: A100-40GB has no published fp8 peak, so p4d.24xlarge cannot be "
          "planned at this "
-         "precision (known: fp32, tf32, fp16, bf16)"},
+         "precision (known: fp32, tf32, fp16, bf16; precision \"auto\" falls back by itself)"},
         {"{ not json", "bad.json: (file): not valid JSON"},
     };
     for (const Case& c : cases) {

@@ -19,7 +19,6 @@
 
 namespace cp::service {
 
-using report::CostTimePoint;
 using report::PriceSource;
 using report::ReportData;
 using report::ScalingPoint;

@@ -15,7 +15,7 @@ namespace {
 sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
                            const std::string& type, const std::string& field) {
     const auto found = catalog::find_instance_type(cat, type); // any letter case
-    auto node = found ? cat.node_spec(*found, sc.region) : std::nullopt;
+    auto node = found ? cat.node_spec(*found, sc.region, sc.spot.price_rule) : std::nullopt;
     if (!node)
         throw sim::ScenarioError(
             sc.origin, field,
@@ -23,6 +23,22 @@ sim::NodeSpec catalog_node(const sim::Scenario& sc, const catalog::Catalog& cat,
                 catalog::did_you_mean(type, catalog::instance_type_names(cat)) +
                 " (see `clusterplan catalog list`)");
     return *node;
+}
+
+// spot.zone pins the zone whose history prices spot; one with no data for a scenario's own
+// instance is a typo or a zone the type is not sold in.
+void check_spot_zone(const sim::Scenario& sc, const catalog::Catalog& cat,
+                     const std::string& type) {
+    if (sc.spot.price_rule.zone.empty()) return;
+    const auto summary = cat.spot_price_summary(type, sc.region, sc.spot.price_rule);
+    if (!summary.zone_missing) return;
+    std::string zones;
+    for (const auto& z : summary.zone_names)
+        zones += (zones.empty() ? "" : ", ") + (z.empty() ? std::string("region-wide") : z);
+    throw sim::ScenarioError(
+        sc.origin, "spot.zone",
+        "no spot price of " + type + " in '" + sc.spot.price_rule.zone + "' (" +
+            (zones.empty() ? std::string("no zone has one") : "zones with prices: " + zones) + ")");
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -82,6 +98,7 @@ sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat)
         return sim::apply_custom_hardware(nullptr, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     }
     sim::NodeSpec node = catalog_node(sc, cat, sc.instance, "cluster.instance");
+    check_spot_zone(sc, cat, sc.instance);
     check_region_has_prices(sc, cat);
     if (sc.custom)
         node = sim::apply_custom_hardware(&node, *sc.custom, acc ? &*acc : nullptr, sc.origin);
@@ -100,7 +117,7 @@ std::vector<sim::NodeSpec> resolve_candidates(const sim::Scenario& sc,
             out.push_back(std::move(node));
         }
     } else {
-        out = cat.trainable_node_specs(sc.region);
+        out = cat.trainable_node_specs(sc.region, sc.spot.price_rule);
     }
     if (sc.custom) {
         // Overrides without an instance apply to every candidate (e.g. a negotiated price).

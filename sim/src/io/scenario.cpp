@@ -5,8 +5,10 @@
 #include "clusterplan/sim/io/json_depth.h"
 #include "clusterplan/sim/presets.h"
 #include "io/scenario_layout_fields.h"
+#include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_serving.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 
@@ -34,6 +36,9 @@ const char* enum_name(Pricing p) {
 }
 const char* enum_name(Objective o) {
     return name_of(kObjectives, o);
+}
+const char* enum_name(StorageService s) {
+    return name_of(kStorageServices, s);
 }
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
@@ -69,7 +74,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");
     parse_cluster(*cluster, sc);
     if (auto p = top.object("parallel")) parse_parallel(*p, sc);
-    if (auto v = top.enumeration("precision", kPrecisions)) sc.precision = *v;
+    parse_precision(top, sc);
     if (auto t = top.object("training")) parse_training(*t, sc);
     if (auto s = top.object("serving")) {
         if (top.present("training"))
@@ -78,7 +83,9 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     }
     if (auto s = top.object("spot")) parse_spot(*s, sc);
     if (auto c = top.object("constraints")) parse_constraints(*c, sc);
+    if (auto s = top.object("storage")) parse_storage(*s, sc);
     top.reject_unknown();
+    check_purchase_consistency(sc, origin);
 
     if (sc.parallel.global_batch == 0) {
         const ModelPreset* preset = find_model_preset(sc.preset);
@@ -92,6 +99,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     }
     validate_layout_against_model(sc, origin);
     resolve_layout_fields(sc, flash_attention_given, origin);
+    validate_training_options(sc);
     const auto& allowed = sc.constraints.instances;
     if (!sc.instance.empty() && !allowed.empty() &&
         std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {

@@ -36,8 +36,16 @@ inline constexpr Names<DpComm, 4> kDpComms{{{DpComm::ring, "ring"},
                                             {DpComm::hierarchical, "hierarchical"},
                                             {DpComm::parameter_server, "parameter_server"}}};
 inline constexpr Names<PsSync, 2> kPsSyncs{{{PsSync::sync, "sync"}, {PsSync::async, "async"}}};
-inline constexpr Names<Pricing, 2> kPricings{
-    {{Pricing::on_demand, "on_demand"}, {Pricing::spot, "spot"}}};
+inline constexpr Names<Pricing, 6> kPricings{{{Pricing::on_demand, "on_demand"},
+                                              {Pricing::spot, "spot"},
+                                              {Pricing::any, "any"},
+                                              {Pricing::capacity_block, "capacity_block"},
+                                              {Pricing::reserved_1y, "reserved_1y"},
+                                              {Pricing::reserved_3y, "reserved_3y"}}};
+inline constexpr Names<StorageService, 3> kStorageServices{
+    {{StorageService::none, "none"},
+     {StorageService::s3, "s3"},
+     {StorageService::fsx_lustre, "fsx_lustre"}}};
 inline constexpr Names<Objective, 4> kObjectives{
     {{Objective::cost, "cost"},
      {Objective::time, "time"},

@@ -1,6 +1,8 @@
 #include "clusterplan/sim/recommend.h"
 
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/purchase_compare.h"
+#include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/wording.h"
 
@@ -50,7 +52,7 @@ std::string hours(double h) {
 
 std::string describe_option(const PlanReport& r) {
     return std::to_string(r.nodes) + " × " + r.instance + " (" + std::to_string(r.devices) + " × " +
-           r.accelerator + ", " + (r.spot ? "spot" : "on demand") + ")";
+           r.accelerator + ", " + purchase_label(r.purchase) + ")";
 }
 
 const char* link_name(IntraNodeLink link) {
@@ -77,7 +79,7 @@ auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o)
     const double cost = is_known(o.cost_usd) ? o.cost_usd : kInf;
     const double primary = cost_objective(objective) ? cost : o.wall_time_h;
     const double secondary = cost_objective(objective) ? o.wall_time_h : cost;
-    return std::make_tuple(primary, secondary, c.candidate, c.nodes, o.spot);
+    return std::make_tuple(primary, secondary, c.candidate, c.nodes, static_cast<int>(o.kind));
 }
 
 } // namespace
@@ -90,10 +92,11 @@ std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, co
                " GiB of a " + node.accelerator.id + " up to " + up_to;
     if (s.unknown_hardware > 0)
         return std::string("a figure the model needs is unknown for ") + node.accelerator.id +
-               " (peak at " + enum_name(sc.precision) +
+               " (peak at " + enum_name(plan_precision(sc, node.accelerator)) +
                ", memory or bandwidth); try another precision";
     if (s.cannot_train > 0)
-        return node.accelerator.id + " cannot train at " + enum_name(sc.precision);
+        return node.accelerator.id + " cannot train at " +
+               enum_name(plan_precision(sc, node.accelerator));
     return "no layout is valid up to " + up_to + " (batch, heads or layer counts do not divide)";
 }
 
@@ -154,13 +157,15 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
     Ranking rk;
     std::vector<PlanOption> missed; // excluded by the deadline or the budget
     const Constraints& k = sc.constraints;
-    const bool use_on_demand = sc.pricing != Pricing::spot;
-    const bool use_spot = sc.pricing == Pricing::spot || k.allow_spot;
+    // Only what the scenario's pricing allows (purchase_allowed); an option it names explicitly
+    // is counted even when unpriced, so the summary can say so.
+    const bool named = sc.pricing != Pricing::any;
     const int trials = sc.training.trials;
     const int parallel = std::min(sc.training.max_parallel_trials, trials);
     const int waves = (trials + parallel - 1) / parallel;
-    auto add = [&](int index, bool spot, double job_time_h, double job_cost) {
-        PlanOption o{index, spot, waves * job_time_h, trials * job_cost};
+    auto add = [&](int index, PurchaseKind kind, double job_time_h, double job_cost) {
+        PlanOption o{index, kind == PurchaseKind::spot, waves * job_time_h, trials * job_cost,
+                     kind};
         ++rk.options_considered;
         if (is_known(k.deadline_hours) && o.wall_time_h > k.deadline_hours) {
             ++rk.excluded_deadline;
@@ -180,17 +185,30 @@ Ranking rank_options(const Scenario& sc, const SweepResult& sw, int top_n) {
     };
     for (std::size_t i = 0; i < sw.configs.size(); ++i) {
         const ConfigBest& c = sw.configs[i];
-        if (use_on_demand) add(static_cast<int>(i), false, c.job.time_to_train_h, c.job.cost_usd);
-        if (use_spot && c.job.spot.feasible && c.job.spot.priced)
-            add(static_cast<int>(i), true, c.job.spot.wall_time_h, c.job.spot.cost_usd);
+        const int index = static_cast<int>(i);
+        if (purchase_allowed(sc, PurchaseKind::on_demand))
+            add(index, PurchaseKind::on_demand, c.job.time_to_train_h, c.job.cost_usd);
+        if (purchase_allowed(sc, PurchaseKind::spot) && c.job.spot.feasible && c.job.spot.priced)
+            add(index, PurchaseKind::spot, c.job.spot.wall_time_h, c.job.spot.cost_usd);
+        const CommittedCosts& m = c.job.committed;
+        if (purchase_allowed(sc, PurchaseKind::capacity_block) &&
+            (named || m.capacity_block.available))
+            add(index, PurchaseKind::capacity_block, c.job.time_to_train_h,
+                m.capacity_block.cost_usd);
+        if (purchase_allowed(sc, PurchaseKind::reserved_1y))
+            add(index, PurchaseKind::reserved_1y, c.job.time_to_train_h,
+                m.reserved_1y.job_cost_usd);
+        if (purchase_allowed(sc, PurchaseKind::reserved_3y))
+            add(index, PurchaseKind::reserved_3y, c.job.time_to_train_h,
+                m.reserved_3y.job_cost_usd);
     }
     std::sort(rk.sorted.begin(), rk.sorted.end(), [&](const PlanOption& a, const PlanOption& b) {
         return option_key(sw, k.objective, a) < option_key(sw, k.objective, b);
     });
-    std::set<std::pair<int, bool>> seen;
+    std::set<std::pair<int, PurchaseKind>> seen;
     for (const PlanOption& o : rk.sorted) {
         if (static_cast<int>(rk.ranked.size()) >= top_n) break;
-        if (seen.insert({sw.configs[o.config].candidate, o.spot}).second) rk.ranked.push_back(o);
+        if (seen.insert({sw.configs[o.config].candidate, o.kind}).second) rk.ranked.push_back(o);
     }
     // Pareto front of (wall time, cost): fastest first, keep an option only if it is cheaper than
     // every faster one.
@@ -231,6 +249,7 @@ PlanReport option_report(const Scenario& sc, const SweepResult& sw, const PlanOp
     PlanReport r =
         make_plan_report(sc, sw.candidates[c.candidate], c.nodes, c.layout, cal, baseline);
     r.spot = o.spot;
+    r.purchase = o.kind;
     r.searched = searched_fields(sc);
     if (!sc.nodes) r.searched.insert(r.searched.begin(), "nodes");
     if (sc.instance.empty()) r.searched.insert(r.searched.begin(), "instance");
@@ -338,7 +357,9 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
         if (is_known(od_cost) && od_cost > 0)
             saving = "; " + fmt::percent(1.0 - spot_cost / od_cost, 0) + " cheaper than on demand";
         out.push_back("spot risk" + whole + ": " + format_expected_interruptions(interruptions) +
-                      " (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket) +
+                      (r.node.spot_advisor_known
+                           ? " (Spot Advisor " + spot_bucket_label(r.node.spot_interruption_bucket)
+                           : std::string(" (no Spot Advisor data: >20% assumed")) +
                       ", cluster MTBF " + hours(s.mtbf_h) +
                       "); checkpoints, restarts and lost work add " + hours(overhead_h) + saving);
     }
@@ -349,6 +370,12 @@ std::vector<std::string> explain_limits(const PlanReport& r) {
             fmt::percent(1.0 - spot_cost / od_cost, 0) + " less) and take " + hours(overhead_h) +
             " longer, " + format_expected_interruptions(interruptions));
     }
+    if (r.spot && r.nodes > 1)
+        out.push_back("spot capacity: " + std::to_string(r.nodes) + " × " + r.instance +
+                      " in one zone at once is not guaranteed (no published capacity figures); a "
+                      "Capacity Block or on-demand capacity reservation is");
+    if (std::string line = purchase_side_by_side(r.job); !line.empty())
+        out.push_back(std::move(line));
     if (r.hpo.trials > 1) {
         out.push_back("tuning job: " + std::to_string(r.hpo.trials) + " trials, " +
                       std::to_string(r.hpo.max_parallel_trials) + " at a time (" +
@@ -415,10 +442,10 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
             }
             rec.reasons.push_back(cmp);
         }
-        if (fastest && fastest->config == o.config && fastest->spot == o.spot &&
+        if (fastest && fastest->config == o.config && fastest->kind == o.kind &&
             rk.pareto.size() > 1)
             rec.reasons.push_back("the fastest plan on the time-cost Pareto front");
-        else if (cheapest && cheapest->config == o.config && cheapest->spot == o.spot)
+        else if (cheapest && cheapest->config == o.config && cheapest->kind == o.kind)
             rec.reasons.push_back("the cheapest plan found");
         rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) +
                               ", pp=" + std::to_string(rec.report.layout.pp) +

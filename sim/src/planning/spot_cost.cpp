@@ -1,5 +1,7 @@
 #include "clusterplan/sim/spot_cost.h"
 
+#include "clusterplan/sim/purchase_costs.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -29,6 +31,14 @@ double training_samples(const Scenario& sc) {
     const TrainingSpec& t = sc.training;
     if (t.tokens > 0) return t.tokens / sc.workload.tokens_per_sample();
     if (t.samples > 0) return t.samples;
+    if (t.examples > 0) {
+        // Fine-tuning data: each example padded to the training sequence, or packed back to
+        // back into full sequences (training.packing).
+        const double passes = t.epochs > 0 ? t.epochs : 1.0;
+        const double seq = sc.workload.tokens_per_sample();
+        const double per_example = t.example_tokens > 0 ? t.example_tokens : seq;
+        return t.packing ? std::ceil(t.examples * passes * per_example / seq) : t.examples * passes;
+    }
     return t.epochs * t.dataset_samples;
 }
 
@@ -83,6 +93,8 @@ JobEconomics job_economics(const Scenario& sc, const NodeSpec& node, int nodes,
     if (is_known(node.usd_per_node_hour_on_demand))
         j.cost_usd = nodes * node.usd_per_node_hour_on_demand * j.time_to_train_h;
     j.spot = spot_estimate(sc.spot, node, nodes, j.time_to_train_h);
+    j.committed = committed_costs(node.committed, nodes, j.time_to_train_h);
+    j.storage = storage_cost(sc, j.time_to_train_h);
     return j;
 }
 
@@ -127,7 +139,11 @@ std::vector<std::string> cost_assumptions(const Scenario& sc, const NodeSpec& no
             "each interruption costs restart_s plus half an interval of lost work (the "
             "2-minute notice is used to stop cleanly, not to checkpoint)");
     }
-    out.push_back("spot price: the current price in the catalog; spot prices change over time");
+    out.push_back(
+        node.spot_price_basis.empty()
+            ? std::string(
+                  "spot price: the current price in the catalog; spot prices change over time")
+            : node.spot_price_basis);
     if (sc.training.trials > 1)
         out.push_back(
             "tuning job: " + std::to_string(sc.training.trials) + " trials of equal length, " +

@@ -6,6 +6,7 @@
 #include "clusterplan/catalog/errors.h"
 #include "clusterplan/catalog/records.h"
 #include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/spot_price_stats.h"
 
 #include <filesystem>
 #include <functional>
@@ -79,11 +80,24 @@ public:
 
     // --- conversion to the simulator's types --------------------------------------------
     // Unknown values become NaN (prices) or -1 (interruption bucket).
+    // Spot prices follow `rule` (a statistic of the region's spot price history, see
+    // spot_price_summary); Capacity Block and reserved rates are the region's current ones.
     std::optional<sim::NodeSpec> node_spec(std::string_view type,
-                                           std::string_view region = kDefaultRegion) const;
+                                           std::string_view region = kDefaultRegion,
+                                           const sim::SpotPriceRule& rule = {}) const;
     // Every type that can train: excludes inference-only accelerators (Inferentia) and
     // accelerators with no known dense peak at any training precision.
-    std::vector<sim::NodeSpec> trainable_node_specs(std::string_view region = kDefaultRegion) const;
+    std::vector<sim::NodeSpec> trainable_node_specs(std::string_view region = kDefaultRegion,
+                                                    const sim::SpotPriceRule& rule = {}) const;
+    // The spot price of `type` in `region` under `rule`, from every stored spot price (history
+    // included): the statistic, the zone it was read in, the range over zones, a sentence.
+    sim::SpotPriceSummary spot_price_summary(std::string_view type, std::string_view region,
+                                             const sim::SpotPriceRule& rule = {}) const;
+    // Current Capacity Block and reserved rates of `type` in `region` (NaN when none).
+    sim::CommittedPrices committed_prices(std::string_view type, std::string_view region) const;
+    // Fills `node`'s spot price (statistic, range, basis) and committed prices for `region`.
+    void apply_purchase_prices(sim::NodeSpec& node, std::string_view region,
+                               const sim::SpotPriceRule& rule = {}) const;
     std::optional<sim::AcceleratorSpec> accelerator_spec(std::string_view id) const;
 
     // --- saved scenarios (GUI "save plan") ----------------------------------------------

@@ -20,6 +20,8 @@ enum class ImportFormat {
     skypilot,         // SkyPilot AWS catalog vms.csv
     aws_price_list,   // AWS bulk price-list CSV for EC2 (on-demand, Linux, shared tenancy)
     csv,              // our own `catalog export` format
+    aws_spot_feed,    // spot.json behind the AWS EC2 spot pricing page (region-wide, current)
+    capacity_blocks,  // `aws ec2 describe-capacity-block-offerings` JSON
 };
 
 // Largest import file read (memory is bounded by it): 64 MiB, as every user file
@@ -30,7 +32,8 @@ inline constexpr std::size_t kMaxImportBytes = std::size_t{64} << 20;
 // reservation term (several hundred MB); it is read record by record, so 1 GiB is allowed.
 inline constexpr std::size_t kMaxPriceListBytes = std::size_t{1} << 30;
 
-// "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv".
+// "aws-spot-history", "spot-advisor", "skypilot", "aws-price-list", "csv", "aws-spot-feed",
+// "capacity-blocks".
 std::string_view format_name(ImportFormat format);
 std::optional<ImportFormat> parse_format(std::string_view name);
 // Looks at the file's first bytes/header; throws ImportError when it cannot tell reliably.

@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace cp::catalog {
 
@@ -34,6 +36,15 @@ struct AcceleratorInfo {
     std::string software_stack; // "CUDA", "Neuron SDK", "SynapseAI"
     std::string notes;
     std::string source;
+    // Figures that are published estimates, not datasheet values ("bf16_tflops", "memory_gib",
+    // ... as the column names above), and where the estimate comes from.
+    std::vector<std::string> estimated_fields;
+    std::string estimate_source;
+    bool is_estimated(std::string_view field) const {
+        for (const auto& f : estimated_fields)
+            if (f == field) return true;
+        return false;
+    }
 };
 
 // One instance type with its prices in one region (the region asked for; us-east-1 default).

@@ -3,6 +3,8 @@
 // cluster.custom block; values are datasheet defaults unless a calibration replaces them.
 #pragma once
 
+#include "clusterplan/sim/purchase_options.h"
+
 #include <array>
 #include <cmath>
 #include <limits>
@@ -46,6 +48,12 @@ struct AcceleratorSpec {
     // True where the part has no such math (T4 bf16): the plan gets Limit::cannot_train rather
     // than Limit::unknown_hardware, which a NaN peak alone means.
     std::array<bool, kPrecisionCount> precision_unsupported{};
+    // Figures that are published estimates rather than datasheet values (A10G tensor peaks,
+    // B200 memory ...): stated as such in every plan that uses them.
+    std::array<bool, kPrecisionCount> peak_estimated{};
+    bool memory_estimated = false;
+    bool hbm_estimated = false;
+    std::string estimate_source;
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
     // The generations model_constants.h carries measured efficiencies for (by catalog id).
@@ -66,10 +74,22 @@ struct NodeSpec {
     // Elastic Fabric Adapter (RDMA) between nodes; empty when the catalog does not say. Without
     // it NCCL falls back to TCP sockets, which the datasheet network model does not capture.
     std::optional<bool> efa;
+    // Host side, for optimizer/parameter offload: the instance's memory, each accelerator's
+    // host link (PCIe, unidirectional) and the node's local NVMe read bandwidth.
+    double host_memory_gib = kUnknown;
+    double host_link_gbytes_per_s = kUnknown;
+    double nvme_gbytes_per_s = kUnknown;
     double usd_per_node_hour_on_demand = kUnknown;
     double usd_per_node_hour_spot = kUnknown;
     int spot_interruption_bucket = -1; // Spot Advisor bucket 0..4, -1 unknown
     std::string price_as_of;           // date of the on-demand price, for provenance
+    // How the spot price was read from the catalog's history (statistic, zone, range).
+    std::string spot_price_basis;
+    double usd_per_node_hour_spot_min = kUnknown; // range over the region's zones
+    double usd_per_node_hour_spot_max = kUnknown;
+    std::string spot_as_of;
+    bool spot_advisor_known = false; // the bucket came from Spot Advisor data
+    CommittedPrices committed;       // Capacity Block and reserved rates
 };
 
 } // namespace cp::sim

@@ -14,6 +14,13 @@ namespace cp::sim {
 // Everything DESIGN.md lists for `simulate --json` (step_time_s, breakdown_s, memory_gib,
 // layout, assumptions, calibration ...).
 nlohmann::ordered_json plan_report_json(const PlanReport& report);
+// Every purchase option of one plan side by side (on demand, spot with its price basis and
+// range, Capacity Block, reserved) and the optional storage line.
+nlohmann::ordered_json purchase_options_json(const NodeSpec& node, const JobEconomics& job);
+// The accelerator figures that are published estimates ("bf16_tflops", "memory_gib", ...).
+nlohmann::ordered_json estimated_figures_json(const AcceleratorSpec& accelerator);
+// The "purchase" name of a plan ("on_demand", "spot", "capacity_block", ...).
+const char* purchase_name(bool spot, PurchaseKind kind);
 // One swept option, compact (no assumptions), for long lists.
 nlohmann::ordered_json option_json(const Scenario& scenario, const SweepResult& sweep,
                                    const PlanOption& option);

@@ -7,6 +7,7 @@
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/precision_choice.h"
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/spot_cost.h"
@@ -88,13 +89,14 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
                                const CalibrationProfile* calibration, Visit&& visit) {
     std::uint64_t evaluated = 0;
     const int global_batch = sc.parallel.global_batch;
+    const Precision precision = plan_precision(sc, cluster.node.accelerator);
     for (const Layout& base : space.bases) {
         const int per_replica = global_batch / base.dp;
         for (Recompute recompute : space.recomputes) {
             Layout layout = base;
             layout.recompute = recompute;
             if (space.micro_batch_fixed) {
-                PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                PlanResult r = evaluate(sc.workload, cluster, layout, precision, calibration);
                 apply_memory_headroom(sc, space, r);
                 ++evaluated;
                 visit(layout, r);
@@ -103,7 +105,7 @@ std::uint64_t evaluate_layouts(const Scenario& sc, const Cluster& cluster, const
             for (int mb = 1; mb <= per_replica; mb *= 2) {
                 if (per_replica % mb != 0) break;
                 layout.micro_batch = mb;
-                PlanResult r = evaluate(sc.workload, cluster, layout, sc.precision, calibration);
+                PlanResult r = evaluate(sc.workload, cluster, layout, precision, calibration);
                 apply_memory_headroom(sc, space, r);
                 ++evaluated;
                 visit(layout, r);
@@ -139,11 +141,12 @@ struct PlanReport {
     JobEconomics job; // one trial
     HpoEstimate hpo;  // all trials
     double scaling_efficiency = kUnknown;
-    int scaling_reference_devices = 0; // 1, or the smallest fitting device count
-    bool spot = false;                 // purchase option this report is ranked on
-    std::vector<std::string> searched; // parallel fields the planner chose
-    std::string note;                  // e.g. "layout searched: ..."
-    std::string limit_reason;          // why the plan is not valid / does not fit
+    int scaling_reference_devices = 0;               // 1, or the smallest fitting device count
+    bool spot = false;                               // purchase option this report is ranked on
+    PurchaseKind purchase = PurchaseKind::on_demand; // the same, for every purchase option
+    std::vector<std::string> searched;               // parallel fields the planner chose
+    std::string note;                                // e.g. "layout searched: ..."
+    std::string limit_reason;                        // why the plan is not valid / does not fit
     std::vector<std::string> assumptions;
     std::string calibration_source = "datasheet";
     std::string calibration_date; // empty for datasheet values
@@ -153,8 +156,23 @@ struct PlanReport {
 
     // Headline figures for the chosen purchase option.
     double wall_time_h() const { return spot ? job.spot.wall_time_h : job.time_to_train_h; }
-    double effective_cost_usd() const { return spot ? job.spot.cost_usd : job.cost_usd; }
+    double effective_cost_usd() const {
+        switch (purchase) {
+        case PurchaseKind::capacity_block:
+            return job.committed.capacity_block.cost_usd;
+        case PurchaseKind::reserved_1y:
+            return job.committed.reserved_1y.job_cost_usd;
+        case PurchaseKind::reserved_3y:
+            return job.committed.reserved_3y.job_cost_usd;
+        default:
+            return spot ? job.spot.cost_usd : job.cost_usd;
+        }
+    }
 };
+
+// The purchase option a plan of `pricing` is headlined with (`any`: on demand, the others side
+// by side).
+PurchaseKind headline_purchase(Pricing pricing);
 
 // One sentence for a Limit ("does not fit in memory: 93.1 GiB needed of 80 GiB" ...).
 std::string describe_limit(const PlanResult& result);

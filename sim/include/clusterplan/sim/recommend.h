@@ -15,8 +15,9 @@ namespace cp::sim {
 struct PlanOption {
     int config = 0; // index into SweepResult::configs
     bool spot = false;
-    double wall_time_h = 0;     // whole job incl. tuning trials (spot: expected)
-    double cost_usd = kUnknown; // whole job incl. tuning trials (spot: expected)
+    double wall_time_h = 0;                      // whole job incl. tuning trials (spot: expected)
+    double cost_usd = kUnknown;                  // whole job incl. tuning trials (spot: expected)
+    PurchaseKind kind = PurchaseKind::on_demand; // spot == (kind == spot)
 };
 
 struct Ranking {

@@ -6,6 +6,7 @@
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/serving.h"
+#include "clusterplan/sim/spot_price_stats.h"
 #include "clusterplan/sim/workload.h"
 
 #include <optional>
@@ -35,7 +36,9 @@ private:
 inline constexpr int kMaxScenarioNodes = 8192;
 
 enum class Objective { cost, time, cost_under_deadline, time_under_budget };
-enum class Pricing { on_demand, spot };
+// The purchase option a scenario asks for; `any` (the default) compares every option the catalog
+// prices and constraints.allow_spot permits (DESIGN.md "Purchase options").
+enum class Pricing { on_demand, spot, any, capacity_block, reserved_1y, reserved_3y };
 
 // Custom hardware (cluster.custom): NaN/empty = not given, take from the catalog instance.
 struct CustomHardware {
@@ -45,6 +48,13 @@ struct CustomHardware {
     double inter_node_gbps = kUnknown;
     double inter_node_latency_us = kUnknown;
     double usd_per_node_hour = kUnknown;
+    // Accelerator figures replacing the catalog's (NaN = keep): dense peaks per precision,
+    // memory per device, device memory bandwidth.
+    std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
+                                                    kUnknown};
+    double memory_gib = kUnknown;
+    double hbm_gbytes_per_s = kUnknown;
+    double nvme_gbytes_per_s = kUnknown; // node's local NVMe read bandwidth (NVMe offload)
 };
 
 // Parallel settings as written: std::nullopt means "search this".
@@ -61,6 +71,9 @@ struct ParallelSpec {
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0;
+    std::optional<int> ep;  // expert parallel size; nullopt = searched (MoE models)
+    std::optional<int> etp; // expert tensor parallel size; nullopt = 1
+    Offload offload;
     // Context parallelism (ring attention); nullopt = searched for long sequences.
     std::optional<int> cp;
     // Layers per pipeline stage, first to last; empty = the default split (pipeline_stages.h).
@@ -75,6 +88,14 @@ struct TrainingSpec {
     double dataset_samples = 0;
     int trials = 1;              // hyper-parameter tuning: number of training jobs
     int max_parallel_trials = 1; // SageMaker max_parallel_jobs (1 = trials run one by one)
+    // Fine-tuning data (training.examples, seq_len, example_tokens, packing; with epochs): the
+    // sequence length trained (overrides model.seq_len), and examples of `example_tokens` tokens
+    // each (default: seq_len) that are padded to it, or packed back to back with `packing`.
+    double examples = 0;
+    int seq_len = 0;
+    double example_tokens = 0;
+    bool packing = true;
+    Optimizer optimizer = Optimizer::adamw;
     // Training software; automatic = Megatron-Core on NVIDIA GPUs (PyTorch FSDP for ZeRO-2/3),
     // NeuronX Distributed on Trainium (framework.h). The plan names the one it assumed.
     Framework framework = Framework::automatic;
@@ -86,6 +107,16 @@ struct SpotSpec {
     // true: the job writes a checkpoint inside AWS's 2-minute notice (needs checkpoint_write_s
     // <= 120), so an interruption loses no work; false: only periodic (Young/Daly) checkpoints.
     bool checkpoint_on_notice = false;
+    SpotPriceRule price_rule; // which statistic of the spot price history is used
+};
+
+// Optional checkpoint storage cost line (storage section).
+enum class StorageService { none, s3, fsx_lustre };
+struct StorageSpec {
+    StorageService service = StorageService::none;
+    int checkpoints_kept = 2;           // how many full checkpoints are stored at once
+    double usd_per_gb_month = kUnknown; // NaN: the service's published us-east-1 rate
+    double checkpoint_gb = kUnknown;    // NaN: derived from the parameter count
 };
 
 struct Constraints {
@@ -112,11 +143,16 @@ struct Scenario {
     std::string instance;     // empty = search (sweep/recommend only)
     std::optional<int> nodes; // empty = search (sweep/recommend only)
     std::string region = "us-east-1";
-    Pricing pricing = Pricing::on_demand;
+    Pricing pricing = Pricing::any;
     std::string calibration = "datasheet";
     std::optional<CustomHardware> custom;
     ParallelSpec parallel;
     Precision precision = Precision::bf16;
+    // Precisions to fall back to, in order, on parts that cannot run `precision` (precision
+    // "auto" or a list); empty = no fallback.
+    std::vector<Precision> precision_fallbacks;
+    bool precision_auto = false;
+    StorageSpec storage;
     TrainingSpec training;
     // Inference serving (`serving` section, DESIGN.md "Inference serving"); empty for training.
     std::optional<ServingSpec> serving;
@@ -141,5 +177,10 @@ const char* enum_name(DpComm d);
 const char* enum_name(PsSync s);
 const char* enum_name(Pricing p);
 const char* enum_name(Objective o);
+const char* enum_name(StorageService s);
+const char* enum_name(TrainingMethod m);
+const char* enum_name(LoraTargets t);
+const char* enum_name(Optimizer o);
+const char* enum_name(OffloadTarget t);
 
 } // namespace cp::sim

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/purchase_options.h"
 #include "clusterplan/sim/scenario.h"
 
 #include <string>
@@ -41,6 +42,8 @@ struct JobEconomics {
     double time_to_train_h = 0; // one trial, on demand, no interruptions
     double cost_usd = kUnknown; // one trial on demand (NaN: price unknown)
     SpotEstimate spot;          // one trial on spot
+    CommittedCosts committed;   // one trial as a Capacity Block or on reserved rates
+    StorageCost storage;        // optional checkpoint storage line
 };
 
 struct HpoEstimate {
