@@ -211,7 +211,7 @@ int cmd_show(const std::vector<std::string>& argv, Io& io) {
         throw InputError("'" + typed + "' is not an instance type in the catalog" +
                          cat::did_you_mean(typed, cat::instance_type_names(catalog)) +
                          "; see `clusterplan catalog list`.");
-    const std::string type = *found;
+    const std::string& type = *found;
     const std::string region = args.value("--region", cat::kDefaultRegion);
     const auto inst = catalog.instance(type, region);
     if (!inst)

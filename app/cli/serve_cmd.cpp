@@ -4,8 +4,7 @@
 #include "args.h"
 #include "cli.h"
 #include "clusterplan/service/scenario_input.h"
-#include "clusterplan/service/serving_input.h"
-#include "clusterplan/sim/planner.h"
+#include "clusterplan/service/serving_study.h"
 #include "clusterplan/sim/serving_json.h"
 #include "serving_text.h"
 
@@ -24,24 +23,18 @@ int cmd_serve(const std::vector<std::string>& argv, Io& io) {
             sc.origin +
             ": serving: required by serve (this scenario plans training; use simulate)");
     catalog::Catalog cat = catalog::Catalog::open_default();
-    const auto candidates = service::serving_candidates(sc, cat);
-    const auto calibration = service::resolve_calibration(sc, cat);
-    const sim::ServingFactors& factors = service::fitted_serving_factors(cat);
-    const sim::ServingRequest request = service::serving_request(sc);
-    if (candidates.size() == 1) {
-        const sim::ServingPlan plan = sim::plan_serving(request, candidates.front(), factors,
-                                                        calibration ? &*calibration : nullptr);
+    const service::ServingStudy study = service::study_serving(sc, cat);
+    if (study.ranked.size() == 1) {
         if (args.flag("--json"))
-            io.out << sim::serving_plan_json(plan).dump(2) << "\n";
+            io.out << sim::serving_plan_json(study.ranked.front()).dump(2) << "\n";
         else
-            print_serving_plan(io.out, plan);
+            print_serving_plan(io.out, study.ranked.front());
         return kOk;
     }
-    std::vector<sim::ServingPlan> ranked = sim::rank_serving(request, candidates, factors);
     if (args.flag("--json"))
-        io.out << serving_ranking_json(ranked, top).dump(2) << "\n";
+        io.out << serving_ranking_json(study.ranked, top).dump(2) << "\n";
     else
-        print_serving_ranking(io.out, ranked, top);
+        print_serving_ranking(io.out, study.ranked, top);
     return kOk;
 }
 

@@ -7,6 +7,7 @@
 #include "pages/probes_page.h"
 #include "pages/report_page.h"
 #include "pages/scaling_page.h"
+#include "pages/serve_page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -46,17 +47,19 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
     catalog_ = new CatalogPage(context_);
     plan_ = new PlanPage(context_);
     scaling_ = new ScalingPage(context_);
+    serve_ = new ServePage(context_);
     probes_ = new ProbesPage(context_);
     report_ = new ReportPage(context_);
-    pages_ = {catalog_, plan_, scaling_, probes_, report_};
-    const QStringList labels = {tr("Catalog"), tr("Plan"), tr("Scaling"), tr("Probes"),
-                                tr("Report")};
+    pages_ = {catalog_, plan_, scaling_, serve_, probes_, report_};
+    const QStringList labels = {tr("Catalog"), tr("Plan"),   tr("Scaling"),
+                                tr("Serve"),   tr("Probes"), tr("Report")};
     const QStringList tips = {
         tr("Instance types, accelerators and prices (Ctrl+1)"),
         tr("Edit a scenario and see its step time, memory, cost and verdict (Ctrl+2)"),
         tr("Data-, tensor-, pipeline-parallel and 3D scaling; time vs cost (Ctrl+3)"),
-        tr("Measure hosts and build calibration profiles (Ctrl+4)"),
-        tr("Preview of the recommendation report (Ctrl+5)")};
+        tr("Inference serving: latency, throughput and cost per million tokens (Ctrl+4)"),
+        tr("Measure hosts and build calibration profiles (Ctrl+5)"),
+        tr("Preview of the recommendation report (Ctrl+6)")};
     for (int i = 0; i < int(pages_.size()); ++i) {
         auto* item = new QListWidgetItem(
             QIcon(QStringLiteral(":/clusterplan/icons/%1.svg").arg(pageNames()[i])), labels[i],
@@ -88,9 +91,10 @@ MainWindow::MainWindow(AppContext& context, QWidget* parent, bool restore_state)
             splitter->restoreState(settings.value(key).toByteArray());
         }
     }
-    nav_->setCurrentRow(
-        restore_state ? std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(), 0, 4)
-                      : 1);
+    nav_->setCurrentRow(restore_state
+                            ? std::clamp(settings.value(QStringLiteral("window/page"), 1).toInt(),
+                                         0, int(pages_.size()) - 1)
+                            : 1);
     updateTitle();
 }
 
@@ -108,8 +112,8 @@ std::vector<std::pair<QString, QSplitter*>> MainWindow::splitters() const {
 }
 
 QStringList MainWindow::pageNames() {
-    return {QStringLiteral("catalog"), QStringLiteral("plan"), QStringLiteral("scaling"),
-            QStringLiteral("probes"), QStringLiteral("report")};
+    return {QStringLiteral("catalog"), QStringLiteral("plan"),   QStringLiteral("scaling"),
+            QStringLiteral("serve"),   QStringLiteral("probes"), QStringLiteral("report")};
 }
 
 bool MainWindow::showPage(const QString& name) {
@@ -154,8 +158,8 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList labels = {tr("&Catalog"), tr("&Plan"), tr("&Scaling"), tr("P&robes"),
-                                tr("Re&port")};
+    const QStringList labels = {tr("&Catalog"), tr("&Plan"),   tr("&Scaling"),
+                                tr("S&erve"),   tr("P&robes"), tr("Re&port")};
     for (int i = 0; i < labels.size(); ++i) {
         QAction* a = view->addAction(labels[i], this, [this, i] { nav_->setCurrentRow(i); });
         a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
@@ -165,8 +169,9 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About ClusterPlan"), this, [this] {
         QMessageBox::about(
             this, tr("About ClusterPlan"),
-            tr("<b>ClusterPlan %1</b><p>Plans deep-learning training clusters: which "
-               "instances, how many, on-demand or spot, and which parallel layout.</p>"
+            tr("<b>ClusterPlan %1</b><p>Plans deep-learning training clusters and inference "
+               "serving: which instances, how many, on-demand or spot, and which parallel "
+               "layout.</p>"
                "<p>Catalog: %2</p>")
                 .arg(QApplication::applicationVersion(), context_.catalog().summary()));
     });
@@ -195,7 +200,7 @@ void MainWindow::openScenarioFile(const QString& path) {
         QMessageBox::warning(this, tr("Open scenario"), error);
         return;
     }
-    showPage(QStringLiteral("plan"));
+    showPage(context_.scenario().serving ? QStringLiteral("serve") : QStringLiteral("plan"));
     statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
 }
 

@@ -17,6 +17,7 @@ class Page;
 class CatalogPage;
 class PlanPage;
 class ScalingPage;
+class ServePage;
 class ProbesPage;
 class ReportPage;
 
@@ -27,13 +28,14 @@ public:
     // the user left the window).
     explicit MainWindow(AppContext& context, QWidget* parent = nullptr, bool restore_state = true);
 
-    static QStringList pageNames(); // "catalog", "plan", "scaling", "probes", "report"
+    static QStringList pageNames(); // "catalog", "plan", "scaling", "serve", "probes", "report"
     bool showPage(const QString& name);
     bool busy() const;
 
     CatalogPage* catalogPage() const { return catalog_; }
     PlanPage* planPage() const { return plan_; }
     ScalingPage* scalingPage() const { return scaling_; }
+    ServePage* servePage() const { return serve_; }
     ProbesPage* probesPage() const { return probes_; }
     ReportPage* reportPage() const { return report_; }
 
@@ -61,6 +63,7 @@ private:
     CatalogPage* catalog_ = nullptr;
     PlanPage* plan_ = nullptr;
     ScalingPage* scaling_ = nullptr;
+    ServePage* serve_ = nullptr;
     ProbesPage* probes_ = nullptr;
     ReportPage* report_ = nullptr;
 };

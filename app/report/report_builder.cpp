@@ -357,6 +357,8 @@ Section table_section(const ReportData& data, const std::vector<sim::PlanReport>
     return Section{QStringLiteral("Top %1 plans").arg(plans.size()), {t}};
 }
 
+} // namespace
+
 Section prices_section(const ReportData& data) {
     Table t;
     t.headers = {QStringLiteral("Instance"), QStringLiteral("Region"), QStringLiteral("Kind"),
@@ -377,11 +379,12 @@ Section prices_section(const ReportData& data) {
     }
     Section s{QStringLiteral("Prices and sources"), {}};
     if (t.rows.empty()) {
-        s.blocks.push_back(Paragraph{
-            data.plans.empty() ? QStringLiteral("No plan was ranked, so no price was used.")
-                               : QStringLiteral("No catalog prices were used: the plans run "
-                                                "on custom hardware priced by the scenario."),
-            {}});
+        s.blocks.push_back(
+            Paragraph{data.plans.empty() && (!data.serving || data.serving->ranked.empty())
+                          ? QStringLiteral("No plan was ranked, so no price was used.")
+                          : QStringLiteral("No catalog prices were used: the plans run "
+                                           "on custom hardware priced by the scenario."),
+                      {}});
     } else {
         t.note = QStringLiteral(
             "Prices from the ClusterPlan catalog at the time of the report; “Used” marks the "
@@ -447,9 +450,8 @@ Section assumptions_section(const ReportData& data) {
     return s;
 }
 
-} // namespace
-
 Document build_document(const ReportData& data) {
+    if (data.serving) return build_serving_document(data);
     Document doc;
     doc.title = data.title.empty()
                     ? QStringLiteral("ClusterPlan recommendation")

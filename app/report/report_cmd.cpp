@@ -51,10 +51,6 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
 
     // Bad input first (exit 2), before minutes of sweeping: the scenario, then the output place.
     const sim::Scenario scenario = service::load_scenario_file(parsed.positional()[0]);
-    if (scenario.serving)
-        throw cli::InputError(scenario.origin +
-                              ": serving: report covers training plans; use `clusterplan serve` "
-                              "(or recommend) for a serving scenario");
     const QFileInfo dir(out_info.absolutePath());
     if (!dir.isDir())
         throw cli::InputError("cannot write " + out + ": directory " +
@@ -86,6 +82,15 @@ int cmd_report(int argc, char** argv, const std::vector<std::string>& args, cli:
     if (!export_report(data, out_path, &error)) {
         io.err << "clusterplan report: " << error.toStdString() << "\n";
         return cli::kBadInput;
+    }
+    if (data.serving) {
+        io.out << "wrote " << out << ": " << data.serving->ranked.size()
+               << " ranked deployments of " << data.serving->candidates << " instance types\n";
+        if (data.serving->ranked.empty())
+            return cli::no_feasible_plan(io, "report",
+                                         "no instance type can serve this model; " + out +
+                                             " says why for each");
+        return cli::kOk;
     }
     io.out << "wrote " << out << ": " << data.plans.size() << " ranked plans of " << data.evaluated
            << " evaluated\n";

@@ -15,4 +15,14 @@ Paragraph price_age_paragraph(const ReportData& data);
 // Page 1: the plan's cluster on demand, on spot, as a Capacity Block and on reserved rates.
 Table purchase_options_table(const sim::PlanReport& plan);
 
+// Sections the training and the serving report share.
+Section prices_section(const ReportData& data);
+Section calibration_section(const ReportData& data);
+Section excluded_section(const ReportData& data);
+Section assumptions_section(const ReportData& data);
+
+// The serving report (data.serving set): recommendation, scenario, SLO check, ranked
+// deployments, KV-cache capacity, spot, charts, then the shared sections.
+Document build_serving_document(const ReportData& data);
+
 } // namespace cp::report

@@ -1,6 +1,7 @@
 // The ranked plans as data: CSV (spreadsheets) and JSON (scripts). Values are copied from
 // each plan's simulate --json document, never recomputed.
 #include "clusterplan/sim/io/csv_cell.h"
+#include "clusterplan/sim/serving_json.h"
 #include "plan_fields.h"
 #include "report_data.h"
 #include "report_format.h"
@@ -57,9 +58,66 @@ constexpr std::string_view kColumns[] = {
     "prices.usd_per_node_hour_spot",
 };
 
+// A serving report's columns: the `serve --json` fields a spreadsheet compares deployments on.
+constexpr std::string_view kServingColumns[] = {
+    "engine",
+    "weights",
+    "kv_cache",
+    "tp",
+    "pp",
+    "batch",
+    "replicas",
+    "ttft_ms",
+    "tpot_ms",
+    "e2e_latency_ms",
+    "latency_ms",
+    "output_tokens_per_s",
+    "samples_per_s",
+    "requests_per_s",
+    "utilization",
+    "meets_slo",
+    "usd_per_hour",
+    "usd_per_million_output_tokens",
+    "spot.usd_per_hour",
+    "spot.usd_per_million_output_tokens",
+    "spot.headroom_replicas",
+    "memory_gib.weights",
+    "memory_gib.kv_cache",
+    "memory_gib.capacity",
+};
+
+std::vector<nlohmann::ordered_json> serving_documents(const ReportData& data) {
+    std::vector<nlohmann::ordered_json> out;
+    for (const auto& p : data.serving->ranked)
+        out.push_back(sim::serving_plan_json(p));
+    return out;
+}
+
+std::string serving_csv(const ReportData& data) {
+    std::string out = "rank,instance,nodes,devices";
+    for (auto column : kServingColumns) {
+        out += ',';
+        out += column;
+    }
+    out += "\r\n";
+    const auto docs = serving_documents(data);
+    for (size_t i = 0; i < docs.size(); ++i) {
+        const auto& p = data.serving->ranked[i];
+        out += std::to_string(i + 1) + ',' + csv_cell(p.instance) + ',' + std::to_string(p.nodes) +
+               ',' + std::to_string(p.devices);
+        for (auto column : kServingColumns) {
+            out += ',';
+            out += csv_cell(scalar(docs[i], column));
+        }
+        out += "\r\n";
+    }
+    return out;
+}
+
 } // namespace
 
 std::string plans_csv(const ReportData& data) {
+    if (data.serving) return serving_csv(data);
     std::string out = "rank,instance,nodes,devices";
     for (auto column : kColumns) {
         out += ',';
@@ -87,8 +145,11 @@ nlohmann::ordered_json plans_json(const ReportData& data) {
     out["scenario"] = data.scenario;
     out["evaluated"] = data.evaluated;
     out["plans"] = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < data.plans.size(); ++i) {
-        nlohmann::ordered_json plan = data.plans[i];
+    // A serving report lists its deployments as `serve --json` documents.
+    const std::vector<nlohmann::ordered_json> plans =
+        data.serving ? serving_documents(data) : data.plans;
+    for (size_t i = 0; i < plans.size(); ++i) {
+        nlohmann::ordered_json plan = plans[i];
         plan["rank"] = i + 1;
         out["plans"].push_back(std::move(plan));
     }

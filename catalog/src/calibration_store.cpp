@@ -88,7 +88,7 @@ bool CalibrationStore::exists(std::string_view name) const {
 std::string CalibrationStore::unused_name(const std::string& base) const {
     if (!exists(base)) return base;
     for (int i = 2;; ++i) {
-        const std::string candidate = base + "-" + std::to_string(i);
+        std::string candidate = base + "-" + std::to_string(i);
         if (!exists(candidate)) return candidate;
     }
 }

@@ -217,7 +217,7 @@ bool run_nccl(JsonWriter& w, const Context& c, RunReport& report) {
                 w.begin_object()
                     .field("collective", coll)
                     .field("bytes", static_cast<double>(bytes))
-                    .field("count", static_cast<double>(bytes / sizeof(float)))
+                    .field("count", static_cast<double>(bytes) / sizeof(float))
                     .field("type", "float")
                     .field("time_us", t * 1e6)
                     .field("algbw_gbytes_per_s", algbw)

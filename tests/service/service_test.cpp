@@ -6,6 +6,7 @@
 #include "clusterplan/service/planning.h"
 #include "clusterplan/service/scenario_input.h"
 #include "clusterplan/sim/plan_json.h"
+#include "temp_catalog.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -14,29 +15,7 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-
-// A fresh user database (seeded from the bundled snapshot) for each test.
-class TempCatalog {
-public:
-    TempCatalog() {
-        char tmpl[] = "/tmp/cp-service-XXXXXX";
-        dir_ = mkdtemp(tmpl);
-        catalog_.emplace(dir_ / "catalog.sqlite");
-    }
-    ~TempCatalog() {
-        catalog_.reset();
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    TempCatalog(const TempCatalog&) = delete;
-    TempCatalog& operator=(const TempCatalog&) = delete;
-    cp::catalog::Catalog& get() { return *catalog_; }
-
-private:
-    fs::path dir_;
-    std::optional<cp::catalog::Catalog> catalog_;
-};
+using cp::test::TempCatalog;
 
 cp::sim::Scenario bundled(const char* name) {
     return cp::service::load_scenario_file(std::string(CLUSTERPLAN_SOURCE_DIR) +

@@ -10,6 +10,7 @@
 #include "clusterplan/sim/recommend.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/search.h"
+#include "report_common.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,6 @@
 
 namespace cp::service {
 
-using report::CostTimePoint;
 using report::PriceSource;
 using report::ReportData;
 using report::ScalingPoint;
@@ -49,6 +49,8 @@ std::vector<ScalingPoint> scaling_curves(const sim::Scenario& scenario, const si
     }
     return points;
 }
+
+} // namespace
 
 std::vector<PriceSource> catalog_prices(const std::vector<std::string>& instances,
                                         const std::string& region,
@@ -100,10 +102,9 @@ provenance(const sim::CalibrationProfile* calibration, const nlohmann::ordered_j
     return rows;
 }
 
-} // namespace
-
 ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& catalog, int top_n,
                              const sim::SweepOptions& options) {
+    if (scenario.serving) return build_serving_report_data(scenario, catalog, top_n);
     ReportData data;
     data.title = scenario.name;
     data.generated_at_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");

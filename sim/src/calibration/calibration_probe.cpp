@@ -246,8 +246,8 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
     return out;
 }
 
-CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables, ProfileMeta meta,
-                                       const FitOptions& options) {
+CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables,
+                                       const ProfileMeta& meta, const FitOptions& options) {
     CalibrationProfile p;
     p.name = meta.name;
     p.source = meta.source.empty() ? "nccl-tests" : meta.source;

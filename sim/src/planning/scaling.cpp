@@ -197,7 +197,7 @@ ScalingCurves scaling_curves(const Scenario& scenario, const NodeSpec& node,
             p.throughput = out.tokens ? r.tokens_per_s : r.samples_per_s;
             p.cost_usd = job_economics(searched, used, size.nodes, r.step_time_s).cost_usd;
         }
-        out.rows.push_back(std::move(row));
+        out.rows.push_back(row);
         if (options.progress) options.progress(++done, int(sizes.size()));
     }
     // Efficiency needs the reference, which the rows usually contain already (a cancelled run's

@@ -55,7 +55,10 @@ double solve(const std::vector<Linear>& rows) {
 
 struct Key {
     int framework, generation, precision_class;
-    auto operator<=>(const Key&) const = default;
+    bool operator<(const Key& o) const {
+        return std::tie(framework, generation, precision_class) <
+               std::tie(o.framework, o.generation, o.precision_class);
+    }
 };
 
 } // namespace

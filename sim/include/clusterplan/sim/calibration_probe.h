@@ -75,7 +75,7 @@ struct ProfileMeta {
 
 CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta,
                                       const FitOptions& options = {});
-CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables, ProfileMeta meta,
-                                       const FitOptions& options = {});
+CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables,
+                                       const ProfileMeta& meta, const FitOptions& options = {});
 
 } // namespace cp::sim

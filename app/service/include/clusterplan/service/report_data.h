@@ -7,10 +7,12 @@
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/search.h"
+#include "clusterplan/sim/serving_plan.h"
 
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +64,15 @@ struct PriceAge {
     std::string kind; // "on_demand" | "spot"
 };
 
+// A serving scenario's report: the ranked deployments (as `serve` ranks them) and how many
+// instance types were tried. Their reasons for not serving are in ReportData::excluded.
+struct ServingReport {
+    std::vector<sim::ServingPlan> ranked; // deployments that run, best first (top N)
+    int candidates = 0;                   // instance types planned
+    int meeting_slo = 0;                  // of all candidates, not only the top N
+    bool spot = false;                    // ranked on spot prices
+};
+
 struct ReportData {
     std::string title;               // usually the scenario name
     std::string generated_at_utc;    // ISO 8601, e.g. "2026-11-22T03:10:00Z"
@@ -86,13 +97,16 @@ struct ReportData {
     std::vector<std::pair<std::string, std::vector<std::string>>> excluded;
     std::uint64_t evaluated = 0; // plans the search evaluated
     double search_s = 0;         // its wall time
+    // Set for a serving scenario (then `plans`, `cost_time` and `scaling` stay empty).
+    std::optional<ServingReport> serving;
 };
 
 } // namespace cp::report
 
 namespace cp::service {
 
-// Runs the same search as `clusterplan recommend` and collects the top `top_n` plans (each
+// Runs the same search as `clusterplan recommend` (a serving scenario: the same ranking as
+// `clusterplan serve`) and collects the top `top_n` plans (each
 // as its simulate --json document), the Pareto front, scaling curves, catalog prices with
 // dates and sources, calibration provenance, assumptions and caveats. `options` carries
 // threads, cancel flag and progress callback for the sweep. Throws sim::ScenarioError or

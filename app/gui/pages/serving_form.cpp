@@ -1,0 +1,192 @@
+#include "pages/serving_form.h"
+
+#include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/serving.h"
+#include "pages/form_fields.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <array>
+#include <cmath>
+
+namespace cp::gui {
+
+namespace {
+
+const std::array<double, 4> kQuantiles = {0.5, 0.9, 0.95, 0.99};
+
+// A combo whose first entry ("auto") stands for a left-out field; the rest are file spellings.
+QComboBox* names_field(const QStringList& names, const QString& tip) {
+    QComboBox* box = choice_field(QStringList{QObject::tr("auto")} + names, tip);
+    for (int i = 1; i < box->count(); ++i)
+        box->setItemData(i, names[i - 1]);
+    return box;
+}
+
+std::string chosen(const QComboBox* box) {
+    return box->currentData().toString().toStdString();
+}
+
+void choose(QComboBox* box, const std::string& name) {
+    const int i = name.empty() ? 0 : box->findData(QString::fromStdString(name));
+    box->setCurrentIndex(std::max(0, i));
+}
+
+} // namespace
+
+ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
+    model_ = new QComboBox;
+    model_->setToolTip(tr("Model preset: decoder LLMs generate tokens; BERT and ResNet-50 run "
+                          "one forward pass per batch."));
+    for (const sim::ModelPreset& p : sim::model_presets())
+        model_->addItem(QString::fromStdString(p.title), QString::fromStdString(p.id));
+    QStringList engines, weights, kv;
+    for (int i = 0; i < sim::kServingEngineCount; ++i)
+        engines << QString::fromLatin1(sim::enum_name(static_cast<sim::ServingEngine>(i)));
+    for (auto t : {sim::StorageType::fp32, sim::StorageType::fp16, sim::StorageType::bf16,
+                   sim::StorageType::fp8, sim::StorageType::int8, sim::StorageType::int4}) {
+        weights << QString::fromLatin1(sim::enum_name(t));
+        if (t != sim::StorageType::int4) kv << QString::fromLatin1(sim::enum_name(t));
+    }
+    engine_ = names_field(engines, tr("Serving engine; auto: TensorRT-LLM on NVIDIA GPUs, "
+                                      "Neuron on Inferentia and Trainium"));
+    weights_ = names_field(weights, tr("Storage type of the weights; auto: searched"));
+    kv_cache_ = names_field(kv, tr("Storage type of the KV cache; auto: the weights' type, at "
+                                   "least 8 bit"));
+    tp_ = int_field(0, 64, QString(),
+                    tr("Tensor-parallel devices per replica (NeuronCores on "
+                       "Inferentia/Trainium); auto: searched"));
+    tp_->setSpecialValueText(tr("auto"));
+    batch_ = int_field(0, 1 << 16, QString(),
+                       tr("Concurrent sequences per replica; auto: as many as memory allows"));
+    batch_->setSpecialValueText(tr("auto"));
+    rate_ = real_field(0, 1e6, 1, tr(" req/s"),
+                       tr("Arrivals per second (Poisson); saturated: offline throughput"));
+    rate_->setSpecialValueText(tr("saturated"));
+    input_tokens_ = int_field(1, 1 << 21, tr(" tokens"), tr("Prompt length per request"));
+    output_tokens_ = int_field(0, 1 << 21, tr(" tokens"), tr("Generated tokens per request"));
+    ttft_ = real_field(0, 1e7, 0, tr(" ms"),
+                       tr("Time to first token limit (queueing + prefill); for encoders and "
+                          "CNNs the latency of one batch"));
+    ttft_->setSpecialValueText(tr("no limit"));
+    tpot_ = real_field(0, 1e6, 1, tr(" ms"), tr("Time per output token limit"));
+    tpot_->setSpecialValueText(tr("no limit"));
+    quantile_ = choice_field({tr("median (p50)"), tr("p90"), tr("p95"), tr("p99")},
+                             tr("The quantile the latency limits apply to"));
+    pricing_ = choice_field({tr("on demand"), tr("spot")},
+                            tr("Rank on on-demand prices, or on spot prices with the spare "
+                               "replicas that one reclaim needs"));
+    instances_ = new QLineEdit;
+    instances_->setPlaceholderText(tr("all (e.g. g5, g6, p5, inf2)"));
+    instances_->setToolTip(tr("Instance types or families, separated by commas; empty: every "
+                              "instance in the catalog"));
+    instances_->setClearButtonEnabled(true);
+
+    auto* model_box = new QGroupBox(tr("Model and engine"));
+    QFormLayout* f = form_in(model_box);
+    f->addRow(tr("Model"), model_);
+    f->addRow(tr("Engine"), engine_);
+    f->addRow(tr("Weights"), weights_);
+    f->addRow(tr("KV cache"), kv_cache_);
+    f->addRow(tr("TP"), tp_);
+    f->addRow(tr("Batch"), batch_);
+    auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
+    f = form_in(traffic_box);
+    f->addRow(tr("Requests"), rate_);
+    f->addRow(tr("Input"), input_tokens_);
+    f->addRow(tr("Output"), output_tokens_);
+    f->addRow(tr("TTFT ≤"), ttft_);
+    f->addRow(tr("TPOT ≤"), tpot_);
+    f->addRow(tr("At"), quantile_);
+    auto* where_box = new QGroupBox(tr("Instances"));
+    f = form_in(where_box);
+    f->addRow(tr("Only"), instances_);
+    f->addRow(tr("Pricing"), pricing_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(model_box);
+    layout->addWidget(traffic_box);
+    layout->addWidget(where_box);
+    layout->addStretch(1);
+
+    for (QComboBox* box : {model_, engine_, weights_, kv_cache_, quantile_, pricing_})
+        connect(box, &QComboBox::currentIndexChanged, this, &ServingForm::changed);
+    for (QSpinBox* box : {tp_, batch_, input_tokens_, output_tokens_})
+        connect(box, &QSpinBox::valueChanged, this, &ServingForm::changed);
+    for (QDoubleSpinBox* box : {rate_, ttft_, tpot_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ServingForm::changed);
+    connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
+    connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
+    setQuestion(service::ServingQuestion{});
+}
+
+void ServingForm::updateForModel() {
+    const bool generates = service::preset_generates(chosen(model_));
+    output_tokens_->setEnabled(generates);
+    tpot_->setEnabled(generates);
+    kv_cache_->setEnabled(generates);
+    if (!generates) {
+        output_tokens_->setValue(0);
+        tpot_->setValue(0);
+    } else if (output_tokens_->value() == 0) {
+        output_tokens_->setValue(service::ServingQuestion{}.output_tokens);
+    }
+}
+
+service::ServingQuestion ServingForm::question() const {
+    service::ServingQuestion q;
+    q.name = name_.toStdString();
+    q.preset = chosen(model_);
+    q.engine = chosen(engine_);
+    q.weights = chosen(weights_);
+    q.kv_cache = kv_cache_->isEnabled() ? chosen(kv_cache_) : std::string();
+    q.tp = tp_->value();
+    q.batch = batch_->value();
+    q.request_rate_per_s = rate_->value();
+    q.input_tokens = input_tokens_->value();
+    q.output_tokens = output_tokens_->value();
+    q.ttft_ms = ttft_->value();
+    q.tpot_ms = tpot_->value();
+    q.slo_p = kQuantiles[std::size_t(std::max(0, quantile_->currentIndex()))];
+    q.spot = pricing_->currentIndex() == 1;
+    q.region = region_.isEmpty() ? q.region : region_.toStdString();
+    q.instances.clear();
+    for (const QString& part : instances_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!part.trimmed().isEmpty()) q.instances.push_back(part.trimmed().toStdString());
+    return q;
+}
+
+void ServingForm::setQuestion(const service::ServingQuestion& q) {
+    const QSignalBlocker block(this);
+    name_ = QString::fromStdString(q.name);
+    region_ = QString::fromStdString(q.region);
+    model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
+    choose(engine_, q.engine);
+    choose(weights_, q.weights);
+    choose(kv_cache_, q.kv_cache);
+    tp_->setValue(q.tp);
+    batch_->setValue(q.batch);
+    rate_->setValue(q.request_rate_per_s);
+    input_tokens_->setValue(q.input_tokens);
+    output_tokens_->setValue(q.output_tokens);
+    ttft_->setValue(q.ttft_ms);
+    tpot_->setValue(q.tpot_ms);
+    int quantile = 0;
+    for (std::size_t i = 0; i < kQuantiles.size(); ++i)
+        if (std::abs(kQuantiles[i] - q.slo_p) < 1e-9) quantile = int(i);
+    quantile_->setCurrentIndex(quantile);
+    pricing_->setCurrentIndex(q.spot ? 1 : 0);
+    QStringList instances;
+    for (const std::string& i : q.instances)
+        instances << QString::fromStdString(i);
+    instances_->setText(instances.join(QStringLiteral(", ")));
+    updateForModel();
+}
+
+} // namespace cp::gui

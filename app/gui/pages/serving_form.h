@@ -1,0 +1,51 @@
+// The Serve page's question editor: model, engine, precision, traffic (requests/s, tokens in
+// and out), latency limits (TTFT, TPOT at a quantile), purchase option and instance filter. It
+// only holds the fields: the service turns a question into a scenario and refuses bad input.
+#pragma once
+
+#include "clusterplan/service/serving_study.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace cp::gui {
+
+class ServingForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit ServingForm(QWidget* parent = nullptr);
+
+    service::ServingQuestion question() const;
+    // Fills the fields without emitting changed().
+    void setQuestion(const service::ServingQuestion& question);
+
+signals:
+    void changed();
+
+private:
+    // Encoders and CNNs generate nothing: their output tokens and TPOT are fixed at "none".
+    void updateForModel();
+
+    QComboBox* model_ = nullptr;
+    QComboBox* engine_ = nullptr;
+    QComboBox* weights_ = nullptr;
+    QComboBox* kv_cache_ = nullptr;
+    QSpinBox* tp_ = nullptr;
+    QSpinBox* batch_ = nullptr;
+    QDoubleSpinBox* rate_ = nullptr;
+    QSpinBox* input_tokens_ = nullptr;
+    QSpinBox* output_tokens_ = nullptr;
+    QDoubleSpinBox* ttft_ = nullptr;
+    QDoubleSpinBox* tpot_ = nullptr;
+    QComboBox* quantile_ = nullptr;
+    QComboBox* pricing_ = nullptr;
+    QLineEdit* instances_ = nullptr;
+    QString region_;
+    QString name_;
+};
+
+} // namespace cp::gui

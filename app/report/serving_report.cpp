@@ -1,0 +1,332 @@
+// ReportData (serving) -> Document: the serving report, with the training report's structure:
+// recommendation, scenario, SLO check, ranked deployments, KV-cache capacity, serving on spot,
+// charts, prices, calibration, instances that cannot serve, assumptions and caveats.
+#include "clusterplan/sim/serving_json.h"
+#include "report_data.h"
+#include "report_format.h"
+#include "report_sections.h"
+#include "serving_specs.h"
+
+#include <cmath>
+
+namespace cp::report {
+namespace {
+
+using Plans = std::vector<sim::ServingPlan>;
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString ms(double value) {
+    return fmt::duration_s(value / 1e3);
+}
+
+bool limited(double v) {
+    return std::isfinite(v) && v > 0;
+}
+
+QString per_million(const sim::ServingPlan& p) {
+    return p.generation ? QStringLiteral("per million output tokens")
+                        : QStringLiteral("per million samples");
+}
+
+QString quantile(const sim::ServingPlan& p) {
+    return QStringLiteral("p%1").arg(std::lround(100 * p.slo.p));
+}
+
+QString deployment(const sim::ServingPlan& p) {
+    return QStringLiteral("%1 × %2 (%3)").arg(p.nodes).arg(qs(p.instance), qs(p.accelerator));
+}
+
+QString replica_text(const sim::ServingPlan& p) {
+    QString text = QStringLiteral("%1, weights %2")
+                       .arg(qs(sim::enum_name(p.engine)), qs(sim::enum_name(p.weights)));
+    if (p.generation) text += QStringLiteral(", KV cache %1").arg(qs(sim::enum_name(p.kv_cache)));
+    return text + QStringLiteral(", TP %1%2, batch up to %3")
+                      .arg(p.tp)
+                      .arg(p.neuron ? QStringLiteral(" NeuronCores") : QString())
+                      .arg(p.batch);
+}
+
+QString latency_text(const sim::ServingPlan& p) {
+    if (!p.generation)
+        return QStringLiteral("batch latency %1 (%2)").arg(ms(p.latency_ms), quantile(p));
+    return QStringLiteral("TTFT %1 and TPOT %2 (%3)")
+        .arg(ms(p.ttft_ms), ms(p.tpot_ms), quantile(p));
+}
+
+QString limits_text(const sim::ServingPlan& p) {
+    QStringList names;
+    for (const auto& n : sim::serving_limit_names(p.limits))
+        names << qs(n).replace(u'_', u' ');
+    return names.join(QStringLiteral(", "));
+}
+
+Section recommendation(const ReportData& data, const Plans& plans) {
+    Section s{QStringLiteral("Recommendation"), {}};
+    if (plans.empty()) {
+        s.blocks.push_back(Paragraph{
+            QStringLiteral("None of the %1 instance types can serve this model; the reasons "
+                           "are listed under “Instances that cannot serve”.")
+                .arg(data.serving->candidates),
+            QStringLiteral("No recommendation.")});
+        return s;
+    }
+    const sim::ServingPlan& best = plans.front();
+    const QString rate =
+        std::isfinite(best.request_rate_per_s)
+            ? QStringLiteral("serve %1 requests/s at ").arg(fmt::plain(best.request_rate_per_s, 4))
+            : QStringLiteral("run saturated at ");
+    s.blocks.push_back(Paragraph{
+        QStringLiteral("%1 replica(s) of %2 on %3 instance(s) %4%5, %6 per hour and %7 %8 on "
+                       "demand (%9 on spot with %10 spare replica(s)).")
+            .arg(best.replicas)
+            .arg(replica_text(best))
+            .arg(best.nodes)
+            .arg(rate, latency_text(best), fmt::usd(best.usd_per_hour),
+                 fmt::usd(best.usd_per_million_output_tokens), per_million(best),
+                 fmt::usd(best.spot.usd_per_million_output_tokens))
+            .arg(best.spot.headroom_replicas),
+        QStringLiteral("Recommended: %1, %2.")
+            .arg(deployment(best),
+                 data.serving->spot ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    const bool any_slo = limited(best.slo.ttft_ms) || limited(best.slo.tpot_ms);
+    s.blocks.push_back(Paragraph{
+        any_slo ? QStringLiteral("%1 of %2 instance types meet the latency limits; the cheapest "
+                                 "%3 them.")
+                      .arg(data.serving->meeting_slo)
+                      .arg(data.serving->candidates)
+                      .arg(best.meets_slo ? QStringLiteral("meets") : QStringLiteral("misses"))
+                : QStringLiteral("No latency limit was set: ranked by cost alone."),
+        QStringLiteral("SLO:")});
+    const QString limits = limits_text(best);
+    if (!limits.isEmpty())
+        s.blocks.push_back(Paragraph{limits + u'.', QStringLiteral("What limits it:")});
+    return s;
+}
+
+Section scenario(const ReportData& data, const Plans& plans) {
+    const auto& sc = data.scenario;
+    KeyValueTable kv;
+    kv.rows.emplace_back(QStringLiteral("Scenario"), fmt::text(sc, "name"));
+    kv.rows.emplace_back(QStringLiteral("Model"), fmt::text(sc, "model.preset"));
+    auto chosen = [&](std::string_view path) {
+        const QString t = fmt::text(sc, path);
+        return t.isEmpty() ? QStringLiteral("searched") : t;
+    };
+    kv.rows.emplace_back(QStringLiteral("Engine"), chosen("serving.engine"));
+    kv.rows.emplace_back(QStringLiteral("Weights, KV cache"), chosen("serving.weights") +
+                                                                  QStringLiteral(", ") +
+                                                                  chosen("serving.kv_cache"));
+    const double rate = fmt::number(sc, "serving.request_rate_per_s");
+    kv.rows.emplace_back(QStringLiteral("Traffic"),
+                         QStringLiteral("%1; %2 input tokens, %3 output tokens per request")
+                             .arg(std::isfinite(rate)
+                                      ? QStringLiteral("%1 requests/s").arg(fmt::plain(rate, 4))
+                                      : QStringLiteral("saturated (offline throughput)"),
+                                  fmt::plain(fmt::number(sc, "serving.input_tokens"), 7),
+                                  fmt::plain(fmt::number(sc, "serving.output_tokens"), 7)));
+    const double ttft = fmt::number(sc, "serving.slo.ttft_ms");
+    const double tpot = fmt::number(sc, "serving.slo.tpot_ms");
+    const double p = fmt::number(sc, "serving.slo.p");
+    kv.rows.emplace_back(QStringLiteral("Latency limits"),
+                         QStringLiteral("TTFT %1, TPOT %2 at p%3")
+                             .arg(limited(ttft) ? ms(ttft) : QStringLiteral("none"),
+                                  limited(tpot) ? ms(tpot) : QStringLiteral("none"))
+                             .arg(std::isfinite(p) ? std::lround(100 * p) : 50));
+    kv.rows.emplace_back(
+        QStringLiteral("Region, pricing"),
+        QStringLiteral("%1, %2").arg(fmt::text(sc, "cluster.region"),
+                                     fmt::text(sc, "cluster.pricing").replace(u'_', u' ')));
+    kv.rows.emplace_back(QStringLiteral("Instance types planned"),
+                         QStringLiteral("%1 (%2 can serve, top %3 listed)")
+                             .arg(data.serving->candidates)
+                             .arg(data.serving->candidates -
+                                  [&] {
+                                      int n = 0;
+                                      for (const auto& e : data.excluded)
+                                          n += int(e.second.size());
+                                      return n;
+                                  }())
+                             .arg(plans.size()));
+    return Section{QStringLiteral("Scenario"), {kv}};
+}
+
+Section slo_check(const Plans& plans) {
+    Table t;
+    t.headers = {QStringLiteral("#"),           QStringLiteral("Instance"), QStringLiteral("TTFT"),
+                 QStringLiteral("Limit"),       QStringLiteral("TPOT"),     QStringLiteral("Limit"),
+                 QStringLiteral("Utilisation"), QStringLiteral("SLO")};
+    t.align = {Align::right, Align::left,  Align::right, Align::right,
+               Align::right, Align::right, Align::right, Align::left};
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const auto& p = plans[i];
+        const bool any = limited(p.slo.ttft_ms) || limited(p.slo.tpot_ms);
+        t.rows.push_back({QString::number(i + 1), qs(p.instance),
+                          ms(p.generation ? p.ttft_ms : p.latency_ms),
+                          limited(p.slo.ttft_ms) ? ms(p.slo.ttft_ms) : fmt::kUnknown,
+                          p.generation ? ms(p.tpot_ms) : fmt::kUnknown,
+                          limited(p.slo.tpot_ms) ? ms(p.slo.tpot_ms) : fmt::kUnknown,
+                          fmt::percent(p.utilization),
+                          !any          ? fmt::kUnknown
+                          : p.meets_slo ? QStringLiteral("met")
+                                        : QStringLiteral("missed")});
+    }
+    t.emphasised_rows = {0};
+    t.note = QStringLiteral(
+        "Latencies at the planned request rate and the limits' quantile: TTFT includes the "
+        "queueing wait (M/D/1) and the prefill; for encoders and CNNs the TTFT column is the "
+        "latency of one batch. Utilisation: the share of a replica's capacity the rate uses.");
+    return Section{QStringLiteral("SLO check"), {t}};
+}
+
+Section ranked(const ReportData& data, const Plans& plans) {
+    const bool generation = plans.front().generation;
+    Table t;
+    t.headers = {QStringLiteral("#"),
+                 QStringLiteral("Instance"),
+                 QStringLiteral("Count"),
+                 QStringLiteral("Replica"),
+                 QStringLiteral("TTFT"),
+                 QStringLiteral("TPOT"),
+                 generation ? QStringLiteral("Tokens/s") : QStringLiteral("Samples/s"),
+                 QStringLiteral("$/h"),
+                 generation ? QStringLiteral("$/1M tokens") : QStringLiteral("$/1M samples"),
+                 QStringLiteral("Limits")};
+    t.align = {Align::right, Align::left,  Align::right, Align::left,  Align::right,
+               Align::right, Align::right, Align::right, Align::right, Align::left};
+    const bool spot = data.serving->spot;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const auto& p = plans[i];
+        t.rows.push_back(
+            {QString::number(i + 1), qs(p.instance), QString::number(p.nodes),
+             QStringLiteral("%1 %2 TP%3 b%4")
+                 .arg(qs(sim::enum_name(p.engine)), qs(sim::enum_name(p.weights)))
+                 .arg(p.tp)
+                 .arg(p.batch),
+             ms(p.generation ? p.ttft_ms : p.latency_ms),
+             p.generation ? ms(p.tpot_ms) : fmt::kUnknown,
+             fmt::count((p.generation ? p.output_tokens_per_s : p.samples_per_s) * p.replicas),
+             fmt::usd(p.ranked_usd_per_hour(spot)),
+             fmt::usd(spot ? p.spot.usd_per_million_output_tokens
+                           : p.usd_per_million_output_tokens),
+             limits_text(p)});
+    }
+    t.emphasised_rows = {0};
+    t.note =
+        QStringLiteral(
+            "Ranked: meets the latency limits, then cheapest per million at the planned rate (%1 "
+            "prices). Replica: engine, weight storage, tensor-parallel devices (NeuronCores on "
+            "Inferentia/Trainium) and the largest batch. Tokens/s: capacity of all replicas.")
+            .arg(spot ? QStringLiteral("spot") : QStringLiteral("on-demand"));
+    return Section{QStringLiteral("Top %1 deployments").arg(plans.size()), {t}};
+}
+
+Section kv_capacity(const Plans& plans) {
+    Table t;
+    t.headers = {QStringLiteral("#"),           QStringLiteral("Instance"),
+                 QStringLiteral("Weights"),     QStringLiteral("KV cache"),
+                 QStringLiteral("Activations"), QStringLiteral("Capacity"),
+                 QStringLiteral("Batch"),       QStringLiteral("KV-bound")};
+    t.align = {Align::right, Align::left,  Align::right, Align::right,
+               Align::right, Align::right, Align::right, Align::left};
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const auto& p = plans[i];
+        t.rows.push_back({QString::number(i + 1), qs(p.instance), fmt::gib(p.memory.weights),
+                          fmt::gib(p.memory.kv_cache), fmt::gib(p.memory.activations),
+                          fmt::gib(p.memory.capacity), QString::number(p.batch),
+                          p.limits.kv_bound ? QStringLiteral("yes") : QStringLiteral("no")});
+    }
+    t.note = QStringLiteral(
+        "Per device. The KV cache holds 2 × layers × KV heads × head size values per token in "
+        "its storage type; what memory leaves after weights, activations and the reserve caps "
+        "the batch. KV-bound: that cap, not the engine's scheduler limit, sets the batch, so "
+        "throughput grows with more memory per device.");
+    return Section{QStringLiteral("KV-cache capacity"), {t}};
+}
+
+Section spot(const Plans& plans) {
+    Table t;
+    t.headers = {QStringLiteral("#"),
+                 QStringLiteral("Instance"),
+                 QStringLiteral("Replicas per instance"),
+                 QStringLiteral("Lost per reclaim"),
+                 QStringLiteral("Spare replicas"),
+                 QStringLiteral("Spot $/h"),
+                 plans.front().generation ? QStringLiteral("Spot $/1M tokens")
+                                          : QStringLiteral("Spot $/1M samples")};
+    t.align = {Align::right, Align::left,  Align::right, Align::right,
+               Align::right, Align::right, Align::right};
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const auto& p = plans[i];
+        t.rows.push_back({QString::number(i + 1), qs(p.instance),
+                          QString::number(p.spot.replicas_per_node),
+                          QString::number(p.spot.replicas_lost_per_reclaim),
+                          QString::number(p.spot.headroom_replicas), fmt::usd(p.spot.usd_per_hour),
+                          fmt::usd(p.spot.usd_per_million_output_tokens)});
+    }
+    t.note = QStringLiteral(
+        "A reclaim takes out every replica on the reclaimed instance (AWS gives two minutes' "
+        "notice); the spare replicas keep the request rate served through one reclaim.");
+    return Section{QStringLiteral("Serving on spot"), {t}};
+}
+
+Section charts(const Plans& plans) {
+    Section s{QStringLiteral("Charts"), {}};
+    const bool generation = plans.front().generation;
+    s.blocks.push_back(Figure{
+        charts::serving_curve_spec(plans, charts::ServingLatency::ttft),
+        generation ? QStringLiteral("Time to first token against one replica's output tokens/s "
+                                    "as the request rate rises to 95 % of its capacity, for the "
+                                    "leading distinct replicas; the dashed line is the limit, "
+                                    "the marker the recommendation at the planned rate.")
+                   : QStringLiteral("Batch latency against one replica's samples/s as the "
+                                    "request rate rises; the dashed line is the limit."),
+        QStringLiteral("serving_ttft")});
+    if (generation)
+        s.blocks.push_back(
+            Figure{charts::serving_curve_spec(plans, charts::ServingLatency::tpot),
+                   QStringLiteral("Time per output token against output tokens/s: a larger running "
+                                  "batch raises throughput and each step's time."),
+                   QStringLiteral("serving_tpot")});
+    s.blocks.push_back(Figure{charts::serving_cost_spec(plans),
+                              QStringLiteral("Cost %1 at the planned rate, on demand and on spot "
+                                             "with the spare replicas a reclaim needs.")
+                                  .arg(per_million(plans.front())),
+                              QStringLiteral("serving_cost")});
+    s.blocks.push_back(Figure{charts::serving_memory_spec(plans),
+                              QStringLiteral("Memory per device: weights, KV cache, activations, "
+                                             "reserve and what is left free."),
+                              QStringLiteral("serving_memory")});
+    return s;
+}
+
+} // namespace
+
+Document build_serving_document(const ReportData& data) {
+    Document doc;
+    doc.title = data.title.empty() ? QStringLiteral("ClusterPlan serving plan")
+                                   : QStringLiteral("ClusterPlan serving plan: ") + qs(data.title);
+    doc.subtitle = QStringLiteral("Generated %1 by ClusterPlan %2")
+                       .arg(qs(data.generated_at_utc), QStringLiteral(CLUSTERPLAN_VERSION));
+    const Plans& plans = data.serving->ranked;
+    doc.sections.push_back(recommendation(data, plans));
+    doc.sections.push_back(scenario(data, plans));
+    if (!plans.empty()) {
+        doc.sections.push_back(slo_check(plans));
+        doc.sections.push_back(ranked(data, plans));
+        doc.sections.push_back(kv_capacity(plans));
+        doc.sections.push_back(spot(plans));
+        doc.sections.push_back(charts(plans));
+    }
+    doc.sections.push_back(prices_section(data));
+    doc.sections.push_back(calibration_section(data));
+    Section excluded = excluded_section(data);
+    excluded.heading = QStringLiteral("Instances that cannot serve");
+    doc.sections.push_back(excluded);
+    doc.sections.push_back(assumptions_section(data));
+    return doc;
+}
+
+} // namespace cp::report

@@ -1,0 +1,74 @@
+// A serving question end to end, for the GUI's Serve page, the serving report and the CLI:
+// the question as form fields (model, engine, precision, traffic, SLO, instance filter), the
+// scenario it stands for (validated by the scenario parser, so a form and a file refuse the same
+// input with the same sentence), and the ranked deployments over the chosen instances. Qt-free.
+#pragma once
+
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/scenario.h"
+#include "clusterplan/sim/serving_plan.h"
+
+#include <string>
+#include <vector>
+
+namespace cp::service {
+
+// The serving section of a scenario as a form holds it. Empty strings and zeros mean "searched"
+// or "no limit", as a left-out field does in a scenario file.
+struct ServingQuestion {
+    std::string name;
+    std::string preset = "llama3-8b";
+    std::string engine;   // "" = the hardware's usual engine
+    std::string weights;  // "" = searched
+    std::string kv_cache; // "" = the weights' type (at least 8 bit)
+    int tp = 0;           // 0 = searched
+    int batch = 0;        // 0 = as memory allows
+    // Defaults: a chat service (512 tokens in, 256 out, 10 requests/s, first token within half a
+    // second and 20 tokens/s read speed per user).
+    double request_rate_per_s = 10; // 0 = saturated (offline throughput)
+    int input_tokens = 512;
+    int output_tokens = 256;            // 0 for encoders and CNNs (one forward pass per request)
+    double ttft_ms = 500, tpot_ms = 50; // 0 = no limit
+    double slo_p = 0.5;                 // quantile the limits apply to
+    bool spot = false;
+    std::string region = "us-east-1";
+    // Catalog instance types or families ("g5", "inf2", "p5.48xlarge"); empty = every type.
+    std::vector<std::string> instances;
+};
+
+// True when the preset generates tokens (a decoder LLM); false for encoders and CNNs, and for an
+// unknown id.
+bool preset_generates(const std::string& preset);
+
+// The question a serving scenario asks (its model preset, `serving` section, region, pricing and
+// instance choice). A scenario without a `serving` section gives the default question for its
+// preset when that preset can be served, else for llama3-8b.
+ServingQuestion serving_question(const sim::Scenario& scenario);
+
+// Catalog instance types in `region` that the patterns name: an exact type, or a family (the part
+// before the dot, so "g6" is not "g6e"), in any letter case. Throws sim::ScenarioError naming
+// `constraints.instances` for a pattern that matches nothing.
+std::vector<std::string> match_instances(const std::vector<std::string>& patterns,
+                                         const catalog::Catalog& catalog,
+                                         const std::string& region);
+
+// The scenario the question stands for, written as a scenario document and read back by the
+// scenario parser (origin "Serve page"). Throws sim::ScenarioError with the parser's sentence.
+sim::Scenario serving_scenario(const ServingQuestion& question, const catalog::Catalog& catalog);
+
+struct ServingStudy {
+    sim::Scenario scenario;
+    // Deployments best first: meeting the SLO by cost, then missing it, then those that cannot
+    // run (each with its reason). One entry when the scenario names one instance.
+    std::vector<sim::ServingPlan> ranked;
+    int servable() const;    // plans that run
+    int meeting_slo() const; // plans that run and meet the SLO
+};
+
+// Plans the scenario's serving section on its candidates (cluster.instance, else
+// constraints.instances, else every catalog instance of the region). Throws sim::ScenarioError
+// when the scenario has no `serving` section. A single instance is planned with the scenario's
+// calibration profile; a ranking uses datasheet figures for every candidate.
+ServingStudy study_serving(const sim::Scenario& scenario, catalog::Catalog& catalog);
+
+} // namespace cp::service

@@ -1,0 +1,157 @@
+#include "clusterplan/service/serving_study.h"
+
+#include "clusterplan/service/scenario_input.h"
+#include "clusterplan/service/serving_input.h"
+#include "clusterplan/sim/presets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace cp::service {
+
+namespace {
+
+constexpr const char* kFormOrigin = "Serve page";
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::string trimmed(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+bool matches(const std::string& type, const std::string& pattern) {
+    if (type == pattern) return true;
+    // A family is the part before the dot: "g6" names g6.xlarge but not g6e.xlarge.
+    return type.size() > pattern.size() && type.compare(0, pattern.size(), pattern) == 0 &&
+           type[pattern.size()] == '.';
+}
+
+} // namespace
+
+bool preset_generates(const std::string& preset) {
+    const sim::ModelPreset* p = sim::find_model_preset(preset);
+    return p != nullptr && p->workload.kind == sim::WorkloadKind::transformer &&
+           !p->workload.shape.encoder_only;
+}
+
+ServingQuestion serving_question(const sim::Scenario& sc) {
+    ServingQuestion q;
+    if (!sc.preset.empty() && (sc.serving || preset_generates(sc.preset))) q.preset = sc.preset;
+    q.name = sc.serving ? sc.name : std::string();
+    q.region = sc.region;
+    q.spot = sc.pricing == sim::Pricing::spot;
+    if (!sc.instance.empty())
+        q.instances = {sc.instance};
+    else
+        q.instances = sc.constraints.instances;
+    if (!sc.serving) {
+        if (!preset_generates(q.preset)) q.output_tokens = 0;
+        return q;
+    }
+    const sim::ServingSpec& s = *sc.serving;
+    if (s.engine) q.engine = sim::enum_name(*s.engine);
+    if (s.weights) q.weights = sim::enum_name(*s.weights);
+    if (s.kv_cache) q.kv_cache = sim::enum_name(*s.kv_cache);
+    q.tp = s.tp.value_or(0);
+    q.batch = s.batch.value_or(0);
+    q.request_rate_per_s = sim::is_known(s.request_rate_per_s) ? s.request_rate_per_s : 0;
+    q.input_tokens = s.input_tokens;
+    q.output_tokens = s.output_tokens;
+    q.ttft_ms = sim::is_known(s.slo.ttft_ms) ? s.slo.ttft_ms : 0;
+    q.tpot_ms = sim::is_known(s.slo.tpot_ms) ? s.slo.tpot_ms : 0;
+    q.slo_p = s.slo.p;
+    return q;
+}
+
+std::vector<std::string> match_instances(const std::vector<std::string>& patterns,
+                                         const catalog::Catalog& cat, const std::string& region) {
+    catalog::InstanceFilter filter;
+    filter.region = region;
+    std::vector<std::string> types;
+    for (const auto& info : cat.instances(filter))
+        types.push_back(info.instance_type);
+    std::vector<std::string> out;
+    for (const std::string& raw : patterns) {
+        const std::string pattern = lower(trimmed(raw));
+        if (pattern.empty()) continue;
+        bool found = false;
+        for (const std::string& type : types) {
+            if (!matches(lower(type), pattern)) continue;
+            found = true;
+            if (std::find(out.begin(), out.end(), type) == out.end()) out.push_back(type);
+        }
+        if (!found)
+            throw sim::ScenarioError(kFormOrigin, "constraints.instances",
+                                     "'" + trimmed(raw) +
+                                         "' names no catalog instance type or family in " + region);
+    }
+    return out;
+}
+
+sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog& cat) {
+    using json = nlohmann::ordered_json;
+    json serving = json::object();
+    if (!q.engine.empty()) serving["engine"] = q.engine;
+    if (!q.weights.empty()) serving["weights"] = q.weights;
+    if (!q.kv_cache.empty()) serving["kv_cache"] = q.kv_cache;
+    if (q.tp > 0) serving["tp"] = q.tp;
+    if (q.batch > 0) serving["batch"] = q.batch;
+    serving["input_tokens"] = q.input_tokens;
+    serving["output_tokens"] = q.output_tokens;
+    if (q.request_rate_per_s > 0) serving["request_rate_per_s"] = q.request_rate_per_s;
+    json slo = json::object();
+    if (q.ttft_ms > 0) slo["ttft_ms"] = q.ttft_ms;
+    if (q.tpot_ms > 0) slo["tpot_ms"] = q.tpot_ms;
+    slo["p"] = q.slo_p;
+    serving["slo"] = slo;
+
+    json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
+    const std::vector<std::string> types = match_instances(q.instances, cat, q.region);
+    json doc = {{"schema", "clusterplan.scenario/1"},
+                {"name", q.name.empty() ? "Serving " + q.preset : q.name},
+                {"model", {{"preset", q.preset}}}};
+    // One type is planned as that instance (with the scenario's calibration), several are ranked.
+    if (types.size() == 1) cluster["instance"] = types.front();
+    doc["cluster"] = cluster;
+    doc["serving"] = serving;
+    if (types.size() > 1) doc["constraints"] = {{"instances", types}};
+    return sim::parse_scenario(doc.dump(), kFormOrigin);
+}
+
+int ServingStudy::servable() const {
+    return int(std::count_if(ranked.begin(), ranked.end(),
+                             [](const sim::ServingPlan& p) { return p.valid; }));
+}
+
+int ServingStudy::meeting_slo() const {
+    return int(std::count_if(ranked.begin(), ranked.end(),
+                             [](const sim::ServingPlan& p) { return p.valid && p.meets_slo; }));
+}
+
+ServingStudy study_serving(const sim::Scenario& sc, catalog::Catalog& cat) {
+    if (!sc.serving)
+        throw sim::ScenarioError(sc.origin, "serving",
+                                 "required to plan serving (this scenario plans training)");
+    ServingStudy out;
+    out.scenario = sc;
+    const std::vector<sim::NodeSpec> candidates = serving_candidates(sc, cat);
+    const sim::ServingFactors& factors = fitted_serving_factors(cat);
+    const sim::ServingRequest request = serving_request(sc);
+    if (candidates.size() == 1) {
+        const auto calibration = resolve_calibration(sc, cat);
+        out.ranked.push_back(sim::plan_serving(request, candidates.front(), factors,
+                                               calibration ? &*calibration : nullptr));
+    } else {
+        out.ranked = sim::rank_serving(request, candidates, factors);
+    }
+    return out;
+}
+
+} // namespace cp::service

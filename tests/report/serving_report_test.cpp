@@ -1,0 +1,167 @@
+// The serving report: `clusterplan report` of a serving scenario ranks the deployments exactly
+// as `clusterplan serve` does, checks the SLO, shows the KV-cache capacity (a KV-bound
+// deployment says so), the spot headroom, four charts, and exports every format.
+#include "cli.h"
+#include "clusterplan/catalog/catalog.h"
+#include "clusterplan/service/scenario_input.h"
+#include "fixture.h"
+#include "report_cmd.h"
+#include "report_export.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <sstream>
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string scenario_path(const char* name) {
+    return std::string(CLUSTERPLAN_SOURCE_DIR) + "/resources/scenarios/" + name;
+}
+
+json serve_json(const std::string& scenario, int top) {
+    std::ostringstream out, err;
+    cp::cli::Io io{out, err};
+    INFO(err.str());
+    REQUIRE(cp::cli::run({"serve", scenario, "--json", "--top", std::to_string(top)}, io) == 0);
+    return json::parse(out.str());
+}
+
+const cp::report::Section* section(const cp::report::Document& doc, const QString& heading) {
+    for (const auto& s : doc.sections)
+        if (s.heading == heading) return &s;
+    return nullptr;
+}
+
+template <class T> std::vector<const T*> blocks(const cp::report::Section& s) {
+    std::vector<const T*> out;
+    for (const auto& b : s.blocks)
+        if (const T* t = std::get_if<T>(&b)) out.push_back(t);
+    return out;
+}
+
+int run_report(const std::vector<std::string>& args, std::string* out_text) {
+    std::ostringstream out, err;
+    cp::cli::Io io{out, err};
+    static char name[] = "clusterplan";
+    static char* argv[] = {name, nullptr};
+    const std::map<std::string, cp::cli::Command> extra = {
+        {"report", [](const std::vector<std::string>& rest, cp::cli::Io& rio) {
+             return cp::report::cmd_report(1, argv, rest, rio);
+         }}};
+    std::vector<std::string> full = {"report"};
+    full.insert(full.end(), args.begin(), args.end());
+    const int code = cp::cli::run(full, io, extra);
+    *out_text = out.str() + err.str();
+    return code;
+}
+
+} // namespace
+
+TEST_CASE("A serving report ranks deployments as serve does and checks the SLO",
+          "[report][serving]") {
+    cp::report::test::ensure_qt_app();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    const std::string path = scenario_path("serve-llama3-8b-chat.json");
+    const json served = serve_json(path, 8);
+    cp::catalog::Catalog catalog = cp::catalog::Catalog::open_default();
+    const cp::report::ReportData data =
+        cp::report::build_report_data(cp::service::load_scenario_file(path), catalog, 8);
+    REQUIRE(data.serving);
+    const auto& ranked = data.serving->ranked;
+    REQUIRE(ranked.size() == served["ranking"].size());
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        const json& choice = served["ranking"][i];
+        INFO("rank " << i + 1);
+        CHECK(ranked[i].instance == choice["instance"].get<std::string>());
+        CHECK(ranked[i].usd_per_million_output_tokens ==
+              choice["usd_per_million_output_tokens"].get<double>());
+        CHECK(ranked[i].meets_slo);
+    }
+    CHECK_FALSE(data.excluded.empty()); // the instance types that cannot serve, with reasons
+    CHECK(
+        std::any_of(data.prices.begin(), data.prices.end(), [](const auto& p) { return p.used; }));
+
+    const cp::report::Document doc = cp::report::build_document(data);
+    CHECK(doc.title.contains(QStringLiteral("serving plan")));
+    for (const char* heading :
+         {"Recommendation", "Scenario", "SLO check", "KV-cache capacity", "Serving on spot",
+          "Charts", "Prices and sources", "Instances that cannot serve", "Assumptions and caveats"})
+        CHECK(section(doc, QString::fromLatin1(heading)) != nullptr);
+    const auto* slo = section(doc, QStringLiteral("SLO check"));
+    REQUIRE(slo != nullptr);
+    const auto tables = blocks<cp::report::Table>(*slo);
+    REQUIRE(tables.size() == 1);
+    REQUIRE(tables.front()->rows.size() == ranked.size());
+    for (const auto& row : tables.front()->rows)
+        CHECK(row.back() == QStringLiteral("met"));
+    CHECK(tables.front()->rows.front()[3] == QStringLiteral("500.0 ms"));
+    const auto* charts = section(doc, QStringLiteral("Charts"));
+    REQUIRE(charts != nullptr);
+    const auto figures = blocks<cp::report::Figure>(*charts);
+    REQUIRE(figures.size() == 4); // TTFT and TPOT curves, cost, memory
+    for (const auto* f : figures)
+        CHECK_FALSE(f->chart.empty());
+    const auto* best = section(doc, QStringLiteral("Recommendation"));
+    REQUIRE(best != nullptr);
+    const auto paragraphs = blocks<cp::report::Paragraph>(*best);
+    REQUIRE_FALSE(paragraphs.empty());
+    CHECK(paragraphs.front()->lead.contains(QString::fromStdString(ranked.front().instance)));
+}
+
+TEST_CASE("The serving report marks a KV-bound deployment", "[report][serving]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    cp::catalog::Catalog catalog = cp::catalog::Catalog::open_default();
+    // Llama 3 70B FP8 on one H100: the weights leave little room for the KV cache.
+    const cp::report::ReportData data = cp::report::build_report_data(
+        cp::service::load_scenario_file(scenario_path("serve-llama3-70b-h100-fp8.json")), catalog,
+        5);
+    REQUIRE(data.serving);
+    REQUIRE(data.serving->ranked.size() == 1);
+    CHECK(data.serving->ranked.front().limits.kv_bound);
+    const cp::report::Document doc = cp::report::build_document(data);
+    const auto* kv = section(doc, QStringLiteral("KV-cache capacity"));
+    REQUIRE(kv != nullptr);
+    const auto tables = blocks<cp::report::Table>(*kv);
+    REQUIRE(tables.size() == 1);
+    CHECK(tables.front()->rows.front().back() == QStringLiteral("yes"));
+    CHECK(tables.front()->rows.front()[1] == QStringLiteral("p5.48xlarge"));
+}
+
+TEST_CASE("report writes every format from a serving scenario", "[report][serving][cli]") {
+    cp::report::test::ensure_qt_app();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    qputenv("CLUSTERPLAN_DATA_DIR", dir.path().toUtf8());
+    const std::string scenario = scenario_path("serve-bert-large-latency.json");
+    for (const char* name : {"s.pdf", "s.html", "s.md", "s.csv", "s.json"}) {
+        const std::string out = dir.filePath(QString::fromLatin1(name)).toStdString();
+        std::string text;
+        const int code = run_report({scenario, "--out", out, "--top", "3"}, &text);
+        INFO(name << ": " << text);
+        CHECK(code == 0);
+        CHECK(text.find("ranked deployments") != std::string::npos);
+        CHECK(QFileInfo(QString::fromStdString(out)).size() > 100);
+    }
+    QFile csv(dir.filePath(QStringLiteral("s.csv")));
+    REQUIRE(csv.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    REQUIRE(lines.size() == 4); // header and the top 3
+    CHECK(lines.front().startsWith(QStringLiteral("rank,instance,nodes,devices,engine")));
+    QFile js(dir.filePath(QStringLiteral("s.json")));
+    REQUIRE(js.open(QIODevice::ReadOnly));
+    const json doc = json::parse(js.readAll().toStdString());
+    REQUIRE(doc["plans"].size() == 3);
+    CHECK(doc["plans"][0]["rank"] == 1);
+    CHECK(doc["plans"][0].contains("latency_ms"));
+}

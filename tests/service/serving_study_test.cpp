@@ -1,0 +1,114 @@
+// The serving question the Serve page edits: a scenario's serving section read into form
+// fields and back through the scenario parser (same checks, same sentences as a file), instance
+// families matched against the catalog, and the study ranked by the planner.
+#include "clusterplan/service/scenario_input.h"
+#include "clusterplan/service/serving_study.h"
+#include "temp_catalog.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+using cp::service::ServingQuestion;
+using cp::test::TempCatalog;
+
+namespace {
+
+cp::sim::Scenario bundled(const char* name) {
+    return cp::service::load_scenario_file(std::string(CLUSTERPLAN_SOURCE_DIR) +
+                                           "/resources/scenarios/" + name);
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const cp::sim::ScenarioError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("A serving question round-trips through the scenario parser", "[service][serving]") {
+    TempCatalog catalog;
+    const cp::sim::Scenario file = bundled("serve-llama3-70b-slo.json");
+    const ServingQuestion q = cp::service::serving_question(file);
+    CHECK(q.preset == "llama3-70b");
+    CHECK(q.engine == "vllm");
+    CHECK(q.request_rate_per_s == 20);
+    CHECK(q.input_tokens == 1000);
+    CHECK(q.output_tokens == 300);
+    CHECK(q.ttft_ms == 500);
+    CHECK(q.tpot_ms == 60);
+    CHECK(q.slo_p == 0.9);
+    CHECK(q.spot);
+    CHECK(q.instances.size() == 7);
+    const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
+    REQUIRE(back.serving);
+    CHECK(back.preset == "llama3-70b");
+    CHECK(back.pricing == cp::sim::Pricing::spot);
+    CHECK(back.serving->engine == cp::sim::ServingEngine::vllm);
+    CHECK_FALSE(back.serving->weights.has_value());
+    CHECK(back.serving->slo.p == 0.9);
+    CHECK(back.constraints.instances == file.constraints.instances);
+}
+
+TEST_CASE("Instance families match whole families only", "[service][serving]") {
+    TempCatalog catalog;
+    const auto g6 = cp::service::match_instances({"G6"}, catalog.get(), "us-east-1");
+    REQUIRE_FALSE(g6.empty());
+    for (const auto& type : g6)
+        CHECK(type.rfind("g6.", 0) == 0);
+    const auto one = cp::service::match_instances({" inf2.xlarge "}, catalog.get(), "us-east-1");
+    CHECK(one == std::vector<std::string>{"inf2.xlarge"});
+    const std::string error = error_of([&] {
+        cp::service::match_instances({"g6", "h100"}, catalog.get(), "us-east-1");
+    });
+    CHECK(error.find("constraints.instances") != std::string::npos);
+    CHECK(error.find("'h100'") != std::string::npos);
+}
+
+TEST_CASE("A form refuses what a file refuses, with the parser's sentence", "[service][serving]") {
+    TempCatalog catalog;
+    ServingQuestion q;
+    q.preset = "bert-large";
+    q.output_tokens = 16; // an encoder generates nothing
+    CHECK(error_of([&] {
+              cp::service::serving_scenario(q, catalog.get());
+          }).find("serving.output_tokens") != std::string::npos);
+    q = ServingQuestion{};
+    q.preset = "no-such-model";
+    CHECK(error_of([&] { cp::service::serving_scenario(q, catalog.get()); }).find("model") !=
+          std::string::npos);
+    CHECK_FALSE(cp::service::preset_generates("bert-large"));
+    CHECK_FALSE(cp::service::preset_generates("resnet50"));
+    CHECK(cp::service::preset_generates("llama3-8b"));
+}
+
+TEST_CASE("The study ranks SLO-meeting deployments by cost, one instance with its own plan",
+          "[service][serving]") {
+    TempCatalog catalog;
+    ServingQuestion q; // Llama 3 8B chat at 10 requests/s, TTFT 500 ms, TPOT 50 ms
+    q.instances = {"g6", "p5", "inf2", "p4d", "g4dn"};
+    const cp::service::ServingStudy study =
+        cp::service::study_serving(cp::service::serving_scenario(q, catalog.get()), catalog.get());
+    REQUIRE(study.ranked.size() > 5);
+    CHECK(study.meeting_slo() > 5);
+    CHECK(study.servable() >= study.meeting_slo());
+    double previous = 0;
+    for (int i = 0; i < study.meeting_slo(); ++i) {
+        const auto& p = study.ranked[std::size_t(i)];
+        CHECK(p.meets_slo);
+        CHECK(p.usd_per_million_output_tokens >= previous);
+        previous = p.usd_per_million_output_tokens;
+    }
+    q.instances = {"p5.48xlarge"};
+    const auto one =
+        cp::service::study_serving(cp::service::serving_scenario(q, catalog.get()), catalog.get());
+    REQUIRE(one.ranked.size() == 1);
+    CHECK(one.ranked.front().instance == "p5.48xlarge");
+    cp::sim::Scenario training = bundled("llama3-8b-any.json");
+    CHECK(error_of([&] { cp::service::study_serving(training, catalog.get()); }).find("serving") !=
+          std::string::npos);
+}
