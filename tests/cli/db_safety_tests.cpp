@@ -126,25 +126,29 @@ TEST_CASE("kill -9 during a catalog refresh changes nothing", "[cli][db-safety][
     Sandbox box;
     REQUIRE(run_cli({"catalog", "list"}).code == 0);
     const std::string before = box.stored_data();
-    cp::test::LocalHttpServer server(mirror);
-    // The first region arrives whole; the second stalls half-way until the process is killed.
-    server.set_mode(cp::test::LocalHttpServer::Mode::stall, "us-west-2");
-    const std::vector<std::string> args{"catalog",   "refresh",   "--base-url",  server.base_url(),
+    auto args = [](const std::string& base) {
+        return std::vector<std::string>{"catalog",   "refresh",   "--base-url",  base,
                                         "--region",  "us-east-1", "--region",    "us-west-2",
                                         "--timeout", "30",        "--no-aws-cli"};
-    const pid_t pid = spawn_app(args, box.files_dir());
-    // Killed once the stalled download has started (the server has seen both price lists).
-    for (int i = 0; i < 500 && server.requests() < 2; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(server.requests() == 2);
-    kill(pid, SIGKILL);
-    CHECK(wait_exit(pid) == 128 + SIGKILL);
+    };
+    {
+        cp::test::LocalHttpServer server(mirror);
+        // The first region arrives whole; the second stalls half-way until the process dies.
+        server.set_mode(cp::test::LocalHttpServer::Mode::stall, "us-west-2");
+        const pid_t pid = spawn_app(args(server.base_url()), box.files_dir());
+        // Killed once the stalled download has started (the server has seen both price lists).
+        for (int i = 0; i < 500 && server.requests() < 2; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        CHECK(server.requests() == 2);
+        kill(pid, SIGKILL);
+        CHECK(wait_exit(pid) == 128 + SIGKILL);
+    }
     const cp::catalog::Catalog catalog(box.database());
     CHECK(catalog.integrity_check() == "ok");
     CHECK(catalog.dump() == before);
     // The next refresh clears what the killed one left behind and imports normally.
-    server.set_mode(cp::test::LocalHttpServer::Mode::normal);
-    const CliResult again = run_cli(args);
+    const cp::test::LocalHttpServer server(mirror);
+    const CliResult again = run_cli(args(server.base_url()));
     INFO(again.err);
     CHECK(again.code == 0);
     CHECK(box.stored_data() != before);

@@ -58,6 +58,7 @@ void CatalogPage::startRefresh(const QStringList& regions, const QString& base_u
     const service::RefreshProgressFn progress = [page](const catalog::RefreshProgress& p) {
         const QString text = QString::fromStdString(service::progress_text(p));
         const int value = static_cast<int>(service::progress_fraction(p) * kProgressSteps);
+        if (!page) return;
         QMetaObject::invokeMethod(
             page.data(),
             [page, text, value] {
