@@ -13,7 +13,7 @@ struct StepPart {
     QColor colour;
 };
 
-// One colour per part in every chart and report (Tableau 10, distinct at bar widths).
+// One colour per part in every chart and report (Tableau 10/20, distinct at bar widths).
 const StepPart kStepParts[] = {
     {QT_TRANSLATE_NOOP("charts", "Compute"), &sim::StepBreakdown::compute_s,
      QColor(0x4e, 0x79, 0xa7)},
@@ -33,6 +33,10 @@ const StepPart kStepParts[] = {
      QColor(0x9c, 0x75, 0x5f)},
     {QT_TRANSLATE_NOOP("charts", "CP comm"), &sim::StepBreakdown::cp_comm_s,
      QColor(0xed, 0xc9, 0x48)},
+    {QT_TRANSLATE_NOOP("charts", "All-to-all (EP)"), &sim::StepBreakdown::ep_comm_s,
+     QColor(0x49, 0x98, 0x94)},
+    {QT_TRANSLATE_NOOP("charts", "Offload"), &sim::StepBreakdown::offload_s,
+     QColor(0xd3, 0x72, 0x95)},
 };
 
 struct MemoryPart {
@@ -62,7 +66,7 @@ ChartSpec step_breakdown_spec(const std::vector<PlanBars>& plans) {
     c.kind = ChartKind::stacked_bar;
     c.horizontal = true;
     c.title = QObject::tr("Step time breakdown");
-    // Eight parts: a bottom legend under a narrow chart elides their names.
+    // Up to ten parts: a bottom legend under a narrow chart elides their names.
     c.legend = LegendPlace::right;
     double max_s = 0;
     for (const PlanBars& p : plans) {

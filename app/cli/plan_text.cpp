@@ -67,7 +67,13 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         << sim::enum_name(l.schedule);
     if (l.virtual_stages > 1) out << " v=" << l.virtual_stages;
     out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute) << ", dp "
-        << sim::enum_name(l.dp_comm) << "\n";
+        << sim::enum_name(l.dp_comm);
+    if (l.ep > 1 || l.etp > 1) out << ", ep=" << l.ep << " etp=" << l.etp;
+    if (l.optimizer != sim::Optimizer::adamw) out << ", " << sim::enum_name(l.optimizer);
+    if (l.offload.any())
+        out << ", offload optimizer " << sim::enum_name(l.offload.optimizer) << " params "
+            << sim::enum_name(l.offload.params);
+    out << "\n";
     if (!r.note.empty()) out << "  note         " << r.note << "\n";
     if (!p.valid()) {
         out << "  NOT VALID    " << r.limit_reason << "\n";
@@ -82,12 +88,19 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         {"optimizer", b.optimizer_s}, {"host_overhead", b.host_overhead_s},
         {"cp_comm", b.cp_comm_s},
     };
-    for (const auto& [name, value] : parts) {
+    // MoE all-to-all and offload are listed only for the plans that have them.
+    const std::pair<const char*, double> extra[] = {{"ep_comm", b.ep_comm_s},
+                                                    {"offload", b.offload_s}};
+    auto line = [&](const char* name, double value) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "    %-16s %10.4f s  %5.1f%%\n", name, value,
                       p.step_time_s > 0 ? 100.0 * value / p.step_time_s : 0.0);
         out << buf;
-    }
+    };
+    for (const auto& [name, value] : parts)
+        line(name, value);
+    for (const auto& [name, value] : extra)
+        if (value > 0) line(name, value);
     if (r.workload_kind == sim::WorkloadKind::generic) // no tokens: a sample is an image for CNNs
         out << "  throughput   " << fmt("%.1f", p.samples_per_s)
             << " samples/s (images/s for an image model)\n";
@@ -103,6 +116,16 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         << " + activations " << fmt("%.1f", m.activations) << " = " << fmt("%.1f", m.total)
         << " of " << fmt("%.1f", m.capacity) << " GiB per device"
         << (p.valid() ? " (fits)" : " (does not fit)") << "\n";
+    if (m.weights_frozen > 0 || m.offloaded_host > 0) {
+        out << "               ";
+        if (m.weights_frozen > 0)
+            out << "frozen base " << fmt("%.1f", m.weights_frozen) << " GiB, trainable "
+                << grouped(p.trainable_params) << " parameters";
+        if (m.offloaded_host > 0)
+            out << (m.weights_frozen > 0 ? "; " : "") << "offloaded to host "
+                << fmt("%.1f", m.offloaded_host) << " GiB per device";
+        out << "\n";
+    }
     if (!p.valid()) return;
     out << "  scaling      " << fmt("%.1f%%", 100 * r.scaling_efficiency) << " efficiency vs "
         << (r.scaling_reference_devices == 1

@@ -32,6 +32,8 @@ QString largest_overhead(const sim::PlanResult& r, double* share) {
         {QT_TRANSLATE_NOOP("plan", "waiting for the host to issue kernels"),
          r.breakdown_s.host_overhead_s},
         {QT_TRANSLATE_NOOP("plan", "context-parallel communication"), r.breakdown_s.cp_comm_s},
+        {QT_TRANSLATE_NOOP("plan", "the expert all-to-all"), r.breakdown_s.ep_comm_s},
+        {QT_TRANSLATE_NOOP("plan", "offload transfers"), r.breakdown_s.offload_s},
     };
     const auto* best =
         std::max_element(std::begin(parts), std::end(parts),

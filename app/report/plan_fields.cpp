@@ -93,6 +93,8 @@ QString plan_limits(const sim::PlanReport& plan) {
             {b.recompute_s, QStringLiteral("activation recompute")},
             {b.host_overhead_s, QStringLiteral("host-bound kernel issue")},
             {b.cp_comm_s, QStringLiteral("context-parallel transfers")},
+            {b.ep_comm_s, QStringLiteral("expert all-to-all")},
+            {b.offload_s, QStringLiteral("offload transfers")},
         };
         std::vector<std::pair<double, QString>> shares;
         for (const auto& [seconds, name] : overheads) {

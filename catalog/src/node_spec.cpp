@@ -52,6 +52,18 @@ double pcie_x8_gbytes_per_s(std::string_view interconnect, std::string_view host
     }
 }
 
+// The accelerator's host link (what offloaded state crosses), per direction, from the catalog's
+// host_link: x16 unless a narrower link is stated or observed ("PCIe Gen4 x16 (x8 link
+// observed)"); NVIDIA's SXM and PCIe data-centre parts all attach at x16 (datasheets: A100
+// "PCIe Gen4 64 GB/s", H100 SXM "PCIe Gen5 128 GB/s", both directions).
+double host_link_gbytes_per_s(std::string_view host_link) {
+    const double x8 = pcie_x8_gbytes_per_s("", host_link);
+    if (!sim::is_known(x8)) return sim::kUnknown;
+    const bool narrow = icontains(host_link, "x8 link") ||
+                        (icontains(host_link, "x8") && !icontains(host_link, "x16"));
+    return narrow ? x8 : 2.0 * x8;
+}
+
 // Vendors quote NVLink (and, we assume, NeuronLink) per device as the bidirectional total:
 // A100 "600 GB/s" = 12 NVLink-3 links x 25 GB/s x 2 directions (NVIDIA A100 datasheet and
 // architecture whitepaper). The simulator wants one direction, so halve those. Gaudi's figure
@@ -141,6 +153,8 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     n.inter_node_gbps = or_nan(in.network_is_up_to || !in.network_gbps ? in.network_baseline_gbps
                                                                        : in.network_gbps);
     n.efa = in.efa;
+    n.host_memory_gib = or_nan(in.memory_gib);
+    if (acc) n.host_link_gbytes_per_s = host_link_gbytes_per_s(acc->host_link);
     n.usd_per_node_hour_on_demand = or_nan(in.on_demand_usd_per_hour);
     n.usd_per_node_hour_spot = or_nan(in.spot_usd_per_hour_min);
     n.spot_interruption_bucket = in.interruption_bucket.value_or(-1);

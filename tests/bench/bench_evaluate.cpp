@@ -12,7 +12,14 @@ using namespace cp::sim;
 Workload gpt3() {
     Workload w;
     w.name = "gpt3-175b";
-    w.shape = {96, 12288, 96, 96, 49152, false, 2048, 51200, true};
+    w.shape.layers = 96;
+    w.shape.hidden = 12288;
+    w.shape.heads = 96;
+    w.shape.kv_heads = 96;
+    w.shape.ffn_hidden = 49152;
+    w.shape.seq_len = 2048;
+    w.shape.vocab = 51200;
+    w.shape.learned_positions = true;
     return w;
 }
 

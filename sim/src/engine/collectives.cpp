@@ -216,4 +216,20 @@ double p2p_s(const LinkTier& tier, double bytes) {
     return tier.launch_s + tier.step_s + bytes / tier.bus_bytes_per_s;
 }
 
+double all_to_all_s(const Network& net, int ranks, int local, double bytes) {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    local = std::clamp(local, 1, ranks);
+    const double n = ranks;
+    // NCCL posts every pairwise send/receive of an all-to-all at once (grouped calls), so one
+    // step latency per tier is paid, not one per peer.
+    double latency_s = net.intra.launch_s + (local > 1 ? net.intra.step_s : 0.0);
+    double intra_s = 0, inter_s = 0;
+    if (local > 1) intra_s = (local - 1.0) / n * bytes / net.intra.bus_bytes_per_s;
+    if (ranks > local) {
+        latency_s = std::max(latency_s, net.inter.launch_s + net.inter.step_s);
+        inter_s = (n - local) / n * bytes / (net.inter.bus_bytes_per_s / net.devices_per_node);
+    }
+    return latency_s + std::max(intra_s, inter_s);
+}
+
 } // namespace cp::sim

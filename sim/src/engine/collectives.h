@@ -42,5 +42,9 @@ double reduce_scatter_s(const LinkTier& tier, int ranks, double bytes);
 double all_gather_s(const LinkTier& tier, int ranks, double bytes);
 double tree_all_reduce_s(const LinkTier& tier, int ranks, double bytes);
 double p2p_s(const LinkTier& tier, double bytes);
+// All-to-all of `bytes` per rank over `ranks` ranks, `local` of them per node (MoE token dispatch
+// and combine): the node-local share moves over the fabric while the rest crosses the node's NICs,
+// which all of the node's devices use at once; the slower of the two sets the time.
+double all_to_all_s(const Network& net, int ranks, int local, double bytes);
 
 } // namespace cp::sim

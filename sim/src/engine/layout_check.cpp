@@ -32,10 +32,14 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (layout.dp_comm == DpComm::parameter_server && layout.parameter_servers < 1) return bad;
     if (layout.virtual_stages > 1 && layout.schedule != Schedule::interleaved) return bad;
     if (!framework_allows(layout, cluster.node.accelerator)) return bad;
+    if (layout.ep < 1 || layout.etp < 1) return bad;
+    // Offloaded parameters are fetched shard by shard: ZeRO-3 (DeepSpeed offload_param, FSDP).
+    if (layout.offload.params != OffloadTarget::none && layout.zero < 3) return bad;
 
     if (workload.kind == WorkloadKind::generic) {
         if (layout.tp != 1 || layout.pp != 1 || layout.virtual_stages != 1 || layout.cp != 1)
             return bad;
+        if (layout.ep != 1 || layout.etp != 1 || workload.finetune.adapters()) return bad;
         if (!(workload.params > 0) || !(workload.flops_per_sample > 0)) return bad;
         return Limit::none;
     }
@@ -55,6 +59,13 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     // Ring attention splits each sequence into 2·cp chunks (causal load balancing).
     if (layout.cp > 1 && s.seq_len % (2 * layout.cp) != 0) return bad;
     if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
+    // Expert parallelism splits the experts (and etp each expert's columns) over ranks carved
+    // out of a stage's tp x dp ranks.
+    if (layout.ep > 1 || layout.etp > 1) {
+        if (!s.moe.enabled() || s.moe.experts % layout.ep != 0) return bad;
+        if (s.moe.moe_ffn_hidden % layout.etp != 0) return bad;
+        if ((layout.tp * layout.dp) % (layout.ep * layout.etp) != 0) return bad;
+    }
     return Limit::none;
 }
 

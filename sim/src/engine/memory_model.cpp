@@ -2,6 +2,9 @@
 
 #include "engine/context_parallel.h"
 #include "engine/model_constants.h"
+#include "engine/model_state.h"
+#include "engine/moe.h"
+#include "engine/optimizer_state.h"
 #include "engine/pipeline_stages.h"
 #include "engine/transformer_work.h"
 
@@ -13,26 +16,24 @@ namespace {
 
 constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
 
-struct StateBytes {
-    double weights = 0, gradients = 0, optimizer = 0;
-};
-
-// Weights, gradients and optimizer state for `params` on one device, sharded by ZeRO over dp.
-StateBytes state_bytes(double params, const Layout& layout, Precision precision) {
+// Weights, gradients and optimizer state for a generic model's `params` on one device, sharded
+// by ZeRO over dp.
+ModelStateBytes state_bytes(double params, const Layout& layout, Precision precision) {
     const double w = weight_bytes_per_param(precision);
-    const bool fp32 = precision == Precision::fp32 || precision == Precision::tf32;
     const double dp = std::max(1, layout.dp);
-    StateBytes s;
+    ModelStateBytes s;
     s.weights = w * params / (layout.zero >= 3 ? dp : 1.0);
     s.gradients = w * params / (layout.zero >= 2 ? dp : 1.0);
-    s.optimizer = (fp32 ? model::kOptimizerBytesFp32 : model::kOptimizerBytesMixed) * params /
+    s.optimizer = optimizer_state_bytes_per_param(layout.optimizer, precision) * params /
                   (layout.zero >= 1 ? dp : 1.0);
     return s;
 }
 
-MemoryGib to_gib(const StateBytes& s, double activations, double capacity_gib) {
+MemoryGib to_gib(const ModelStateBytes& s, double activations, double capacity_gib) {
     MemoryGib m;
     m.weights = s.weights / kGib;
+    m.weights_frozen = s.weights_frozen / kGib;
+    m.offloaded_host = s.offloaded_host / kGib;
     m.gradients = s.gradients / kGib;
     m.optimizer = s.optimizer / kGib;
     m.activations = activations / kGib;
@@ -59,13 +60,24 @@ double transformer_params_per_device(const TransformerShape& shape, const Layout
 
 MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,
                              Precision precision, double capacity_gib) {
-    const StateBytes state =
-        state_bytes(transformer_params_per_device(shape, layout), layout, precision);
+    Workload workload;
+    workload.shape = shape;
+    return transformer_memory(workload, layout, precision, capacity_gib);
+}
+
+MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Precision precision,
+                             double capacity_gib) {
+    const TransformerShape& shape = workload.shape;
+    const ModelStateBytes state = model_state_bytes(workload, layout, precision);
+    // MoE layers keep routed-token and expert activations instead of the dense MLP's.
+    const double moe_share = double(shape.moe.moe_layers(shape.layers)) / shape.layers;
+    const double moe_delta = moe_share * moe_activation_delta_bytes(shape, layout);
     const StageSplit split = stage_split(shape.layers, layout);
     // Korthikanti's byte counts are for 2-byte activations; fp32/tf32 training keeps 4-byte ones.
     const double element_scale = weight_bytes_per_param(precision) / 2.0;
     const double per_layer =
-        element_scale * cp_layer_activation_bytes(shape, layout, layout.recompute);
+        element_scale * (cp_layer_activation_bytes(shape, layout, layout.recompute) +
+                         (layout.recompute == Recompute::full ? 0.0 : moe_delta));
     const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
     // Micro-batches whose activations the first stage holds at its peak.
     double in_flight = 1.0;
@@ -79,7 +91,8 @@ MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout
     // Full recompute rebuilds one layer's complete activations at a time during backward.
     const double rebuilt =
         layout.recompute == Recompute::full
-            ? element_scale * cp_layer_activation_bytes(shape, layout, Recompute::none)
+            ? element_scale *
+                  (cp_layer_activation_bytes(shape, layout, Recompute::none) + moe_delta)
             : 0.0;
     const double first = in_flight * split.first * per_layer + rebuilt;
     // The fullest middle stage, taken as the second (one micro-batch fewer in flight).
@@ -97,7 +110,7 @@ MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout
 
 MemoryGib generic_memory(const Workload& workload, const Layout& layout, Precision precision,
                          double capacity_gib) {
-    const StateBytes state = state_bytes(workload.params, layout, precision);
+    const ModelStateBytes state = state_bytes(workload.params, layout, precision);
     const double forward_flops = workload.flops_per_sample / 3.0;
     const double activations = layout.micro_batch * forward_flops *
                                model::kGenericActivationBytesPerForwardFlop *

@@ -16,6 +16,9 @@ double weight_bytes_per_param(Precision precision);
 // Parameters held by one device of the fullest stage (first or last), after tp*pp sharding.
 double transformer_params_per_device(const TransformerShape& shape, const Layout& layout);
 
+MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Precision precision,
+                             double capacity_gib);
+// The same for full training with AdamW (no fine-tuning method, no offload).
 MemoryGib transformer_memory(const TransformerShape& shape, const Layout& layout,
                              Precision precision, double capacity_gib);
 MemoryGib generic_memory(const Workload& workload, const Layout& layout, Precision precision,

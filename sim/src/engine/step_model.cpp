@@ -7,9 +7,14 @@
 #include "engine/compute_rates.h"
 #include "engine/context_parallel.h"
 #include "engine/framework_rates.h"
+#include "engine/layer_training.h"
 #include "engine/layout_check.h"
 #include "engine/memory_model.h"
 #include "engine/model_constants.h"
+#include "engine/model_state.h"
+#include "engine/offload.h"
+#include "engine/optimizer_state.h"
+#include "engine/training_constants.h"
 #include "engine/transformer_stage.h"
 #include "engine/transformer_work.h"
 
@@ -95,6 +100,18 @@ void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& c
     if (!r.fits_in_memory) r.limit = Limit::out_of_memory;
 }
 
+// Offloaded state must fit the instance's host memory (its usable share, split over the node's
+// devices); an unknown host memory is not checked.
+void check_host_memory(PlanResult& r, const NodeSpec& node) {
+    if (r.memory_gib.offloaded_host <= 0 || !is_known(node.host_memory_gib)) return;
+    r.memory_gib.host_capacity = node.host_memory_gib * model::kHostMemoryUsableFraction /
+                                 std::max(1, node.accelerators_per_node);
+    if (r.memory_gib.offloaded_host > r.memory_gib.host_capacity) {
+        r.fits_in_memory = false;
+        if (r.limit == Limit::none) r.limit = Limit::out_of_memory;
+    }
+}
+
 // Whole-step fraction of the peak a CNN-like model reaches (model_constants.h, ResNet-50).
 double generic_compute_fraction(Precision precision) {
     switch (precision) {
@@ -133,13 +150,14 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
                                           ? std::max(0.0, sync.time_s - window)
                                           : sync.time_s;
     const double opt_params = workload.params / (layout.zero >= 1 ? layout.dp : 1);
-    r.breakdown_s.optimizer_s =
-        memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    r.breakdown_s.optimizer_s = memory_time_s(
+        rates, opt_params * optimizer_traffic_bytes_per_param(layout.optimizer, precision), 1);
     r.step_time_s =
         r.breakdown_s.compute_s + r.breakdown_s.dp_comm_exposed_s + r.breakdown_s.optimizer_s;
     r.model_flops_per_step = workload.flops_per_sample * layout.global_batch;
     r.hardware_flops_per_step = r.model_flops_per_step;
     r.memory_gib = generic_memory(workload, layout, precision, cluster.node.accelerator.memory_gib);
+    r.trainable_params = workload.params;
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
     return r;
 }
@@ -212,6 +230,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     // computes and stores one KV head, as if the model had tp of them.
     TransformerShape shape = workload.shape;
     if (layout.tp > shape.kv_heads) shape.kv_heads = layout.tp;
+    Workload computed = workload;
+    computed.shape = shape;
     const double e = weight_bytes_per_param(precision);
     StageOptions options;
     options.bytes_per_element = e;
@@ -219,6 +239,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
     options.tp_comm_overlap = tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
+    options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
     const double m = layout.micro_batches();
@@ -232,16 +253,18 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     b.tp_comm_s = m * st.tp_comm_s;
     b.cp_comm_s = m * st.cp_comm_s;
     b.pp_comm_s = m * p2p;
-    const double per_mb =
-        st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.cp_comm_s + p2p;
+    b.ep_comm_s = m * st.ep_comm_s;
+    const double per_mb = st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.cp_comm_s +
+                          st.ep_comm_s + p2p;
     b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
     const double pipeline_s = b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s +
-                              b.cp_comm_s + b.pp_comm_s + b.pp_bubble_s;
+                              b.cp_comm_s + b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
 
     // Gradients are reduced over every rank that holds the same weights: dp x cp.
     Layout sync = layout;
     sync.dp = layout.dp * layout.cp;
-    const double params_device = transformer_params_per_device(shape, layout);
+    const DeviceParams dev = device_params(computed, layout);
+    const double params_device = dev.total();
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(sync.dp, g / layout.tp);
     if (const Zero3Traffic z3 = zero3_traffic(sync, net, dp_local, st, params_device * e);
@@ -250,8 +273,19 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
-        const DpSync dps =
-            dp_sync(net, sync, dp_local, params_device * e * layout.grad_compression);
+        DpSync dps =
+            dp_sync(net, sync, dp_local, dev.trainable_dense() * e * layout.grad_compression);
+        // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
+        if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
+            Layout expert_group = layout;
+            expert_group.dp = edp;
+            const int local =
+                std::max(1, std::min(edp, g / std::max(layout.tp, layout.ep * layout.etp)));
+            const DpSync es = dp_sync(net, expert_group, local,
+                                      dev.trainable_expert() * e * layout.grad_compression);
+            dps.time_s += es.time_s;
+            dps.bytes_sent += es.bytes_sent;
+        }
         r.dp_comm_total_s = dps.time_s;
         r.dp_bytes_per_device = dps.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
@@ -261,18 +295,33 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         else
             b.dp_comm_exposed_s = dps.time_s;
     }
-    const double opt_params = params_device / (layout.zero >= 1 ? sync.dp : 1);
-    b.optimizer_s = memory_time_s(rates, opt_params * model::kOptimizerTrafficBytesPerParam, 1);
+    const double opt_params =
+        dev.trainable_dense() / (layout.zero >= 1 ? sync.dp : 1) +
+        dev.trainable_expert() / (layout.zero >= 1 ? expert_data_parallel(layout) : 1);
+    if (layout.offload.optimizer == OffloadTarget::none)
+        b.optimizer_s = memory_time_s(
+            rates, opt_params * optimizer_traffic_bytes_per_param(layout.optimizer, precision), 1);
+    OffloadTimes off;
+    const OffloadWindows windows{st.compute_s + st.recompute_s - st.backward_s, st.backward_s,
+                                 r.micro_batches};
+    if (!offload_times(computed, layout, cluster.node, precision, windows, off)) {
+        r.limit = Limit::unknown_hardware;
+        return r;
+    }
+    b.offload_s = off.exposed_s;
 
-    r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s;
+    r.step_time_s = pipeline_s + b.dp_comm_exposed_s + b.optimizer_s + b.offload_s;
     r.pp_bubble_fraction = b.pp_bubble_s / r.step_time_s;
+    const FlopsAdjust fa = flops_adjust_per_sample(workload, layout.recompute);
     r.model_flops_per_step =
-        layout.global_batch * transformer_model_flops_per_sample(workload.shape);
+        layout.global_batch * (transformer_model_flops_per_sample(workload.shape) + fa.model);
     r.hardware_flops_per_step =
-        layout.global_batch * transformer_flops_per_sample(shape, layout.recompute);
+        layout.global_batch * (transformer_flops_per_sample(shape, layout.recompute) + fa.hardware);
+    r.trainable_params = trainable_params(workload);
     r.memory_gib =
-        transformer_memory(shape, layout, precision, cluster.node.accelerator.memory_gib);
+        transformer_memory(computed, layout, precision, cluster.node.accelerator.memory_gib);
     finish_throughput(r, workload, cluster, layout, rates.peak_flops);
+    check_host_memory(r, cluster.node);
     return r;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/transformer_stage.h"
 
 #include "engine/context_parallel.h"
+#include "engine/layer_training.h"
 #include "engine/model_constants.h"
 #include "engine/pipeline_stages.h"
 
@@ -18,7 +19,8 @@ constexpr double kFp8CastBytesPerElement = 3.0;
 struct LayerTimes {
     double fwd = 0, bwd = 0, rec = 0; // compute
     double tp = 0, cp = 0, host = 0;  // exposed communication, host-issue idle
-    double total() const { return fwd + bwd + rec + tp + cp + host; }
+    double ep = 0;                    // MoE all-to-all
+    double total() const { return fwd + bwd + rec + tp + cp + host + ep; }
 };
 
 // Tensor-parallel collectives of one layer on b*s*h activations: forward, the extra backward
@@ -67,9 +69,13 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
                            memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
+    // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
+    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e);
     LayerTimes t;
-    t.fwd = linear_fwd + core_gemm + mem_fwd;
-    t.bwd = 2.0 * t.fwd; // dgrad + wgrad GEMMs, grads of each kernel
+    t.fwd = linear_fwd + core_gemm + mem_fwd + adj.forward_s;
+    // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
+    t.bwd = 2.0 * t.fwd + adj.backward_s;
+    t.ep = adj.ep_comm_s + (layout.recompute == Recompute::full ? adj.ep_comm_forward_s : 0.0);
     // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
     t.rec = lw.attention_fused ? core_time(core) : 0.0;
     if (layout.recompute == Recompute::full) t.rec += t.fwd;
@@ -103,7 +109,8 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         3.0 + (layout.recompute == Recompute::full        ? 1.0
                : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
                                                           : 0.0);
-    t.host = std::max(0.0, passes * options.host_pass_s - (t.fwd + t.bwd + t.rec + t.tp + t.cp));
+    t.host =
+        std::max(0.0, passes * options.host_pass_s - (t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep));
 
     // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
     const HeadWork head = transformer_head_work(local, layout.micro_batch, layout.tp);
@@ -144,6 +151,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     st.cp_comm_s = n * t.cp;
     st.backward_s = n * (t.bwd + t.rec);
     st.host_s = n * t.host;
+    st.ep_comm_s = n * t.ep;
     return st;
 }
 

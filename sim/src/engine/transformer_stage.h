@@ -18,6 +18,7 @@ struct StageTimes {
     double cp_comm_s = 0;  // exposed context-parallel K/V ring
     double backward_s = 0; // the part that can hide the data-parallel sync
     double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
+    double ep_comm_s = 0;  // MoE all-to-all (and expert TP), forward + backward + recompute
     int layers = 0;        // layers on this stage
 };
 
@@ -26,6 +27,7 @@ struct StageOptions {
     double host_pass_s = 0;       // host-issue time per layer pass (0: compiled graphs)
     bool tp_comm_overlap = false; // the framework hides TP collectives behind GEMMs
     bool fp8 = false;             // FP8 GEMMs: their 16-bit activation inputs are cast first
+    FineTuning finetune;          // frozen / 4-bit base weights, LoRA adapters
 };
 
 // `shape` is the shape as computed (KV heads already widened to tp when replicated).

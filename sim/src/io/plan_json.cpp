@@ -31,6 +31,11 @@ ojson layout_json(const Layout& l) {
     j["ps_sync"] = enum_name(l.ps_sync);
     j["overlap_dp"] = l.overlap_dp;
     j["grad_compression"] = l.grad_compression;
+    j["ep"] = l.ep;
+    j["etp"] = l.etp;
+    j["optimizer"] = enum_name(l.optimizer);
+    j["offload"] = ojson{{"optimizer", enum_name(l.offload.optimizer)},
+                         {"params", enum_name(l.offload.params)}};
     j["cp"] = l.cp;
     j["framework"] = enum_name(l.framework);
     return j;
@@ -50,7 +55,8 @@ ojson compact_layout(const Layout& l) {
                  {"micro_batch", l.micro_batch},
                  {"virtual_stages", l.virtual_stages},
                  {"zero", l.zero},
-                 {"recompute", enum_name(l.recompute)}};
+                 {"recompute", enum_name(l.recompute)},
+                 {"ep", l.ep}};
 }
 
 } // namespace
@@ -77,6 +83,8 @@ ojson plan_report_json(const PlanReport& r) {
                              {"dp_comm_exposed", num(p.breakdown_s.dp_comm_exposed_s)},
                              {"optimizer", num(p.breakdown_s.optimizer_s)},
                              {"host_overhead", num(p.breakdown_s.host_overhead_s)},
+                             {"ep_comm", num(p.breakdown_s.ep_comm_s)},
+                             {"offload", num(p.breakdown_s.offload_s)},
                              {"cp_comm", num(p.breakdown_s.cp_comm_s)}};
     j["dp_comm_total_s"] = num(p.dp_comm_total_s);
     j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
@@ -85,10 +93,18 @@ ojson plan_report_json(const PlanReport& r) {
     j["model_tflops_per_device"] = num(p.model_tflops_per_device);
     j["hardware_tflops_per_device"] = num(p.hardware_tflops_per_device);
     j["mfu"] = num(p.mfu);
-    j["memory_gib"] = ojson{
-        {"weights", num(p.memory_gib.weights)},     {"gradients", num(p.memory_gib.gradients)},
-        {"optimizer", num(p.memory_gib.optimizer)}, {"activations", num(p.memory_gib.activations)},
-        {"total", num(p.memory_gib.total)},         {"capacity", num(p.memory_gib.capacity)}};
+    j["memory_gib"] =
+        ojson{{"weights", num(p.memory_gib.weights)},
+              {"gradients", num(p.memory_gib.gradients)},
+              {"optimizer", num(p.memory_gib.optimizer)},
+              {"activations", num(p.memory_gib.activations)},
+              {"total", num(p.memory_gib.total)},
+              {"capacity", num(p.memory_gib.capacity)},
+              {"weights_frozen", num(p.memory_gib.weights_frozen)},
+              {"offloaded_host", num(p.memory_gib.offloaded_host)},
+              {"host_capacity",
+               p.memory_gib.host_capacity > 0 ? num(p.memory_gib.host_capacity) : ojson(nullptr)}};
+    j["trainable_params"] = num(p.trainable_params);
     j["fits_in_memory"] = p.fits_in_memory && p.limit != Limit::out_of_memory;
     j["scaling_efficiency"] = num(r.scaling_efficiency);
     j["scaling_reference_devices"] = r.scaling_reference_devices;

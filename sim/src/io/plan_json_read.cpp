@@ -7,6 +7,7 @@
 #include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/spot_cost.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_training_options.h"
 
 #include <cmath>
 #include <string>
@@ -93,6 +94,12 @@ Layout read_layout(const Fields& f) {
     f.name("ps_sync", scenario_io::kPsSyncs, l.ps_sync);
     f.boolean("overlap_dp", l.overlap_dp);
     f.number("grad_compression", l.grad_compression);
+    f.integer("ep", l.ep);
+    f.integer("etp", l.etp);
+    f.name("optimizer", scenario_io::kOptimizers, l.optimizer);
+    const Fields offload = f.object("offload");
+    offload.name("optimizer", scenario_io::kOffloadTargets, l.offload.optimizer);
+    offload.name("params", scenario_io::kOffloadTargets, l.offload.params);
     f.integer("cp", l.cp);
     std::string framework;
     f.text("framework", framework);
@@ -112,6 +119,8 @@ void read_result(const Fields& f, PlanResult& p) {
     b.number_or_unknown("dp_comm_exposed", p.breakdown_s.dp_comm_exposed_s);
     b.number_or_unknown("optimizer", p.breakdown_s.optimizer_s);
     b.number_or_unknown("host_overhead", p.breakdown_s.host_overhead_s);
+    b.number("ep_comm", p.breakdown_s.ep_comm_s);
+    b.number("offload", p.breakdown_s.offload_s);
     b.number_or_unknown("cp_comm", p.breakdown_s.cp_comm_s);
     f.number_or_unknown("dp_comm_total_s", p.dp_comm_total_s);
     f.number_or_unknown("dp_bytes_per_device", p.dp_bytes_per_device);
@@ -127,6 +136,10 @@ void read_result(const Fields& f, PlanResult& p) {
     m.number_or_unknown("activations", p.memory_gib.activations);
     m.number_or_unknown("total", p.memory_gib.total);
     m.number_or_unknown("capacity", p.memory_gib.capacity);
+    m.number("weights_frozen", p.memory_gib.weights_frozen);
+    m.number("offloaded_host", p.memory_gib.offloaded_host);
+    m.number_or_unknown("host_capacity", p.memory_gib.host_capacity);
+    f.number_or_unknown("trainable_params", p.trainable_params);
     f.boolean("fits_in_memory", p.fits_in_memory);
 }
 

@@ -8,6 +8,7 @@
 #include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_serving.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 
@@ -98,6 +99,7 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
     }
     validate_layout_against_model(sc, origin);
     resolve_layout_fields(sc, flash_attention_given, origin);
+    validate_training_options(sc);
     const auto& allowed = sc.constraints.instances;
     if (!sc.instance.empty() && !allowed.empty() &&
         std::find(allowed.begin(), allowed.end(), sc.instance) == allowed.end()) {

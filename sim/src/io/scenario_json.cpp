@@ -3,6 +3,7 @@
 #include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
 #include "io/scenario_serving.h"
+#include "io/scenario_training_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -62,6 +63,7 @@ std::string scenario_to_json(const Scenario& sc) {
         if (is_known(c.inter_node_latency_us))
             custom["inter_node_latency_us"] = c.inter_node_latency_us;
         if (is_known(c.usd_per_node_hour)) custom["usd_per_node_hour"] = c.usd_per_node_hour;
+        if (is_known(c.nvme_gbytes_per_s)) custom["nvme_gbytes_per_s"] = c.nvme_gbytes_per_s;
         cluster["custom"] = custom;
     }
     doc["cluster"] = cluster;
@@ -97,11 +99,13 @@ std::string scenario_to_json(const Scenario& sc) {
     if (t.samples > 0) training["samples"] = t.samples;
     if (t.epochs > 0) {
         training["epochs"] = t.epochs;
-        training["dataset_samples"] = t.dataset_samples;
+        if (t.dataset_samples > 0) training["dataset_samples"] = t.dataset_samples;
     }
     training["trials"] = t.trials;
     training["max_parallel_trials"] = t.max_parallel_trials;
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
+    scenario_io::write_training_options(sc, doc["model"], par, training);
+    doc["parallel"] = par;
     if (sc.workload.seq_phase_count > 0) {
         ojson phases = ojson::array();
         for (int i = 0; i < sc.workload.seq_phase_count; ++i) {

@@ -5,6 +5,7 @@
 #include "io/scenario_layout_fields.h"
 #include "io/scenario_pricing.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,7 @@ void parse_model(Reader& r, Scenario& sc) {
     if (flash) s.flash_attention = *flash;
     const auto params = r.number("params", 0, false, limits::kMaxParams);
     const auto flops = r.number("flops_per_sample", 0, false, limits::kMaxFlopsPerSample);
+    parse_moe_fields(r, sc);
     r.reject_unknown();
 
     if (shape_given || (preset && preset->workload.kind == WorkloadKind::transformer)) {
@@ -103,6 +105,8 @@ static void parse_custom(Reader& r, Scenario& sc) {
     if (auto v = r.number("usd_per_node_hour", 0, true, limits::kMaxUsdPerNodeHour))
         c.usd_per_node_hour = *v;
     parse_custom_figures(r, c);
+    if (auto v = r.number("nvme_gbytes_per_s", 0, false, limits::kMaxGbytesPerS))
+        c.nvme_gbytes_per_s = *v;
     r.reject_unknown();
     sc.custom = c;
 }
@@ -150,6 +154,7 @@ void parse_parallel(Reader& r, Scenario& sc) {
         if (*v > 1) r.fail("grad_compression", "must be in (0, 1] (bytes sent per gradient byte)");
         p.grad_compression = *v;
     }
+    parse_parallel_options(r, sc);
     parse_parallel_layout_fields(r, p);
     r.reject_unknown();
 
@@ -218,14 +223,18 @@ void parse_training(Reader& r, Scenario& sc) {
         t.dataset_samples = *v;
     if (auto v = r.integer("trials", 1, 1000000)) t.trials = *v;
     if (auto v = r.integer("max_parallel_trials", 1, 1000000)) t.max_parallel_trials = *v;
+    parse_training_options(r, sc);
     parse_seq_phases(r, sc);
     parse_training_framework(r, t);
     r.reject_unknown();
-    const int given = (t.tokens > 0) + (t.samples > 0) + (t.epochs > 0);
+    const int given = (t.tokens > 0) + (t.samples > 0) + (t.epochs > 0 || t.examples > 0);
     if (given > 1)
-        r.fail("tokens", "give only one of tokens, samples, or epochs with dataset_samples");
-    if (t.epochs > 0 && t.dataset_samples <= 0)
-        r.fail("dataset_samples", "required with training.epochs");
+        r.fail("tokens", "give only one of tokens, samples, or epochs with dataset_samples or "
+                         "examples");
+    if (t.examples > 0 && t.dataset_samples > 0)
+        r.fail("examples", "give examples or dataset_samples, not both");
+    if (t.epochs > 0 && t.dataset_samples <= 0 && t.examples <= 0)
+        r.fail("dataset_samples", "required with training.epochs (or give training.examples)");
     if (t.dataset_samples > 0 && t.epochs <= 0)
         r.fail("epochs", "required with training.dataset_samples");
     if (t.tokens > 0 && sc.workload.kind == WorkloadKind::generic)

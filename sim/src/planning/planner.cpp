@@ -5,7 +5,9 @@
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
 #include "engine/model_constants.h"
+#include "engine/optimizer_state.h"
 #include "engine/pipeline_stages.h"
+#include "engine/training_constants.h"
 #include "planning/framework_notes.h"
 
 #include <algorithm>
@@ -96,6 +98,7 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
     if (is_known(custom.intra_node_gbytes_per_s))
         node.intra_node_gbytes_per_s = custom.intra_node_gbytes_per_s;
     if (is_known(custom.inter_node_gbps)) node.inter_node_gbps = custom.inter_node_gbps;
+    if (is_known(custom.nvme_gbytes_per_s)) node.nvme_gbytes_per_s = custom.nvme_gbytes_per_s;
     if (is_known(custom.inter_node_latency_us))
         node.inter_node_latency_us = custom.inter_node_latency_us;
     if (is_known(custom.usd_per_node_hour)) {
@@ -153,6 +156,10 @@ Layout base_layout(const Scenario& sc) {
     l.ps_sync = p.ps_sync;
     l.overlap_dp = p.overlap_dp;
     l.grad_compression = p.grad_compression;
+    l.ep = p.ep.value_or(1);
+    l.etp = p.etp.value_or(1);
+    l.optimizer = sc.training.optimizer;
+    l.offload = p.offload;
     l.cp = p.cp.value_or(1);
     l.framework = sc.training.framework;
     if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer)
@@ -177,6 +184,17 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
         space.recomputes = {Recompute::none, Recompute::selective, Recompute::full};
     }
 
+    // Expert parallelism: every ep dividing the experts whose groups (ep x etp ranks) tile a
+    // stage's tp x dp ranks; one base per ep.
+    auto push_with_ep = [&](Layout l) {
+        const MoeShape& moe = shape.moe;
+        const int ep_hi = p.ep ? *p.ep : (moe.enabled() && !generic ? moe.experts : 1);
+        for (int ep = p.ep.value_or(1); ep <= ep_hi; ++ep) {
+            if (ep > 1 && (moe.experts % ep != 0 || (l.tp * l.dp) % (ep * l.etp) != 0)) continue;
+            l.ep = ep;
+            space.bases.push_back(l);
+        }
+    };
     auto try_tp = [&](int tp) {
         if (devices % tp != 0) return;
         for (int cp : context_parallel_candidates(sc, devices / tp)) {
@@ -212,19 +230,23 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
                 for (int v = v_lo; v <= v_hi; ++v) {
                     if (!p.virtual_stages && v > 1 && fewest < v) continue;
                     l.virtual_stages = v;
-                    const int z_hi = p.zero ? *p.zero : (dp * cp > 1 ? 3 : 0);
-                    for (int z = p.zero.value_or(0); z <= z_hi; ++z) {
+                    // Offloaded parameters need ZeRO-3 (fetched shard by shard), even on one
+                    // device.
+                    const bool params_offload = p.offload.params != OffloadTarget::none;
+                    const int z_hi = p.zero ? *p.zero : (dp * cp > 1 || params_offload ? 3 : 0);
+                    const int z_lo = p.zero ? *p.zero : (params_offload ? 3 : 0);
+                    for (int z = z_lo; z <= z_hi; ++z) {
                         l.zero = z;
                         // Sequence parallelism is searched whenever tp > 1 unless the scenario
                         // sets it: it trades an extra all-gather for tp-fold smaller activations.
                         if (tp > 1 && !p.sequence_parallel_given && !generic) {
                             for (bool sp : {false, true}) {
                                 l.sequence_parallel = sp;
-                                space.bases.push_back(l);
+                                push_with_ep(l);
                             }
                         } else {
                             l.sequence_parallel = tp > 1 && p.sequence_parallel;
-                            space.bases.push_back(l);
+                            push_with_ep(l);
                         }
                     }
                 }
@@ -257,6 +279,7 @@ std::vector<std::string> searched_fields(const Scenario& sc) {
     if (!p.virtual_stages && p.schedule == Schedule::interleaved) out.push_back("virtual_stages");
     if (!p.zero) out.push_back("zero");
     if (!p.recompute && !generic) out.push_back("recompute");
+    if (!p.ep && sc.workload.shape.moe.enabled() && !generic) out.push_back("ep");
     if (!p.sequence_parallel_given && !generic) out.push_back("sequence_parallel");
     if (!p.cp && !generic && sc.workload.shape.seq_len >= kContextParallelMinSeqLen)
         out.push_back("cp");
@@ -271,6 +294,11 @@ std::string describe_limit(const PlanResult& r) {
         return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch "
                "divisibility)";
     case Limit::out_of_memory:
+        if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0 &&
+            r.memory_gib.offloaded_host > r.memory_gib.host_capacity)
+            return "offloaded state does not fit in host memory: " +
+                   format_gib(r.memory_gib.offloaded_host) + " needed per device, " +
+                   format_gib(r.memory_gib.host_capacity) + " available";
         if (r.memory_gib.total <= r.memory_gib.capacity) // fits, but not within the headroom
             return "does not fit in the memory headroom: " + format_gib(r.memory_gib.total) +
                    " needed per device of " + format_gib(r.memory_gib.capacity) +
@@ -335,12 +363,23 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
         rep.calibration_date = cal->measured_at;
     }
     rep.assumptions = sc.notes;
-    rep.assumptions.push_back("precision " + std::string(enum_name(rep.precision)) +
-                              ", Adam optimizer");
+    rep.assumptions.push_back("precision " + std::string(enum_name(rep.precision)) + ", " +
+                              optimizer_description(sc.training.optimizer));
     if (std::string fallback = precision_fallback_note(sc, node.accelerator); !fallback.empty())
         rep.assumptions.push_back(std::move(fallback));
     for (auto& line : figure_provenance_notes(sc, node.accelerator, rep.precision, cal))
         rep.assumptions.push_back(std::move(line));
+    if (sc.workload.shape.moe.enabled() && sc.workload.kind == WorkloadKind::transformer)
+        rep.assumptions.emplace_back(model::kMoeAssumption);
+    if (sc.workload.finetune.adapters()) rep.assumptions.emplace_back(model::kLoraAssumption);
+    if (sc.workload.finetune.method == TrainingMethod::qlora)
+        rep.assumptions.emplace_back(model::kQloraAssumption);
+    if (layout.offload.any()) {
+        rep.assumptions.emplace_back(model::kOffloadAssumption);
+        if (!is_known(node.host_memory_gib))
+            rep.assumptions.push_back("host memory of " + node.instance_type +
+                                      " unknown: offloaded state not checked against it");
+    }
     // The step model's own statement of its constants (model_constants.h), verbatim.
     for (std::string_view a : model::kAssumptions)
         rep.assumptions.emplace_back(a);

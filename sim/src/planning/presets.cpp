@@ -41,6 +41,11 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.vocab = p.at("vocab").get<int>();
             s.learned_positions = p.value("learned_positions", false);
             s.flash_attention = p.value("flash_attention", false);
+            s.moe.experts = p.value("experts", 0);
+            s.moe.experts_per_token = p.value("experts_per_token", 0);
+            s.moe.shared_experts = p.value("shared_experts", 0);
+            s.moe.moe_ffn_hidden = p.value("moe_ffn_hidden", 0);
+            s.moe.moe_layer_freq = p.value("moe_layer_freq", 1);
             s.encoder_only = p.value("encoder_only", false);
             // The published recipe's sequence-length phases (BERT: 90 % of steps at 128).
             if (auto phases = p.find("seq_phases"); phases != p.end()) {

@@ -2,6 +2,9 @@
 
 #include "clusterplan/sim/calibration_lookup.h"
 #include "clusterplan/sim/planner.h"
+#include "engine/memory_model.h"
+#include "engine/model_state.h"
+#include "engine/optimizer_state.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +16,6 @@ namespace cp::sim {
 namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
-constexpr double kMinBytesPerParam = 12.0; // fp32 Adam moments alone are 8, master weights 4
 
 struct WorkItem {
     int candidate;
@@ -31,6 +33,26 @@ struct ItemOutcome {
     bool pruned = false;
 };
 
+// Bytes per parameter that no layout can avoid keeping in accelerator memory (everything
+// sharded over all devices): frozen LoRA/QLoRA base weights, else the optimizer state (or, when
+// that is offloaded, the 16-bit weights); nothing with offloaded parameters.
+double min_bytes_per_param(const Scenario& sc) {
+    const ParallelSpec& p = sc.parallel;
+    if (p.offload.params != OffloadTarget::none) return 0.0;
+    const double w = weight_bytes_per_param(sc.precision);
+    switch (sc.workload.finetune.method) {
+    case TrainingMethod::qlora:
+        return kNf4BytesPerParam;
+    case TrainingMethod::lora:
+        return w;
+    case TrainingMethod::pretrain:
+    case TrainingMethod::full:
+        break;
+    }
+    if (p.offload.optimizer != OffloadTarget::none) return w;
+    return std::max(w, optimizer_state_bytes_per_param(sc.training.optimizer, sc.precision));
+}
+
 ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes,
                      const CalibrationProfile* cal, double min_params, LayoutSpace& space) {
     ItemOutcome out;
@@ -38,8 +60,8 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes,
     const Cluster cluster{node, nodes};
     const int devices = cluster.devices();
     // No layout fits when even fully sharded weights + optimizer state exceed all memory.
-    if (is_known(node.accelerator.memory_gib) &&
-        kMinBytesPerParam * min_params / devices > node.accelerator.memory_gib * kBytesPerGib) {
+    if (is_known(node.accelerator.memory_gib) && min_bytes_per_param(sc) * min_params / devices >
+                                                     node.accelerator.memory_gib * kBytesPerGib) {
         out.pruned = true;
         return out;
     }
@@ -87,12 +109,7 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes,
 
 double min_parameter_count(const Workload& w) {
     if (w.kind == WorkloadKind::generic) return w.params;
-    const TransformerShape& s = w.shape;
-    const double h = s.hidden;
-    const double kv_dim = s.heads > 0 ? h * s.kv_heads / s.heads : h;
-    const double per_layer =
-        2 * h * h + 2 * h * kv_dim + (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
-    const double shape_params = s.layers * per_layer;
+    const double shape_params = total_params(w);
     return w.params > 0 ? std::min(w.params, shape_params) : shape_params;
 }
 

@@ -31,6 +31,14 @@ double training_samples(const Scenario& sc) {
     const TrainingSpec& t = sc.training;
     if (t.tokens > 0) return t.tokens / sc.workload.tokens_per_sample();
     if (t.samples > 0) return t.samples;
+    if (t.examples > 0) {
+        // Fine-tuning data: each example padded to the training sequence, or packed back to
+        // back into full sequences (training.packing).
+        const double passes = t.epochs > 0 ? t.epochs : 1.0;
+        const double seq = sc.workload.tokens_per_sample();
+        const double per_example = t.example_tokens > 0 ? t.example_tokens : seq;
+        return t.packing ? std::ceil(t.examples * passes * per_example / seq) : t.examples * passes;
+    }
     return t.epochs * t.dataset_samples;
 }
 

@@ -74,6 +74,11 @@ struct NodeSpec {
     // Elastic Fabric Adapter (RDMA) between nodes; empty when the catalog does not say. Without
     // it NCCL falls back to TCP sockets, which the datasheet network model does not capture.
     std::optional<bool> efa;
+    // Host side, for optimizer/parameter offload: the instance's memory, each accelerator's
+    // host link (PCIe, unidirectional) and the node's local NVMe read bandwidth.
+    double host_memory_gib = kUnknown;
+    double host_link_gbytes_per_s = kUnknown;
+    double nvme_gbytes_per_s = kUnknown;
     double usd_per_node_hour_on_demand = kUnknown;
     double usd_per_node_hour_spot = kUnknown;
     int spot_interruption_bucket = -1; // Spot Advisor bucket 0..4, -1 unknown

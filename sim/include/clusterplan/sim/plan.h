@@ -3,6 +3,7 @@
 
 #include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/hardware.h"
+#include "clusterplan/sim/training_options.h"
 
 #include <cstdint>
 
@@ -29,6 +30,12 @@ struct Layout {
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0; // bytes sent / bytes of gradients (1 = none)
+    // Expert parallelism: MoE experts split over `ep` ranks (each expert's matrices over `etp`),
+    // carved out of the tp x dp ranks of a pipeline stage (Megatron-Core MoE parallel folding).
+    int ep = 1;
+    int etp = 1;
+    Optimizer optimizer = Optimizer::adamw;
+    Offload offload;
     // Context parallelism: ranks sharing one sequence (ring attention); gradients are reduced
     // over dp * cp ranks.
     int cp = 1;

@@ -23,6 +23,10 @@ struct StepBreakdown {
     double optimizer_s = 0;
     // GPU idle while the host issues the kernels of small layers (host-issue floor).
     double host_overhead_s = 0;
+    // Expert-parallel all-to-all (MoE token dispatch and combine), not overlapped.
+    double ep_comm_s = 0;
+    // Optimizer/parameter offload transfers and host optimizer step the GPU waits for.
+    double offload_s = 0;
     // Exposed context-parallel K/V ring (ring attention) beyond the attention it hides behind.
     double cp_comm_s = 0;
 };
@@ -34,6 +38,9 @@ struct MemoryGib {
     double activations = 0;
     double total = 0;
     double capacity = 0;
+    double weights_frozen = 0; // the frozen part of `weights` (LoRA/QLoRA base)
+    double offloaded_host = 0; // per device, moved to host memory or NVMe (not in total)
+    double host_capacity = 0;  // instance host memory per device (0 = unknown)
 };
 
 // Which measured figures replaced datasheet defaults in an evaluation (for `calibration`).
@@ -55,6 +62,7 @@ struct PlanResult {
     double tokens_per_s = 0;
     double samples_per_s = 0;
     double model_flops_per_step = 0;    // 6·P-style, no recompute, whole cluster
+    double trainable_params = 0;        // parameters the run updates (all, or LoRA adapters)
     double hardware_flops_per_step = 0; // counts recompute (Megatron definition)
     double model_tflops_per_device = 0;
     double hardware_tflops_per_device = 0;

@@ -54,6 +54,7 @@ struct CustomHardware {
                                                     kUnknown};
     double memory_gib = kUnknown;
     double hbm_gbytes_per_s = kUnknown;
+    double nvme_gbytes_per_s = kUnknown; // node's local NVMe read bandwidth (NVMe offload)
 };
 
 // Parallel settings as written: std::nullopt means "search this".
@@ -70,6 +71,9 @@ struct ParallelSpec {
     PsSync ps_sync = PsSync::sync;
     bool overlap_dp = true;
     double grad_compression = 1.0;
+    std::optional<int> ep;  // expert parallel size; nullopt = searched (MoE models)
+    std::optional<int> etp; // expert tensor parallel size; nullopt = 1
+    Offload offload;
     // Context parallelism (ring attention); nullopt = searched for long sequences.
     std::optional<int> cp;
     // Layers per pipeline stage, first to last; empty = the default split (pipeline_stages.h).
@@ -84,6 +88,14 @@ struct TrainingSpec {
     double dataset_samples = 0;
     int trials = 1;              // hyper-parameter tuning: number of training jobs
     int max_parallel_trials = 1; // SageMaker max_parallel_jobs (1 = trials run one by one)
+    // Fine-tuning data (training.examples, seq_len, example_tokens, packing; with epochs): the
+    // sequence length trained (overrides model.seq_len), and examples of `example_tokens` tokens
+    // each (default: seq_len) that are padded to it, or packed back to back with `packing`.
+    double examples = 0;
+    int seq_len = 0;
+    double example_tokens = 0;
+    bool packing = true;
+    Optimizer optimizer = Optimizer::adamw;
     // Training software; automatic = Megatron-Core on NVIDIA GPUs (PyTorch FSDP for ZeRO-2/3),
     // NeuronX Distributed on Trainium (framework.h). The plan names the one it assumed.
     Framework framework = Framework::automatic;
@@ -166,5 +178,9 @@ const char* enum_name(PsSync s);
 const char* enum_name(Pricing p);
 const char* enum_name(Objective o);
 const char* enum_name(StorageService s);
+const char* enum_name(TrainingMethod m);
+const char* enum_name(LoraTargets t);
+const char* enum_name(Optimizer o);
+const char* enum_name(OffloadTarget t);
 
 } // namespace cp::sim

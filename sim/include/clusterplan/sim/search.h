@@ -73,7 +73,7 @@ SweepResult sweep(const Scenario& scenario, std::vector<NodeSpec> candidates,
                   const CalibrationProfile* calibration, const SweepOptions& options = {});
 
 // Lower bound of the parameters, used to skip clusters whose total memory cannot hold the
-// sharded weights and optimizer state (at least 12 bytes per parameter).
+// sharded weights and optimizer state (the bytes per parameter depend on method and offload).
 double min_parameter_count(const Workload& workload);
 
 } // namespace cp::sim

@@ -2,11 +2,31 @@
 // ResNet-50) described by parameter count and FLOPs per sample, trained data-parallel only.
 #pragma once
 
+#include "clusterplan/sim/training_options.h"
+
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
 
 namespace cp::sim {
+
+// Mixture-of-Experts MLP blocks (model.experts ...): every `moe_layer_freq`-th layer replaces its
+// dense MLP by `experts` routed experts of `moe_ffn_hidden`, `experts_per_token` of them per
+// token, plus `shared_experts` that every token passes through.
+struct MoeShape {
+    int experts = 0;
+    int experts_per_token = 0;
+    int shared_experts = 0;
+    int moe_ffn_hidden = 0;
+    int moe_layer_freq = 1;
+    double capacity_factor =
+        0; // > 0: the busiest expert takes at most this x the mean (drops the rest)
+    bool enabled() const { return experts > 1 && experts_per_token > 0 && moe_ffn_hidden > 0; }
+    int moe_layers(int layers) const {
+        return enabled() ? layers / std::max(1, moe_layer_freq) : 0;
+    }
+};
 
 struct TransformerShape {
     int layers = 0;
@@ -21,6 +41,7 @@ struct TransformerShape {
     // Fused attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): the a*s*s
     // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
     bool flash_attention = false;
+    MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;
 };
@@ -41,6 +62,7 @@ struct Workload {
     TransformerShape shape;      // used when kind == transformer
     double params = 0;           // generic: parameter count; transformer: derived if 0
     double flops_per_sample = 0; // generic: forward+backward FLOPs per sample
+    FineTuning finetune;         // what the run updates (training.method, training.lora)
     // Transformer training in phases of sequence length (none: every step at shape.seq_len, which
     // otherwise holds the longest phase's length). A fixed array keeps evaluation allocation-free.
     std::array<SeqPhase, kMaxSeqPhases> seq_phases{};

@@ -1,0 +1,103 @@
+#include "engine/moe.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+namespace {
+
+// Tokens of one micro-batch that reach one rank's MoE block. Megatron-Core requires sequence
+// parallelism when MoE layers run with tensor parallelism, so the tokens are split over tp.
+double tokens_per_rank(const TransformerShape& s, const Layout& l) {
+    return double(l.micro_batch) * s.seq_len / std::max(1, l.tp);
+}
+
+double matrices_in(const TransformerShape& s) {
+    return s.gated_mlp ? 2.0 : 1.0;
+} // fused up(+gate)
+
+} // namespace
+
+MoeLayerWork moe_layer_work(const TransformerShape& s, const Layout& l, double e) {
+    MoeLayerWork w;
+    if (!s.moe.enabled()) return w;
+    const MoeShape& m = s.moe;
+    const double h = s.hidden, f = m.moe_ffn_hidden, experts = m.experts, k = m.experts_per_token;
+    const double ep = std::max(1, l.ep), etp = std::max(1, l.etp), tp = std::max(1, l.tp);
+    const double tokens = tokens_per_rank(s, l);
+    // Dropless routing spreads tokens evenly only on average; the busiest expert sets the pace.
+    // A capacity factor caps its load (tokens beyond it are dropped; Fedus et al. 2022, sec. 2.2).
+    w.imbalance = m.capacity_factor > 0 ? m.capacity_factor : 1.0;
+    w.tokens_per_expert = tokens * k * etp * ep / experts * w.imbalance;
+    const double local = experts / ep;
+    w.router = {tokens, experts, h, 1};
+    w.expert_up = {w.tokens_per_expert, matrices_in(s) * f / etp, h, local};
+    w.expert_down = {w.tokens_per_expert, h, f / etp, local};
+    if (m.shared_experts > 0) {
+        const double all_tokens = double(l.micro_batch) * s.seq_len, fs = m.shared_experts * f;
+        w.shared_up = {all_tokens, matrices_in(s) * fs / tp, h, 1};
+        w.shared_down = {all_tokens, h, fs / tp, 1};
+    }
+    const double routed = tokens * k * w.imbalance;
+    const double swiglu = (s.gated_mlp ? 3.0 : 2.0) * e;    // read 2 (gated) write 1
+    w.elementwise_bytes = 2.0 * 4.0 * tokens * experts      // fp32 softmax + top-k
+                          + 2.0 * (tokens + routed) * h * e // permute and unpermute copies
+                          + swiglu * routed * f             // activation of every expert row
+                          + swiglu * double(l.micro_batch) * s.seq_len * m.shared_experts * f / tp;
+    w.dispatch_bytes = routed * h * e;
+    return w;
+}
+
+int ep_ranks_per_node(const Layout& l, int devices_per_node) {
+    return std::max(1, std::min(std::max(1, l.ep), devices_per_node / std::max(1, l.etp)));
+}
+
+MoeLayerTimes moe_layer_times(const TransformerShape& s, const Layout& l, const Network& net,
+                              const ComputeRates& rates, double e) {
+    MoeLayerTimes t;
+    if (!s.moe.enabled()) return t;
+    const MoeLayerWork w = moe_layer_work(s, l, e);
+    // One grouped GEMM launch covers all local experts (CUTLASS grouped GEMM): the call's size
+    // sets the efficiency, each expert's row count the tile quantisation.
+    for (const GemmShape& g : {w.router, w.expert_up, w.expert_down, w.shared_up, w.shared_down})
+        t.weight_gemm_s += gemm_time_s(rates, g, e);
+    t.forward_s = t.weight_gemm_s + memory_time_s(rates, w.elementwise_bytes, 6);
+    const int ep = std::max(1, l.ep);
+    t.all_to_all_s =
+        2.0 * all_to_all_s(net, ep, ep_ranks_per_node(l, net.devices_per_node), w.dispatch_bytes);
+    if (l.etp > 1) {
+        const LinkTier tier = group_tier(net, l.etp, std::min(l.etp, net.devices_per_node));
+        t.etp_comm_s = 2.0 * reduce_scatter_s(tier, l.etp, w.dispatch_bytes * l.etp);
+    }
+    return t;
+}
+
+double moe_activation_delta_bytes(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled()) return 0;
+    const MoeShape& m = s.moe;
+    const double tp = std::max(1, l.tp), bs = double(l.micro_batch) * s.seq_len, h = s.hidden;
+    const double f_dense = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    const double per_f =
+        s.gated_mlp ? 6.0 : 4.0; // Korthikanti's MLP intermediates, bytes per f element
+    const double dense = per_f * bs * f_dense / tp;
+    const double tokens = bs / tp, imbalance = m.capacity_factor > 0 ? m.capacity_factor : 1.0;
+    const double routed = tokens * m.experts_per_token * imbalance;
+    // Megatron-Core (>= 0.13) applies the routing probabilities inside the expert activation,
+    // so the combine keeps no expert outputs: the permuted inputs are the copies kept.
+    const double moe = 8.0 * tokens * m.experts // fp32 router logits and probabilities
+                       + 2.0 * routed * h       // permuted expert inputs
+                       + per_f * routed * m.moe_ffn_hidden +
+                       per_f * bs * m.shared_experts * m.moe_ffn_hidden / tp;
+    return moe - dense;
+}
+
+double moe_forward_flops_delta_per_token(const TransformerShape& s) {
+    if (!s.moe.enabled()) return 0;
+    const MoeShape& m = s.moe;
+    const double h = s.hidden, mat = s.gated_mlp ? 3.0 : 2.0;
+    const double f_dense = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    return 2.0 * h * m.experts +
+           (m.experts_per_token + m.shared_experts) * 2.0 * mat * h * m.moe_ffn_hidden -
+           2.0 * mat * h * f_dense;
+}
+
+} // namespace cp::sim

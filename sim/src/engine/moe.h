@@ -1,0 +1,54 @@
+// Mixture-of-Experts layers (Shazeer et al. 2017; GShard, Lepikhin et al. 2021; Switch,
+// Fedus et al. 2022; Megatron-Core MoE): router, token dispatch and combine by all-to-all over
+// the expert-parallel group, grouped GEMMs of the experts held by one rank, shared experts.
+#pragma once
+
+#include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/workload.h"
+#include "engine/collectives.h"
+#include "engine/compute_rates.h"
+#include "engine/transformer_work.h"
+
+namespace cp::sim {
+
+// Forward work of one MoE layer's MLP block for one micro-batch on the busiest rank.
+struct MoeLayerWork {
+    GemmShape router;    // tokens x experts x hidden
+    GemmShape expert_up; // grouped GEMM: per-expert tokens x (2)f/etp x h, batch = local experts
+    GemmShape expert_down;
+    GemmShape shared_up; // shared experts (dense MLP of shared_experts x moe_ffn_hidden)
+    GemmShape shared_down;
+    double elementwise_bytes = 0; // router softmax/top-k, permute/unpermute copies, SwiGLU
+    double dispatch_bytes = 0;    // bytes one rank sends in one all-to-all (dispatch or combine)
+    double tokens_per_expert = 0; // rows of each expert's GEMM (after the imbalance factor)
+    double imbalance = 1.0;       // busiest expert's load / the mean
+};
+
+MoeLayerWork moe_layer_work(const TransformerShape& shape, const Layout& layout,
+                            double bytes_per_element);
+
+// Ranks of one expert-parallel group that share a node (Megatron orders expert ranks etp
+// innermost, then ep: consecutive ranks, so a group of ep*etp <= devices per node stays inside).
+int ep_ranks_per_node(const Layout& layout, int devices_per_node);
+
+// Times of one MoE layer for one micro-batch.
+struct MoeLayerTimes {
+    double forward_s = 0;     // router + experts + shared + elementwise, forward
+    double weight_gemm_s = 0; // the expert/shared/router GEMMs of forward (their weight
+                              // gradients are what frozen base weights skip in backward)
+    double all_to_all_s = 0;  // one dispatch + one combine (one pass)
+    double etp_comm_s = 0;    // expert tensor parallel gather/scatter, one pass
+};
+
+MoeLayerTimes moe_layer_times(const TransformerShape& shape, const Layout& layout,
+                              const Network& net, const ComputeRates& rates,
+                              double bytes_per_element);
+
+// Activation bytes one MoE layer keeps beyond what layer_activation_bytes counts for the dense
+// MLP it replaces (may be negative), per micro-batch on one rank, 2-byte elements.
+double moe_activation_delta_bytes(const TransformerShape& shape, const Layout& layout);
+
+// Model FLOPs per token of one MoE layer minus those of the dense MLP it replaces, forward.
+double moe_forward_flops_delta_per_token(const TransformerShape& shape);
+
+} // namespace cp::sim

@@ -1,0 +1,46 @@
+// Constants and stated assumptions of the fine-tuning, optimizer, offload and Mixture-of-Experts
+// mechanisms (model_state, layer_training, moe, offload), each with its physical reason and source.
+#pragma once
+
+#include <string_view>
+
+namespace cp::sim::model {
+
+// Host memory bandwidth the CPU optimizer step (DeepSpeed CPU-Adam, ZeRO-Offload) gets on one
+// node, shared by its accelerators. A two-socket server with 8 DDR4-3200 channels per socket
+// peaks at 410 GB/s and sustains ~60 % of it in STREAM triad; the step streams master weights,
+// moments and gradients once each way. An estimate (no per-instance figure is published): it is
+// stated in every offload plan's assumptions.
+inline constexpr double kHostMemoryGbytesPerS = 240.0;
+
+// Share of an instance's host memory a training job can pin for offloaded state: the rest holds
+// the OS, the data loader and the framework (DeepSpeed pins its offload buffers).
+inline constexpr double kHostMemoryUsableFraction = 0.85;
+
+inline constexpr std::string_view kMoeAssumption =
+    "MoE: top-k routing with the busiest expert at capacity_factor x the mean load (1.0 when "
+    "dropless: balanced, as in the published force-balanced benchmarks; real routers add "
+    "imbalance); experts run as one grouped GEMM per rank (efficiency from the call's size, tile "
+    "quantisation from each expert's rows); dispatch and combine are all-to-alls over the "
+    "expert-parallel group (intra-node fabric, the node's NICs beyond it), 2 per MoE layer per "
+    "pass, not overlapped with compute; sequence parallelism assumed with tp > 1 (Megatron-Core); "
+    "expert weights sharded by ep x etp, their gradients and optimizer state by ZeRO over the "
+    "expert data-parallel group";
+inline constexpr std::string_view kLoraAssumption =
+    "LoRA (Hu et al. 2021): adapters A (r x in) and B (out x r) beside each targeted matrix; base "
+    "weights frozen: no weight-gradient GEMMs for them (backward = input gradients only), "
+    "gradients and optimizer state for the adapters only; activations flow through the whole "
+    "model as in full training; model FLOPs count forward + input gradients (NeMo's convention)";
+inline constexpr std::string_view kQloraAssumption =
+    "QLoRA (Dettmers et al. 2023): frozen linear weights in NF4 with double quantisation (4.127 "
+    "bits per weight), embeddings and norms in 16 bit; each weight is dequantised to 16 bit before "
+    "its GEMM in forward and again in backward (read 0.52 B, write 2 B per weight)";
+inline constexpr std::string_view kOffloadAssumption =
+    "offload (ZeRO-Offload / ZeRO-Infinity): gradients stream to the host during each backward, "
+    "the "
+    "optimizer step runs on the CPU at an estimated 240 GB/s of host memory bandwidth per node, "
+    "updated weights return over PCIe (0.8 of the link rate) while it runs; offloaded parameters "
+    "are fetched for every forward and backward, prefetched behind compute; no one-step delayed "
+    "update";
+
+} // namespace cp::sim::model
