@@ -1,6 +1,7 @@
 // `clusterplan calibrate import|list|show`: collective and probe measurements into stored
 // calibration profiles (DESIGN.md "Probes and calibration").
 #include "args.h"
+#include "calibrate_job.h"
 #include "calibration_output.h"
 #include "cli.h"
 #include "clusterplan/catalog/calibration_store.h"
@@ -24,8 +25,9 @@ using nlohmann::json;
 
 int cmd_import(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--json", "--replace", "--allow-partial"},
-                           {"--instance", "--name", "--collective"}});
+                           {"--instance", "--name", "--collective", "--scenario"}});
     if (args.positional().size() != 1) throw UsageError("calibrate import takes exactly one FILE");
+    if (args.has("--scenario")) return cmd_import_job(args, io);
     const std::string path = args.positional()[0];
     const std::string hint = args.value("--collective");
     if (!hint.empty() && sim::canonical_collective(hint).empty())
@@ -146,10 +148,15 @@ int cmd_calibrate(const std::vector<std::string>& args, Io& io) {
     static const char* kHelp =
         "usage: clusterplan calibrate import FILE [--instance TYPE] [--name N] [--collective C] "
         "[--replace] [--allow-partial] [--json]\n"
+        "       clusterplan calibrate import LOG --scenario S.json [--name N] [--replace] "
+        "[--json]\n"
         "       clusterplan calibrate list [--json]\n"
         "       clusterplan calibrate show NAME [--json] [--raw]\n"
         "FILE: clusterplan-probe JSON, nccl-tests text output or its -J JSON, or a CSV table\n"
-        "(size(B),count,type,time(ns),busbw(GB/s)[,time(ns),busbw(GB/s)]).\n";
+        "(size(B),count,type,time(ns),busbw(GB/s)[,time(ns),busbw(GB/s)]).\n"
+        "LOG: a training log of the job S.json describes (Megatron-LM/NeMo, DeepSpeed, "
+        "torchtitan,\nHugging Face Trainer, or a step,step_time_s CSV); fits its compute and "
+        "communication factors.\n";
     const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
                       std::find(args.begin(), args.end(), "-h") != args.end();
     if (args.empty() || help) {

@@ -1,4 +1,4 @@
-// `clusterplan catalog list|show|import|export|rebuild` (contract in DESIGN.md).
+// `clusterplan catalog list|show|import|export|rebuild|refresh` (contract in DESIGN.md).
 #include "args.h"
 #include "catalog_format.h"
 #include "catalog_refresh_cmd.h"

@@ -1,12 +1,12 @@
-// `clusterplan catalog refresh`: downloads and imports what AWS publishes (catalog_refresh
-// library), printing progress on stderr. SIGINT/SIGTERM cancel it cleanly: exit 2, catalog
+// `clusterplan catalog refresh`: downloads and imports what AWS publishes through the service
+// layer, printing progress on stderr. SIGINT/SIGTERM cancel it cleanly: exit 2, catalog
 // unchanged.
 #include "catalog_refresh_cmd.h"
 
 #include "args.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/refresh.h"
-#include "clusterplan/sim/format.h"
+#include "clusterplan/service/catalog_refresh.h"
 
 #include <atomic>
 #include <csignal>
@@ -54,57 +54,46 @@ private:
     struct sigaction old_term_ {};
 };
 
-std::string megabytes(std::uint64_t bytes) {
-    return sim::fmt::number(static_cast<double>(bytes) / 1e6, 1) + " MB";
-}
-
 } // namespace
 
 int cmd_catalog_refresh(const std::vector<std::string>& argv, Io& io) {
     const Args args(argv, {{"--no-aws-cli"}, {"--region", "--base-url", "--timeout"}});
     if (!args.positional().empty())
         throw UsageError("catalog refresh takes no positional arguments", kRefreshUsage);
-    cat::RefreshOptions options;
-    options.regions = args.values("--region");
-    options.base_url = args.value("--base-url");
-    if (!options.base_url.empty() && options.base_url.rfind("http://", 0) != 0 &&
-        options.base_url.rfind("https://", 0) != 0)
-        throw UsageError("--base-url '" + options.base_url +
-                             "' must start with http:// or https://",
-                         kRefreshUsage);
-    options.stall_timeout_s = args.int_value("--timeout", 60, 1, 3600);
-    options.connect_timeout_s = std::min<long>(options.stall_timeout_s, 20);
-    if (args.flag("--no-aws-cli")) options.use_aws_cli = false;
+    service::RefreshRequest request;
+    request.regions = args.values("--region");
+    request.base_url = args.value("--base-url");
+    request.stall_timeout_s = args.int_value("--timeout", 60, 1, 3600);
+    if (args.flag("--no-aws-cli")) request.use_aws_cli = false;
+    try {
+        service::check_refresh_request(request);
+    } catch (const InputError& e) {
+        throw UsageError(e.what(), kRefreshUsage);
+    }
     auto catalog = cat::Catalog::open_default();
 
     CancelSignals signals;
-    options.cancel = &g_cancel;
     std::size_t last_step = 0;
     std::uint64_t last_bytes = 0;
-    options.progress = [&](const cat::RefreshProgress& p) {
+    const auto progress = [&](const cat::RefreshProgress& p) {
         // One line per step, then one per 16 MB received (a region's price list is large).
         constexpr std::uint64_t kEvery = 16ull << 20;
-        if (p.step != last_step) {
-            io.err << "[" << p.step << "/" << p.steps << "] " << p.what << "\n";
+        if (p.step != last_step || p.bytes >= last_bytes + kEvery) {
+            io.err << (p.step != last_step ? service::progress_text({p.step, p.steps, p.what})
+                                           : "      " + service::progress_text(p))
+                   << "\n";
             last_step = p.step;
-            last_bytes = 0;
-        } else if (p.bytes >= last_bytes + kEvery) {
-            io.err << "      " << megabytes(p.bytes)
-                   << (p.bytes_total ? " of " + megabytes(p.bytes_total) : std::string()) << "\n";
             last_bytes = p.bytes;
         }
         io.err.flush();
     };
-    try {
-        const cat::RefreshReport report = cat::refresh_catalog(catalog, options);
-        for (const auto& line : report.lines)
-            io.out << line << "\n";
-        io.out << "refreshed: " << report.prices_written << " prices, "
-               << report.advisor_rows_written << " Spot Advisor rows\n";
-        return kOk;
-    } catch (const cat::RefreshError& e) {
-        throw InputError(std::string("catalog refresh: ") + e.what());
-    }
+    const cat::RefreshReport report =
+        service::refresh_catalog(catalog, request, &g_cancel, progress);
+    for (const auto& line : report.lines)
+        io.out << line << "\n";
+    io.out << "refreshed: " << report.prices_written << " prices, " << report.advisor_rows_written
+           << " Spot Advisor rows\n";
+    return kOk;
 }
 
 } // namespace cp::cli

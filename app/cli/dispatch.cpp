@@ -49,7 +49,7 @@ std::string usage_text() {
            "        [--probe-file FILE] [SCENARIO.json]\n"
            "                                    render a GUI page offscreen to a PNG\n"
            "  --bench-plan                      time the Plan page's edit-to-charts latency\n"
-           "  catalog list|show|import|export|rebuild\n"
+           "  catalog list|show|import|export|rebuild|refresh\n"
            "                                    browse and update the instance catalog\n"
            "  simulate SCENARIO.json [--json]   one plan with its full breakdown\n"
            "  sweep SCENARIO.json [--json] [--threads N]\n"

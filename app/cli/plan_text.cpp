@@ -1,6 +1,7 @@
 #include "plan_text.h"
 
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/wording.h"
 
 #include <algorithm>
@@ -46,6 +47,17 @@ void option_row(std::ostream& out, const sim::SweepResult& sw, const sim::PlanOp
     out << buf;
 }
 
+// " (80 % of comparable runs within 41–58 s)" after a figure, its ends formatted by `unit`.
+template <class Unit>
+std::string range_note(const sim::PredictionInterval& iv, const sim::FigureRange& r, Unit unit) {
+    if (!is_known(r.low) || !is_known(r.high)) return "";
+    return " (" + sim::range_phrase(iv, unit(r.low), unit(r.high)) + ")";
+}
+
+std::string seconds(double s) {
+    return sim::fmt::figures(s) + " s";
+}
+
 void option_header(std::ostream& out) {
     char buf[320];
     std::snprintf(buf, sizeof buf, "%4s  %-25s %-9s %-44s %9s %6s %12s %12s\n", "#", "cluster",
@@ -80,7 +92,9 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         out << "  NOT VALID    " << r.limit_reason << "\n";
         if (p.limit != sim::Limit::out_of_memory) return;
     }
-    out << "  step time    " << fmt("%.4f s", p.step_time_s) << "\n";
+    const sim::PredictionInterval& iv = r.interval;
+    out << "  step time    " << fmt("%.4f s", p.step_time_s)
+        << (p.valid() ? range_note(iv, sim::time_range(p.step_time_s, iv), seconds) : "") << "\n";
     const sim::StepBreakdown& b = p.breakdown_s;
     const std::pair<const char*, double> parts[] = {
         {"compute", b.compute_s},     {"recompute", b.recompute_s},
@@ -134,8 +148,10 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
                 : std::to_string(r.scaling_reference_devices) + " devices")
         << "\n";
     out << "  train time   " << duration(r.job.time_to_train_h) << " (" << grouped(r.job.steps)
-        << " steps)\n";
-    out << "  on demand    " << sim::fmt::usd(r.job.cost_usd, 0) << " at "
+        << " steps)" << range_note(iv, sim::time_range(r.job.time_to_train_h, iv), duration)
+        << "\n";
+    out << "  on demand    " << sim::fmt::usd(r.job.cost_usd, 0)
+        << range_note(iv, sim::time_range(r.job.cost_usd, iv), sim::fmt::usd_short) << " at "
         << sim::fmt::usd(r.usd_per_node_hour, 2) << "/node-hour"
         << (r.price_as_of.empty() ? "" : " (price as of " + r.price_as_of + ")") << "\n";
     const sim::SpotEstimate& s = r.job.spot;
@@ -159,6 +175,12 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
             << sim::fmt::usd(r.hpo.cost_usd, 0) << " on demand, "
             << sim::fmt::usd(r.hpo.spot_cost_usd, 0) << " on spot\n";
     }
+    out << "  validation   "
+        << (iv.validated ? iv.bucket + ": " + std::to_string(iv.runs) + " measured run" +
+                               (iv.runs == 1 ? "" : "s") + " from " + std::to_string(iv.sources) +
+                               " source" + (iv.sources == 1 ? "" : "s")
+                         : iv.bucket + ": " + std::string(sim::kUnvalidatedLine))
+        << "\n";
     out << "  calibration  " << r.calibration_source
         << (r.calibration_date.empty() ? "" : " (" + r.calibration_date + ")") << "\n";
     out << "  assumptions\n";
@@ -215,6 +237,15 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
             << duration(r.wall_time_h()) << ", " << sim::fmt::usd(r.effective_cost_usd(), 0);
         if (r.hpo.trials > 1) out << " per trial";
         out << "\n";
+        const sim::FigureRange time = sim::time_range(r.wall_time_h(), r.interval);
+        const sim::FigureRange cost = sim::time_range(r.effective_cost_usd(), r.interval);
+        if (is_known(time.low))
+            out << "    range: "
+                << sim::range_phrase(r.interval, duration(time.low), duration(time.high))
+                << (is_known(cost.low) ? "; cost " + sim::fmt::usd_short(cost.low) + "–" +
+                                             sim::fmt::usd_short(cost.high)
+                                       : "")
+                << "\n";
         for (const auto& why : rec.reasons)
             out << "    why:   " << why << "\n";
         for (const auto& lim : rec.limits)

@@ -1,6 +1,7 @@
 #include "serving_text.h"
 
 #include "clusterplan/sim/serving_json.h"
+#include "clusterplan/sim/serving_wording.h"
 
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,8 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
     if (p.generation) out << ", KV cache " << sim::enum_name(p.kv_cache);
     out << ", tp " << p.tp << (p.neuron ? " NeuronCores" : "") << ", pp " << p.pp << ", batch "
         << p.batch << "\n";
+    if (const std::string note = sim::serving_quantization_note(p); !note.empty())
+        out << "  " << note << "\n";
     out << "  replicas " << p.replicas << " on " << p.nodes << " instance(s), " << p.devices
         << " devices\n";
     if (p.generation) {
@@ -93,7 +96,9 @@ void print_serving_ranking(std::ostream& out, const std::vector<sim::ServingPlan
         std::snprintf(
             line, sizeof line, "%-5d %-19s %-13s %-7s %-3d %-9d %-8s %-8s %-11s %-9s %-9s %s\n",
             shown, p.instance.c_str(), sim::enum_name(p.engine), sim::enum_name(p.weights), p.tp,
-            p.replicas, fmt("%.1f", p.ttft_ms).c_str(), fmt("%.2f", p.tpot_ms).c_str(),
+            // Encoders and CNNs have one batch latency, no first token or token rate.
+            p.replicas, fmt("%.1f", p.generation ? p.ttft_ms : sim::kUnknown).c_str(),
+            fmt("%.2f", p.generation ? p.tpot_ms : sim::kUnknown).c_str(),
             fmt("%.2f", p.latency_ms).c_str(), fmt("%.2f", p.usd_per_hour).c_str(),
             fmt("%.3f", p.usd_per_million_output_tokens).c_str(), p.meets_slo ? "met" : "missed");
         out << line;

@@ -2,6 +2,7 @@
 
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/catalog/importers.h"
+#include "clusterplan/service/catalog_refresh.h"
 #include "clusterplan/sim/presets.h"
 #include "format.h"
 
@@ -20,8 +21,19 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-QString tflops(const std::optional<double>& v, const char* unit = "TFLOP/s") {
-    return v ? QStringLiteral("%1 %2").arg(fmt_num(*v, 1), QLatin1String(unit)) : kDash;
+// A published estimate carries "(est.)" wherever it is shown, as in `catalog show`.
+QString estimated(const catalog::AcceleratorInfo& a, const char* field, QString text) {
+    return a.is_estimated(field) ? text + QObject::tr(" (est.)") : text;
+}
+
+QString tflops(const catalog::AcceleratorInfo& a, const std::optional<double>& v, const char* field,
+               const char* unit = "TFLOP/s") {
+    return v ? estimated(a, field, QStringLiteral("%1 %2").arg(fmt_num(*v, 1), QLatin1String(unit)))
+             : kDash;
+}
+
+std::string region_or_default(const QString& region) {
+    return region.isEmpty() ? std::string(catalog::kDefaultRegion) : region.toStdString();
 }
 
 InstanceRow to_row(const catalog::InstanceInfo& i, const catalog::Catalog& db) {
@@ -36,7 +48,13 @@ InstanceRow to_row(const catalog::InstanceInfo& i, const catalog::Catalog& db) {
     r.efa = i.efa;
     r.interconnect = q(i.intra_node_interconnect);
     r.on_demand_usd_per_hour = opt(i.on_demand_usd_per_hour);
-    r.spot_usd_per_hour = opt(i.spot_usd_per_hour_min);
+    // The spot price plans use (a statistic of the zone's history), not the lowest observation.
+    const sim::SpotPriceSummary spot = db.spot_price_summary(i.instance_type, i.region);
+    r.spot_usd_per_hour = spot.known ? spot.usd_per_hour : sim::kUnknown;
+    r.spot_min_usd_per_hour = spot.known ? spot.min_usd_per_hour : sim::kUnknown;
+    r.spot_max_usd_per_hour = spot.known ? spot.max_usd_per_hour : sim::kUnknown;
+    r.spot_basis = q(spot.basis);
+    r.region = q(i.region);
     r.interruption_bucket = i.interruption_bucket.value_or(-1);
     r.price_as_of = q(i.price_as_of);
     r.price_age_days = opt(i.price_age_days);
@@ -44,6 +62,8 @@ InstanceRow to_row(const catalog::InstanceInfo& i, const catalog::Catalog& db) {
         if (auto a = db.accelerator(i.accelerator)) {
             r.vendor = q(a->vendor);
             r.can_train = !a->inference_only;
+            r.accelerator_estimated = !a->estimated_fields.empty();
+            r.estimate_source = q(a->estimate_source);
         }
     }
     return r;
@@ -75,17 +95,20 @@ QString CatalogService::summary() const {
         .arg(db_->accelerators().size());
 }
 
-std::vector<InstanceRow> CatalogService::instances() const {
+std::vector<InstanceRow> CatalogService::instances(const QString& region) const {
     std::vector<InstanceRow> rows;
     if (!db_) return rows;
-    for (const catalog::InstanceInfo& i : db_->instances())
+    catalog::InstanceFilter filter;
+    filter.region = region_or_default(region);
+    for (const catalog::InstanceInfo& i : db_->instances(filter))
         rows.push_back(to_row(i, *db_));
     return rows;
 }
 
-std::optional<InstanceDetail> CatalogService::detail(const QString& type) const {
+std::optional<InstanceDetail> CatalogService::detail(const QString& type,
+                                                     const QString& region) const {
     if (!db_) return std::nullopt;
-    const auto info = db_->instance(type.toStdString());
+    const auto info = db_->instance(type.toStdString(), region_or_default(region));
     if (!info) return std::nullopt;
     InstanceDetail d;
     d.row = to_row(*info, *db_);
@@ -102,19 +125,21 @@ std::optional<InstanceDetail> CatalogService::detail(const QString& type) const 
                                             : a->is_gpu ? QObject::tr("GPU")
                                                         : QObject::tr("accelerator (not a GPU)"));
         s.emplace_back(QObject::tr("Memory"),
-                       a->memory_gib ? QStringLiteral("%1 (%2)").arg(fmt_gib(*a->memory_gib),
-                                                                     q(a->memory_type))
+                       a->memory_gib ? estimated(*a, "memory_gib",
+                                                 QStringLiteral("%1 (%2)").arg(
+                                                     fmt_gib(*a->memory_gib), q(a->memory_type)))
                                      : kDash);
         s.emplace_back(QObject::tr("Memory bandwidth"),
-                       a->hbm_gbytes_per_s
-                           ? QStringLiteral("%1 GB/s").arg(fmt_num(*a->hbm_gbytes_per_s, 0))
-                           : kDash);
-        s.emplace_back(QObject::tr("FP32"), tflops(a->fp32_tflops));
-        s.emplace_back(QObject::tr("TF32 dense"), tflops(a->tf32_tflops));
-        s.emplace_back(QObject::tr("FP16 dense"), tflops(a->fp16_tflops));
-        s.emplace_back(QObject::tr("BF16 dense"), tflops(a->bf16_tflops));
-        s.emplace_back(QObject::tr("FP8 dense"), tflops(a->fp8_tflops));
-        s.emplace_back(QObject::tr("INT8 dense"), tflops(a->int8_tops, "TOP/s"));
+                       a->hbm_gbytes_per_s ? estimated(*a, "hbm_gbytes_per_s",
+                                                       QStringLiteral("%1 GB/s").arg(
+                                                           fmt_num(*a->hbm_gbytes_per_s, 0)))
+                                           : kDash);
+        s.emplace_back(QObject::tr("FP32"), tflops(*a, a->fp32_tflops, "fp32_tflops"));
+        s.emplace_back(QObject::tr("TF32 dense"), tflops(*a, a->tf32_tflops, "tf32_tflops"));
+        s.emplace_back(QObject::tr("FP16 dense"), tflops(*a, a->fp16_tflops, "fp16_tflops"));
+        s.emplace_back(QObject::tr("BF16 dense"), tflops(*a, a->bf16_tflops, "bf16_tflops"));
+        s.emplace_back(QObject::tr("FP8 dense"), tflops(*a, a->fp8_tflops, "fp8_tflops"));
+        s.emplace_back(QObject::tr("INT8 dense"), tflops(*a, a->int8_tops, "int8_tops", "TOP/s"));
         s.emplace_back(QObject::tr("Intra-node link"),
                        a->intra_node_link.empty() ? kDash
                        : a->link_gbytes_per_s
@@ -127,6 +152,8 @@ std::optional<InstanceDetail> CatalogService::detail(const QString& type) const 
         s.emplace_back(QObject::tr("Software"),
                        a->software_stack.empty() ? kDash : q(a->software_stack));
         s.emplace_back(QObject::tr("Source"), a->source.empty() ? kDash : q(a->source));
+        if (!a->estimated_fields.empty())
+            s.emplace_back(QObject::tr("Estimates"), q(a->estimate_source));
     }
     for (const catalog::PriceRow& p : db_->prices(info->instance_type, true)) {
         d.prices.push_back({q(p.region), p.zone.empty() ? QObject::tr("(region)") : q(p.zone),
@@ -148,6 +175,15 @@ std::vector<InstanceChoice> CatalogService::instanceChoices() const {
 }
 
 QStringList CatalogService::regionChoices() const {
+    QStringList out;
+    if (db_) {
+        for (const std::string& r : service::region_choices(*db_))
+            out << q(r);
+    }
+    return out;
+}
+
+QStringList CatalogService::pricedRegions() const {
     QStringList out;
     if (db_) {
         for (const std::string& r : db_->price_regions())
@@ -185,7 +221,9 @@ QStringList CatalogService::importFormats() {
             QStringLiteral("spot-advisor"),
             QStringLiteral("skypilot"),
             QStringLiteral("aws-price-list"),
-            QStringLiteral("csv")};
+            QStringLiteral("csv"),
+            QStringLiteral("aws-spot-feed"),
+            QStringLiteral("capacity-blocks")};
 }
 
 QString CatalogService::importFile(const QString& database_path, const QString& file,

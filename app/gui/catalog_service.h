@@ -28,11 +28,18 @@ struct InstanceRow {
     std::optional<bool> efa; // empty: the catalog does not say
     QString interconnect;
     double on_demand_usd_per_hour = 0; // NaN unknown
-    double spot_usd_per_hour = 0;      // NaN unknown
-    int interruption_bucket = -1;      // Spot Advisor bucket 0..4, -1 unknown
-    QString price_as_of;               // ISO date of the on-demand price
-    double price_age_days = 0;         // NaN unknown
+    double spot_usd_per_hour = 0;      // the stated statistic (median of 30 days); NaN unknown
+    double spot_min_usd_per_hour = 0;  // range over the region's zones; NaN unknown
+    double spot_max_usd_per_hour = 0;
+    QString spot_basis;           // how the spot price was read (statistic, zone, range)
+    int interruption_bucket = -1; // Spot Advisor bucket 0..4, -1 unknown
+    QString price_as_of;          // ISO date of the on-demand price
+    double price_age_days = 0;    // NaN unknown
     bool can_train = true;
+    QString region; // whose prices these are
+    // Some accelerator figure is a published estimate, not a datasheet value ("A10G *").
+    bool accelerator_estimated = false;
+    QString estimate_source;
 };
 
 struct PriceRow {
@@ -67,11 +74,14 @@ public:
     QString databasePath() const { return path_; }
     QString summary() const;
 
-    std::vector<InstanceRow> instances() const;
-    std::optional<InstanceDetail> detail(const QString& type) const;
+    // Rows with their prices in `region` (empty: us-east-1).
+    std::vector<InstanceRow> instances(const QString& region = QString()) const;
+    std::optional<InstanceDetail> detail(const QString& type,
+                                         const QString& region = QString()) const;
     std::vector<InstanceChoice> instanceChoices() const;
     std::vector<PresetChoice> presetChoices() const;
-    QStringList regionChoices() const;      // regions with an on-demand or spot price
+    QStringList regionChoices() const;      // every AWS region and any other priced region
+    QStringList pricedRegions() const;      // regions with an on-demand or spot price
     QStringList acceleratorChoices() const; // accelerator ids that can train
     static QStringList importFormats();     // "" = detect from the file
 

@@ -22,7 +22,9 @@ QString align_class(const Table& table, int column) {
 }
 
 QString html_block(const Paragraph& p) {
-    QString out = QStringLiteral("<p>");
+    QString out = p.tone == Tone::alert     ? QStringLiteral("<p class=\"alert\">")
+                  : p.tone == Tone::caution ? QStringLiteral("<p class=\"caution\">")
+                                            : QStringLiteral("<p>");
     if (!p.lead.isEmpty())
         out += QStringLiteral("<strong>") % esc(p.lead) % QStringLiteral("</strong> ");
     return out % esc(p.text) % QStringLiteral("</p>\n");

@@ -43,7 +43,7 @@ QString esc(const QString& text, bool at_line_start = true) {
 }
 
 QString md_block(const Paragraph& p, MarkdownOutput&, const QString&) {
-    QString out;
+    QString out = p.tone == Tone::plain ? QString() : QStringLiteral("> ");
     if (!p.lead.isEmpty()) out += QStringLiteral("**") + esc(p.lead) + QStringLiteral("** ");
     return out + esc(p.text) + QStringLiteral("\n\n");
 }

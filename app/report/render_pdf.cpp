@@ -37,6 +37,10 @@ const QColor kMuted(91, 100, 115);
 const QColor kRule(213, 217, 224);
 const QColor kAccent(0, 114, 178);
 const QColor kBand(243, 245, 248);
+// Caution and alert paragraphs (price age over 30 / 90 days): amber and red that keep 4.5:1
+// contrast on white (WCAG 2.1 AA body text).
+const QColor kCaution(154, 91, 0);
+const QColor kAlert(192, 57, 43);
 const QColor kEmph(234, 243, 250);
 
 struct Placed {
@@ -89,7 +93,7 @@ private:
 
 // Wrapped text with an optional bold lead-in; QTextDocument does the mixed-font wrapping.
 std::shared_ptr<QTextDocument> rich_text(Layout& layout, const QString& lead, const QString& text,
-                                         const QFont& f, double w) {
+                                         const QFont& f, double w, Tone tone = Tone::plain) {
     auto doc = std::make_shared<QTextDocument>();
     doc->documentLayout()->setPaintDevice(&layout.device());
     doc->setDefaultFont(f);
@@ -98,14 +102,17 @@ std::shared_ptr<QTextDocument> rich_text(Layout& layout, const QString& lead, co
                        ? QString()
                        : QStringLiteral("<b>") + lead.toHtmlEscaped() + QStringLiteral("</b> ");
     html += text.toHtmlEscaped();
+    if (tone != Tone::plain)
+        html = QStringLiteral("<span style=\"color:%1\">%2</span>")
+                   .arg((tone == Tone::alert ? kAlert : kCaution).name(), html);
     doc->setHtml(html);
     doc->setTextWidth(w);
     return doc;
 }
 
 void place_rich(Layout& layout, const QString& lead, const QString& text, const QFont& f,
-                double indent, const QString& bullet = {}) {
-    auto doc = rich_text(layout, lead, text, f, layout.width() - indent);
+                double indent, const QString& bullet = {}, Tone tone = Tone::plain) {
+    auto doc = rich_text(layout, lead, text, f, layout.width() - indent, tone);
     const double h = doc->size().height();
     layout.ensure(h);
     layout.place(h + pt(5), [doc, indent, bullet, f](QPainter& p, const QRectF& r) {
@@ -124,7 +131,7 @@ void place_rich(Layout& layout, const QString& lead, const QString& text, const 
 }
 
 void place_block(Layout& layout, const Paragraph& para) {
-    place_rich(layout, para.lead, para.text, font(9.5), 0);
+    place_rich(layout, para.lead, para.text, font(9.5), 0, {}, para.tone);
 }
 
 void place_block(Layout& layout, const BulletList& list) {

@@ -21,7 +21,8 @@ QString throughput_unit(const ReportData& data) {
 }
 
 QString purchase(const sim::PlanReport& plan) {
-    return plan.spot ? QStringLiteral("spot") : QStringLiteral("on demand");
+    return plan.spot ? QStringLiteral("spot")
+                     : QString::fromUtf8(sim::purchase_label(plan.purchase));
 }
 
 // "Time to train 37.8 days for $286,218 on spot (expected, ...); 35.3 days for $2,381,205 on
@@ -164,6 +165,8 @@ Section summary_section(const ReportData& data, const std::vector<sim::PlanRepor
                      fmt::usd(best.job.spot.cost_usd)));
     }
     s.blocks.push_back(facts);
+    s.blocks.push_back(price_age_paragraph(data));
+    s.blocks.push_back(purchase_options_table(best));
     return s;
 }
 

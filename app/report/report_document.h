@@ -17,9 +17,14 @@ namespace cp::report {
 // Figures carry the chart pipeline's spec (app/charts), the one the GUI draws too.
 using charts::ChartSpec;
 
+// How urgently a paragraph asks to be read: caution (amber) and alert (red) are drawn in colour
+// where the format has colour, set apart where it does not (Markdown: a block quote).
+enum class Tone { plain, caution, alert };
+
 struct Paragraph {
     QString text;
     QString lead; // optional bold lead-in ("Recommended: p4d.24xlarge × 16.")
+    Tone tone = Tone::plain;
 };
 
 struct BulletList {

@@ -2,6 +2,7 @@
 // recommendation, scenario, SLO check, ranked deployments, KV-cache capacity, serving on spot,
 // charts, prices, calibration, instances that cannot serve, assumptions and caveats.
 #include "clusterplan/sim/serving_json.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "report_data.h"
 #include "report_format.h"
 #include "report_sections.h"
@@ -91,6 +92,8 @@ Section recommendation(const ReportData& data, const Plans& plans) {
         QStringLiteral("Recommended: %1, %2.")
             .arg(deployment(best),
                  data.serving->spot ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    if (const std::string note = sim::serving_quantization_note(best); !note.empty())
+        s.blocks.push_back(Paragraph{qs(note), QStringLiteral("Quantization:")});
     const bool any_slo = limited(best.slo.ttft_ms) || limited(best.slo.tpot_ms);
     s.blocks.push_back(Paragraph{
         any_slo ? QStringLiteral("%1 of %2 instance types meet the latency limits; the cheapest "

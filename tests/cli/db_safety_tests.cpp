@@ -2,9 +2,12 @@
 //  - kill -9 in the middle of an import leaves a healthy database holding either the old data
 //    or the complete import, never a part of it;
 //  - readers keep working (no "database is locked") while another process imports;
+//  - kill -9 in the middle of `catalog refresh` (a download stalled half-way) changes nothing,
+//    and the next refresh imports normally;
 //  - a corrupt database file at start-up is reported (exit 2, naming the file and the way out),
 //    left untouched, and `catalog rebuild` keeps it as a backup before starting afresh.
 #include "cli_sandbox.h"
+#include "local_http_server.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -116,6 +119,39 @@ TEST_CASE("kill -9 during an import leaves the old data or the whole import", "[
         // And the next run works normally.
         CHECK(run_cli({"catalog", "list"}).code == 0);
     }
+}
+
+TEST_CASE("kill -9 during a catalog refresh changes nothing", "[cli][db-safety][refresh]") {
+    const fs::path mirror = fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "catalog" / "refresh";
+    Sandbox box;
+    REQUIRE(run_cli({"catalog", "list"}).code == 0);
+    const std::string before = box.stored_data();
+    auto args = [](const std::string& base) {
+        return std::vector<std::string>{"catalog",   "refresh",   "--base-url",  base,
+                                        "--region",  "us-east-1", "--region",    "us-west-2",
+                                        "--timeout", "30",        "--no-aws-cli"};
+    };
+    {
+        cp::test::LocalHttpServer server(mirror);
+        // The first region arrives whole; the second stalls half-way until the process dies.
+        server.set_mode(cp::test::LocalHttpServer::Mode::stall, "us-west-2");
+        const pid_t pid = spawn_app(args(server.base_url()), box.files_dir());
+        // Killed once the stalled download has started (the server has seen both price lists).
+        for (int i = 0; i < 500 && server.requests() < 2; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        CHECK(server.requests() == 2);
+        kill(pid, SIGKILL);
+        CHECK(wait_exit(pid) == 128 + SIGKILL);
+    }
+    const cp::catalog::Catalog catalog(box.database());
+    CHECK(catalog.integrity_check() == "ok");
+    CHECK(catalog.dump() == before);
+    // The next refresh clears what the killed one left behind and imports normally.
+    const cp::test::LocalHttpServer server(mirror);
+    const CliResult again = run_cli(args(server.base_url()));
+    INFO(again.err);
+    CHECK(again.code == 0);
+    CHECK(box.stored_data() != before);
 }
 
 TEST_CASE("readers keep working while another process imports", "[cli][db-safety]") {

@@ -43,6 +43,44 @@ TEST_CASE("simulate of a g5.12xlarge bf16 scenario states the A10G estimate", "[
     CHECK_THAT(list.out, Catch::Contains("A10G*"));
 }
 
+TEST_CASE("sweep of BERT-large fp16 plans G5 next to P3, with G5's gradient traffic on PCIe",
+          "[cli][estimate]") {
+    Sandbox box;
+    const auto sweep = box.write("bert.json", R"({"model": {"preset": "bert-large"},
+        "cluster": {"region": "us-east-1"}, "precision": "fp16", "training": {"samples": 1e7},
+        "constraints": {"instances": ["p3.16xlarge", "g5.48xlarge"], "max_nodes": 4}})");
+    const auto r = run_cli({"sweep", sweep.string(), "--json"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const json j = json::parse(r.out);
+    REQUIRE(j["instances"].size() == 2);
+    for (const auto& inst : j["instances"]) {
+        INFO(inst.dump());
+        CHECK(inst["unknown_hardware"] == 0);
+        CHECK(inst["node_counts_fitting"] == 4);
+    }
+    bool g5 = false;
+    bool p3 = false;
+    for (const auto& plan : j["plans"]) {
+        g5 = g5 || plan["instance"] == "g5.48xlarge";
+        p3 = p3 || plan["instance"] == "p3.16xlarge";
+    }
+    CHECK((g5 && p3));
+
+    // One node, data parallel over 8 devices: the V100s reduce gradients over NVLink behind
+    // the backward pass, the A10Gs over PCIe, where part of it shows.
+    auto exposed_dp_s = [&](const std::string& instance) {
+        const auto one = box.write(instance + ".json", R"({"model": {"preset": "bert-large"},
+            "cluster": {"instance": ")" + instance + R"(", "nodes": 1}, "precision": "fp16",
+            "training": {"samples": 1e7}, "parallel": {"tp": 1, "pp": 1, "dp": 8, "zero": 0}})");
+        const auto s = run_cli({"simulate", one.string(), "--json"});
+        INFO(s.err);
+        REQUIRE(s.code == 0);
+        return json::parse(s.out)["breakdown_s"]["dp_comm_exposed"].get<double>();
+    };
+    CHECK(exposed_dp_s("g5.48xlarge") > exposed_dp_s("p3.16xlarge"));
+}
+
 TEST_CASE("after a multi-zone spot history recommend prices spot at the median and on_demand has "
           "no spot plan",
           "[cli][spot]") {

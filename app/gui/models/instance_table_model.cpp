@@ -80,7 +80,9 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
         case Family:
             return r.family;
         case Accelerator:
-            return r.accelerator.isEmpty() ? kDash : r.accelerator;
+            // "*": some figure of the accelerator is a published estimate (tooltip says which).
+            if (r.accelerator.isEmpty()) return kDash;
+            return r.accelerator_estimated ? r.accelerator + QStringLiteral(" *") : r.accelerator;
         case Count:
             return r.accelerator_count;
         case AccelMemory:
@@ -144,6 +146,9 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
         if (col == PriceAge)
             return tr("On-demand price as of %1")
                 .arg(r.price_as_of.isEmpty() ? kDash : r.price_as_of);
+        if (col == Accelerator && r.accelerator_estimated)
+            return tr("* Published estimates, not datasheet values: %1").arg(r.estimate_source);
+        if (col == Spot && !r.spot_basis.isEmpty()) return r.spot_basis;
         return {};
     }
     return {};
@@ -164,8 +169,9 @@ QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation
         QT_TR_NOOP("Memory per accelerator, GiB"),
         QT_TR_NOOP("Instance network bandwidth, Gbit/s (\"up to\" = burst, not sustained)"),
         QT_TR_NOOP("Elastic Fabric Adapter for low-latency collectives"),
-        QT_TR_NOOP("On-demand price per instance-hour, USD (us-east-1)"),
-        QT_TR_NOOP("Latest spot price per instance-hour, USD (us-east-1, lowest zone)"),
+        QT_TR_NOOP("On-demand price per instance-hour, USD, in the region picked above"),
+        QT_TR_NOOP("Spot price per instance-hour, USD: the median of the last 30 days in the "
+                   "typical zone of the region (the range over zones is in the tooltip)"),
         QT_TR_NOOP("Spot Advisor frequency of interruption: share of capacity reclaimed per month"),
         QT_TR_NOOP("Days since the on-demand price was recorded")};
     if (section < 0 || section >= ColumnCount) return {};

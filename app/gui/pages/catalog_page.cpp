@@ -81,6 +81,10 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     addAction(find);
     family_ = new QComboBox;
     family_->setToolTip(tr("Show one instance family only."));
+    region_ = new QComboBox;
+    region_->setObjectName(QStringLiteral("catalogRegion"));
+    region_->setToolTip(tr("Region whose prices the table shows; Refresh downloads its price "
+                           "list. Regions without prices yet show only the hardware."));
     compare_button_ = new QPushButton(tr("Compare selected"));
     compare_button_->setToolTip(
         tr("Select several rows (Ctrl/Shift+click), then compare them side by side."));
@@ -95,14 +99,19 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     import_button_ = new QPushButton(tr("Import…"));
     import_button_->setToolTip(
         tr("Import prices from a file in one transaction; a bad file changes nothing (Ctrl+I)."));
+    refresh_button_ = new QPushButton(tr("Refresh"));
+    refresh_button_->setToolTip(
+        tr("Download the picked region's EC2 price list, the spot price feed and the Spot "
+           "Advisor data from AWS and import them in one transaction; a failure changes nothing."));
     cancel_button_ = new QPushButton(tr("Cancel"));
     cancel_button_->setVisible(false);
     progress_ = new QProgressBar;
     progress_->setRange(0, 0);
-    progress_->setMaximumWidth(120);
+    progress_->setMaximumWidth(160);
     progress_->setVisible(false);
     auto* bar = new QHBoxLayout;
     bar->addWidget(filter_, 2);
+    bar->addWidget(region_);
     bar->addWidget(family_);
     bar->addWidget(compare_button_);
     bar->addStretch(1);
@@ -110,6 +119,7 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     bar->addWidget(cancel_button_);
     bar->addWidget(format_);
     bar->addWidget(import_button_);
+    bar->addWidget(refresh_button_);
 
     message_ = new QLabel;
     message_->setObjectName(QStringLiteral("catalogMessage"));
@@ -152,6 +162,8 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
 
     connect(filter_, &QLineEdit::textChanged, this, &CatalogPage::applyFilter);
     connect(family_, &QComboBox::currentIndexChanged, this, &CatalogPage::applyFilter);
+    connect(region_, &QComboBox::currentIndexChanged, this, &CatalogPage::showRegion);
+    connect(refresh_button_, &QPushButton::clicked, this, [this] { startRefresh(); });
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &CatalogPage::showDetail);
     connect(compare_button_, &QPushButton::clicked, this, &CatalogPage::compareSelected);
@@ -162,8 +174,33 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     if (proxy_->rowCount() > 0) table_->selectRow(0);
 }
 
+void CatalogPage::fillRegions() {
+    const QString current = region().isEmpty() ? QStringLiteral("us-east-1") : region();
+    const QStringList priced = context_.catalog().pricedRegions();
+    const QSignalBlocker block(region_);
+    region_->clear();
+    for (const QString& r : context_.catalog().regionChoices())
+        region_->addItem(priced.contains(r) ? r : tr("%1 (no prices)").arg(r), r);
+    const int i = region_->findData(current);
+    region_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+QString CatalogPage::region() const {
+    return region_->currentData().toString();
+}
+
+void CatalogPage::setRegion(const QString& region) {
+    const int i = region_->findData(region);
+    if (i >= 0) region_->setCurrentIndex(i);
+}
+
 void CatalogPage::reload() {
-    model_->setRows(context_.catalog().instances());
+    fillRegions();
+    showRegion();
+}
+
+void CatalogPage::showRegion() {
+    model_->setRows(context_.catalog().instances(region()));
     std::set<QString> families;
     for (int r = 0; r < model_->rowCount(); ++r)
         families.insert(model_->rowAt(r)->family);
@@ -194,7 +231,7 @@ void CatalogPage::showDetail() {
     if (rows.isEmpty()) return;
     const InstanceRow* row = model_->rowAt(proxy_->mapToSource(rows.front()).row());
     if (!row) return;
-    const auto d = context_.catalog().detail(row->type);
+    const auto d = context_.catalog().detail(row->type, region());
     if (!d) return;
     QString html = QStringLiteral("<h3>%1</h3><p>%2 · %3 vCPU · %4 host memory · %5 × %6</p>")
                        .arg(d->row.type.toHtmlEscaped(), d->row.family.toHtmlEscaped())
@@ -282,13 +319,19 @@ void CatalogPage::importInteractive() {
     if (!file.isEmpty()) startImport(file, format_->currentData().toString());
 }
 
+void CatalogPage::setBusy(bool busy) {
+    import_button_->setEnabled(!busy);
+    refresh_button_->setEnabled(!busy);
+    progress_->setVisible(busy);
+    cancel_button_->setVisible(busy);
+    if (busy) cancel_ = std::make_shared<std::atomic<bool>>(false);
+}
+
 void CatalogPage::startImport(const QString& file, const QString& format) {
-    if (importing_) return;
+    if (busy()) return;
     importing_ = true;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    import_button_->setEnabled(false);
-    progress_->setVisible(true);
-    cancel_button_->setVisible(true);
+    setBusy(true);
+    progress_->setRange(0, 0);
     setMessage(tr("Importing %1…").arg(file), false);
     auto summary = std::make_shared<QString>();
     auto* watcher = new QFutureWatcher<QString>(this);
@@ -296,9 +339,7 @@ void CatalogPage::startImport(const QString& file, const QString& format) {
         const QString error = watcher->result();
         watcher->deleteLater();
         importing_ = false;
-        import_button_->setEnabled(true);
-        progress_->setVisible(false);
-        cancel_button_->setVisible(false);
+        setBusy(false);
         if (!error.isEmpty()) {
             setMessage(tr("Import failed, nothing was changed: %1").arg(error), true);
             emit importFinished(false);

@@ -3,6 +3,7 @@
 #include "app_context.h"
 #include "catalog_service.h"
 #include "chart_view.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "format.h"
 #include "models/serving_result_model.h"
 #include "pages/serving_form.h"
@@ -212,7 +213,8 @@ void ServePage::showStudy() {
                 .arg(QString::fromStdString(best->instance),
                      fmt_usd(spot ? best->spot.usd_per_million_output_tokens
                                   : best->usd_per_million_output_tokens),
-                     best->generation ? tr("output tokens") : tr("samples")));
+                     best->generation ? tr("output tokens") : tr("samples")) +
+            QStringLiteral(" ") + QString::fromStdString(sim::serving_quantization_note(*best)));
     }
     emit statusMessage(status_->text());
 }

@@ -218,18 +218,16 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
         "Prices are catalog snapshots; on-demand prices change rarely, spot prices hourly and "
         "per zone. Their dates and sources are listed above.");
     // A budget is only as current as its prices: name the oldest one the plans use.
-    double oldest_days = 0;
-    std::string oldest_as_of;
     for (const auto& price : data.prices) {
-        if (price.used && std::isfinite(price.age_days) && price.age_days > oldest_days) {
-            oldest_days = price.age_days;
-            oldest_as_of = price.as_of;
-        }
+        if (price.used && std::isfinite(price.age_days) &&
+            (std::isnan(data.price_age.days) || price.age_days > data.price_age.days))
+            data.price_age = {price.age_days, price.as_of, price.instance_type, price.kind};
     }
-    if (oldest_days > 90) {
+    if (data.price_age.days > report::kPriceAgeAlertDays) {
         data.caveats.push_back("The oldest price the plans use is " +
-                               std::to_string(std::lround(oldest_days)) + " days old (as of " +
-                               oldest_as_of + "); refresh the catalog before committing budget.");
+                               std::to_string(std::lround(data.price_age.days)) +
+                               " days old (as of " + data.price_age.as_of +
+                               "); refresh the catalog before committing budget.");
     }
     data.caveats.push_back(
         "Spot estimates use the Spot Advisor interruption bucket of each instance type; actual "

@@ -69,6 +69,23 @@ std::string sentence(std::string s) {
 
 } // namespace
 
+const std::vector<const char*>& aws_region_codes() {
+    static const std::vector<const char*> codes{
+        "af-south-1",     "ap-east-1",      "ap-east-2",      "ap-northeast-1", "ap-northeast-2",
+        "ap-northeast-3", "ap-south-1",     "ap-south-2",     "ap-southeast-1", "ap-southeast-2",
+        "ap-southeast-3", "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ca-central-1",
+        "ca-west-1",      "eu-central-1",   "eu-central-2",   "eu-north-1",     "eu-south-1",
+        "eu-south-2",     "eu-west-1",      "eu-west-2",      "eu-west-3",      "il-central-1",
+        "me-central-1",   "me-south-1",     "mx-central-1",   "sa-east-1",      "us-east-1",
+        "us-east-2",      "us-west-1",      "us-west-2"};
+    return codes;
+}
+
+bool is_region_code(const std::string& r) {
+    return !r.empty() && r.size() <= 32 &&
+           r.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
 std::string price_list_url(const std::string& base, const std::string& region) {
     return (base.empty() ? std::string(kPricingHost) : trim_slash(base)) +
            "/offers/v1.0/aws/AmazonEC2/current/" + region + "/index.csv";
@@ -86,8 +103,7 @@ RefreshReport refresh_catalog(Catalog& catalog, const RefreshOptions& options) {
     if (regions.empty()) regions = catalog.price_regions();
     if (regions.empty()) regions.push_back(kDefaultRegion);
     for (const auto& r : regions)
-        if (r.empty() || r.size() > 32 ||
-            r.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+        if (!is_region_code(r))
             throw RefreshError("--region '" + r + "' is not an AWS region code.");
     std::set<std::string> types;
     for (const auto& i : catalog.instances())

@@ -9,13 +9,6 @@
 namespace cp::sim {
 namespace {
 
-double compute_part_s(const StepBreakdown& b) {
-    return b.compute_s + b.recompute_s + b.pp_bubble_s + b.host_overhead_s;
-}
-double comm_part_s(const StepBreakdown& b) {
-    return b.tp_comm_s + b.pp_comm_s + b.dp_comm_exposed_s;
-}
-
 // Below this share of the step, exposed communication cannot be told apart from compute noise
 // in one run (the logs' own p10-p90 spread is a few per cent), so only compute is fitted.
 constexpr double kCommShareToFit = 0.3;
@@ -31,6 +24,13 @@ std::string pct(double factor) {
 }
 
 } // namespace
+
+double compute_like_s(const StepBreakdown& b) {
+    return b.compute_s + b.recompute_s + b.pp_bubble_s + b.host_overhead_s;
+}
+double exposed_comm_s(const StepBreakdown& b) {
+    return b.tp_comm_s + b.pp_comm_s + b.dp_comm_exposed_s;
+}
 
 double measured_step_time_s(JobLogMeasure measure, double figure, double global_batch,
                             double tokens_per_sample, int devices) {
@@ -66,9 +66,21 @@ JobRun make_job_run(const std::string& log_name, const JobLog& log, const PlanRe
     run.measured_p10_step_s = std::min(step(s.p10), step(s.p90));
     run.measured_p90_step_s = std::max(step(s.p10), step(s.p90));
     run.predicted_step_s = predicted.step_time_s;
-    run.predicted_compute_s = compute_part_s(predicted.breakdown_s);
-    run.predicted_comm_s = comm_part_s(predicted.breakdown_s);
+    run.predicted_compute_s = compute_like_s(predicted.breakdown_s);
+    run.predicted_comm_s = exposed_comm_s(predicted.breakdown_s);
     const double ratio = run.measured_step_s / run.predicted_step_s;
+    // Model FLOPs over the measured step cannot exceed the accelerators' peak: a log that fast
+    // ran a smaller model, a smaller batch or more devices than its scenario describes.
+    const double measured_mfu = predicted.mfu / ratio;
+    if (predicted.mfu > 0 && measured_mfu > 1.0) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "measured step %.3g s would run the scenario's model at %.0f %% of the "
+                      "accelerators' peak FLOP/s, which no hardware does: the log does not "
+                      "match its scenario",
+                      run.measured_step_s, measured_mfu * 100.0);
+        throw JobLogError(log_name + ": " + buf);
+    }
     if (!(ratio <= kMaxMismatch && ratio >= 1.0 / kMaxMismatch)) {
         char buf[160];
         std::snprintf(buf, sizeof buf,
@@ -128,7 +140,7 @@ void apply_job_calibration(PlanResult& r, const JobCalibration& job) {
     StepBreakdown& b = r.breakdown_s;
     const double before = r.step_time_s;
     const double fc = job.compute_factor, fm = job.comm_factor;
-    const double added = (fc - 1.0) * compute_part_s(b) + (fm - 1.0) * comm_part_s(b);
+    const double added = (fc - 1.0) * compute_like_s(b) + (fm - 1.0) * exposed_comm_s(b);
     b.compute_s *= fc;
     b.recompute_s *= fc;
     b.pp_bubble_s *= fc;

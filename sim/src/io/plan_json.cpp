@@ -1,5 +1,6 @@
 #include "clusterplan/sim/plan_json.h"
 
+#include "clusterplan/sim/plan_interval.h"
 #include "io/scenario_reader.h"
 
 #include <algorithm>
@@ -59,6 +60,25 @@ ojson compact_layout(const Layout& l) {
                  {"ep", l.ep}};
 }
 
+ojson range_json(const FigureRange& r) {
+    if (!is_known(r.low) || !is_known(r.high) || !std::isfinite(r.low) || !std::isfinite(r.high))
+        return ojson(nullptr);
+    return ojson::array({r.low, r.high});
+}
+
+// The share of comparable runs the ranges cover and what they rest on (DESIGN.md "Prediction
+// intervals").
+void add_validation(ojson& j, const PredictionInterval& iv) {
+    j["confidence"] = iv.confidence;
+    j["validated"] = iv.validated;
+    j["validation"] = ojson{{"runs", iv.runs},
+                            {"sources", iv.sources},
+                            {"bucket", iv.bucket},
+                            {"basis", enum_name(iv.basis)},
+                            {"low_factor", iv.low_factor},
+                            {"high_factor", iv.high_factor}};
+}
+
 } // namespace
 
 ojson plan_report_json(const PlanReport& r) {
@@ -114,6 +134,22 @@ ojson plan_report_json(const PlanReport& r) {
     j["cost_usd"] = num(r.job.cost_usd);
     j["cost_spot_usd"] = num(r.job.spot.cost_usd);
     j["spot_expected_interruptions"] = num(r.job.spot.expected_interruptions);
+    const PredictionInterval& iv = r.interval;
+    const bool ranged = p.valid();
+    const auto time = [&](double v) {
+        return ranged ? range_json(time_range(v, iv)) : ojson(nullptr);
+    };
+    const auto rate = [&](double v) {
+        return ranged ? range_json(rate_range(v, iv)) : ojson(nullptr);
+    };
+    j["step_time_s_interval"] = time(p.step_time_s);
+    j["tokens_per_s_interval"] =
+        r.workload_kind == WorkloadKind::generic ? ojson(nullptr) : rate(p.tokens_per_s);
+    j["samples_per_s_interval"] = rate(p.samples_per_s);
+    j["time_to_train_h_interval"] = time(r.job.time_to_train_h);
+    j["cost_usd_interval"] = time(r.job.cost_usd);
+    j["cost_spot_usd_interval"] = time(r.job.spot.cost_usd);
+    add_validation(j, iv);
     const SpotEstimate& s = r.job.spot;
     j["spot"] = ojson{{"priced", s.priced},
                       {"feasible", s.feasible},
@@ -170,6 +206,17 @@ ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOpt
     // The option's totals (tuning trials included; spot: expected).
     j["wall_time_h"] = num(o.wall_time_h);
     j["total_cost_usd"] = num(o.cost_usd);
+    const PredictionInterval& iv = c.interval;
+    j["step_time_s_interval"] = range_json(time_range(c.step_time_s, iv));
+    j["tokens_per_s_interval"] = scenario.workload.kind == WorkloadKind::generic
+                                     ? ojson(nullptr)
+                                     : range_json(rate_range(c.tokens_per_s, iv));
+    j["samples_per_s_interval"] = range_json(rate_range(c.samples_per_s, iv));
+    j["time_to_train_h_interval"] = range_json(time_range(c.job.time_to_train_h, iv));
+    j["cost_usd_interval"] = range_json(time_range(c.job.cost_usd, iv));
+    j["wall_time_h_interval"] = range_json(time_range(o.wall_time_h, iv));
+    j["total_cost_usd_interval"] = range_json(time_range(o.cost_usd, iv));
+    add_validation(j, iv);
     j["cost_capacity_block_usd"] = num(c.job.committed.capacity_block.cost_usd);
     return j;
 }

@@ -185,6 +185,61 @@ void read_economics(const Fields& f, PlanReport& r) {
     t.number_or_unknown("spot_cost_usd", h.spot_cost_usd);
 }
 
+void read_interval(const Fields& f, PredictionInterval& iv) {
+    f.number("confidence", iv.confidence);
+    f.boolean("validated", iv.validated);
+    const Fields v = f.object("validation");
+    v.integer("runs", iv.runs);
+    v.integer("sources", iv.sources);
+    v.text("bucket", iv.bucket);
+    v.number("low_factor", iv.low_factor);
+    v.number("high_factor", iv.high_factor);
+    std::string basis;
+    v.text("basis", basis);
+    iv.basis = basis == "published_runs" ? IntervalBasis::published_runs
+               : basis == "job_log"      ? IntervalBasis::job_log
+                                         : IntervalBasis::unvalidated;
+}
+
+// purchase_options (purchase_json.cpp): the spot price basis and the committed options, which
+// the report shows side by side.
+void read_purchase_options(const Fields& f, PlanReport& r) {
+    const Fields spot = f.object("spot");
+    spot.number_or_unknown("usd_per_node_hour_min", r.node.usd_per_node_hour_spot_min);
+    spot.number_or_unknown("usd_per_node_hour_max", r.node.usd_per_node_hour_spot_max);
+    spot.text("basis", r.node.spot_price_basis);
+    spot.text("as_of", r.node.spot_as_of);
+    std::string interruption_data;
+    spot.text("interruption_data", interruption_data);
+    r.node.spot_advisor_known = interruption_data == "spot_advisor";
+    CommittedPrices& prices = r.node.committed;
+    CommittedCosts& costs = r.job.committed;
+    const Fields cb = f.object("capacity_block");
+    cb.number_or_unknown("usd_per_node_hour", prices.capacity_block_usd_per_hour);
+    cb.text("as_of", prices.capacity_block_as_of);
+    cb.boolean("available", costs.capacity_block.available);
+    cb.integer("reserved_nodes", costs.capacity_block.reserved_nodes);
+    cb.number("block_hours", costs.capacity_block.block_hours);
+    cb.number_or_unknown("cost_usd", costs.capacity_block.cost_usd);
+    cb.text("why_not", costs.capacity_block.why_not);
+    const auto reserved = [&](const char* key, double& rate, ReservedCost& cost) {
+        const Fields o = f.object(key);
+        o.number_or_unknown("usd_per_node_hour", rate);
+        o.text("as_of", prices.reserved_as_of);
+        o.number_or_unknown("cost_usd", cost.job_cost_usd);
+        o.number_or_unknown("commitment_usd", cost.commitment_usd);
+    };
+    reserved("reserved_1y", prices.reserved_1y_usd_per_hour, costs.reserved_1y);
+    reserved("reserved_3y", prices.reserved_3y_usd_per_hour, costs.reserved_3y);
+}
+
+PurchaseKind purchase_kind_from(const std::string& name) {
+    for (PurchaseKind k : {PurchaseKind::spot, PurchaseKind::capacity_block,
+                           PurchaseKind::reserved_1y, PurchaseKind::reserved_3y})
+        if (name == enum_name(k)) return k;
+    return PurchaseKind::on_demand;
+}
+
 } // namespace
 
 PlanReport plan_report_from_json(const nlohmann::ordered_json& doc) {
@@ -201,6 +256,7 @@ PlanReport plan_report_from_json(const nlohmann::ordered_json& doc) {
     std::string purchase;
     f.text("purchase", purchase);
     r.spot = purchase == "spot";
+    r.purchase = purchase_kind_from(purchase);
     f.text("limit_reason", r.limit_reason);
     read_result(f, r.result);
     // A generic model (ResNet-50 ...) has no tokens: the writer prints null for them.
@@ -209,6 +265,8 @@ PlanReport plan_report_from_json(const nlohmann::ordered_json& doc) {
     f.number_or_unknown("scaling_efficiency", r.scaling_efficiency);
     f.integer("scaling_reference_devices", r.scaling_reference_devices);
     read_economics(f, r);
+    read_interval(f, r.interval);
+    read_purchase_options(f.object("purchase_options"), r);
     r.layout = read_layout(f.object("layout"));
     f.texts("searched", r.searched);
     f.text("note", r.note);

@@ -1,6 +1,7 @@
 #include "clusterplan/sim/planner.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
@@ -282,6 +283,7 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, rep.precision, cal);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
+    rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {
         rep.job = job_economics(sc, node, nodes, rep.result.step_time_s);
@@ -338,6 +340,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     else
         rep.assumptions.push_back(
             "hardware figures: datasheet peaks with size-dependent efficiency (no calibration)");
+    if (rep.result.calibration_used.job)
+        for (const std::string& line : describe_job_calibration(cal->job))
+            rep.assumptions.push_back("job calibration: " + line);
     if (rep.scaling_reference_devices > 1)
         rep.assumptions.push_back("scaling efficiency is relative to " +
                                   std::to_string(rep.scaling_reference_devices) +

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "clusterplan/sim/wording.h"
+#include "planning/recommend_noise.h"
 
 #include <algorithm>
 #include <cmath>
@@ -482,6 +483,7 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
         res.summary.push_back(
             "no plan meets the constraints: raise max_nodes, the deadline or the budget, "
             "or allow more instance types");
+    add_interval_notes(sc, res);
     return res;
 }
 

@@ -1,6 +1,7 @@
 #include "clusterplan/sim/search.h"
 
 #include "clusterplan/sim/calibration_lookup.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/planner.h"
 #include "engine/memory_model.h"
 #include "engine/model_state.h"
@@ -101,6 +102,7 @@ ItemOutcome run_item(const Scenario& sc, const NodeSpec& node, int nodes,
     c.memory_gib = best.memory_gib.total;
     c.memory_capacity_gib = best.memory_gib.capacity;
     c.job = job_economics(sc, node, nodes, best.step_time_s);
+    c.interval = plan_interval(best, best_layout, node.accelerator, cal);
     out.best = c;
     return out;
 }

@@ -129,6 +129,10 @@ const char* term_name(ServingTerm term) {
         return "cnn_compute";
     case ServingTerm::attention:
         return "attention_scores";
+    case ServingTerm::prefill_compute:
+        return "prefill_compute";
+    case ServingTerm::prefill_overhead:
+        return "prefill_overhead_s_per_layer";
     }
     return "?";
 }

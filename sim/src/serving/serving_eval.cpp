@@ -50,6 +50,25 @@ double md1_wait_s(double rho, double service_s, double quantile) {
     return mean / rho * std::log(rho / (1.0 - quantile));
 }
 
+// Continuous batching admits a request at the next iteration while a batch slot (with its KV
+// reservation) is free, so the queue before prefill is one for slots: M/D/c with c = the batch,
+// each slot held for a request's whole stay (prefill and decode). Erlang C gives the chance of
+// waiting (Erlang B recursion, stable for thousands of slots); deterministic stays halve the
+// M/M/c wait (Cosmetatos' M/D/c approximation). `offered` = rate x stay = the running batch.
+double slots_wait_s(double rate, double stay_s, int slots, double quantile) {
+    const double c = std::max(1, slots);
+    const double offered = std::min(rate * stay_s, 0.999 * c);
+    if (offered <= 0) return 0;
+    double erlang_b = 1.0;
+    for (int k = 1; k <= slots; ++k)
+        erlang_b = offered * erlang_b / (k + offered * erlang_b);
+    const double p_wait = c * erlang_b / (c - offered * (1.0 - erlang_b));
+    const double drain_per_s = (c - offered) / stay_s; // slots freed per second beyond arrivals
+    if (!is_known(quantile)) return 0.5 * p_wait / drain_per_s;
+    if (p_wait <= 1.0 - quantile) return 0;
+    return 0.5 * std::log(p_wait / (1.0 - quantile)) / drain_per_s;
+}
+
 } // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -218,16 +237,21 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
         return l;
     }
-    // Little's law fixed point for the running batch; each step also prefills the arrivals.
-    const double wait = md1_wait_s(rho, 1.0 / c.requests_per_s, quantile);
+    // Little's law fixed point for the running batch (requests admitted to a slot); each step
+    // also prefills the arrivals. Past capacity the slot queue cannot drain: the replica's
+    // saturated service rate then sets the wait (M/D/1 at the capped utilisation).
+    const double overload_wait =
+        l.overloaded ? md1_wait_s(rho, 1.0 / c.requests_per_s, quantile) : 0.0;
     double b = 1.0, step_s = c.decode_step_s, ttft_s = c.prefill_s;
     for (int i = 0; i < 60; ++i) {
         const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
         const double share = std::min(0.95, rate * marginal);
         step_s = decode_s / (1.0 - share);
+        const double stay_s = c.prefill_s + output_tokens * step_s;
+        const double wait =
+            l.overloaded ? overload_wait : slots_wait_s(rate, stay_s, plan.batch, quantile);
         ttft_s = c.prefill_s + step_s + wait;
-        const double next =
-            std::clamp(rate * (ttft_s + output_tokens * step_s), 1.0, double(plan.batch));
+        const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
     }

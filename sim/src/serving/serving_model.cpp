@@ -136,12 +136,14 @@ double serving_time_s(const ServingTerms& terms, const EngineFactors& factors) {
 ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactors& f) {
     ServingStepBreakdown b;
     b.compute_s = t[ServingTerm::compute] * f.k_of(ServingTerm::compute) +
-                  t[ServingTerm::cnn_compute] * f.k_of(ServingTerm::cnn_compute);
+                  t[ServingTerm::cnn_compute] * f.k_of(ServingTerm::cnn_compute) +
+                  t[ServingTerm::prefill_compute] * f.k_of(ServingTerm::prefill_compute);
     b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights) +
                   t[ServingTerm::attention] * f.k_of(ServingTerm::attention);
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
-    b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead);
+    b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
+                   t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead);
     return b;
 }
 
@@ -283,7 +285,11 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double token
         add_weight_gemm(st, {requests, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
     t[ServingTerm::tp_comm] +=
         2.0 * layers * passes * all_reduce_s(st, pass_tokens * s.hidden * kActivationBytes);
-    t[ServingTerm::overhead] += layers * passes;
+    // Context encoding runs its own kernels: its matrix work and fixed cost per layer pass are
+    // scaled by the prefill factors, not the decode step's.
+    t[ServingTerm::prefill_compute] += t[ServingTerm::compute];
+    t[ServingTerm::compute] = 0;
+    t[ServingTerm::prefill_overhead] += layers * passes;
     return t.scaled(st.pp);
 }
 

@@ -28,14 +28,16 @@ std::string join(const std::vector<std::string>& items) {
 } // namespace
 
 std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& f) {
-    std::string s = std::string("engine ") + enum_name(engine) +
-                    " factors on the datasheet times: compute " +
-                    fixed(f.k_of(ServingTerm::compute), 2) + ", weight streaming " +
-                    fixed(f.k_of(ServingTerm::weights), 2) + ", KV-cache reads " +
-                    fixed(f.k_of(ServingTerm::kv_cache), 2) + ", TP all-reduce " +
-                    fixed(f.k_of(ServingTerm::tp_comm), 2) + ", CNN compute " +
-                    fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
-                    fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; ";
+    std::string s =
+        std::string("engine ") + enum_name(engine) + " factors on the datasheet times: compute " +
+        fixed(f.k_of(ServingTerm::compute), 2) + ", weight streaming " +
+        fixed(f.k_of(ServingTerm::weights), 2) + ", KV-cache reads " +
+        fixed(f.k_of(ServingTerm::kv_cache), 2) + ", TP all-reduce " +
+        fixed(f.k_of(ServingTerm::tp_comm), 2) + ", CNN compute " +
+        fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
+        fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; prefill compute " +
+        fixed(f.k_of(ServingTerm::prefill_compute), 2) + ", prefill overhead " +
+        fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; ";
     if (!f.borrowed_from.empty())
         s += "no published runs of its own: the factors of " + f.borrowed_from + " (fitted on " +
              std::to_string(f.runs.size()) + " runs) stand in";
@@ -45,6 +47,16 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         s += "least-squares fit (relative error, non-negative) on " +
              std::to_string(f.runs.size()) + " published runs: " + join(f.sources);
     return s;
+}
+
+std::string serving_quantization_note(const ServingPlan& p) {
+    const bool quantized = p.weights == StorageType::int8 || p.weights == StorageType::int4;
+    const bool searched =
+        std::find(p.searched.begin(), p.searched.end(), "weights") != p.searched.end();
+    if (!quantized || !searched) return {};
+    return std::string("Weights quantized to ") + enum_name(p.weights) +
+           " (chosen because serving.weights is left open; quantization can cost answer "
+           "quality): set serving.weights to bf16 or fp16 to plan the model's native precision.";
 }
 
 std::string serving_validation_note(const ServingPlan& p, const EngineFactors& f) {
@@ -78,11 +90,12 @@ void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
             " per token; its capacity (memory - weights - activations - " +
             fixed(model::kFrameworkReserveGib, 1) + " GiB reserve per device) caps the batch");
         a.push_back(
-            "queueing: Poisson arrivals split evenly over replicas, M/D/1 wait before prefill "
-            "(Pollaczek-Khinchine mean rho/(2(1-rho)) x service time; exponential tail for "
-            "quantiles); "
-            "continuous batching: running batch by Little's law, each step also prefills its "
-            "arrivals");
+            "queueing: Poisson arrivals split evenly over replicas; static batching: M/D/1 "
+            "wait before prefill (Pollaczek-Khinchine mean rho/(2(1-rho)) x service time; "
+            "exponential tail for quantiles); continuous batching: a request waits only for a "
+            "free batch slot (M/D/c, c = batch slots held for a request's stay, Erlang C "
+            "halved for deterministic stays), running batch by Little's law, each step also "
+            "prefills its arrivals");
         if (!is_known(p.request_rate_per_s))
             a.push_back("no request rate: saturated throughput; TTFT is one prefill plus one step "
                         "at the full batch "

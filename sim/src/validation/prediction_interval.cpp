@@ -30,6 +30,18 @@ std::string bucket_name(std::string_view family, AcceleratorGeneration generatio
 
 } // namespace
 
+std::string_view enum_name(IntervalBasis basis) {
+    switch (basis) {
+    case IntervalBasis::published_runs:
+        return "published_runs";
+    case IntervalBasis::job_log:
+        return "job_log";
+    case IntervalBasis::unvalidated:
+        return "unvalidated";
+    }
+    return "unvalidated";
+}
+
 PredictionInterval prediction_interval(Framework framework, AcceleratorGeneration generation) {
     const std::string_view family = framework_profile(framework).family;
     PredictionInterval out;
@@ -47,6 +59,7 @@ PredictionInterval prediction_interval(Framework framework, AcceleratorGeneratio
     }
     out.validated =
         match && match->runs >= kMinValidatingRuns && match->sources >= kMinValidatingSources;
+    out.basis = out.validated ? IntervalBasis::published_runs : IntervalBasis::unvalidated;
     out.low_factor = out.validated ? match->ratio_p10 : worst_low;
     out.high_factor = out.validated ? match->ratio_p90 : worst_high;
     return out;

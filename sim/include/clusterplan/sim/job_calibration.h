@@ -42,6 +42,11 @@ struct JobCalibration {
     bool empty() const { return runs.empty(); }
 };
 
+// The parts of a step the two factors scale: compute, recompute, pipeline bubble and host issue;
+// exposed tensor-, pipeline- and data-parallel communication.
+double compute_like_s(const StepBreakdown& breakdown);
+double exposed_comm_s(const StepBreakdown& breakdown);
+
 // A measured step time from a log's figure: step times as they are; global samples/s and
 // per-device tokens/s through the scenario's global batch, tokens per sample and device count.
 double measured_step_time_s(JobLogMeasure measure, double figure, double global_batch,

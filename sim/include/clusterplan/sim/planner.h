@@ -8,6 +8,7 @@
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/precision_choice.h"
+#include "clusterplan/sim/prediction_interval.h"
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/spot_cost.h"
@@ -138,8 +139,9 @@ struct PlanReport {
     WorkloadKind workload_kind =
         WorkloadKind::transformer; // generic models count samples, not tokens
     PlanResult result;
-    JobEconomics job; // one trial
-    HpoEstimate hpo;  // all trials
+    PredictionInterval interval; // of step time and every figure derived from it
+    JobEconomics job;            // one trial
+    HpoEstimate hpo;             // all trials
     double scaling_efficiency = kUnknown;
     int scaling_reference_devices = 0;               // 1, or the smallest fitting device count
     bool spot = false;                               // purchase option this report is ranked on

@@ -33,6 +33,12 @@ inline constexpr double kIntervalConfidence = 0.8;
 inline constexpr int kMinValidatingRuns = 5;
 inline constexpr int kMinValidatingSources = 2;
 
+// What a range rests on: published runs of the plan's bucket, the user's own job logs
+// (plan_interval.h), or, unvalidated, the worst residual of any bucket.
+enum class IntervalBasis { published_runs, job_log, unvalidated };
+// "published_runs", "job_log", "unvalidated" (the JSON spelling).
+std::string_view enum_name(IntervalBasis basis);
+
 struct PredictionInterval {
     // Multipliers of a predicted time (step, time to train, cost); a throughput's interval is
     // its prediction divided by them (high, low).
@@ -43,7 +49,12 @@ struct PredictionInterval {
     int runs = 0; // comparable runs behind the range (0 when none)
     int sources = 0;
     std::string bucket; // "megatron / ampere"
+    IntervalBasis basis = IntervalBasis::unvalidated;
 };
+
+// What an unvalidated plan says wherever it is shown (CLI, recommend, GUI, report).
+inline constexpr std::string_view kUnvalidatedLine =
+    "no measured run supports this estimate; calibrate with clusterplan-probe or a job log";
 
 // The committed table (prediction_interval_table.cpp), regenerated and checked by the
 // validation test from tests/data/validation/training_runs.csv.

@@ -7,6 +7,7 @@
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/hardware.h"
 #include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/prediction_interval.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/spot_cost.h"
 
@@ -38,6 +39,7 @@ struct ConfigBest {
     double memory_gib = 0; // total per device
     double memory_capacity_gib = 0;
     JobEconomics job; // one trial: time, on-demand and spot cost
+    PredictionInterval interval;
 };
 
 struct CandidateSummary {

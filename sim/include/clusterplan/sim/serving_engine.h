@@ -13,15 +13,30 @@
 namespace cp::sim {
 
 // The parts of a step the model times separately at datasheet rates; the fitted factor of each
-// scales it to what an engine achieves (serving_model.h computes them).
-enum class ServingTerm { compute, weights, kv_cache, tp_comm, overhead, cnn_compute, attention };
-inline constexpr int kServingTermCount = 7;
+// scales it to what an engine achieves (serving_model.h computes them). Prefill (context
+// encoding) has its own compute and per-layer terms: engines run it as a separate graph or kernel
+// set (TensorRT-LLM's context-phase kernels; transformers-neuronx compiles a context-encoding
+// network per sequence bucket beside the token-generation network), with its own efficiency and
+// fixed cost per layer.
+enum class ServingTerm {
+    compute,
+    weights,
+    kv_cache,
+    tp_comm,
+    overhead,
+    cnn_compute,
+    attention,
+    prefill_compute,
+    prefill_overhead
+};
+inline constexpr int kServingTermCount = 9;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
-// efficiency curves); `overhead` is seconds per layer per step (no datasheet figure exists).
+// efficiency curves); `overhead` and `prefill_overhead` are seconds per layer per step or prefill
+// pass (no datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources

@@ -11,6 +11,10 @@ namespace cp::sim {
 
 std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& factors);
 std::string serving_validation_note(const ServingPlan& plan, const EngineFactors& factors);
+// One sentence when the planner chose quantized weights (8 or 4 bit) because the scenario left
+// serving.weights open: a quality trade the user did not ask for, so every front end says so.
+// Empty otherwise.
+std::string serving_quantization_note(const ServingPlan& plan);
 // Appends the assumptions and sets plan.validation.
 void add_serving_assumptions(ServingPlan& plan, const EngineFactors& factors);
 

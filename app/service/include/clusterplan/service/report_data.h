@@ -10,6 +10,7 @@
 #include "clusterplan/sim/serving_plan.h"
 
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,6 +49,21 @@ struct CostTimePoint {
     std::string label{};   // front points: "16× p4d.24xlarge spot", drawn beside the point
 };
 
+// Page 1 shows how old the prices behind the plans are: in amber past kPriceAgeCautionDays (the
+// spot statistic and the Spot Advisor data describe the last 30 days, so an older spot price is
+// outside the window it claims), in red past kPriceAgeAlertDays (AWS revises on-demand, Savings
+// Plan and Capacity Block rates several times a year; a quarter-old rate may be superseded).
+inline constexpr double kPriceAgeCautionDays = 30;
+inline constexpr double kPriceAgeAlertDays = 90;
+
+// The oldest price the ranked plans are costed at (NaN days: no catalog price was used).
+struct PriceAge {
+    double days = std::numeric_limits<double>::quiet_NaN();
+    std::string as_of;
+    std::string instance_type;
+    std::string kind; // "on_demand" | "spot"
+};
+
 // A serving scenario's report: the ranked deployments (as `serve` ranks them) and how many
 // instance types were tried. Their reasons for not serving are in ReportData::excluded.
 struct ServingReport {
@@ -71,6 +87,7 @@ struct ReportData {
     std::vector<ScalingPoint> scaling;
     std::string throughput_unit = "tokens/s";
     std::vector<PriceSource> prices; // prices of the instance types in `plans`
+    PriceAge price_age;              // of the oldest price in `prices` that is used
     std::vector<std::pair<std::string, std::string>> calibration; // provenance rows
     std::vector<std::string> assumptions;
     std::vector<std::string> caveats;

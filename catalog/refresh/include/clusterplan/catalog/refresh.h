@@ -54,6 +54,13 @@ struct RefreshReport {
     std::size_t advisor_rows_written = 0;
 };
 
+// AWS's commercial region codes (AWS General Reference, "AWS Regions", as of 2025; GovCloud and
+// China excluded: their price lists live elsewhere). For pickers; a refresh accepts any code.
+const std::vector<const char*>& aws_region_codes();
+// Lower-case letters, digits and dashes, at most 32 characters: what an AWS region code looks
+// like, and all a URL path built from it may contain.
+bool is_region_code(const std::string& region);
+
 // The URLs a refresh reads (exposed for messages and tests).
 std::string price_list_url(const std::string& base_url, const std::string& region);
 std::string spot_feed_url(const std::string& base_url);

@@ -1,0 +1,114 @@
+// Prediction intervals through simulate, sweep and recommend: a Trainium plan is unvalidated with
+// a wide range, a published Megatron run on A100 lies inside its plan's range, and recommend
+// says when its ranking is within the model's noise.
+#include "cli_sandbox.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using cp::test::run_cli;
+using cp::test::Sandbox;
+using nlohmann::json;
+
+std::string scenario(const std::string& name) {
+    return std::string(CLUSTERPLAN_TEST_DATA_DIR) + "/scenarios/" + name;
+}
+
+json run_json(const std::vector<std::string>& argv) {
+    const auto r = run_cli(argv);
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    return json::parse(r.out);
+}
+
+double span(const json& interval) {
+    return interval[1].get<double>() / interval[0].get<double>();
+}
+
+void check_brackets(const json& plan, const char* figure) {
+    INFO(figure);
+    const json& iv = plan[std::string(figure) + "_interval"];
+    REQUIRE(iv.is_array());
+    const double v = plan[figure].get<double>();
+    CHECK(iv[0].get<double>() <= v * 1.0000001);
+    CHECK(iv[1].get<double>() >= v * 0.9999999);
+}
+
+} // namespace
+
+TEST_CASE("simulate --json: a Trainium plan is unvalidated and gets a wide range",
+          "[cli][interval]") {
+    Sandbox box;
+    const json trn = run_json({"simulate", "--json", scenario("llama2_7b_trn1.json")});
+    const json a100 = run_json({"simulate", "--json", scenario("gpt3_175b_p4d_megatron.json")});
+    CHECK(trn["validated"] == false);
+    CHECK(trn["validation"]["basis"] == "unvalidated");
+    CHECK(trn["validation"]["bucket"] == "neuron / trainium");
+    CHECK(trn["confidence"] == 0.8);
+    CHECK(a100["validated"] == true);
+    CHECK(a100["validation"]["runs"].get<int>() >= 5);
+    CHECK(a100["validation"]["sources"].get<int>() >= 2);
+    CHECK(span(trn["step_time_s_interval"]) > 1.5 * span(a100["step_time_s_interval"]));
+    for (const json* plan : {&trn, &a100})
+        for (const char* figure :
+             {"step_time_s", "tokens_per_s", "samples_per_s", "time_to_train_h", "cost_usd"})
+            check_brackets(*plan, figure);
+    const auto text = run_cli({"simulate", scenario("llama2_7b_trn1.json")});
+    CHECK_THAT(text.out, Catch::Contains("no measured run supports this estimate; calibrate with "
+                                         "clusterplan-probe or a job log"));
+}
+
+TEST_CASE("the Megatron-measured GPT-3 175B step lies inside its p4d plan's range",
+          "[cli][interval]") {
+    Sandbox box;
+    const json plan = run_json({"simulate", "--json", scenario("gpt3_175b_p4d_megatron.json")});
+    // Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer Models")
+    // Table 5: GPT-3 175B, tp 8 x pp 8 on 64 A100 80GB, full recompute, 18.13 s per iteration.
+    const double measured_s = 18.13;
+    const json& iv = plan["step_time_s_interval"];
+    CHECK(iv[0].get<double>() <= measured_s);
+    CHECK(iv[1].get<double>() >= measured_s);
+    const auto text = run_cli({"simulate", scenario("gpt3_175b_p4d_megatron.json")});
+    CHECK_THAT(text.out, Catch::Contains("(80 % of comparable runs within "));
+}
+
+TEST_CASE("recommend keeps plans apart only when their ranges say so", "[cli][interval]") {
+    Sandbox box;
+    json sc = json::parse(cp::test::read_bytes(scenario("llama2_7b_trn1.json")));
+    sc["cluster"].erase("instance");
+    sc["cluster"].erase("nodes");
+    sc["constraints"]["instances"] = {"trn1.32xlarge", "p4d.24xlarge", "p5.48xlarge"};
+    const std::string file = box.write("mixed.json", sc.dump()).string();
+    const json rec = run_json({"recommend", "--json", file, "--top", "3", "--threads", "1"});
+    const json& recs = rec["recommendations"];
+    REQUIRE(recs.size() == 3);
+    bool unvalidated_line = false, compared = false;
+    for (const json& r : recs) {
+        const json& plan = r["plan"];
+        REQUIRE(plan.contains("cost_usd_interval"));
+        const std::string all = r["limits"].dump();
+        const bool says = all.find("no measured run supports this estimate") != std::string::npos;
+        CHECK(says == !plan["validated"].get<bool>());
+        unvalidated_line = unvalidated_line || says;
+    }
+    CHECK(unvalidated_line); // the Trainium plan
+    for (std::size_t i = 1; i < recs.size(); ++i) {
+        const std::string why = recs[i]["reasons"].dump();
+        const bool noise = why.find("within the noise") != std::string::npos;
+        const bool apart = why.find("beyond the model's noise") != std::string::npos;
+        const bool together = why.find("moves them together") != std::string::npos;
+        CHECK(noise + apart + together == 1);
+        compared = true;
+    }
+    CHECK(compared);
+
+    const json sweep = run_json({"sweep", "--json", file, "--top", "5", "--threads", "1"});
+    REQUIRE(!sweep["plans"].empty());
+    for (const json& p : sweep["plans"]) {
+        CHECK(p["total_cost_usd_interval"].is_array());
+        CHECK(p.contains("validated"));
+        CHECK(p["validation"].contains("bucket"));
+    }
+}
