@@ -1,5 +1,8 @@
 #include "figure_card.h"
 
+#include "clusterplan/sim/prediction_interval.h"
+
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -28,14 +31,47 @@ FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* pa
     detail_ = new QLabel;
     detail_->setPalette(muted);
     detail_->setWordWrap(true); // long details wrap inside the card instead of widening the grid
-    layout->addWidget(title_label);
+    range_ = new QLabel;
+    range_->setObjectName(QStringLiteral("figureRange"));
+    range_->setWordWrap(true);
+    range_->hide();
+    badge_ = new QLabel(tr("unvalidated"));
+    badge_->setObjectName(QStringLiteral("unvalidatedBadge"));
+    // Amber on white reads in light and dark palettes; the badge must not pass for a number.
+    badge_->setStyleSheet(QStringLiteral("QLabel#unvalidatedBadge { background: #f28e2b; color: "
+                                         "white; border-radius: 3px; padding: 0px 4px; }"));
+    badge_->setToolTip(QString::fromUtf8(sim::kUnvalidatedLine.data(),
+                                         static_cast<int>(sim::kUnvalidatedLine.size())));
+    badge_->hide();
+    auto* head = new QHBoxLayout;
+    head->setContentsMargins(0, 0, 0, 0);
+    head->addWidget(title_label);
+    head->addStretch(1);
+    head->addWidget(badge_);
+    layout->addLayout(head);
     layout->addWidget(value_);
+    layout->addWidget(range_);
     layout->addWidget(detail_);
 }
 
 void FigureCard::setValue(const QString& value, const QString& detail) {
     value_->setText(value);
     detail_->setText(detail);
+}
+
+void FigureCard::setRange(const QString& range, const QString& tooltip) {
+    range_->setText(range);
+    range_->setToolTip(tooltip);
+    range_->setVisible(!range.isEmpty());
+}
+
+QString FigureCard::range() const {
+    return range_->text();
+}
+
+void FigureCard::setUnvalidated(bool on) {
+    unvalidated_ = on;
+    badge_->setVisible(on);
 }
 
 QString FigureCard::value() const {

@@ -2,6 +2,7 @@
 
 #include "app_context.h"
 #include "main_window.h"
+#include "pages/job_log_panel.h"
 #include "pages/plan_page.h"
 #include "pages/probes_page.h"
 
@@ -38,6 +39,7 @@ struct GuiArgs {
     QSize size{1280, 800};
     bool bench_plan = false;
     QStringList probe_files; // measurements shown on the Probes page (documentation screenshots)
+    QStringList job_logs;    // training logs imported on the Probes page (documentation shots)
     QString scenario;        // a scenario file to open (clusterplan FILE.json, the .desktop %f)
     QString error;
 };
@@ -75,6 +77,8 @@ GuiArgs parse_args(int argc, char** argv) {
             a.bench_plan = true;
         else if (arg == "--probe-file")
             a.probe_files << value("--probe-file");
+        else if (arg == "--job-log")
+            a.job_logs << value("--job-log");
         else if (arg == "--gui")
             continue;
         else if (!arg.empty() && arg[0] != '-') {
@@ -126,7 +130,8 @@ bool is_scenario_argument(const char* arg) {
 }
 
 QString render_screenshot(const QString& path, const QString& page, int width, int height,
-                          const QStringList& probe_files, const QString& scenario) {
+                          const QStringList& probe_files, const QString& scenario,
+                          const QStringList& job_logs) {
     AppContext context;
     if (!scenario.isEmpty()) {
         const QString error = context.openScenario(scenario);
@@ -135,6 +140,10 @@ QString render_screenshot(const QString& path, const QString& page, int width, i
     MainWindow window(context, nullptr, /*restore_state=*/false);
     for (const QString& f : probe_files)
         window.probesPage()->importFile(f);
+    for (const QString& f : job_logs)
+        if (const QString error = window.probesPage()->jobLogPanel()->importLog(f);
+            !error.isEmpty())
+            return error;
     window.resize(width, height);
     if (!window.showPage(page)) return QStringLiteral("--page: '%1' is not a page").arg(page);
     window.show();
@@ -207,7 +216,7 @@ int run_gui(int argc, char** argv) {
     if (!args.screenshot.isEmpty()) {
         const QString error =
             render_screenshot(args.screenshot, args.page, args.size.width(), args.size.height(),
-                              args.probe_files, args.scenario);
+                              args.probe_files, args.scenario, args.job_logs);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "clusterplan --screenshot: %s\n", qPrintable(error));
             return 2;

@@ -20,10 +20,12 @@ int run_gui(int argc, char** argv);
 void configure_application(QApplication& app);
 
 // Renders `page` of a fresh main window (the default scenario, or `scenario` when given) at
-// `width`×`height` into `path`. Returns an empty string or one sentence saying what went wrong.
+// `width`×`height` into `path`. `job_logs` are imported on the Probes page against the scenario
+// first (stored as calibration profiles, as the page's button does). Returns an empty string or
+// one sentence saying what went wrong.
 QString render_screenshot(const QString& path, const QString& page, int width = 1280,
                           int height = 800, const QStringList& probe_files = {},
-                          const QString& scenario = {});
+                          const QString& scenario = {}, const QStringList& job_logs = {});
 
 // Measures edit→updated-charts latency of the Plan page; returns the median in milliseconds.
 double bench_plan_latency_ms(int edits, QString* details = nullptr);

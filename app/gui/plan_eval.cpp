@@ -112,6 +112,10 @@ QString verdict_for(const sim::PlanReport& p, const sim::Constraints& constraint
                  .arg(overhead, fmt_percent(share, 0));
     }
     if (mfu < 0.2) *ok = false;
+    if (!p.interval.validated)
+        s << QObject::tr("Unvalidated: %1.")
+                 .arg(QString::fromUtf8(sim::kUnvalidatedLine.data(),
+                                        static_cast<int>(sim::kUnvalidatedLine.size())));
     return s.join(QLatin1Char(' '));
 }
 } // namespace
@@ -132,6 +136,7 @@ PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog
         }
         const sim::PlanReport p = sim::simulate_plan(scenario, inputs.node, inputs.profile());
         o.result = p.result;
+        o.interval = p.interval;
         o.layout = p.layout;
         o.layout_searched = !p.searched.empty();
         o.devices = p.devices;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/prediction_interval.h"
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/scenario.h"
 
@@ -16,6 +17,7 @@ class CatalogService;
 struct PlanOutcome {
     QString error; // one sentence when the scenario cannot be evaluated
     sim::PlanResult result;
+    sim::PredictionInterval interval; // range of every time, rate and cost figure
     sim::Layout layout;
     bool layout_searched = false; // the layout was chosen by search
     int devices = 0;

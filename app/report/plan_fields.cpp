@@ -1,5 +1,6 @@
 #include "plan_fields.h"
 
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/plan_json_read.h"
 #include "report_format.h"
 
@@ -121,6 +122,25 @@ QString plan_limits(const sim::PlanReport& plan) {
                      .arg(QString::number(interruptions, 'f', 1));
     }
     return parts.join(QStringLiteral("; "));
+}
+
+QString plan_range_text(const sim::PlanReport& plan) {
+    const sim::PredictionInterval& iv = plan.interval;
+    const sim::FigureRange time = sim::time_range(plan_job_hours(plan, plan.spot), iv);
+    if (!plan.result.valid() || !std::isfinite(time.low)) return {};
+    const sim::FigureRange cost = sim::time_range(plan_job_cost_usd(plan, plan.spot), iv);
+    QString text = QString::fromStdString(sim::range_phrase(iv, fmt::hours(time.low).toStdString(),
+                                                            fmt::hours(time.high).toStdString()));
+    if (std::isfinite(cost.low))
+        text += QStringLiteral("; %1–%2").arg(fmt::usd(cost.low), fmt::usd(cost.high));
+    const QString basis = QString::fromStdString(iv.bucket);
+    return iv.runs > 0 ? QStringLiteral("%1 (%2: %3 measured run%4 from %5 source%6).")
+                             .arg(text, basis)
+                             .arg(iv.runs)
+                             .arg(iv.runs == 1 ? QString() : QStringLiteral("s"))
+                             .arg(iv.sources)
+                             .arg(iv.sources == 1 ? QString() : QStringLiteral("s"))
+                       : QStringLiteral("%1 (%2).").arg(text, basis);
 }
 
 } // namespace cp::report

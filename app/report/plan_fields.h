@@ -30,6 +30,9 @@ double plan_job_cost_usd(const sim::PlanReport& plan, bool spot);
 // Expected spot interruptions of one run; NaN when the plan has no spot price (custom
 // hardware, unpriced instance), where "interruptions" would mean nothing.
 double plan_spot_interruptions(const sim::PlanReport& plan);
+// "80 % of comparable runs within 32.5–38.8 days; $1,923–$2,294 (megatron / ampere: 18 measured
+// runs from 2 sources)" for the plan's own purchase option; empty for an invalid plan.
+QString plan_range_text(const sim::PlanReport& plan);
 // Tokens/s for transformers, samples/s for generic models, as `data.throughput_unit` says.
 double plan_throughput(const sim::PlanReport& plan, const ReportData& data);
 

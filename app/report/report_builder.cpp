@@ -126,6 +126,13 @@ Section summary_section(const ReportData& data, const std::vector<sim::PlanRepor
                                                            .arg(qs(best.instance))
                                                            .arg(best.nodes)
                                                            .arg(purchase(best))});
+    if (const QString range = plan_range_text(best); !range.isEmpty())
+        s.blocks.push_back(Paragraph{range, QStringLiteral("Range:")});
+    if (!best.interval.validated)
+        s.blocks.push_back(Paragraph{
+            QString::fromUtf8(sim::kUnvalidatedLine.data(), int(sim::kUnvalidatedLine.size())) +
+                u'.',
+            QStringLiteral("Unvalidated:")});
     const QStringList why = reasons_for(data, 0);
     if (!why.isEmpty()) s.blocks.push_back(Paragraph{why.join(u' '), QStringLiteral("Why:")});
     const QString limits = limits_for(data, best, 0);

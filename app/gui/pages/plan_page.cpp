@@ -4,6 +4,7 @@
 #include "catalog_service.h"
 #include "chart_view.h"
 #include "charts/plan_charts.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "figure_card.h"
 #include "format.h"
 #include "pages/scenario_editor.h"
@@ -154,6 +155,51 @@ QString PlanPage::figure(const QString& key) const {
     return it == cards_.end() ? QString() : it->second->value();
 }
 
+QString PlanPage::figureRange(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it == cards_.end() ? QString() : it->second->range();
+}
+
+bool PlanPage::figureUnvalidated(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it != cards_.end() && it->second->unvalidated();
+}
+
+// The range under each figure that scales with the step time, with the full sentence as its
+// tooltip; the badge where no measured run supports the plan.
+void PlanPage::showRanges() {
+    const PlanOutcome& o = outcome_;
+    const sim::PredictionInterval& iv = o.interval;
+    const bool valid = o.result.valid();
+    const auto show = [&](const char* key, sim::FigureRange r, const auto& unit) {
+        FigureCard* card = cards_[QString::fromLatin1(key)];
+        card->setUnvalidated(valid && !iv.validated);
+        if (!valid || !sim::is_known(r.low) || !sim::is_known(r.high)) {
+            card->setRange({});
+            return;
+        }
+        const QString span = tr("%1 – %2").arg(unit(r.low), unit(r.high));
+        const QString phrase = QString::fromStdString(
+            sim::range_phrase(iv, unit(r.low).toStdString(), unit(r.high).toStdString()));
+        const int share = qRound(iv.confidence * 100);
+        card->setRange(iv.basis == sim::IntervalBasis::job_log
+                           ? tr("%1 (%2 % range, your job log)").arg(span).arg(share)
+                       : iv.validated ? tr("%1 (%2 % of comparable runs)").arg(span).arg(share)
+                                      : tr("%1 (worst error seen)").arg(span),
+                       phrase);
+    };
+    const sim::PlanResult& r = o.result;
+    show("step_time", sim::time_range(r.step_time_s, iv), fmt_duration_s);
+    const bool generic = o.workload_kind == sim::WorkloadKind::generic;
+    show("throughput", sim::rate_range(generic ? r.samples_per_s : r.tokens_per_s, iv),
+         [&](double v) {
+             return fmt_count(v) + QLatin1Char(' ') + throughput_unit(o.workload_kind);
+         });
+    show("time_to_train", sim::time_range(o.time_to_train_h, iv), fmt_hours);
+    show("cost_on_demand", sim::time_range(o.cost_on_demand_usd, iv), fmt_usd);
+    show("cost_spot", sim::time_range(o.cost_spot_usd, iv), fmt_usd);
+}
+
 QString PlanPage::figureDetail(const QString& key) const {
     const auto it = cards_.find(key);
     return it == cards_.end() ? QString() : it->second->detail();
@@ -171,8 +217,11 @@ QString PlanPage::verdictText() const {
 void PlanPage::showOutcome() {
     const PlanOutcome& o = outcome_;
     if (!o.error.isEmpty()) {
-        for (auto& [key, card] : cards_)
+        for (auto& [key, card] : cards_) {
             card->setValue(kDash);
+            card->setRange({});
+            card->setUnvalidated(false);
+        }
         verdict_->setText(
             QStringLiteral("<b>%1</b> %2").arg(tr("Cannot evaluate:"), o.error.toHtmlEscaped()));
         verdict_->setStyleSheet(QStringLiteral("QLabel#verdict { border: 2px solid #c0392b; }"));
@@ -220,6 +269,7 @@ void PlanPage::showOutcome() {
             .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))
             .arg(o.layout_searched ? tr(" · searched") : QString()));
     if (o.layout_searched) editor_->showSearchedLayout(o.layout);
+    showRanges();
     cards_["cost_on_demand"]->setHighlighted(!o.spot_headline);
     cards_["cost_spot"]->setHighlighted(o.spot_headline);
     verdict_->setText(o.verdict.toHtmlEscaped());

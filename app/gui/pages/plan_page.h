@@ -29,6 +29,10 @@ public:
     // cost_spot, memory, layout) — for tests.
     QString figure(const QString& key) const;
     QString figureDetail(const QString& key) const;
+    // The range under a figure ("6.0 s – 7.4 s (80 % of comparable runs)") and whether its card
+    // carries the unvalidated badge.
+    QString figureRange(const QString& key) const;
+    bool figureUnvalidated(const QString& key) const;
     bool figureHighlighted(const QString& key) const;
     QString verdictText() const;
     int updateCount() const { return update_count_; }
@@ -43,6 +47,7 @@ private:
     void onEdited();
     void recompute();
     void showOutcome();
+    void showRanges();
 
     AppContext& context_;
     ScenarioEditor* editor_ = nullptr;

@@ -13,6 +13,7 @@
 #include "clusterplan/sim/probe_acceptance.h"
 #include "format.h"
 #include "models/probe_result_model.h"
+#include "pages/job_log_panel.h"
 #include "pages/probe_import.h"
 
 #include <QComboBox>
@@ -114,6 +115,8 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     left_layout->setContentsMargins(0, 0, 0, 0);
     left_layout->addWidget(hosts_box);
     left_layout->addWidget(cal_box);
+    job_log_ = new JobLogPanel(context_);
+    left_layout->addWidget(job_log_);
     left_layout->addWidget(status_);
     left_layout->addStretch(1);
     left->setMaximumWidth(360);
@@ -158,6 +161,9 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     connect(host_entry_, &QLineEdit::returnPressed, this, add_host);
     connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(hosts_->selectedItems()); });
     connect(import, &QPushButton::clicked, this, &ProbesPage::importInteractive);
+    connect(job_log_, &JobLogPanel::stored, this, [this](const QString& name) {
+        log(tr("Stored job calibration profile %1.").arg(name));
+    });
     connect(run_, &QPushButton::clicked, this, &ProbesPage::runProbes);
     connect(cancel_, &QPushButton::clicked, this, &ProbesPage::cancelRun);
     connect(create, &QPushButton::clicked, this, [this] {

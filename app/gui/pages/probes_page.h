@@ -29,6 +29,7 @@ namespace cp::gui {
 
 class AppContext;
 class ChartView;
+class JobLogPanel;
 class ProbeResultModel;
 
 class ProbesPage : public Page {
@@ -46,6 +47,7 @@ public:
     QString statusText() const;
     QStringList profileNames() const;
     ChartView* gemmView() const { return gemm_; }
+    JobLogPanel* jobLogPanel() const { return job_log_; }
 
 signals:
     void importFinished(bool ok);
@@ -69,6 +71,7 @@ private:
     QLineEdit* profile_name_ = nullptr;
     QComboBox* profile_instance_ = nullptr;
     QLabel* status_ = nullptr;
+    JobLogPanel* job_log_ = nullptr;
     QTableView* table_ = nullptr;
     ProbeResultModel* results_ = nullptr;
     ChartView* busbw_ = nullptr;
