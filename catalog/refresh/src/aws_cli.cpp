@@ -37,7 +37,7 @@ std::string find_on_path(const std::string& program) {
         const std::string dir =
             p.substr(start, end == std::string::npos ? std::string::npos : end - start);
         if (!dir.empty()) {
-            const std::string candidate = dir + "/" + program;
+            std::string candidate = dir + "/" + program;
             if (access(candidate.c_str(), X_OK) == 0) return candidate;
         }
         if (end == std::string::npos) break;

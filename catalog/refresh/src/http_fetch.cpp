@@ -129,7 +129,7 @@ void fetch_to_file(const std::string& url, const fs::path& out, const FetchOptio
         std::error_code ec;
         fs::remove(tmp, ec);
     };
-    const std::string where = url;
+    const std::string& where = url;
     if (rc != CURLE_OK || t.too_large || t.write_failed) {
         discard();
         using K = FetchError::Kind;

@@ -36,7 +36,7 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
         if (s.moe.enabled()) {
             const MoeLayerWork w = moe_layer_work(s, l, e);
             const double rows = w.tokens_per_expert * w.expert_up.batch,
-                         fe = s.moe.moe_ffn_hidden / std::max(1, l.etp);
+                         fe = static_cast<double>(s.moe.moe_ffn_hidden) / std::max(1, l.etp);
             moe = up * adapter_s(rates, rows, h, fe, r, e) + adapter_s(rates, rows, fe, h, r, e);
         }
         t += (1.0 - moe_fraction) * dense + moe_fraction * moe;

@@ -204,7 +204,11 @@ void read_interval(const Fields& f, PredictionInterval& iv) {
 // purchase_options (purchase_json.cpp): the spot price basis and the committed options, which
 // the report shows side by side.
 void read_purchase_options(const Fields& f, PlanReport& r) {
+    const Fields on_demand = f.object("on_demand");
+    on_demand.number_or_unknown("usd_per_node_hour", r.node.usd_per_node_hour_on_demand);
+    on_demand.text("as_of", r.node.price_as_of);
     const Fields spot = f.object("spot");
+    spot.number_or_unknown("usd_per_node_hour", r.node.usd_per_node_hour_spot);
     spot.number_or_unknown("usd_per_node_hour_min", r.node.usd_per_node_hour_spot_min);
     spot.number_or_unknown("usd_per_node_hour_max", r.node.usd_per_node_hour_spot_max);
     spot.text("basis", r.node.spot_price_basis);
