@@ -129,7 +129,7 @@ PlanOutcome evaluate_plan(const sim::Scenario& scenario, CatalogService& catalog
     }
     try {
         const service::PlanInputs inputs = service::plan_inputs(scenario, *db);
-        const std::string refusal = sim::training_refusal(inputs.node);
+        const std::string refusal = sim::training_refusal(scenario, inputs.node);
         if (!refusal.empty()) {
             o.error = q(refusal);
             return o;

@@ -56,7 +56,7 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
     int total = 0;
     for (const sim::NodeSpec& node : request.nodes) {
         sizes.push_back(sim::scaling_sizes(node.accelerators_per_node, request.max_nodes));
-        if (sim::training_refusal(node).empty()) total += int(sizes.back().size());
+        if (sim::training_refusal(sc, node).empty()) total += int(sizes.back().size());
     }
     int done = 0;
     sim::ScalingOptions scaling_options;
@@ -73,7 +73,7 @@ ScalingData compute_scaling(const ScalingRequest& request, const std::atomic<boo
         {LayoutFamily::three_d, sim::LayoutFamily::any}};
     for (std::size_t i = 0; i < request.nodes.size(); ++i) {
         const sim::NodeSpec& node = request.nodes[i];
-        if (!sim::training_refusal(node).empty()) continue;
+        if (!sim::training_refusal(sc, node).empty()) continue;
         const sim::ScalingCurves curves = sim::scaling_curves(sc, node, sizes[i], scaling_options);
         done += int(curves.rows.size());
         out.evaluated += curves.evaluated;

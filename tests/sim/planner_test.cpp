@@ -119,8 +119,8 @@ TEST_CASE("Inferentia is refused with a clear reason", "[planner]") {
     const std::string err = error_field([&] { simulate_plan(sc, inferentia_node(), nullptr); });
     CHECK_THAT(err, Catch::StartsWith("cluster.instance") && Catch::Contains("Inferentia2") &&
                         Catch::Contains("built for inference"));
-    CHECK_FALSE(training_refusal(inferentia_node()).empty());
-    CHECK(training_refusal(cp::test::priced_a100_node()).empty());
+    CHECK_FALSE(training_refusal(sc, inferentia_node()).empty());
+    CHECK(training_refusal(sc, cp::test::priced_a100_node()).empty());
     // In a sweep it is skipped with the same reason, and nothing is evaluated on it.
     const SweepResult sw =
         sweep(scenario(R"("constraints": {"max_nodes": 2})"), {inferentia_node()}, nullptr);
@@ -413,4 +413,20 @@ TEST_CASE("the interleaved schedule searches virtual stages with a layer in ever
                          }
                      });
     CHECK(valid > 0);
+}
+
+TEST_CASE("QLoRA is refused where bitsandbytes cannot run, and allowed on NVIDIA GPUs",
+          "[planner]") {
+    Scenario sc = scenario("");
+    sc.workload.finetune.method = TrainingMethod::qlora;
+    NodeSpec trainium = cp::test::priced_a100_node();
+    trainium.instance_type = "trn1.32xlarge";
+    trainium.accelerator.id = "Trainium1";
+    trainium.accelerator.vendor = "AWS";
+    const std::string why = training_refusal(sc, trainium);
+    CHECK_THAT(why, Catch::Contains("bitsandbytes") && Catch::Contains("trn1.32xlarge") &&
+                        Catch::Contains("\"lora\""));
+    CHECK(training_refusal(sc, cp::test::priced_a100_node()).empty());
+    sc.workload.finetune.method = TrainingMethod::lora;
+    CHECK(training_refusal(sc, trainium).empty());
 }

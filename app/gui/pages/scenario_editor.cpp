@@ -1,6 +1,7 @@
 #include "pages/scenario_editor.h"
 
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/spot_cost.h"
 #include "pages/form_fields.h"
 #include "pages/scenario_extras.h"
 #include "pages/scenario_training.h"
@@ -259,12 +260,11 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
         showShape(sc.workload.shape);
         flash_attention_->setChecked(sc.workload.shape.flash_attention);
     }
-    double tokens = sc.training.tokens;
-    if (!(tokens > 0) && sc.training.samples > 0)
-        tokens = sc.training.samples * sc.workload.tokens_per_sample();
-    if (!(tokens > 0) && sc.training.epochs > 0) {
-        tokens = sc.training.epochs * sc.training.dataset_samples * sc.workload.tokens_per_sample();
-    }
+    // Whatever form the file gives (tokens, samples, epochs of a dataset, fine-tuning examples),
+    // the field shows the amount the planner trains on.
+    const double tokens = sc.training.tokens > 0
+                              ? sc.training.tokens
+                              : sim::training_samples(sc) * sc.workload.tokens_per_sample();
     updateSizeUnit();
     tokens_b_->setValue(tokens / sizeScale());
     loaded_size_ = tokens_b_->value();
@@ -326,6 +326,7 @@ sim::Scenario ScenarioEditor::scenario() const {
         sc.training.samples = 0;
         sc.training.epochs = 0;
         sc.training.dataset_samples = 0;
+        sc.training.examples = 0;
         (w.kind == sim::WorkloadKind::transformer ? sc.training.tokens : sc.training.samples) =
             tokens_b_->value() * sizeScale();
     }

@@ -59,11 +59,19 @@ NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custo
     return node;
 }
 
-std::string training_refusal(const NodeSpec& node) {
-    if (node.accelerator.can_train) return {};
-    return node.instance_type + " carries " + node.accelerator.id +
-           " accelerators, which are built for inference, not training; choose a GPU, Trainium "
-           "(trn1/trn2) or Gaudi (dl1) instance";
+std::string training_refusal(const Scenario& scenario, const NodeSpec& node) {
+    if (!node.accelerator.can_train)
+        return node.instance_type + " carries " + node.accelerator.id +
+               " accelerators, which are built for inference, not training; choose a GPU, "
+               "Trainium (trn1/trn2) or Gaudi (dl1) instance";
+    // QLoRA's NF4 base weights and their dequantisation kernels come from bitsandbytes, which
+    // runs on NVIDIA CUDA GPUs (bitsandbytes documentation); Neuron and Gaudi have no NF4 path.
+    if (scenario.workload.finetune.method == TrainingMethod::qlora &&
+        node.accelerator.vendor != "NVIDIA")
+        return "QLoRA's 4-bit NF4 base weights need bitsandbytes on an NVIDIA GPU; " +
+               node.instance_type + " carries " + node.accelerator.id +
+               " (use training.method \"lora\" there)";
+    return {};
 }
 
 } // namespace cp::sim

@@ -384,7 +384,7 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
     if (!sc.nodes)
         throw ScenarioError(origin, "cluster.nodes",
                             "required by simulate (sweep and recommend search node counts)");
-    if (const std::string why = training_refusal(node); !why.empty())
+    if (const std::string why = training_refusal(sc, node); !why.empty())
         throw ScenarioError(
             origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
     const int nodes = *sc.nodes;

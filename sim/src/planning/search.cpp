@@ -127,7 +127,7 @@ SweepResult sweep(const Scenario& sc, std::vector<NodeSpec> candidates,
         const NodeSpec& node = result.candidates[i];
         CandidateSummary& summary = result.summaries[i];
         summary.instance = node.instance_type;
-        summary.skipped = training_refusal(node);
+        summary.skipped = training_refusal(sc, node);
         if (!summary.skipped.empty()) continue;
         const Precision precision = plan_precision(sc, node.accelerator);
         if (!is_known(node.accelerator.peak(precision))) {

@@ -29,8 +29,9 @@ namespace cp::sim {
 NodeSpec apply_custom_hardware(const NodeSpec* base, const CustomHardware& custom,
                                const AcceleratorSpec* accelerator, const std::string& origin);
 
-// Empty when the node can train; otherwise one sentence why not (Inferentia is inference-only).
-std::string training_refusal(const NodeSpec& node);
+// Empty when the node can train the scenario; otherwise one sentence why not (Inferentia is
+// inference-only; QLoRA's 4-bit base weights need CUDA).
+std::string training_refusal(const Scenario& scenario, const NodeSpec& node);
 
 // ---- layouts ---------------------------------------------------------------------------------
 
