@@ -123,7 +123,8 @@ TEST_CASE("a calibration profile of another accelerator is refused, not silently
     const auto rec = run_cli({"recommend", any.string(), "--json", "--top", "10"});
     INFO(rec.err);
     REQUIRE(rec.code == 0);
-    for (const auto& r : json::parse(rec.out)["recommendations"]) {
+    const json doc = json::parse(rec.out); // the loop below iterates inside it
+    for (const auto& r : doc["recommendations"]) {
         const bool a100 = r["plan"]["accelerator"].get<std::string>() == "A100-80GB";
         CHECK((r["plan"]["calibration"]["source"] == "datasheet") != a100);
     }
