@@ -5,6 +5,7 @@
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/wording.h"
 
+#include <cmath>
 #include <string>
 
 namespace cp::sim {
@@ -45,8 +46,7 @@ void add_interval_notes(const Scenario& sc, RecommendResult& res) {
         if (!rec.report.interval.validated) rec.limits.emplace_back(kUnvalidatedLine);
     if (rk.ranked.size() < 2 || res.recommendations.size() < 2) return;
     const Ranged top = ranged(sc, res.sweep, rk.ranked[0]);
-    const std::string share =
-        std::to_string(static_cast<int>(top.interval->confidence * 100 + 0.5)) + " %";
+    const std::string share = std::to_string(std::lround(top.interval->confidence * 100)) + " %";
     for (std::size_t i = 1; i < rk.ranked.size() && i < res.recommendations.size(); ++i) {
         const Ranged other = ranged(sc, res.sweep, rk.ranked[i]);
         if (!is_known(top.range.low) || !is_known(other.range.low)) continue;
