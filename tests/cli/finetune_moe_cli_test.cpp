@@ -3,6 +3,7 @@
 // scenarios in resources/scenarios: a Llama 3 8B LoRA run on one G5/G6 GPU, which instances hold a
 // Llama 3 70B QLoRA run, and the expert-parallel layout of Mixtral 8x22B on 8 p5 nodes.
 #include "cli.h"
+#include "cli_sandbox.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -22,11 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+using Result = cp::test::CliResult;
 
 const fs::path& workdir() {
     static const fs::path dir = [] {
@@ -39,15 +36,10 @@ const fs::path& workdir() {
     return dir;
 }
 
+// The whole file shares one data directory (set by workdir()).
 Result run(const std::vector<std::string>& argv) {
     workdir();
-    std::ostringstream out, err;
-    cp::cli::Io io{out, err};
-    Result r;
-    r.code = cp::cli::run(argv, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return cp::test::run_cli(argv);
 }
 
 std::string example(const std::string& name) {
