@@ -3,10 +3,10 @@
 #include "clusterplan/sim/format.h"
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/wording.h"
+#include "text_columns.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 #include <string>
 
@@ -16,12 +16,8 @@ namespace {
 using sim::is_known;
 using sim::fmt::grouped;
 
-std::string fmt(const char* format, double v) {
-    if (!is_known(v) || !std::isfinite(v)) return "—";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
+using sim::fmt::number;
+using sim::fmt::percent;
 
 std::string duration(double hours) {
     return is_known(hours) ? sim::format_duration_s(hours * 3600.0) : "—";
@@ -38,13 +34,11 @@ std::string layout_text(const sim::Layout& l) {
 void option_row(std::ostream& out, const sim::SweepResult& sw, const sim::PlanOption& o, int rank) {
     const sim::ConfigBest& c = sw.configs[o.config];
     const sim::NodeSpec& node = sw.candidates[c.candidate];
-    char buf[320];
-    std::snprintf(buf, sizeof buf, "%4d  %4d × %-18s %-9s %-44s %9s %6s %12s %12s\n", rank, c.nodes,
-                  node.instance_type.c_str(), o.spot ? "spot" : "on-demand",
-                  layout_text(c.layout).c_str(), fmt("%.3f", c.step_time_s).c_str(),
-                  fmt("%.0f%%", 100 * c.mfu).c_str(), duration(o.wall_time_h).c_str(),
-                  sim::fmt::usd(o.cost_usd, 0).c_str());
-    out << buf;
+    out << right(std::to_string(rank), 4) << "  " << right(std::to_string(c.nodes), 4) << " × "
+        << left(node.instance_type, 18) << ' ' << left(o.spot ? "spot" : "on-demand", 9) << ' '
+        << left(layout_text(c.layout), 44) << ' ' << right(number(c.step_time_s, 3), 9) << ' '
+        << right(percent(c.mfu, 0), 6) << ' ' << right(duration(o.wall_time_h), 12) << ' '
+        << right(sim::fmt::usd(o.cost_usd, 0), 12) << "\n";
 }
 
 // " (80 % of comparable runs within 41–58 s)" after a figure, its ends formatted by `unit`.
@@ -59,10 +53,9 @@ std::string seconds(double s) {
 }
 
 void option_header(std::ostream& out) {
-    char buf[320];
-    std::snprintf(buf, sizeof buf, "%4s  %-25s %-9s %-44s %9s %6s %12s %12s\n", "#", "cluster",
-                  "purchase", "layout", "step s", "MFU", "time", "cost");
-    out << buf;
+    out << right("#", 4) << "  " << left("cluster", 25) << ' ' << left("purchase", 9) << ' '
+        << left("layout", 44) << ' ' << right("step s", 9) << ' ' << right("MFU", 6) << ' '
+        << right("time", 12) << ' ' << right("cost", 12) << "\n";
 }
 
 } // namespace
@@ -93,7 +86,7 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
         if (p.limit != sim::Limit::out_of_memory) return;
     }
     const sim::PredictionInterval& iv = r.interval;
-    out << "  step time    " << fmt("%.4f s", p.step_time_s)
+    out << "  step time    " << number(p.step_time_s, 4) + " s"
         << (p.valid() ? range_note(iv, sim::time_range(p.step_time_s, iv), seconds) : "") << "\n";
     const sim::StepBreakdown& b = p.breakdown_s;
     const std::pair<const char*, double> parts[] = {
@@ -107,42 +100,40 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     const std::pair<const char*, double> extra[] = {{"ep_comm", b.ep_comm_s},
                                                     {"offload", b.offload_s}};
     auto line = [&](const char* name, double value) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "    %-16s %10.4f s  %5.1f%%\n", name, value,
-                      p.step_time_s > 0 ? 100.0 * value / p.step_time_s : 0.0);
-        out << buf;
+        out << "    " << left(name, 16) << ' ' << right(number(value, 4), 10) << " s  "
+            << right(percent(p.step_time_s > 0 ? value / p.step_time_s : 0.0), 6) << "\n";
     };
     for (const auto& [name, value] : parts)
         line(name, value);
     for (const auto& [name, value] : extra)
         if (value > 0) line(name, value);
     if (r.workload_kind == sim::WorkloadKind::generic) // no tokens: a sample is an image for CNNs
-        out << "  throughput   " << fmt("%.1f", p.samples_per_s)
+        out << "  throughput   " << number(p.samples_per_s, 1)
             << " samples/s (images/s for an image model)\n";
     else
         out << "  throughput   " << grouped(p.tokens_per_s) << " tokens/s, "
-            << fmt("%.1f", p.samples_per_s) << " samples/s\n";
-    out << "  per device   " << fmt("%.1f", p.model_tflops_per_device) << " model TFLOP/s, "
-        << fmt("%.1f", p.hardware_tflops_per_device) << " hardware TFLOP/s, MFU "
-        << fmt("%.1f%%", 100 * p.mfu) << "\n";
+            << number(p.samples_per_s, 1) << " samples/s\n";
+    out << "  per device   " << number(p.model_tflops_per_device, 1) << " model TFLOP/s, "
+        << number(p.hardware_tflops_per_device, 1) << " hardware TFLOP/s, MFU " << percent(p.mfu, 1)
+        << "\n";
     const sim::MemoryGib& m = p.memory_gib;
-    out << "  memory       weights " << fmt("%.1f", m.weights) << " + gradients "
-        << fmt("%.1f", m.gradients) << " + optimizer " << fmt("%.1f", m.optimizer)
-        << " + activations " << fmt("%.1f", m.activations) << " = " << fmt("%.1f", m.total)
-        << " of " << fmt("%.1f", m.capacity) << " GiB per device"
-        << (p.valid() ? " (fits)" : " (does not fit)") << "\n";
+    out << "  memory       weights " << number(m.weights, 1) << " + gradients "
+        << number(m.gradients, 1) << " + optimizer " << number(m.optimizer, 1) << " + activations "
+        << number(m.activations, 1) << " = " << number(m.total, 1) << " of "
+        << number(m.capacity, 1) << " GiB per device" << (p.valid() ? " (fits)" : " (does not fit)")
+        << "\n";
     if (m.weights_frozen > 0 || m.offloaded_host > 0) {
         out << "               ";
         if (m.weights_frozen > 0)
-            out << "frozen base " << fmt("%.1f", m.weights_frozen) << " GiB, trainable "
+            out << "frozen base " << number(m.weights_frozen, 1) << " GiB, trainable "
                 << grouped(p.trainable_params) << " parameters";
         if (m.offloaded_host > 0)
             out << (m.weights_frozen > 0 ? "; " : "") << "offloaded to host "
-                << fmt("%.1f", m.offloaded_host) << " GiB per device";
+                << number(m.offloaded_host, 1) << " GiB per device";
         out << "\n";
     }
     if (!p.valid()) return;
-    out << "  scaling      " << fmt("%.1f%%", 100 * r.scaling_efficiency) << " efficiency vs "
+    out << "  scaling      " << percent(r.scaling_efficiency, 1) << " efficiency vs "
         << (r.scaling_reference_devices == 1
                 ? std::string("1 device")
                 : std::to_string(r.scaling_reference_devices) + " devices")
@@ -191,7 +182,7 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
 void print_sweep(std::ostream& out, const sim::Scenario& scenario, const sim::SweepResult& sw,
                  const sim::Ranking& rk, int top_n) {
     out << "Evaluated " << grouped(static_cast<double>(sw.evaluated)) << " plans in "
-        << fmt("%.3f", sw.elapsed_s) << " s ("
+        << number(sw.elapsed_s, 3) << " s ("
         << grouped(sw.elapsed_s > 0 ? sw.evaluated / sw.elapsed_s : 0.0) << " plans/s, "
         << sw.threads << (sw.threads == 1 ? " thread" : " threads") << "); "
         << grouped(static_cast<double>(sw.valid)) << " fit in memory\n";
@@ -229,7 +220,7 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
     out << "Recommendations for " << (sc.name.empty() ? std::string("the scenario") : sc.name)
         << " by " << res.ranking.objective_text << " ("
         << grouped(static_cast<double>(sw.evaluated)) << " plans evaluated in "
-        << fmt("%.2f", sw.elapsed_s) << " s)\n";
+        << number(sw.elapsed_s, 2) << " s)\n";
     for (const auto& rec : res.recommendations) {
         const sim::PlanReport& r = rec.report;
         out << "\n#" << rec.rank << "  " << r.nodes << " × " << r.instance << " (" << r.devices

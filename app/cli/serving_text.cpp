@@ -1,10 +1,10 @@
 #include "serving_text.h"
 
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/serving_json.h"
 #include "clusterplan/sim/serving_wording.h"
+#include "text_columns.h"
 
-#include <cmath>
-#include <cstdio>
 #include <ostream>
 #include <string>
 
@@ -12,12 +12,8 @@ namespace cp::cli {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-    if (!std::isfinite(v)) return "-";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+using sim::fmt::number;
+using sim::fmt::usd;
 
 std::string join(const std::vector<std::string>& items) {
     std::string s;
@@ -48,33 +44,33 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
     out << "  replicas " << p.replicas << " on " << p.nodes << " instance(s), " << p.devices
         << " devices\n";
     if (p.generation) {
-        out << "  TTFT " << fmt("%.1f", p.ttft_ms) << " ms, TPOT " << fmt("%.2f", p.tpot_ms)
-            << " ms, end to end " << fmt("%.0f", p.e2e_latency_ms) << " ms (p"
-            << fmt("%.0f", 100 * p.slo.p) << ")\n";
-        out << "  capacity per replica: " << fmt("%.0f", p.output_tokens_per_s)
-            << " output tokens/s (" << fmt("%.0f", p.output_tokens_per_s_per_device)
-            << " per device), " << fmt("%.2f", p.requests_per_s) << " requests/s; running batch "
-            << fmt("%.1f", p.running_batch) << ", utilisation " << fmt("%.0f", 100 * p.utilization)
-            << " %\n";
+        out << "  TTFT " << number(p.ttft_ms, 1) << " ms, TPOT " << number(p.tpot_ms, 2)
+            << " ms, end to end " << number(p.e2e_latency_ms, 0) << " ms (p"
+            << number(100 * p.slo.p, 0) << ")\n";
+        out << "  capacity per replica: " << number(p.output_tokens_per_s, 0)
+            << " output tokens/s (" << number(p.output_tokens_per_s_per_device, 0)
+            << " per device), " << number(p.requests_per_s, 2) << " requests/s; running batch "
+            << number(p.running_batch, 1) << ", utilisation " << sim::fmt::percent(p.utilization, 0)
+            << "\n";
     } else {
-        out << "  latency " << fmt("%.2f", p.latency_ms) << " ms per batch, "
-            << fmt("%.0f", p.samples_per_s) << " samples/s per replica\n";
+        out << "  latency " << number(p.latency_ms, 2) << " ms per batch, "
+            << number(p.samples_per_s, 0) << " samples/s per replica\n";
     }
-    out << "  step: compute " << fmt("%.2f", 1e3 * p.step.compute_s) << " ms, weights "
-        << fmt("%.2f", 1e3 * p.step.weights_s) << " ms, KV cache "
-        << fmt("%.2f", 1e3 * p.step.kv_cache_s) << " ms, TP comm "
-        << fmt("%.2f", 1e3 * p.step.tp_comm_s) << " ms, overhead "
-        << fmt("%.2f", 1e3 * p.step.overhead_s) << " ms\n";
+    out << "  step: compute " << number(1e3 * p.step.compute_s, 2) << " ms, weights "
+        << number(1e3 * p.step.weights_s, 2) << " ms, KV cache "
+        << number(1e3 * p.step.kv_cache_s, 2) << " ms, TP comm "
+        << number(1e3 * p.step.tp_comm_s, 2) << " ms, overhead "
+        << number(1e3 * p.step.overhead_s, 2) << " ms\n";
     const auto& m = p.memory;
-    out << "  memory per device: weights " << fmt("%.1f", m.weights) << " GiB, KV cache "
-        << fmt("%.1f", m.kv_cache) << " GiB, activations " << fmt("%.1f", m.activations)
-        << " GiB, reserve " << fmt("%.1f", m.reserve) << " GiB of " << fmt("%.1f", m.capacity)
+    out << "  memory per device: weights " << number(m.weights, 1) << " GiB, KV cache "
+        << number(m.kv_cache, 1) << " GiB, activations " << number(m.activations, 1)
+        << " GiB, reserve " << number(m.reserve, 1) << " GiB of " << number(m.capacity, 1)
         << " GiB\n";
-    out << "  cost: $" << fmt("%.2f", p.usd_per_hour) << "/h on demand, $"
-        << fmt("%.3f", p.usd_per_million_output_tokens)
-        << (p.generation ? " per 1M output tokens" : " per 1M samples") << "; spot $"
-        << fmt("%.2f", p.spot.usd_per_hour) << "/h with " << p.spot.headroom_replicas
-        << " spare replica(s) ($" << fmt("%.3f", p.spot.usd_per_million_output_tokens)
+    out << "  cost: " << usd(p.usd_per_hour, 2) << "/h on demand, "
+        << usd(p.usd_per_million_output_tokens, 3)
+        << (p.generation ? " per 1M output tokens" : " per 1M samples") << "; spot "
+        << usd(p.spot.usd_per_hour, 2) << "/h with " << p.spot.headroom_replicas
+        << " spare replica(s) (" << usd(p.spot.usd_per_million_output_tokens, 3)
         << " per 1M; a reclaim takes out " << p.spot.replicas_lost_per_reclaim << " replica(s))\n";
     if (is_known_slo(p)) out << "  SLO " << (p.meets_slo ? "met" : "missed") << "\n";
     out << "  limits: " << join(sim::serving_limit_names(p.limits)) << "\n";
@@ -92,16 +88,16 @@ void print_serving_ranking(std::ostream& out, const std::vector<sim::ServingPlan
     for (const auto& p : ranked) {
         if (!p.valid || shown >= top) continue;
         ++shown;
-        char line[256];
-        std::snprintf(
-            line, sizeof line, "%-5d %-19s %-13s %-7s %-3d %-9d %-8s %-8s %-11s %-9s %-9s %s\n",
-            shown, p.instance.c_str(), sim::enum_name(p.engine), sim::enum_name(p.weights), p.tp,
-            // Encoders and CNNs have one batch latency, no first token or token rate.
-            p.replicas, fmt("%.1f", p.generation ? p.ttft_ms : sim::kUnknown).c_str(),
-            fmt("%.2f", p.generation ? p.tpot_ms : sim::kUnknown).c_str(),
-            fmt("%.2f", p.latency_ms).c_str(), fmt("%.2f", p.usd_per_hour).c_str(),
-            fmt("%.3f", p.usd_per_million_output_tokens).c_str(), p.meets_slo ? "met" : "missed");
-        out << line;
+        // Encoders and CNNs have one batch latency, no first token or token rate.
+        const double ttft_ms = p.generation ? p.ttft_ms : sim::kUnknown;
+        const double tpot_ms = p.generation ? p.tpot_ms : sim::kUnknown;
+        out << left(std::to_string(shown), 6) << left(p.instance, 20)
+            << left(sim::enum_name(p.engine), 14) << left(sim::enum_name(p.weights), 8)
+            << left(std::to_string(p.tp), 4) << left(std::to_string(p.replicas), 10)
+            << left(number(ttft_ms, 1), 9) << left(number(tpot_ms, 2), 9)
+            << left(number(p.latency_ms, 2), 12) << left(number(p.usd_per_hour, 2), 10)
+            << left(number(p.usd_per_million_output_tokens, 3), 10)
+            << (p.meets_slo ? "met" : "missed") << "\n";
     }
     int invalid = 0;
     for (const auto& p : ranked)

@@ -181,95 +181,84 @@ QString or_unknown(const QString& s) {
     return s.isEmpty() ? fmt::kUnknown : s;
 }
 
-QString json_scalar(const nlohmann::ordered_json& doc, std::string_view path) {
-    const QString t = fmt::text(doc, path);
-    if (!t.isEmpty()) return t;
-    const double v = fmt::number(doc, path);
-    return std::isfinite(v) ? fmt::plain(v, 6) : QString();
+QString qint(int v) {
+    return QString::number(v);
+}
+
+QString model_text(const sim::Scenario& sc) {
+    QString model = qs(sc.preset);
+    if (sc.workload.kind != sim::WorkloadKind::transformer) return model;
+    const sim::TransformerShape& shape = sc.workload.shape;
+    return model +
+           QStringLiteral("%1%2 layers, hidden %3, %4 heads, sequence %5, vocabulary %6")
+               .arg(model.isEmpty() ? QString() : QStringLiteral(": "))
+               .arg(shape.layers)
+               .arg(qint(shape.hidden), qint(shape.heads), qint(shape.seq_len), qint(shape.vocab));
+}
+
+QString data_size_text(const sim::TrainingSpec& t) {
+    if (t.tokens > 0) return QStringLiteral("%1 tokens").arg(fmt::count(t.tokens));
+    if (t.samples > 0) return QStringLiteral("%1 samples").arg(fmt::count(t.samples));
+    if (t.epochs > 0)
+        return QStringLiteral("%1 epochs of %2 samples")
+            .arg(fmt::plain(t.epochs, 4), fmt::count(t.dataset_samples));
+    return {};
+}
+
+QString instances_text(const sim::Scenario& sc) {
+    if (sc.custom && !sc.custom->accelerator.empty()) {
+        const sim::CustomHardware& c = *sc.custom;
+        return QStringLiteral(
+                   "custom hardware: %1 × %2 per node, %3 Gbps between nodes, %4 per node-hour")
+            .arg(c.accelerators_per_node > 0 ? qint(c.accelerators_per_node) : fmt::kUnknown,
+                 qs(c.accelerator), fmt::plain(c.inter_node_gbps, 6),
+                 std::isfinite(c.usd_per_node_hour) ? fmt::usd(c.usd_per_node_hour)
+                                                    : QStringLiteral("no price"));
+    }
+    if (!sc.instance.empty()) return qs(sc.instance);
+    QStringList list;
+    for (const auto& i : sc.constraints.instances)
+        list << qs(i);
+    return list.isEmpty() ? QStringLiteral("all that can train") : list.join(QStringLiteral(", "));
 }
 
 Section scenario_section(const ReportData& data) {
-    const auto& sc = data.scenario;
+    const sim::Scenario& sc = data.scenario;
     KeyValueTable kv;
-    kv.rows.emplace_back(QStringLiteral("Scenario"), or_unknown(fmt::text(sc, "name")));
-    QString model = fmt::text(sc, "model.preset");
-    const double layers = fmt::number(sc, "model.layers");
-    if (std::isfinite(layers)) {
-        model += QStringLiteral("%1%2 layers, hidden %3, %4 heads, sequence %5, vocabulary %6")
-                     .arg(model.isEmpty() ? QString() : QStringLiteral(": "))
-                     .arg(layers)
-                     .arg(json_scalar(sc, "model.hidden"), json_scalar(sc, "model.heads"),
-                          json_scalar(sc, "model.seq_len"), json_scalar(sc, "model.vocab"));
-    }
-    kv.rows.emplace_back(QStringLiteral("Model"), or_unknown(model));
-    QString size;
-    if (const double t = fmt::number(sc, "training.tokens"); std::isfinite(t) && t > 0) {
-        size = QStringLiteral("%1 tokens").arg(fmt::count(t));
-    } else if (const double n = fmt::number(sc, "training.samples"); std::isfinite(n) && n > 0) {
-        size = QStringLiteral("%1 samples").arg(fmt::count(n));
-    } else if (const double e = fmt::number(sc, "training.epochs"); std::isfinite(e) && e > 0) {
-        size = QStringLiteral("%1 epochs of %2 samples")
-                   .arg(fmt::plain(e, 4), fmt::count(fmt::number(sc, "training.dataset_samples")));
-    }
-    kv.rows.emplace_back(QStringLiteral("Data size"), or_unknown(size));
-    kv.rows.emplace_back(QStringLiteral("Precision"), or_unknown(fmt::text(sc, "precision")));
-    kv.rows.emplace_back(QStringLiteral("Global batch"),
-                         or_unknown(json_scalar(sc, "parallel.global_batch")));
-    kv.rows.emplace_back(QStringLiteral("Region, pricing"),
-                         QStringLiteral("%1, %2").arg(
-                             or_unknown(fmt::text(sc, "cluster.region")),
-                             or_unknown(fmt::text(sc, "cluster.pricing")).replace(u'_', u' ')));
-    QString instances;
-    if (auto it = sc.find("constraints");
-        it != sc.end() && it->contains("instances") && (*it)["instances"].is_array()) {
-        QStringList list;
-        for (const auto& i : (*it)["instances"]) {
-            if (i.is_string()) list << qs(i.get<std::string>());
-        }
-        instances =
-            list.isEmpty() ? QStringLiteral("all that can train") : list.join(QStringLiteral(", "));
-    }
-    const QString fixed = fmt::text(sc, "cluster.instance");
-    if (!fixed.isEmpty()) instances = fixed;
-    if (const QString accel = fmt::text(sc, "cluster.custom.accelerator"); !accel.isEmpty()) {
-        const double usd = fmt::number(sc, "cluster.custom.usd_per_node_hour");
-        instances =
-            QStringLiteral(
-                "custom hardware: %1 × %2 per node, %3 Gbps between nodes, %4 per node-hour")
-                .arg(json_scalar(sc, "cluster.custom.accelerators_per_node"), accel,
-                     json_scalar(sc, "cluster.custom.inter_node_gbps"),
-                     std::isfinite(usd) ? fmt::usd(usd) : QStringLiteral("no price"));
-    }
-    kv.rows.emplace_back(QStringLiteral("Instances considered"), or_unknown(instances));
+    kv.rows.emplace_back(QStringLiteral("Scenario"), or_unknown(qs(sc.name)));
+    kv.rows.emplace_back(QStringLiteral("Model"), or_unknown(model_text(sc)));
+    kv.rows.emplace_back(QStringLiteral("Data size"), or_unknown(data_size_text(sc.training)));
+    kv.rows.emplace_back(QStringLiteral("Precision"), qs(sim::enum_name(sc.precision)));
+    kv.rows.emplace_back(QStringLiteral("Global batch"), sc.parallel.global_batch > 0
+                                                             ? qint(sc.parallel.global_batch)
+                                                             : fmt::kUnknown);
+    kv.rows.emplace_back(
+        QStringLiteral("Region, pricing"),
+        QStringLiteral("%1, %2").arg(or_unknown(qs(sc.region)),
+                                     qs(sim::enum_name(sc.pricing)).replace(u'_', u' ')));
+    kv.rows.emplace_back(QStringLiteral("Instances considered"), instances_text(sc));
     // A scenario that fixes the node count is planned at that count only.
-    if (const QString nodes = json_scalar(sc, "cluster.nodes"); !nodes.isEmpty()) {
+    if (sc.nodes) {
         kv.rows.emplace_back(QStringLiteral("Nodes"),
-                             nodes + QStringLiteral(" (fixed by the scenario)"));
+                             qint(*sc.nodes) + QStringLiteral(" (fixed by the scenario)"));
     } else {
-        kv.rows.emplace_back(QStringLiteral("Max nodes"),
-                             or_unknown(json_scalar(sc, "constraints.max_nodes")));
+        kv.rows.emplace_back(QStringLiteral("Max nodes"), qint(sc.constraints.max_nodes));
     }
-    if (const double trials = fmt::number(sc, "training.trials");
-        std::isfinite(trials) && trials > 1) {
-        kv.rows.emplace_back(
-            QStringLiteral("Tuning job"),
-            QStringLiteral("%1 trials, %2 at a time")
-                .arg(fmt::plain(trials, 6), json_scalar(sc, "training.max_parallel_trials")));
+    if (sc.training.trials > 1) {
+        kv.rows.emplace_back(QStringLiteral("Tuning job"),
+                             QStringLiteral("%1 trials, %2 at a time")
+                                 .arg(sc.training.trials)
+                                 .arg(sc.training.max_parallel_trials));
     }
-    const double deadline = fmt::number(sc, "constraints.deadline_hours");
+    const double deadline = sc.constraints.deadline_hours;
     kv.rows.emplace_back(QStringLiteral("Deadline"),
                          std::isfinite(deadline) ? fmt::hours(deadline) : QStringLiteral("none"));
-    const double budget = fmt::number(sc, "constraints.budget_usd");
+    const double budget = sc.constraints.budget_usd;
     kv.rows.emplace_back(QStringLiteral("Budget"),
                          std::isfinite(budget) ? fmt::usd(budget) : QStringLiteral("none"));
-    auto spot_it = sc.find("constraints");
-    const bool allow_spot = spot_it == sc.end() || !spot_it->contains("allow_spot") ||
-                            (*spot_it)["allow_spot"].is_boolean() == false ||
-                            (*spot_it)["allow_spot"].get<bool>();
     kv.rows.emplace_back(QStringLiteral("Spot allowed"),
-                         allow_spot ? QStringLiteral("yes") : QStringLiteral("no"));
-    kv.rows.emplace_back(QStringLiteral("Objective"),
-                         or_unknown(fmt::text(sc, "constraints.objective")));
+                         sc.constraints.allow_spot ? QStringLiteral("yes") : QStringLiteral("no"));
+    kv.rows.emplace_back(QStringLiteral("Objective"), qs(sim::enum_name(sc.constraints.objective)));
     return Section{QStringLiteral("Scenario"), {kv}};
 }
 
@@ -280,7 +269,7 @@ Section runners_up_section(const ReportData& data, const std::vector<sim::PlanRe
         return s;
     }
     if (plans.size() < 2) {
-        const bool fixed = fmt::number(data.scenario, "cluster.nodes") > 0;
+        const bool fixed = data.scenario.nodes.has_value();
         s.blocks.push_back(Paragraph{
             fixed ? QStringLiteral("None: the scenario fixes the cluster, and the planner ranks "
                                    "only its fastest layout for each purchase option that "

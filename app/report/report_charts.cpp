@@ -18,13 +18,6 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-double scenario_number(const ReportData& data, const char* group, const char* field) {
-    const auto g = data.scenario.find(group);
-    if (g == data.scenario.end() || !g->is_object()) return std::nan("");
-    const auto f = g->find(field);
-    return f != g->end() && f->is_number() ? f->get<double>() : std::nan("");
-}
-
 Figure pareto_figure(const ReportData& data) {
     std::vector<charts::ParetoPoint> points;
     for (const auto& p : data.cost_time) {
@@ -36,8 +29,8 @@ Figure pareto_figure(const ReportData& data) {
         point.tag = qs(p.label);
         points.push_back(point);
     }
-    const charts::ParetoLimits limits{scenario_number(data, "constraints", "deadline_hours"),
-                                      scenario_number(data, "constraints", "budget_usd")};
+    const charts::ParetoLimits limits{data.scenario.constraints.deadline_hours,
+                                      data.scenario.constraints.budget_usd};
     return Figure{
         charts::pareto_spec(points, limits),
         QStringLiteral(

@@ -1,5 +1,5 @@
-// Number formatting for reports: units spelled out, unknown values (NaN, null) as "—"; and the
-// reading of the scenario document by dotted path (the ranked plans are read typed, plan_fields.h).
+// Number formatting for reports: units spelled out, unknown values (NaN, null) as "—". Reports
+// read the typed scenario and plans (plan_fields.h); only the CSV export names JSON paths.
 #pragma once
 
 #include "clusterplan/sim/format.h"
@@ -11,14 +11,6 @@
 namespace cp::report::fmt {
 
 inline const QString kUnknown = QString::fromUtf8(sim::fmt::kUnknown);
-
-// The value at a dotted path ("cluster.custom.accelerator"); null when missing.
-const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc,
-                                      std::string_view dotted_path);
-// Reads a number at a dotted path ("constraints.budget_usd"); NaN when missing or null.
-double number(const nlohmann::ordered_json& doc, std::string_view dotted_path);
-// Reads a string at a dotted path; empty when missing or not a string.
-QString text(const nlohmann::ordered_json& doc, std::string_view dotted_path);
 
 // The project's one set of formats (sim/format.h) as QString; tables keep fixed decimals.
 inline QString duration_s(double seconds) { // "412.0 ms", "1.84 s", "3.2 h"

@@ -14,10 +14,27 @@ namespace {
 
 using sim::io::csv_cell; // RFC 4180 quoting, formulas neutralised
 
+// The value at a dotted path of a plan document ("memory_gib.total"); null when missing.
+const nlohmann::ordered_json* at_path(const nlohmann::ordered_json& doc,
+                                      std::string_view dotted_path) {
+    const nlohmann::ordered_json* node = &doc;
+    while (!dotted_path.empty()) {
+        const size_t dot = dotted_path.find('.');
+        const std::string key(dotted_path.substr(0, dot));
+        if (!node->is_object()) return nullptr;
+        auto it = node->find(key);
+        if (it == node->end()) return nullptr;
+        node = &*it;
+        dotted_path =
+            dot == std::string_view::npos ? std::string_view() : dotted_path.substr(dot + 1);
+    }
+    return node;
+}
+
 // A JSON scalar as it appears in the JSON output (shortest round-trip number), empty when
 // missing or null: CSV readers then get exactly the simulate --json value.
 std::string scalar(const nlohmann::ordered_json& plan, std::string_view path) {
-    const nlohmann::ordered_json* v = fmt::at_path(plan, path);
+    const nlohmann::ordered_json* v = at_path(plan, path);
     if (v == nullptr || v->is_null() || v->is_structured()) return {};
     if (v->is_string()) return v->get<std::string>();
     return v->dump();
@@ -142,7 +159,7 @@ nlohmann::ordered_json plans_json(const ReportData& data) {
     out["schema"] = "clusterplan.report/1";
     out["title"] = data.title;
     out["generated_at"] = data.generated_at_utc;
-    out["scenario"] = data.scenario;
+    out["scenario"] = nlohmann::ordered_json::parse(sim::scenario_to_json(data.scenario));
     out["evaluated"] = data.evaluated;
     out["plans"] = nlohmann::ordered_json::array();
     // A serving report lists its deployments as `serve --json` documents.

@@ -110,38 +110,34 @@ Section recommendation(const ReportData& data, const Plans& plans) {
 }
 
 Section scenario(const ReportData& data, const Plans& plans) {
-    const auto& sc = data.scenario;
+    const sim::Scenario& sc = data.scenario;
+    const sim::ServingSpec& sv = *sc.serving;
     KeyValueTable kv;
-    kv.rows.emplace_back(QStringLiteral("Scenario"), fmt::text(sc, "name"));
-    kv.rows.emplace_back(QStringLiteral("Model"), fmt::text(sc, "model.preset"));
-    auto chosen = [&](std::string_view path) {
-        const QString t = fmt::text(sc, path);
-        return t.isEmpty() ? QStringLiteral("searched") : t;
+    kv.rows.emplace_back(QStringLiteral("Scenario"), qs(sc.name));
+    kv.rows.emplace_back(QStringLiteral("Model"), qs(sc.preset));
+    auto chosen = [](const auto& value) {
+        return value ? qs(sim::enum_name(*value)) : QStringLiteral("searched");
     };
-    kv.rows.emplace_back(QStringLiteral("Engine"), chosen("serving.engine"));
-    kv.rows.emplace_back(QStringLiteral("Weights, KV cache"), chosen("serving.weights") +
-                                                                  QStringLiteral(", ") +
-                                                                  chosen("serving.kv_cache"));
-    const double rate = fmt::number(sc, "serving.request_rate_per_s");
+    kv.rows.emplace_back(QStringLiteral("Engine"), chosen(sv.engine));
+    kv.rows.emplace_back(QStringLiteral("Weights, KV cache"),
+                         chosen(sv.weights) + QStringLiteral(", ") + chosen(sv.kv_cache));
+    const double rate = sv.request_rate_per_s;
     kv.rows.emplace_back(QStringLiteral("Traffic"),
                          QStringLiteral("%1; %2 input tokens, %3 output tokens per request")
                              .arg(std::isfinite(rate)
                                       ? QStringLiteral("%1 requests/s").arg(fmt::plain(rate, 4))
-                                      : QStringLiteral("saturated (offline throughput)"),
-                                  fmt::plain(fmt::number(sc, "serving.input_tokens"), 7),
-                                  fmt::plain(fmt::number(sc, "serving.output_tokens"), 7)));
-    const double ttft = fmt::number(sc, "serving.slo.ttft_ms");
-    const double tpot = fmt::number(sc, "serving.slo.tpot_ms");
-    const double p = fmt::number(sc, "serving.slo.p");
-    kv.rows.emplace_back(QStringLiteral("Latency limits"),
-                         QStringLiteral("TTFT %1, TPOT %2 at p%3")
-                             .arg(limited(ttft) ? ms(ttft) : QStringLiteral("none"),
-                                  limited(tpot) ? ms(tpot) : QStringLiteral("none"))
-                             .arg(std::isfinite(p) ? std::lround(100 * p) : 50));
+                                      : QStringLiteral("saturated (offline throughput)"))
+                             .arg(sv.input_tokens)
+                             .arg(sv.output_tokens));
     kv.rows.emplace_back(
-        QStringLiteral("Region, pricing"),
-        QStringLiteral("%1, %2").arg(fmt::text(sc, "cluster.region"),
-                                     fmt::text(sc, "cluster.pricing").replace(u'_', u' ')));
+        QStringLiteral("Latency limits"),
+        QStringLiteral("TTFT %1, TPOT %2 at p%3")
+            .arg(limited(sv.slo.ttft_ms) ? ms(sv.slo.ttft_ms) : QStringLiteral("none"),
+                 limited(sv.slo.tpot_ms) ? ms(sv.slo.tpot_ms) : QStringLiteral("none"))
+            .arg(std::lround(100 * sv.slo.p)));
+    kv.rows.emplace_back(QStringLiteral("Region, pricing"),
+                         QStringLiteral("%1, %2").arg(
+                             qs(sc.region), qs(sim::enum_name(sc.pricing)).replace(u'_', u' ')));
     kv.rows.emplace_back(QStringLiteral("Instance types planned"),
                          QStringLiteral("%1 (%2 can serve, top %3 listed)")
                              .arg(data.serving->candidates)

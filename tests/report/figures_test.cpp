@@ -25,7 +25,7 @@ const Section& section_named(const cp::report::Document& doc, const QString& pre
 TEST_CASE("The report's Pareto chart numbers the ranked plans and draws the deadline",
           "[report][charts]") {
     auto data = fixture_report("deadline", 3);
-    data.scenario["constraints"]["deadline_hours"] = 900.0;
+    data.scenario.constraints.deadline_hours = 900.0;
     data.cost_time.push_back({250.0, 1.0e6, true, 0, "64× p5.48xlarge spot"});
     const auto doc = build_document(data);
     const Figure* pareto = nullptr;

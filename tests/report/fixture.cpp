@@ -20,26 +20,26 @@ ReportData fixture_report(const std::string& name, int plans) {
     ReportData data;
     data.title = name;
     data.generated_at_utc = "2026-11-22T03:00:00Z";
-    data.scenario = {{"schema", "clusterplan.scenario/1"},
-                     {"name", name},
-                     {"model",
-                      {{"preset", "gpt3-175b"},
-                       {"layers", 96},
-                       {"hidden", 12288},
-                       {"heads", 96},
-                       {"seq_len", 2048},
-                       {"vocab", 51200}}},
-                     {"cluster", {{"region", "us-east-1"}, {"pricing", "on_demand"}}},
-                     {"parallel", {{"global_batch", 1536}}},
-                     {"precision", "bf16"},
-                     {"training", {{"tokens", 3.0e11}}},
-                     {"constraints",
-                      {{"max_nodes", 512},
-                       {"deadline_hours", nullptr},
-                       {"budget_usd", nullptr},
-                       {"instances", nlohmann::ordered_json::array()},
-                       {"allow_spot", true},
-                       {"objective", "cost"}}}};
+    const nlohmann::ordered_json scenario = {
+        {"schema", "clusterplan.scenario/1"},
+        {"name", name},
+        {"model",
+         {{"preset", "gpt3-175b"},
+          {"layers", 96},
+          {"hidden", 12288},
+          {"heads", 96},
+          {"seq_len", 2048},
+          {"vocab", 51200}}},
+        {"cluster", {{"region", "us-east-1"}, {"pricing", "on_demand"}}},
+        {"parallel", {{"global_batch", 1536}}},
+        {"precision", "bf16"},
+        {"training", {{"tokens", 3.0e11}}},
+        {"constraints",
+         {{"max_nodes", 512},
+          {"instances", nlohmann::ordered_json::array()},
+          {"allow_spot", true},
+          {"objective", "cost"}}}};
+    data.scenario = cp::sim::parse_scenario(scenario.dump(), "report fixture");
     const char* instances[] = {"p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge", name.c_str()};
     for (int i = 0; i < plans; ++i) {
         const int nodes = 16 << (i % 4);

@@ -87,7 +87,9 @@ TEST_CASE("Report numbers equal simulate --json for every ranked plan", "[report
                       << reported["purchase"]);
         const std::string path =
             dir.filePath(QStringLiteral("plan%1.json").arg(i + 1)).toStdString();
-        std::ofstream(path) << scenario_for_plan(data.scenario, reported).dump(2);
+        std::ofstream(path) << scenario_for_plan(
+                                   json::parse(cp::sim::scenario_to_json(data.scenario)), reported)
+                                   .dump(2);
         const json simulated = simulate(path);
 
         for (const char* key :

@@ -130,5 +130,5 @@ TEST_CASE("A job calibration survives the profile's JSON") {
     auto bad = profile_to_json(p);
     bad["job"]["compute_factor"] = -1;
     CHECK_THROWS_WITH(profile_from_json(bad, "stored"),
-                      Catch::Contains("job.compute_factor must be a positive number"));
+                      Catch::Contains("field 'job.compute_factor' must be a positive number"));
 }

@@ -1,8 +1,8 @@
 #include "models/instance_table_model.h"
 
 #include "format.h"
+#include "models/cell_style.h"
 
-#include <QFont>
 #include <cmath>
 #include <limits>
 
@@ -132,12 +132,9 @@ QVariant InstanceTableModel::data(const QModelIndex& index, int role) const {
             return data(index, Qt::DisplayRole);
         }
     }
-    if (role == Qt::TextAlignmentRole) {
-        const bool numeric = col == Count || col == AccelMemory || col == Network ||
-                             col == OnDemand || col == Spot || col == PriceAge;
-        return QVariant::fromValue(Qt::Alignment(numeric ? Qt::AlignRight | Qt::AlignVCenter
-                                                         : Qt::AlignLeft | Qt::AlignVCenter));
-    }
+    if (role == Qt::TextAlignmentRole)
+        return cell_alignment(!(col == Count || col == AccelMemory || col == Network ||
+                                col == OnDemand || col == Spot || col == PriceAge));
     if (role == Qt::ToolTipRole) {
         if (!r.can_train)
             return tr("%1 is an inference accelerator: plan serving on it (clusterplan serve); "

@@ -1,6 +1,7 @@
 #include "models/probe_result_model.h"
 
 #include "format.h"
+#include "models/cell_style.h"
 
 namespace cp::gui {
 
@@ -61,9 +62,7 @@ QVariant ProbeResultModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     }
-    if (role == Qt::TextAlignmentRole && col != Collective && col != Source) {
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-    }
+    if (role == Qt::TextAlignmentRole) return cell_alignment(col == Collective || col == Source);
     return {};
 }
 

@@ -1,8 +1,8 @@
 #include "models/recommendation_model.h"
 
 #include "format.h"
+#include "models/cell_style.h"
 
-#include <QFont>
 #include <algorithm>
 
 namespace cp::gui {
@@ -64,16 +64,9 @@ QVariant RecommendationModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     }
-    if (role == Qt::TextAlignmentRole) {
-        const bool text = col == Instance || col == Layout || col == Buy;
-        return QVariant::fromValue(
-            Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
-    }
-    if (role == Qt::FontRole && index.row() == 0) {
-        QFont bold;
-        bold.setBold(true);
-        return bold;
-    }
+    if (role == Qt::TextAlignmentRole)
+        return cell_alignment(col == Instance || col == Layout || col == Buy);
+    if (role == Qt::FontRole) return ranked_row_font(index.row());
     if (role == Qt::ToolTipRole) {
         return tr("%1 · %2 · on demand %3 in %4, spot %5 in %6 · double-click to open in Plan%7")
             .arg(family_label(p->family),

@@ -1,8 +1,7 @@
 #include "models/serving_result_model.h"
 
 #include "format.h"
-
-#include <QFont>
+#include "models/cell_style.h"
 
 namespace cp::gui {
 
@@ -80,17 +79,10 @@ QVariant ServingResultModel::data(const QModelIndex& index, int role) const {
     if (!p || index.column() >= ColumnCount) return {};
     const auto col = static_cast<Column>(index.column());
     if (role == Qt::DisplayRole) return display(*p, col, index.row());
-    if (role == Qt::TextAlignmentRole) {
-        const bool text =
-            col == Instance || col == Engine || col == Weights || col == KvBound || col == Slo;
-        return QVariant::fromValue(
-            Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
-    }
-    if (role == Qt::FontRole && index.row() == 0) {
-        QFont bold;
-        bold.setBold(true);
-        return bold;
-    }
+    if (role == Qt::TextAlignmentRole)
+        return cell_alignment(col == Instance || col == Engine || col == Weights ||
+                              col == KvBound || col == Slo);
+    if (role == Qt::FontRole) return ranked_row_font(index.row());
     if (role == Qt::ToolTipRole) {
         QString tip =
             tr("%1 (%2): %3 replica(s) of %4 %5 on %6 instance(s); running batch %7, "

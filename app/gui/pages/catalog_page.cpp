@@ -4,6 +4,7 @@
 #include "catalog_service.h"
 #include "format.h"
 #include "models/instance_table_model.h"
+#include "pages/result_table.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -127,15 +128,9 @@ CatalogPage::CatalogPage(AppContext& context, QWidget* parent) : Page(parent), c
     message_->setVisible(false);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    table_ = new QTableView;
-    table_->setModel(proxy_);
+    table_ = make_result_table(proxy_, QAbstractItemView::ExtendedSelection);
     table_->setSortingEnabled(true);
     table_->sortByColumn(InstanceTableModel::Family, Qt::AscendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table_->setAlternatingRowColors(true);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
 

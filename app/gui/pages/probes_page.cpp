@@ -15,6 +15,7 @@
 #include "models/probe_result_model.h"
 #include "pages/job_log_panel.h"
 #include "pages/probe_import.h"
+#include "pages/result_table.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -123,12 +124,8 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
 
     // Right: results, charts, log.
     results_ = new ProbeResultModel(this);
-    table_ = new QTableView;
-    table_->setModel(results_);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_ = make_result_table(results_);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setAlternatingRowColors(true);
     busbw_ = new ChartView;
     gemm_ = new ChartView;
     log_ = new QPlainTextEdit;

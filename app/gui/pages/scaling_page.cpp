@@ -7,6 +7,7 @@
 #include "clusterplan/service/scenario_input.h"
 #include "format.h"
 #include "models/recommendation_model.h"
+#include "pages/result_table.h"
 
 #include <QChart>
 #include <QCursor>
@@ -82,14 +83,7 @@ ScalingPage::ScalingPage(AppContext& context, QWidget* parent) : Page(parent), c
     top->addWidget(cost_);
     pareto_ = new ChartView;
     model_ = new RecommendationModel(this);
-    table_ = new QTableView;
-    table_->setModel(model_);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->setAlternatingRowColors(true);
+    table_ = make_result_table(model_);
     table_->setToolTip(tr("Double-click (or Enter) to open a plan in the Plan page."));
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(pareto_);

@@ -6,6 +6,7 @@
 #include "clusterplan/sim/serving_wording.h"
 #include "format.h"
 #include "models/serving_result_model.h"
+#include "pages/result_table.h"
 #include "pages/serving_form.h"
 #include "qchart_render.h"
 #include "serving_specs.h"
@@ -89,13 +90,7 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     charts->addWidget(tabs);
 
     model_ = new ServingResultModel(this);
-    table_ = new QTableView;
-    table_->setModel(model_);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->verticalHeader()->setVisible(false);
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->setAlternatingRowColors(true);
+    table_ = make_result_table(model_);
     refused_ = new QLabel;
     refused_->setWordWrap(true);
     auto* table_box = new QWidget;

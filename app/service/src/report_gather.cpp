@@ -108,7 +108,7 @@ ReportData build_report_data(const sim::Scenario& scenario, catalog::Catalog& ca
     ReportData data;
     data.title = scenario.name;
     data.generated_at_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
-    data.scenario = nlohmann::ordered_json::parse(sim::scenario_to_json(scenario));
+    data.scenario = scenario;
     data.throughput_unit =
         scenario.workload.kind == sim::WorkloadKind::transformer ? "tokens/s" : "samples/s";
 

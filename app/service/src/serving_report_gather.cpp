@@ -38,7 +38,7 @@ report::ReportData build_serving_report_data(const sim::Scenario& scenario,
     report::ReportData data;
     data.title = scenario.name;
     data.generated_at_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
-    data.scenario = nlohmann::ordered_json::parse(sim::scenario_to_json(scenario));
+    data.scenario = scenario;
     const bool generation = scenario.serving->output_tokens > 0;
     data.throughput_unit = generation ? "tokens/s" : "samples/s";
     const ServingStudy study = study_serving(scenario, catalog);

@@ -2,6 +2,7 @@
 
 #include "calibration_json.h"
 #include "clusterplan/probe/report.h"
+#include "measurement_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,76 +14,27 @@ namespace {
 
 using nlohmann::json;
 
-struct Reader {
-    std::string source;
+using detail::MeasurementFields;
+using detail::Need;
 
-    [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
-        throw CalibrationInputError(source + ": field '" + field + "' " + reason);
-    }
-    const json& object(const json& parent, const std::string& key, const std::string& path) const {
-        if (!parent.contains(key)) fail(path, "is missing");
-        if (!parent[key].is_object()) fail(path, "is not an object");
-        return parent[key];
-    }
-    double number(const json& obj, const std::string& key, const std::string& path,
-                  bool required = true) const {
-        if (!obj.contains(key) || obj[key].is_null()) {
-            if (required) fail(path + "." + key, "is missing");
-            return std::nan("");
-        }
-        if (!obj[key].is_number()) fail(path + "." + key, "is not a number");
-        const double v = obj[key].get<double>();
-        if (!std::isfinite(v) || v < 0)
-            fail(path + "." + key, "must be a finite non-negative number");
-        return v;
-    }
-    // A measured rate or duration the simulator divides by: zero gave "compute inf s" and a NaN
-    // pipeline bubble. Above 1e6 (TFLOP/s, GB/s or s) is no device: the fastest accelerator's dense
-    // peak is ~4,500 TFLOP/s (B200 FP8) and its HBM ~8,000 GB/s (NVIDIA B200 datasheet).
-    double rate(const json& obj, const std::string& key, const std::string& path) const {
-        const double v = number(obj, key, path);
-        if (!(v > 0) || v > 1e6) fail(path + "." + key, "must be greater than 0 and at most 1e6");
-        return v;
-    }
-    // A count or index: bounded before the cast, since a double beyond int range converts with
-    // undefined behaviour (found by fuzzing). NaN (optional and absent) passes through as NaN.
-    double count(const json& obj, const std::string& key, const std::string& path,
-                 bool required = true) const {
-        const double v = number(obj, key, path, required);
-        if (v > 2147483647.0) fail(path + "." + key, "is too large");
-        return v;
-    }
-    std::string string(const json& obj, const std::string& key, const std::string& path,
-                       bool required = false) const {
-        if (!obj.contains(key) || obj[key].is_null()) {
-            if (required) fail(path + "." + key, "is missing");
-            return "";
-        }
-        if (!obj[key].is_string()) fail(path + "." + key, "is not a string");
-        return obj[key].get<std::string>();
-    }
-    // A section's "results" list (the section itself may be absent: that probe did not run).
-    const json* results(const json& doc, const std::string& section) const {
-        if (!doc.contains(section) || doc[section].is_null()) return nullptr;
-        const json& sec = object(doc, section, section);
-        if (!sec.contains("results")) return nullptr;
-        if (!sec["results"].is_array()) fail(section + ".results", "is not a list");
-        return &sec["results"];
-    }
-};
+// A section's "results" list (the section itself may be absent: that probe did not run).
+const json* results(const MeasurementFields& r, const json& doc, const std::string& section) {
+    if (!MeasurementFields::given(doc, section)) return nullptr;
+    return r.list(r.object(doc, section, ""), "results", section);
+}
 
-std::vector<ProbeBandwidth> read_bandwidths(const Reader& r, const json& doc,
+std::vector<ProbeBandwidth> read_bandwidths(const MeasurementFields& r, const json& doc,
                                             const std::string& section, const char* what_key) {
     std::vector<ProbeBandwidth> out;
-    const json* list = r.results(doc, section);
+    const json* list = results(r, doc, section);
     if (!list) return out;
     for (std::size_t i = 0; i < list->size(); ++i) {
         const std::string path = section + ".results[" + std::to_string(i) + "]";
         const json& e = (*list)[i];
         if (!e.is_object()) r.fail(path, "is not an object");
         ProbeBandwidth b;
-        b.what = r.string(e, what_key, path, true);
-        b.bytes = r.number(e, "bytes", path);
+        b.what = r.string(e, what_key, path, Need::required);
+        b.bytes = r.non_negative(e, "bytes", path);
         b.time_s = r.rate(e, "time_s", path);
         b.gbytes_per_s = r.rate(e, "gbytes_per_s", path);
         out.push_back(b);
@@ -107,20 +59,20 @@ std::string_view probe_document_text(std::string_view text) {
 ProbeDocument parse_probe_json(std::string_view framed, const std::string& source) {
     const std::string_view text = probe_document_text(framed);
     const json doc = detail::parse_measurement_json(text, source, "a usable probe document");
-    const Reader r{source};
+    const MeasurementFields r{source};
     if (!doc.is_object()) r.fail("(document)", "is not a JSON object");
-    const std::string schema = r.string(doc, "schema", "", true);
+    const std::string schema = r.string(doc, "schema", "", Need::required);
     if (schema != kProbeSchema)
         r.fail("schema", "is '" + schema + "', expected '" + kProbeSchema + "'");
     ProbeDocument out;
     out.started_at = r.string(doc, "started_at", "");
-    const json& host = r.object(doc, "host", "host");
-    out.hostname = r.string(host, "hostname", "host", true);
+    const json& host = r.object(doc, "host", "");
+    out.hostname = r.string(host, "hostname", "host", Need::required);
     out.instance_type = r.string(host, "instance_type", "host");
     out.product_name = r.string(host, "product_name", "host");
     out.status = r.string(doc, "status", "");
     if (doc.contains("versions")) {
-        const json& v = r.object(doc, "versions", "versions");
+        const json& v = r.object(doc, "versions", "");
         for (auto it = v.begin(); it != v.end(); ++it) {
             if (it.value().is_string())
                 out.versions.emplace_back(it.key(), it.value().get<std::string>());
@@ -129,11 +81,9 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
         }
     }
     if (doc.contains("launch")) {
-        const json& l = r.object(doc, "launch", "launch");
-        const double rank = r.count(l, "rank", "launch", false);
-        const double world = r.count(l, "world_size", "launch", false);
-        out.rank = std::isnan(rank) ? 0 : static_cast<int>(rank);
-        out.world_size = std::isnan(world) ? 1 : static_cast<int>(world);
+        const json& l = r.object(doc, "launch", "");
+        out.rank = r.count(l, "rank", "launch", Need::optional, 0);
+        out.world_size = r.count(l, "world_size", "launch", Need::optional, 1);
     }
     if (doc.contains("gpus")) {
         if (!doc["gpus"].is_array()) r.fail("gpus", "is not a list");
@@ -142,25 +92,25 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
             const json& g = doc["gpus"][i];
             if (!g.is_object()) r.fail(path, "is not an object");
             ProbeGpu gpu;
-            gpu.index = static_cast<int>(r.count(g, "index", path));
-            gpu.name = r.string(g, "name", path, true);
+            gpu.index = r.count(g, "index", path, Need::required, 0);
+            gpu.name = r.string(g, "name", path, Need::required);
             gpu.compute_capability = r.string(g, "compute_capability", path);
-            gpu.memory_bytes = r.number(g, "memory_bytes", path, false);
+            gpu.memory_bytes = r.non_negative(g, "memory_bytes", path, Need::optional);
             gpu.pci_bus_id = r.string(g, "pci_bus_id", path);
             out.gpus.push_back(gpu);
         }
     }
-    if (const json* list = r.results(doc, "gemm")) {
+    if (const json* list = results(r, doc, "gemm")) {
         for (std::size_t i = 0; i < list->size(); ++i) {
             const std::string path = "gemm.results[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
             if (!e.is_object()) r.fail(path, "is not an object");
             ProbeGemmResult g;
-            g.precision = r.string(e, "precision", path, true);
-            g.m = static_cast<int>(r.count(e, "m", path));
-            g.n = static_cast<int>(r.count(e, "n", path));
-            g.k = static_cast<int>(r.count(e, "k", path));
-            g.flops = r.number(e, "flops", path);
+            g.precision = r.string(e, "precision", path, Need::required);
+            g.m = r.count(e, "m", path, Need::required, 0);
+            g.n = r.count(e, "n", path, Need::required, 0);
+            g.k = r.count(e, "k", path, Need::required, 0);
+            g.flops = r.non_negative(e, "flops", path);
             g.time_s = r.rate(e, "time_s", path);
             g.tflops = r.rate(e, "tflops", path);
             if (!(g.time_s > 0) || !(g.flops > 0)) r.fail(path, "needs positive flops and time_s");
@@ -170,11 +120,10 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
     out.membw = read_bandwidths(r, doc, "membw", "kernel");
     out.pcie = read_bandwidths(r, doc, "pcie", "direction");
     out.p2p = read_bandwidths(r, doc, "p2p", "mode");
-    if (const json* list = r.results(doc, "nccl")) {
+    if (const json* list = results(r, doc, "nccl")) {
         const json& sec = doc["nccl"];
-        const int ranks = static_cast<int>(r.count(sec, "ranks", "nccl"));
-        const int nodes =
-            sec.contains("nodes") ? static_cast<int>(r.count(sec, "nodes", "nccl")) : 1;
+        const int ranks = r.count(sec, "ranks", "nccl", Need::required, 0);
+        const int nodes = r.count(sec, "nodes", "nccl", Need::optional, 1);
         std::vector<std::string> hosts;
         if (sec.contains("hosts") && sec["hosts"].is_array()) {
             for (const auto& h : sec["hosts"])
@@ -185,19 +134,20 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
             const std::string path = "nccl.results[" + std::to_string(i) + "]";
             const json& e = (*list)[i];
             if (!e.is_object()) r.fail(path, "is not an object");
-            const std::string name = canonical_collective(r.string(e, "collective", path, true));
+            const std::string name =
+                canonical_collective(r.string(e, "collective", path, Need::required));
             if (name.empty()) r.fail(path + ".collective", "is not a known collective");
             if (e.contains("correct") && e["correct"].is_boolean() && !e["correct"].get<bool>())
                 r.fail(path + ".correct",
                        "is false: the probe's correctness check failed, results cannot calibrate");
             CollectiveSample s;
-            s.bytes = r.number(e, "bytes", path);
-            s.count = r.number(e, "count", path, false);
+            s.bytes = r.non_negative(e, "bytes", path);
+            s.count = r.non_negative(e, "count", path, Need::optional);
             s.type = r.string(e, "type", path);
             s.time_us = r.rate(e, "time_us", path);
             if (!(s.time_us > 0)) r.fail(path + ".time_us", "must be positive");
-            s.algbw_gbytes_per_s = r.number(e, "algbw_gbytes_per_s", path);
-            s.busbw_gbytes_per_s = r.number(e, "busbw_gbytes_per_s", path);
+            s.algbw_gbytes_per_s = r.non_negative(e, "algbw_gbytes_per_s", path);
+            s.busbw_gbytes_per_s = r.non_negative(e, "busbw_gbytes_per_s", path);
             s.in_place_time_us = s.in_place_algbw_gbytes_per_s = s.in_place_busbw_gbytes_per_s =
                 std::nan("");
             s.wrong = 0;
@@ -222,7 +172,7 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
         const json& sec = doc["nccl"];
         if (sec.contains("transport") && sec["transport"].is_object())
             out.nccl_transport = r.string(sec["transport"], "kind", "nccl.transport");
-        if (sec.contains("nodes")) out.nodes = static_cast<int>(r.count(sec, "nodes", "nccl"));
+        out.nodes = r.count(sec, "nodes", "nccl", Need::optional, out.nodes);
     }
     if (doc.contains("errors")) {
         if (!doc["errors"].is_array()) r.fail("errors", "is not a list");
@@ -236,7 +186,7 @@ ProbeDocument parse_probe_json(std::string_view framed, const std::string& sourc
             const std::string path = "sections[" + std::to_string(i) + "]";
             if (!sec.is_object()) r.fail(path, "is not an object");
             if (r.string(sec, "status", path) == "failed")
-                out.failed_sections.push_back(r.string(sec, "name", path, true));
+                out.failed_sections.push_back(r.string(sec, "name", path, Need::required));
         }
     }
     // A failure the probe reported must never read as a clean run, whichever field said it.

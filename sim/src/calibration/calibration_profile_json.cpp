@@ -1,6 +1,7 @@
 #include "clusterplan/sim/calibration_profile_json.h"
 
 #include "clusterplan/sim/calibration_samples.h"
+#include "measurement_fields.h"
 
 #include <cmath>
 #include <limits>
@@ -37,54 +38,44 @@ json fits_to_json(const std::vector<CollectiveFit>& fits) {
     return out;
 }
 
-struct Reader {
-    std::string source;
-    [[noreturn]] void fail(const std::string& field, const std::string& why) const {
-        throw CalibrationInputError(source + ": field '" + field + "' " + why);
-    }
-    double num(const json& o, const char* key, const std::string& path, double null_value) const {
-        if (!o.contains(key)) fail(path + "." + key, "is missing");
-        if (o[key].is_null()) return null_value;
-        if (!o[key].is_number()) fail(path + "." + key, "is not a number");
-        return o[key].get<double>();
-    }
-    std::string str(const json& o, const char* key) const {
-        return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
-    }
-};
+using detail::MeasurementFields;
+using detail::Need;
 
-std::vector<CollectiveFit> fits_from_json(const Reader& r, const json& doc, const char* key) {
+std::vector<CollectiveFit> fits_from_json(const MeasurementFields& r, const json& doc,
+                                          const char* key) {
     std::vector<CollectiveFit> out;
-    if (!doc.contains(key)) return out;
-    if (!doc[key].is_array()) r.fail(key, "is not a list");
-    for (std::size_t i = 0; i < doc[key].size(); ++i) {
-        const json& f = doc[key][i];
-        const std::string path = std::string(key) + "[" + std::to_string(i) + "]";
+    const json* list = r.list(doc, key, "");
+    if (!list) return out;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const json& f = (*list)[i];
+        const std::string path = MeasurementFields::at(key, i);
         if (!f.is_object()) r.fail(path, "is not an object");
         CollectiveFit fit;
-        fit.collective = r.str(f, "collective");
-        fit.ranks = static_cast<int>(r.num(f, "ranks", path, 0));
-        fit.nodes = f.contains("nodes") ? static_cast<int>(r.num(f, "nodes", path, 1)) : 1;
-        if (!f.contains("segments") || !f["segments"].is_array())
-            r.fail(path + ".segments", "is missing or not a list");
-        for (std::size_t j = 0; j < f["segments"].size(); ++j) {
-            const json& s = f["segments"][j];
-            const std::string sp = path + ".segments[" + std::to_string(j) + "]";
+        fit.collective = r.string(f, "collective", path);
+        fit.ranks = r.count(f, "ranks", path, Need::optional, 0);
+        fit.nodes = r.count(f, "nodes", path, Need::optional, 1);
+        const json& segments = *r.list(f, "segments", path, Need::required);
+        for (std::size_t j = 0; j < segments.size(); ++j) {
+            const json& s = segments[j];
+            const std::string sp = MeasurementFields::at(path + ".segments", j);
             if (!s.is_object()) r.fail(sp, "is not an object");
+            // A null bound is an open end of the segment's byte range.
+            const double min_bytes = r.non_negative(s, "min_bytes", sp, Need::optional);
+            const double max_bytes = r.non_negative(s, "max_bytes", sp, Need::optional);
             AlphaBetaSegment seg;
-            seg.min_bytes = r.num(s, "min_bytes", sp, 0);
-            seg.max_bytes = r.num(s, "max_bytes", sp, std::numeric_limits<double>::infinity());
-            seg.alpha_s = r.num(s, "alpha_us", sp, 0) * 1e-6;
-            seg.beta_bytes_per_s = r.num(s, "beta_gbytes_per_s", sp, 0) * 1e9;
+            seg.min_bytes = std::isnan(min_bytes) ? 0 : min_bytes;
+            seg.max_bytes =
+                std::isnan(max_bytes) ? std::numeric_limits<double>::infinity() : max_bytes;
+            seg.alpha_s = r.non_negative(s, "alpha_us", sp) * 1e-6;
+            seg.beta_bytes_per_s = r.non_negative(s, "beta_gbytes_per_s", sp) * 1e9;
             fit.segments.push_back(seg);
         }
-        if (f.contains("raw")) {
-            if (!f["raw"].is_array()) r.fail(path + ".raw", "is not a list");
-            for (std::size_t j = 0; j < f["raw"].size(); ++j) {
-                const json& row = f["raw"][j];
+        if (const json* raw = r.list(f, "raw", path)) {
+            for (std::size_t j = 0; j < raw->size(); ++j) {
+                const json& row = (*raw)[j];
                 if (!row.is_array() || row.size() != 3 || !row[0].is_number() ||
                     !row[1].is_number() || !row[2].is_number())
-                    r.fail(path + ".raw[" + std::to_string(j) + "]",
+                    r.fail(MeasurementFields::at(path + ".raw", j),
                            "is not [bytes, time_us, busbw_gbytes_per_s]");
                 fit.raw.push_back(
                     {row[0].get<double>(), row[1].get<double>() * 1e-6, row[2].get<double>()});
@@ -130,48 +121,52 @@ json profile_to_json(const CalibrationProfile& p) {
 }
 
 CalibrationProfile profile_from_json(const json& doc, const std::string& source) {
-    const Reader r{source};
+    const MeasurementFields r{source};
     if (!doc.is_object()) r.fail("(document)", "is not a JSON object");
     CalibrationProfile p;
-    p.name = r.str(doc, "name");
-    p.source = r.str(doc, "source");
-    p.host = r.str(doc, "host");
-    p.instance_type = r.str(doc, "instance_type");
-    p.accelerator = r.str(doc, "accelerator");
-    p.measured_at = r.str(doc, "measured_at");
+    p.name = r.string(doc, "name", "");
+    p.source = r.string(doc, "source", "");
+    p.host = r.string(doc, "host", "");
+    p.instance_type = r.string(doc, "instance_type", "");
+    p.accelerator = r.string(doc, "accelerator", "");
+    p.measured_at = r.string(doc, "measured_at", "");
     if (doc.contains("tool_versions") && doc["tool_versions"].is_object()) {
         for (auto it = doc["tool_versions"].begin(); it != doc["tool_versions"].end(); ++it)
             if (it.value().is_string())
                 p.tool_versions.emplace_back(it.key(), it.value().get<std::string>());
     }
-    if (doc.contains("gemm")) {
-        if (!doc["gemm"].is_object()) r.fail("gemm", "is not an object");
-        for (auto it = doc["gemm"].begin(); it != doc["gemm"].end(); ++it) {
-            if (!it.value().is_array()) r.fail("gemm." + it.key(), "is not a list");
+    if (MeasurementFields::given(doc, "gemm")) {
+        const json& gemm = r.object(doc, "gemm", "");
+        for (auto it = gemm.begin(); it != gemm.end(); ++it) {
+            const std::string path = "gemm." + it.key();
+            if (!it.value().is_array()) r.fail(path, "is not a list");
             std::vector<GemmPoint> pts;
-            for (const json& g : it.value()) {
-                if (!g.is_object()) r.fail("gemm." + it.key(), "has a non-object entry");
-                pts.push_back({r.num(g, "flops", "gemm." + it.key(), 0),
-                               r.num(g, "tflops", "gemm." + it.key(), 0)});
+            for (std::size_t i = 0; i < it.value().size(); ++i) {
+                const json& g = it.value()[i];
+                if (!g.is_object()) r.fail(MeasurementFields::at(path, i), "is not an object");
+                pts.push_back({r.non_negative(g, "flops", MeasurementFields::at(path, i)),
+                               r.non_negative(g, "tflops", MeasurementFields::at(path, i))});
             }
             p.gemm.emplace_back(it.key(), std::move(pts));
         }
     }
-    auto opt = [&](const char* key) { return doc.contains(key) ? r.num(doc, key, "", 0) : 0.0; };
-    p.hbm_gbytes_per_s = opt("hbm_gbytes_per_s");
-    p.pcie_h2d_gbytes_per_s = opt("pcie_h2d_gbytes_per_s");
-    p.pcie_d2h_gbytes_per_s = opt("pcie_d2h_gbytes_per_s");
-    p.p2p_gbytes_per_s = opt("p2p_gbytes_per_s");
+    // An absent bandwidth is an unmeasured one (0).
+    auto measured = [&](const char* key) {
+        const double v = r.non_negative(doc, key, "", Need::optional);
+        return std::isnan(v) ? 0.0 : v;
+    };
+    p.hbm_gbytes_per_s = measured("hbm_gbytes_per_s");
+    p.pcie_h2d_gbytes_per_s = measured("pcie_h2d_gbytes_per_s");
+    p.pcie_d2h_gbytes_per_s = measured("pcie_d2h_gbytes_per_s");
+    p.p2p_gbytes_per_s = measured("p2p_gbytes_per_s");
     p.intra_node = fits_from_json(r, doc, "intra_node");
     p.inter_node = fits_from_json(r, doc, "inter_node");
     if (doc.contains("errors") && doc["errors"].is_array())
         for (const json& e : doc["errors"])
             if (e.is_string()) p.errors.push_back(e.get<std::string>());
-    p.inter_node_transport = r.str(doc, "inter_node_transport");
-    const double gpus = opt("gpus_per_node");
-    // Bounded before the cast (a stored document is input too): no host holds 4,096 GPUs.
-    if (gpus < 0 || gpus > 4096) r.fail("gpus_per_node", "must be between 0 and 4096");
-    p.gpus_per_node = static_cast<int>(gpus);
+    p.inter_node_transport = r.string(doc, "inter_node_transport", "");
+    // No host holds 4,096 GPUs.
+    p.gpus_per_node = r.count(doc, "gpus_per_node", "", Need::optional, 0, 4096);
     if (doc.contains("job")) p.job = job_calibration_from_json(doc["job"], source);
     return p;
 }

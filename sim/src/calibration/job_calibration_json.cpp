@@ -1,6 +1,7 @@
 // JSON form of a JobCalibration, stored inside a calibration profile's fit.
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "clusterplan/sim/calibration_samples.h"
+#include "measurement_fields.h"
 
 #include <cmath>
 
@@ -9,30 +10,14 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& source, const std::string& field,
-                       const std::string& reason) {
-    throw CalibrationInputError(source + ": job." + field + " " + reason);
-}
+using detail::MeasurementFields;
+using detail::Need;
 
-double positive(const json& obj, const char* key, const std::string& source,
-                const std::string& at) {
-    if (!obj.contains(key) || !obj[key].is_number()) fail(source, at + key, "is not a number");
-    const double v = obj[key].get<double>();
-    if (!std::isfinite(v) || v <= 0) fail(source, at + key, "must be a positive number");
-    return v;
-}
-
-double non_negative(const json& obj, const char* key, const std::string& source,
-                    const std::string& at) {
-    if (!obj.contains(key)) return 0;
-    if (!obj[key].is_number()) fail(source, at + key, "is not a number");
-    const double v = obj[key].get<double>();
-    if (!std::isfinite(v) || v < 0) fail(source, at + key, "must not be negative");
-    return v;
-}
-
-std::string text(const json& obj, const char* key) {
-    return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : "";
+// An optional figure of a run: absent reads as 0 (not recorded).
+double recorded(const MeasurementFields& r, const json& obj, const char* key,
+                const std::string& path) {
+    const double v = r.non_negative(obj, key, path, Need::optional);
+    return std::isnan(v) ? 0.0 : v;
 }
 
 } // namespace
@@ -61,29 +46,32 @@ json job_calibration_to_json(const JobCalibration& job) {
 }
 
 JobCalibration job_calibration_from_json(const json& doc, const std::string& source) {
-    if (!doc.is_object()) fail(source, "", "is not an object");
+    const MeasurementFields r{source};
+    if (!doc.is_object()) r.fail("job", "is not an object");
     JobCalibration job;
-    job.compute_factor = positive(doc, "compute_factor", source, "");
-    job.comm_factor = positive(doc, "comm_factor", source, "");
-    job.fit = text(doc, "fit");
-    if (!doc.contains("runs") || !doc["runs"].is_array()) fail(source, "runs", "is not a list");
-    for (const json& r : doc["runs"]) {
-        if (!r.is_object()) fail(source, "runs", "has a non-object entry");
+    job.compute_factor = r.positive(doc, "compute_factor", "job");
+    job.comm_factor = r.positive(doc, "comm_factor", "job");
+    job.fit = r.string(doc, "fit", "job");
+    const json& runs = *r.list(doc, "runs", "job", Need::required);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const json& e = runs[i];
+        const std::string path = MeasurementFields::at("job.runs", i);
+        if (!e.is_object()) r.fail(path, "is not an object");
         JobRun run;
-        run.log_name = text(r, "log");
-        run.format = text(r, "format");
-        run.scenario_name = text(r, "scenario");
-        run.instance_type = text(r, "instance_type");
-        run.layout = text(r, "layout");
-        run.nodes = static_cast<int>(non_negative(r, "nodes", source, "runs."));
-        run.steps_used = static_cast<int>(non_negative(r, "steps_used", source, "runs."));
-        run.steps_skipped = static_cast<int>(non_negative(r, "steps_skipped", source, "runs."));
-        run.measured_step_s = positive(r, "measured_step_s", source, "runs.");
-        run.measured_p10_step_s = non_negative(r, "measured_p10_step_s", source, "runs.");
-        run.measured_p90_step_s = non_negative(r, "measured_p90_step_s", source, "runs.");
-        run.predicted_step_s = positive(r, "predicted_step_s", source, "runs.");
-        run.predicted_compute_s = non_negative(r, "predicted_compute_s", source, "runs.");
-        run.predicted_comm_s = non_negative(r, "predicted_comm_s", source, "runs.");
+        run.log_name = r.string(e, "log", path);
+        run.format = r.string(e, "format", path);
+        run.scenario_name = r.string(e, "scenario", path);
+        run.instance_type = r.string(e, "instance_type", path);
+        run.layout = r.string(e, "layout", path);
+        run.nodes = r.count(e, "nodes", path, Need::optional, 0);
+        run.steps_used = r.count(e, "steps_used", path, Need::optional, 0);
+        run.steps_skipped = r.count(e, "steps_skipped", path, Need::optional, 0);
+        run.measured_step_s = r.positive(e, "measured_step_s", path);
+        run.measured_p10_step_s = recorded(r, e, "measured_p10_step_s", path);
+        run.measured_p90_step_s = recorded(r, e, "measured_p90_step_s", path);
+        run.predicted_step_s = r.positive(e, "predicted_step_s", path);
+        run.predicted_compute_s = recorded(r, e, "predicted_compute_s", path);
+        run.predicted_comm_s = recorded(r, e, "predicted_comm_s", path);
         job.runs.push_back(std::move(run));
     }
     return job;

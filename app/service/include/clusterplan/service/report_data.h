@@ -74,9 +74,9 @@ struct ServingReport {
 };
 
 struct ReportData {
-    std::string title;               // usually the scenario name
-    std::string generated_at_utc;    // ISO 8601, e.g. "2026-11-22T03:10:00Z"
-    nlohmann::ordered_json scenario; // the resolved scenario (clusterplan.scenario/1)
+    std::string title;            // usually the scenario name
+    std::string generated_at_utc; // ISO 8601, e.g. "2026-11-22T03:10:00Z"
+    sim::Scenario scenario;       // the resolved scenario the plans answer
     std::vector<nlohmann::ordered_json>
         plans; // ranked best first; each a `simulate --json` document
     // The planner's words for plans[i]: why it wins / how it compares, and what limits it.
