@@ -233,3 +233,12 @@ double all_to_all_s(const Network& net, int ranks, int local, double bytes) {
 }
 
 } // namespace cp::sim
+
+namespace cp::sim {
+
+double overlapped_comm_s(double comm_s, double compute_s) {
+    const double hidden_s = std::clamp(comm_s, 0.0, std::max(0.0, compute_s));
+    return std::max(0.0, comm_s - compute_s) + model::kOverlapComputeSlowdown * hidden_s;
+}
+
+} // namespace cp::sim

@@ -47,4 +47,9 @@ double p2p_s(const LinkTier& tier, double bytes);
 // which all of the node's devices use at once; the slower of the two sets the time.
 double all_to_all_s(const Network& net, int ranks, int local, double bytes);
 
+// The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute: what
+// the compute cannot cover, plus the slowdown of the compute it overlaps
+// (model::kOverlapComputeSlowdown).
+double overlapped_comm_s(double comm_s, double compute_s);
+
 } // namespace cp::sim

@@ -45,6 +45,14 @@ inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{
 inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{
     {{1e5, 0.25}, {1e6, 0.50}, {1e7, 0.70}, {1e8, 0.80}}};
 
+// Communication hidden behind compute still costs time: the collective's kernels hold SMs (NCCL
+// runs one thread block per channel) and stream its bytes through HBM while the GEMMs run, so the
+// compute beside them slows. Lee et al. 2025 ("Characterizing Compute-Communication Overlap in
+// GPU-Accelerated Distributed Deep Learning", arXiv:2507.03114) measure an average compute
+// slowdown of 18.9 % (at most 40 %) on A100 and H100 for GPT and Llama layers overlapped with
+// their collectives. Each second of overlapped communication adds this many seconds to the step.
+inline constexpr double kOverlapComputeSlowdown = 0.189;
+
 // Host-issue floor. An eager framework (PyTorch + Megatron) issues every kernel of a layer from
 // Python on the host; when the GPU work of a layer is shorter than issuing it, the GPU idles.
 // Time to issue one layer's forward kernels (a backward pass counts as 2, a fully recomputed

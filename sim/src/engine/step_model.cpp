@@ -188,8 +188,8 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
     const double m = layout.micro_batches();
     const double forward_s = st.compute_s + st.recompute_s - st.backward_s;
     z.total_s = m * (2.0 * gather_s + scatter_s);
-    z.exposed_s = layout.overlap_dp ? m * (std::max(0.0, gather_s - forward_s) +
-                                           std::max(0.0, gather_s + scatter_s - st.backward_s))
+    z.exposed_s = layout.overlap_dp ? m * (overlapped_comm_s(gather_s, forward_s) +
+                                           overlapped_comm_s(gather_s + scatter_s, st.backward_s))
                                     : z.total_s;
     const double nd = n;
     z.bytes_sent = m * (nd - 1.0) / nd * param_bytes * (2.0 + layout.grad_compression);
@@ -289,9 +289,9 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         r.dp_comm_total_s = dps.time_s;
         r.dp_bytes_per_device = dps.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
-            b.dp_comm_exposed_s = std::max(0.0, dps.time_s - pipeline_s); // overlaps the next step
+            b.dp_comm_exposed_s = overlapped_comm_s(dps.time_s, pipeline_s); // beside the next step
         else if (layout.overlap_dp)
-            b.dp_comm_exposed_s = std::max(0.0, dps.time_s - st.backward_s);
+            b.dp_comm_exposed_s = overlapped_comm_s(dps.time_s, st.backward_s);
         else
             b.dp_comm_exposed_s = dps.time_s;
     }

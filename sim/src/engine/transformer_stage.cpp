@@ -90,9 +90,9 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     if (options.tp_comm_overlap && layout.sequence_parallel && layout.tp > 1 &&
         layout.tp <= net.devices_per_node) {
         const bool full = layout.recompute == Recompute::full;
-        t.tp = std::max(0.0, tp.fwd - linear_fwd) +
-               std::max(0.0, tp.fwd + tp.bwd_extra - 2.0 * linear_fwd) +
-               (full ? std::max(0.0, tp.rec - linear_fwd) : 0.0);
+        t.tp = overlapped_comm_s(tp.fwd, linear_fwd) +
+               overlapped_comm_s(tp.fwd + tp.bwd_extra, 2.0 * linear_fwd) +
+               (full ? overlapped_comm_s(tp.rec, linear_fwd) : 0.0);
     } else {
         t.tp = 2.0 * tp.fwd + tp.bwd_extra + tp.rec; // backward mirrors forward
     }
@@ -100,8 +100,8 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     // gradients in backward; again in a fully recomputed forward).
     const double ring_fwd = cp_ring_forward_s(shape, layout, net, e);
     const double core_fwd = core_gemm + core_mem;
-    t.cp = std::max(0.0, ring_fwd - core_fwd) + 2.0 * std::max(0.0, ring_fwd - core_fwd) +
-           (layout.recompute == Recompute::full ? std::max(0.0, ring_fwd - core_fwd) : 0.0);
+    const double ring_exposed = overlapped_comm_s(ring_fwd, core_fwd);
+    t.cp = (3.0 + (layout.recompute == Recompute::full ? 1.0 : 0.0)) * ring_exposed;
 
     // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
     // issued its kernels; what the host adds beyond the GPU work is idle GPU time.

@@ -29,7 +29,12 @@ Linear linearise(const ValidationRun& run, const Layout& layout, double efficien
                                                    nullptr, 1.0 / x0);
     const PlanResult r1 = evaluate_with_efficiency(run.workload, run.cluster, layout, run.precision,
                                                    nullptr, 1.0 / x1);
-    if (!r0.valid() || !r1.valid()) return l;
+    // A run the memory model refuses really trained (predict_run times it all the same): its
+    // time still constrains the fit.
+    const auto timed = [](const PlanResult& r) {
+        return r.valid() || r.limit == Limit::out_of_memory;
+    };
+    if (!timed(r0) || !timed(r1)) return l;
     l.b = (r1.step_time_s - r0.step_time_s) / (x1 - x0);
     l.a = r0.step_time_s - l.b * x0;
     // Throughput metrics are inversely proportional to the step time at a fixed global batch.
