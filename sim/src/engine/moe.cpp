@@ -71,6 +71,24 @@ MoeLayerTimes moe_layer_times(const TransformerShape& s, const Layout& l, const 
     return t;
 }
 
+double moe_fp8_cast_elements(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled()) return 0;
+    const MoeLayerWork w = moe_layer_work(s, l, 2.0);
+    double elements = 0;
+    for (const GemmShape& g : {w.expert_up, w.expert_down, w.shared_up, w.shared_down})
+        elements += g.m * g.k * g.batch;
+    return elements;
+}
+
+double moe_expert_issue_events(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled() || s.moe.capacity_factor > 0) return 0;
+    const double local = double(s.moe.experts) / std::max(1, l.ep);
+    // Forward 1, backward 2 (input and weight gradients), a fully recomputed forward 1: the same
+    // pass weights as the host-issue floor (model_constants.h).
+    const double passes = 3.0 + (l.recompute == Recompute::full ? 1.0 : 0.0);
+    return local * passes;
+}
+
 double moe_activation_delta_bytes(const TransformerShape& s, const Layout& l) {
     if (!s.moe.enabled()) return 0;
     const MoeShape& m = s.moe;
