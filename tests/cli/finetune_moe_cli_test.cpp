@@ -150,6 +150,22 @@ TEST_CASE("an 8-node p5 Mixtral 8x22B plan keeps expert parallelism inside a nod
     CHECK(ep > 1);
     CHECK(ep * j["layout"]["etp"].get<int>() <= 8);
     CHECK(a2a_s > 0);
+    // The search weighs the expert-parallel sizes: each other ep (the rest still searched) is no
+    // faster than the one it picked.
+    for (const int other : {1, 2, 4, 8}) {
+        if (other == ep) continue;
+        const Result f = run({"simulate",
+                              edited("mixtral-8x22b-p5-8node.json",
+                                     [other](json& d) { d["parallel"]["ep"] = other; }),
+                              "--json"});
+        INFO(f.err);
+        REQUIRE(f.code == 0);
+        const json fj = json::parse(f.out);
+        const double other_s = fj["step_time_s"].get<double>();
+        std::printf("  ep=%d: step %.2f s, all-to-all %.1f %% of it\n", other, other_s,
+                    100.0 * fj["breakdown_s"]["ep_comm"].get<double>() / other_s);
+        CHECK(other_s >= step_s);
+    }
     const Result text = run({"simulate", example("mixtral-8x22b-p5-8node.json")});
     CHECK_THAT(text.out, Catch::Contains("ep_comm"));
 }
