@@ -145,8 +145,11 @@ TEST_CASE("an 8-node p5 Mixtral 8x22B plan keeps expert parallelism inside a nod
     const double step_s = j["step_time_s"].get<double>();
     const double a2a_s = j["breakdown_s"]["ep_comm"].get<double>();
     std::printf("\nMixtral 8x22B on 8 x p5.48xlarge: ep=%d, step %.2f s, all-to-all %.2f s "
-                "(%.1f %%)\n",
-                ep, step_s, a2a_s, 100.0 * a2a_s / step_s);
+                "(%.1f %%), host %.2f s, layout tp %d pp %d dp %d mbs %d zero %d\n",
+                ep, step_s, a2a_s, 100.0 * a2a_s / step_s,
+                j["breakdown_s"]["host_overhead"].get<double>(), j["layout"]["tp"].get<int>(),
+                j["layout"]["pp"].get<int>(), j["layout"]["dp"].get<int>(),
+                j["layout"]["micro_batch"].get<int>(), j["layout"]["zero"].get<int>());
     CHECK(ep > 1);
     CHECK(ep * j["layout"]["etp"].get<int>() <= 8);
     CHECK(a2a_s > 0);
