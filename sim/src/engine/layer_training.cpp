@@ -48,7 +48,7 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
 
 LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const Layout& l,
                          const Network& net, const ComputeRates& rates, const LayerWork& dense,
-                         double e) {
+                         double e, int expert_gemm_streams) {
     LayerAdjust a;
     Workload workload;
     workload.shape = s;
@@ -67,7 +67,7 @@ LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const 
         if (i + 2 >= count) dense_mlp_gemm_s += t;
     }
     if (moe > 0) {
-        const MoeLayerTimes mt = moe_layer_times(s, l, net, rates, e);
+        const MoeLayerTimes mt = moe_layer_times(s, l, net, rates, e, expert_gemm_streams);
         const double dense_mlp_s = dense_mlp_gemm_s + memory_time_s(rates, dense.sharded_bytes, 1);
         a.forward_s += moe * (mt.forward_s - dense_mlp_s);
         weight_gemm_s += moe * (mt.weight_gemm_s - dense_mlp_gemm_s);

@@ -40,9 +40,12 @@ struct MoeLayerTimes {
     double etp_comm_s = 0;    // expert tensor parallel gather/scatter, one pass
 };
 
+// `expert_gemm_streams` > 0: the experts' GEMMs are launched one per local expert over that many
+// CUDA streams (Transformer Engine's grouped GEMM), so the size efficiency follows the experts
+// running at once; 0: one grouped kernel for all local experts.
 MoeLayerTimes moe_layer_times(const TransformerShape& shape, const Layout& layout,
                               const Network& net, const ComputeRates& rates,
-                              double bytes_per_element);
+                              double bytes_per_element, int expert_gemm_streams = 0);
 
 // Activation bytes one MoE layer keeps beyond what layer_activation_bytes counts for the dense
 // MLP it replaces (may be negative), per micro-batch on one rank, 2-byte elements.

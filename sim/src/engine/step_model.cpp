@@ -241,6 +241,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         cluster.node.accelerator.eager_kernel_issue && fw.per_expert_gemm_launch
             ? model::kMoeExpertIssuePerPassS
             : 0.0;
+    options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
     options.tp_comm_overlap = fw.tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
     options.finetune = workload.finetune;

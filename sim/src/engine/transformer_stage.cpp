@@ -80,7 +80,8 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
                            memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
     // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
-    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e);
+    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e,
+                                         options.expert_gemm_streams);
     LayerTimes t;
     t.fwd = linear_fwd + core_gemm + mem_fwd + adj.forward_s;
     // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
