@@ -1,5 +1,7 @@
 // Per-GEMM transformer work against the closed-form Megatron FLOP count (exact) and published
 // parameter counts.
+#include "clusterplan/sim/presets.h"
+#include "engine/model_state.h"
 #include "engine/transformer_work.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -72,6 +74,33 @@ TEST_CASE("grouped-query attention and gated MLPs change GEMMs and parameters", 
     CHECK(g.gemms[0].n == Approx(6144));
     CHECK(mha.gemms[0].n == Approx(12288));
     CHECK(mha.gemms[4].n == Approx(2 * 11008)); // gate + up, fused
+}
+
+TEST_CASE("head_dim sizes the attention apart from the hidden size", "[engine]") {
+    // Qwen3-30B-A3B: 32 query heads of 128 over a 2,048 hidden size, 4 KV heads, untied output
+    // layer; 30.5B parameters published (Qwen3 technical report, Table 2).
+    const sim::ModelPreset* qwen3 = sim::find_model_preset("qwen3-30b-a3b");
+    REQUIRE(qwen3 != nullptr);
+    CHECK(qwen3->workload.shape.head_dim == 128);
+    CHECK_FALSE(qwen3->workload.shape.tied_embeddings);
+    CHECK_REL(sim::total_params(qwen3->workload), 30.5e9, 0.01);
+    const sim::LayerWork w = sim::transformer_layer_work(qwen3->workload.shape, 1, 1, false, 2);
+    CHECK(w.gemms[0].n == Approx(4096 + 2 * 4 * 128)); // fused QKV: q 4,096, K and V 512 each
+    CHECK(w.gemms[1].k == Approx(128));                // scores Q*K^T per 128-wide head
+    CHECK(w.gemms[3].k == Approx(4096));               // output projection reads 4,096 columns
+    // The default (head_dim 0 = hidden / heads) keeps the older shape.
+    sim::TransformerShape narrow = qwen3->workload.shape;
+    narrow.head_dim = 0;
+    CHECK(sim::transformer_layer_work(narrow, 1, 1, false, 2).gemms[0].n ==
+          Approx(2048 + 2 * 4 * 64));
+    // Untied: a second V x h matrix.
+    sim::TransformerShape tied = qwen3->workload.shape;
+    tied.tied_embeddings = true;
+    CHECK(sim::transformer_embedding_params(qwen3->workload.shape) -
+              sim::transformer_embedding_params(tied) ==
+          Approx(151936.0 * 2048));
+    // Llama 3 8B (untied) is 8.03B.
+    CHECK_REL(sim::total_params(sim::find_model_preset("llama3-8b")->workload), 8.03e9, 0.01);
 }
 
 TEST_CASE("activation memory follows Korthikanti et al. 2022", "[engine]") {

@@ -46,7 +46,7 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
     const int cp = layout.cp;
     if (cp <= 1) return 0;
     const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
-    const double head_dim = double(shape.hidden) / shape.heads;
+    const double head_dim = shape.attention_head_dim();
     // K and V of the local tokens, for this rank's tensor-parallel share of the KV heads (at
     // least one head when tp exceeds the KV heads, which are then replicated).
     const double kv_per_rank = std::max(1.0, kv_heads / layout.tp);

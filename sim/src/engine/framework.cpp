@@ -19,20 +19,25 @@ namespace {
 // - NeMo: Megatron-Core underneath with NVIDIA's tuned recipes.
 // - NeuronX Distributed: XLA-compiled graphs, ZeRO-1 only (Neuron docs, "ZeRO-1 Tutorial"),
 //   NKI flash attention.
+// - MoE expert GEMMs: Megatron-Core's TEGroupedMLP runs Transformer Engine's GroupedLinear, whose
+//   grouped GEMM launches one cuBLAS GEMM per local expert over 4 streams
+//   (multi_stream_cublas_gemm); DeepSpeed-MoE loops over its local experts; NeMo AutoModel and
+//   torchtitan run one grouped_gemm.gmm / torch._grouped_mm kernel for all local experts.
 constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
     {Framework::megatron_lm, "megatron-lm", "megatron", false, false, false, false, false, 1, 1,
-     false, true, false},
+     false, true, false, false},
     {Framework::megatron_core, "megatron-core", "megatron", true, true, true, true, true, 1, 1,
-     true, true, false},
+     true, true, false, true},
     {Framework::megatron_deepspeed, "megatron-deepspeed", "deepspeed", false, false, false, false,
-     false, 3, 1, false, true, false},
+     false, 3, 1, false, true, false, true},
     {Framework::deepspeed, "deepspeed", "deepspeed", true, false, false, true, false, 3, 1, false,
-     true, false},
+     true, false, true},
     {Framework::pytorch_fsdp, "pytorch-fsdp", "fsdp", true, false, false, true, true, 3, 3, true,
-     true, false},
-    {Framework::nemo, "nemo", "megatron", true, true, true, true, true, 1, 1, true, true, false},
+     true, false, false},
+    {Framework::nemo, "nemo", "megatron", true, true, true, true, true, 1, 1, true, true, false,
+     true},
     {Framework::neuronx_distributed, "neuronx-distributed", "neuron", true, false, false, true,
-     false, 1, 1, false, false, true},
+     false, 1, 1, false, false, true, false},
 }};
 
 } // namespace

@@ -22,11 +22,11 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
     if (!ft.adapters()) return 0;
     const double r = ft.lora.rank, tp = std::max(1, l.tp), h = s.hidden;
     const double tokens = double(l.micro_batch) * s.seq_len;
-    const double kv_dim = double(s.kv_heads > 0 ? s.kv_heads : s.heads) * h / s.heads;
+    const double kv_dim = s.kv_width(), q = s.query_width();
     const double f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
     double t = 0;
     if (ft.lora.targets != LoraTargets::mlp)
-        t += 2.0 * adapter_s(rates, tokens, h, h / tp, r, e) +
+        t += adapter_s(rates, tokens, h, q / tp, r, e) + adapter_s(rates, tokens, q / tp, h, r, e) +
              2.0 * adapter_s(rates, tokens, h, kv_dim / tp, r, e);
     if (ft.lora.targets != LoraTargets::attention) {
         const double up = s.gated_mlp ? 2.0 : 1.0;
@@ -48,7 +48,7 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
 
 LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const Layout& l,
                          const Network& net, const ComputeRates& rates, const LayerWork& dense,
-                         double e) {
+                         double e, int expert_gemm_streams) {
     LayerAdjust a;
     Workload workload;
     workload.shape = s;
@@ -67,7 +67,7 @@ LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const 
         if (i + 2 >= count) dense_mlp_gemm_s += t;
     }
     if (moe > 0) {
-        const MoeLayerTimes mt = moe_layer_times(s, l, net, rates, e);
+        const MoeLayerTimes mt = moe_layer_times(s, l, net, rates, e, expert_gemm_streams);
         const double dense_mlp_s = dense_mlp_gemm_s + memory_time_s(rates, dense.sharded_bytes, 1);
         a.forward_s += moe * (mt.forward_s - dense_mlp_s);
         weight_gemm_s += moe * (mt.weight_gemm_s - dense_mlp_gemm_s);

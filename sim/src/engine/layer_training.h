@@ -20,9 +20,11 @@ struct LayerAdjust {
 };
 
 // Averaged over the layers (MoE layers are a fraction of them), per micro-batch on one rank.
+// `expert_gemm_streams`: see moe_layer_times.
 LayerAdjust layer_adjust(const TransformerShape& shape, const FineTuning& finetune,
                          const Layout& layout, const Network& net, const ComputeRates& rates,
-                         const LayerWork& dense, double bytes_per_element);
+                         const LayerWork& dense, double bytes_per_element,
+                         int expert_gemm_streams = 0);
 
 // Model and hardware FLOPs per sample to add to the dense transformer's count: MoE layers'
 // routed and shared experts instead of the dense MLP, LoRA adapters, and no weight gradients for

@@ -67,10 +67,11 @@ double weight_bytes_per_param(Precision precision) {
 double transformer_params_per_device(const TransformerShape& shape, const Layout& layout) {
     const StageSplit split = stage_split(shape.layers, layout);
     const double per_layer = transformer_layer_params(shape);
-    // First stage holds the input embedding, the last the (tied) output layer and the final
+    // First stage holds the input embedding, the last the output layer and the final
     // layernorm; with one stage, all of them. Middle stages hold layers only.
     const double ends = std::max(split.first, split.last) * per_layer +
-                        transformer_embedding_params(shape) + 2.0 * shape.hidden;
+                        transformer_end_stage_embedding_params(shape, layout.pp) +
+                        2.0 * shape.hidden;
     return std::max(ends, split.middle * per_layer) / layout.tp;
 }
 

@@ -12,12 +12,12 @@ namespace cp::sim {
 LayerPieces layer_pieces(const TransformerShape& s, const FineTuning& ft) {
     LayerPieces p;
     const double h = s.hidden, f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
-    const double kv_dim = double(s.kv_heads > 0 ? s.kv_heads : s.heads) * h / s.heads;
+    const double kv_dim = s.kv_width(), q = s.query_width();
     const double matrices = s.gated_mlp ? 3.0 : 2.0;
     p.dense_mlp_linear = matrices * h * f;
     p.dense_mlp = p.dense_mlp_linear + (s.gated_mlp ? 2.0 : 1.0) * f + h;
     p.attention_rest = transformer_layer_params(s) - p.dense_mlp;
-    p.attention_linear = h * (2.0 * h + 2.0 * kv_dim);
+    p.attention_linear = h * (2.0 * q + 2.0 * kv_dim);
     if (s.moe.enabled()) {
         p.experts = s.moe.experts;
         p.expert = matrices * h * s.moe.moe_ffn_hidden;
@@ -30,7 +30,7 @@ LayerPieces layer_pieces(const TransformerShape& s, const FineTuning& ft) {
         const bool attention = ft.lora.targets != LoraTargets::mlp;
         const bool mlp = ft.lora.targets != LoraTargets::attention;
         // LoRA adds A (r x in) and B (out x r) beside each targeted matrix (Hu et al. 2021).
-        if (attention) p.attention_adapters = r * (2.0 * (h + h) + 2.0 * (h + kv_dim));
+        if (attention) p.attention_adapters = r * (2.0 * (h + q) + 2.0 * (h + kv_dim));
         if (mlp) {
             p.mlp_adapters = matrices * r * (h + f);
             if (s.moe.enabled()) p.expert_adapters = matrices * r * (h + s.moe.moe_ffn_hidden);
@@ -42,16 +42,18 @@ LayerPieces layer_pieces(const TransformerShape& s, const FineTuning& ft) {
 namespace {
 
 // Parameters of `layers` layers plus the embedding share, sharded by tp (dense) and ep*etp
-// (experts); `embedding` false for stages without the embedding.
+// (experts); `embedding_share` 0 for stages without the embedding; `pp` picks how much of an
+// untied embedding one end stage holds.
 DeviceParams params_of(const Workload& w, double layers, double tp, double ep_etp,
-                       double embedding_share) {
+                       double embedding_share, int pp = 1) {
     const TransformerShape& s = w.shape;
     const LayerPieces p = layer_pieces(s, w.finetune);
     const double moe = p.moe_fraction, dense_layers = layers * (1.0 - moe),
                  moe_layers = layers * moe;
     DeviceParams d;
     d.frozen = w.finetune.adapters();
-    const double embedding = embedding_share * (transformer_embedding_params(s) + 2.0 * s.hidden);
+    const double embedding =
+        embedding_share * (transformer_end_stage_embedding_params(s, pp) + 2.0 * s.hidden);
     d.dense = (layers * p.attention_rest + dense_layers * p.dense_mlp + moe_layers * p.shared +
                embedding) /
                   tp +
@@ -83,7 +85,7 @@ DeviceParams device_params(const Workload& workload, const Layout& layout) {
     const StageSplit split = stage_split(workload.shape.layers, layout);
     const double ep_etp = double(std::max(1, layout.ep)) * std::max(1, layout.etp);
     const DeviceParams ends =
-        params_of(workload, std::max(split.first, split.last), layout.tp, ep_etp, 1.0);
+        params_of(workload, std::max(split.first, split.last), layout.tp, ep_etp, 1.0, layout.pp);
     const DeviceParams middle = params_of(workload, split.middle, layout.tp, ep_etp, 0.0);
     return middle.total() > ends.total() ? middle : ends;
 }

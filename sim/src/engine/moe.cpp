@@ -52,13 +52,22 @@ int ep_ranks_per_node(const Layout& l, int devices_per_node) {
 }
 
 MoeLayerTimes moe_layer_times(const TransformerShape& s, const Layout& l, const Network& net,
-                              const ComputeRates& rates, double e) {
+                              const ComputeRates& rates, double e, int expert_gemm_streams) {
     MoeLayerTimes t;
     if (!s.moe.enabled()) return t;
     const MoeLayerWork w = moe_layer_work(s, l, e);
     // One grouped GEMM launch covers all local experts (CUTLASS grouped GEMM): the call's size
-    // sets the efficiency, each expert's row count the tile quantisation.
-    for (const GemmShape& g : {w.router, w.expert_up, w.expert_down, w.shared_up, w.shared_down})
+    // sets the efficiency, each expert's row count the tile quantisation. Launched one per expert
+    // over a few streams, only the experts running at once share the GPU: their combined size
+    // sets the efficiency, in rounds of that many experts.
+    const auto experts_s = [&](const GemmShape& g) {
+        if (expert_gemm_streams <= 0 || g.batch <= expert_gemm_streams)
+            return gemm_time_s(rates, g, e);
+        const double together = expert_gemm_streams;
+        return g.batch / together * gemm_time_s(rates, {g.m, g.n, g.k, together}, e);
+    };
+    t.weight_gemm_s = experts_s(w.expert_up) + experts_s(w.expert_down);
+    for (const GemmShape& g : {w.router, w.shared_up, w.shared_down})
         t.weight_gemm_s += gemm_time_s(rates, g, e);
     t.forward_s = t.weight_gemm_s + memory_time_s(rates, w.elementwise_bytes, 6);
     const int ep = std::max(1, l.ep);
@@ -69,6 +78,24 @@ MoeLayerTimes moe_layer_times(const TransformerShape& s, const Layout& l, const 
         t.etp_comm_s = 2.0 * reduce_scatter_s(tier, l.etp, w.dispatch_bytes * l.etp);
     }
     return t;
+}
+
+double moe_fp8_cast_elements(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled()) return 0;
+    const MoeLayerWork w = moe_layer_work(s, l, 2.0);
+    double elements = 0;
+    for (const GemmShape& g : {w.expert_up, w.expert_down, w.shared_up, w.shared_down})
+        elements += g.m * g.k * g.batch;
+    return elements;
+}
+
+double moe_expert_issue_events(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled() || s.moe.capacity_factor > 0) return 0;
+    const double local = double(s.moe.experts) / std::max(1, l.ep);
+    // Forward 1, backward 2 (input and weight gradients), a fully recomputed forward 1: the same
+    // pass weights as the host-issue floor (model_constants.h).
+    const double passes = 3.0 + (l.recompute == Recompute::full ? 1.0 : 0.0);
+    return local * passes;
 }
 
 double moe_activation_delta_bytes(const TransformerShape& s, const Layout& l) {

@@ -40,13 +40,25 @@ struct MoeLayerTimes {
     double etp_comm_s = 0;    // expert tensor parallel gather/scatter, one pass
 };
 
+// `expert_gemm_streams` > 0: the experts' GEMMs are launched one per local expert over that many
+// CUDA streams (Transformer Engine's grouped GEMM), so the size efficiency follows the experts
+// running at once; 0: one grouped kernel for all local experts.
 MoeLayerTimes moe_layer_times(const TransformerShape& shape, const Layout& layout,
                               const Network& net, const ComputeRates& rates,
-                              double bytes_per_element);
+                              double bytes_per_element, int expert_gemm_streams = 0);
 
 // Activation bytes one MoE layer keeps beyond what layer_activation_bytes counts for the dense
 // MLP it replaces (may be negative), per micro-batch on one rank, 2-byte elements.
 double moe_activation_delta_bytes(const TransformerShape& shape, const Layout& layout);
+
+// 16-bit activation elements one MoE layer's forward casts to FP8 on the busiest rank before its
+// GEMMs (the permuted rows into each expert's up projection, the SwiGLU output into its down
+// projection, the shared experts' inputs): Transformer Engine quantises every FP8 GEMM input.
+double moe_fp8_cast_elements(const TransformerShape& shape, const Layout& layout);
+
+// Expert-kernel issue events one MoE layer puts on the critical path per micro-batch when its
+// dispatcher synchronises with the host (dropless routing): local experts x passes.
+double moe_expert_issue_events(const TransformerShape& shape, const Layout& layout);
 
 // Model FLOPs per token of one MoE layer minus those of the dense MLP it replaces, forward.
 double moe_forward_flops_delta_per_token(const TransformerShape& shape);

@@ -224,7 +224,7 @@ double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const
 
 PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster,
                                 const Layout& layout, Precision precision, const Network& net,
-                                const ComputeRates& rates, bool tp_comm_overlap) {
+                                const ComputeRates& rates, const FrameworkProfile& fw) {
     PlanResult r;
     // Tensor parallelism wider than the KV heads replicates them (Megatron, NeuronX): each rank
     // computes and stores one KV head, as if the model had tp of them.
@@ -237,7 +237,12 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.bytes_per_element = e;
     options.host_pass_s =
         cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
-    options.tp_comm_overlap = tp_comm_overlap;
+    options.expert_issue_pass_s =
+        cluster.node.accelerator.eager_kernel_issue && fw.per_expert_gemm_launch
+            ? model::kMoeExpertIssuePerPassS
+            : 0.0;
+    options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
+    options.tp_comm_overlap = fw.tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
     options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
@@ -372,8 +377,7 @@ PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, c
         }
         r = evaluate_generic(workload, cluster, layout, precision, net, rates);
     } else {
-        r = evaluate_transformer(workload, cluster, layout, precision, net, rates,
-                                 fw.tp_comm_overlap);
+        r = evaluate_transformer(workload, cluster, layout, precision, net, rates, fw);
     }
     r.calibration_used.gemm = rates.measured_gemm != nullptr;
     r.calibration_used.hbm = rates.measured_hbm;

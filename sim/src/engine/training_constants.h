@@ -17,13 +17,36 @@ inline constexpr double kHostMemoryGbytesPerS = 240.0;
 // the OS, the data loader and the framework (DeepSpeed pins its offload buffers).
 inline constexpr double kHostMemoryUsableFraction = 0.85;
 
+// Host time to issue one local expert's kernels in one pass of a dropless MoE layer, exposed
+// because the dropless dispatcher copies the per-expert token counts to the host every MoE layer
+// (a device-to-host synchronisation: the GPU's queue drains and the host cannot run ahead).
+// Transformer Engine's grouped GEMM launches one cuBLAS GEMM per local expert
+// (multi_stream_cublas_gemm), each with its own FP8 quantisation, so the host's work grows with
+// the local experts. Fitted by least squares of the relative step-time error (Eigen, each source
+// weighing the same) over the published dropless Megatron runs in
+// tests/data/validation/moe_training.csv; tests/sim/validation_moe_test.cpp refits it, checks
+// this value and prints the leave-one-source-out error. 0.085 ms is about a tenth of a dense
+// layer's forward issue time (kHostIssuePerLayerPassS, 0.875 ms, vTrain fit): four or five eager
+// kernel launches per expert and pass.
+inline constexpr double kMoeExpertIssuePerPassS = 0.085e-3;
+
+// Streams Transformer Engine's grouped GEMM spreads its per-expert cuBLAS GEMMs over
+// (transformer_engine/common/include/transformer_engine/gemm.h: num_streams = 4), so at most
+// four experts' GEMMs share the GPU at a time.
+inline constexpr int kExpertGemmStreams = 4;
+
 inline constexpr std::string_view kMoeAssumption =
     "MoE: top-k routing with the busiest expert at capacity_factor x the mean load (1.0 when "
     "dropless: balanced, as in the published force-balanced benchmarks; real routers add "
     "imbalance); experts run as one grouped GEMM per rank (efficiency from the call's size, tile "
-    "quantisation from each expert's rows); dispatch and combine are all-to-alls over the "
+    "quantisation from each expert's rows, HBM roofline of each expert's weights at few rows per "
+    "expert; FP8 casts of the routed rows); dispatch and combine are all-to-alls over the "
     "expert-parallel group (intra-node fabric, the node's NICs beyond it), 2 per MoE layer per "
-    "pass, not overlapped with compute; sequence parallelism assumed with tp > 1 (Megatron-Core); "
+    "pass, not overlapped with compute; dropless routing synchronises device and host every MoE "
+    "layer, so frameworks launching one GEMM per local expert (Megatron-Core/NeMo via Transformer "
+    "Engine, 4 experts at a time over 4 streams) expose 0.085 ms of host issue per local expert "
+    "and pass (fitted on published dropless runs); sequence parallelism assumed with tp > 1 "
+    "(Megatron-Core); "
     "expert weights sharded by ep x etp, their gradients and optimizer state by ZeRO over the "
     "expert data-parallel group";
 inline constexpr std::string_view kLoraAssumption =

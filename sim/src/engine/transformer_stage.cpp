@@ -3,6 +3,7 @@
 #include "engine/context_parallel.h"
 #include "engine/layer_training.h"
 #include "engine/model_constants.h"
+#include "engine/moe.h"
 #include "engine/pipeline_stages.h"
 
 #include <algorithm>
@@ -64,13 +65,23 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     }
     // FP8 GEMMs take FP8 operands: each 16-bit activation input is read and written again as
     // FP8 (per-tensor scaled) before its GEMM; weights are cast once per step, not per pass.
+    // In MoE layers the experts' inputs (k routed copies of every token) replace the dense MLP's.
+    if (shape.moe.enabled() && lw.gemm_count >= 2) {
+        const auto up = static_cast<std::size_t>(lw.gemm_count - 2), down = up + 1;
+        const double dense_mlp =
+            lw.gemms[up].m * lw.gemms[up].k + lw.gemms[down].m * lw.gemms[down].k;
+        const double moe_share = double(shape.moe.moe_layers(shape.layers)) / shape.layers;
+        cast_bytes += moe_share * kFp8CastBytesPerElement *
+                      (moe_fp8_cast_elements(shape, layout) - dense_mlp);
+    }
     const double cast_s = options.fp8 ? memory_time_s(rates, cast_bytes, lw.gemm_count - 2) : 0.0;
     const double core_gemm = core_time(core) + core_time(core + 1);
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
     const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
                            memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
     // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
-    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e);
+    const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e,
+                                         options.expert_gemm_streams);
     LayerTimes t;
     t.fwd = linear_fwd + core_gemm + mem_fwd + adj.forward_s;
     // dgrad + wgrad GEMMs, grads of each kernel (frozen weights: dgrad only)
@@ -111,6 +122,12 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
                                                           : 0.0);
     t.host =
         std::max(0.0, passes * options.host_pass_s - (t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep));
+    // Dropless MoE (moe.h): the dispatcher copies the per-expert token counts to the host before
+    // it can size the expert GEMMs, so every MoE layer drains the GPU's queue and the host cannot
+    // run ahead; the per-expert kernels it then issues are on the critical path.
+    if (options.expert_issue_pass_s > 0)
+        t.host += double(shape.moe.moe_layers(shape.layers)) / shape.layers *
+                  moe_expert_issue_events(shape, layout) * options.expert_issue_pass_s;
 
     // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
     const HeadWork head = transformer_head_work(local, layout.micro_batch, layout.tp);

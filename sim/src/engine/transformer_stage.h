@@ -24,7 +24,12 @@ struct StageTimes {
 
 struct StageOptions {
     double bytes_per_element = 2;
-    double host_pass_s = 0;       // host-issue time per layer pass (0: compiled graphs)
+    double host_pass_s = 0; // host-issue time per layer pass (0: compiled graphs)
+    // Host time to issue one local expert's kernels in one pass of a dropless MoE layer, on the
+    // critical path behind the layer's device-to-host synchronisation (0: no such stall).
+    double expert_issue_pass_s = 0;
+    // Streams the per-expert GEMMs run over (0: one grouped kernel for all local experts).
+    int expert_gemm_streams = 0;
     bool tp_comm_overlap = false; // the framework hides TP collectives behind GEMMs
     bool fp8 = false;             // FP8 GEMMs: their 16-bit activation inputs are cast first
     FineTuning finetune;          // frozen / 4-bit base weights, LoRA adapters

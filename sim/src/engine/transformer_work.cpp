@@ -5,7 +5,7 @@ namespace cp::sim {
 namespace {
 
 double head_dim(const TransformerShape& s) {
-    return double(s.hidden) / double(s.heads);
+    return s.attention_head_dim();
 }
 double kv_heads(const TransformerShape& s) {
     return s.kv_heads > 0 ? s.kv_heads : s.heads;
@@ -20,16 +20,17 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
                                  bool sequence_parallel, double bytes_per_element) {
     const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
     const double t = tp, tokens = b * s, f = ffn(shape), dh = head_dim(shape);
+    const double q = shape.query_width();               // heads x head_dim (= h unless set)
     const double kv_width = 2.0 * kv_heads(shape) * dh; // K and V columns (GQA shares them)
     const double e = bytes_per_element;
 
     LayerWork w;
     auto add = [&w](GemmShape g) { w.gemms[static_cast<std::size_t>(w.gemm_count++)] = g; };
-    add({tokens, (h + kv_width) / t, h, 1}); // fused QKV projection
+    add({tokens, (q + kv_width) / t, h, 1}); // fused QKV projection
     w.attention_core_begin = w.gemm_count;
     add({s, s, dh, b * a / t});                                 // scores Q*K^T per head
     add({s, dh, s, b * a / t});                                 // context P*V per head
-    add({tokens, h, h / t, 1});                                 // attention output projection
+    add({tokens, h, q / t, 1});                                 // attention output projection
     add({tokens, (shape.gated_mlp ? 2.0 : 1.0) * f / t, h, 1}); // MLP up (+gate, fused)
     add({tokens, h, f / t, 1});                                 // MLP down
     for (int i = 0; i < w.gemm_count; ++i)
@@ -65,15 +66,25 @@ HeadWork transformer_head_work(const TransformerShape& shape, int micro_batch, i
 }
 
 double transformer_layer_params(const TransformerShape& shape) {
-    const double h = shape.hidden, f = ffn(shape);
-    const double qkv = h * (h + 2.0 * kv_heads(shape) * head_dim(shape));
-    const double attention = qkv + h * h + (h + 2.0 * kv_heads(shape) * head_dim(shape)) + h;
+    const double h = shape.hidden, f = ffn(shape), q = shape.query_width();
+    const double qkv = h * (q + 2.0 * kv_heads(shape) * head_dim(shape));
+    const double attention = qkv + q * h + (q + 2.0 * kv_heads(shape) * head_dim(shape)) + h;
     const double mlp =
         (shape.gated_mlp ? 3.0 : 2.0) * h * f + (shape.gated_mlp ? 2.0 : 1.0) * f + h;
     return attention + mlp + 4.0 * h; // two layernorms (scale and bias)
 }
 
 double transformer_embedding_params(const TransformerShape& shape) {
+    // An untied output layer is a second V x h matrix.
+    double p = (shape.tied_embeddings ? 1.0 : 2.0) * double(shape.vocab) * shape.hidden;
+    if (shape.learned_positions) p += double(shape.seq_len) * shape.hidden;
+    return p;
+}
+
+double transformer_end_stage_embedding_params(const TransformerShape& shape, int pp) {
+    if (pp <= 1) return transformer_embedding_params(shape);
+    // First stage: the input embedding; last stage: the output layer, which Megatron keeps as a
+    // copy of the input embedding when the two are tied. Either end holds one V x h matrix.
     double p = double(shape.vocab) * shape.hidden;
     if (shape.learned_positions) p += double(shape.seq_len) * shape.hidden;
     return p;
@@ -119,10 +130,11 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     // Not split by tp: 2 layernorm inputs (4), attention and MLP inputs (2+2), 2 dropout masks (2).
     const double replicated = 10.0 * sbh;
     // Split by tp: Q (2), K and V (4 * kv/a), context (2), MLP intermediates (4f/h, 6f/h gated).
-    const double kv_ratio = kv_heads(shape) / a;
+    const double q_ratio = shape.query_width() / h, kv_ratio = shape.kv_width() / h;
     const double f_ratio = ffn(shape) / h;
     const double sharded =
-        (2.0 + 4.0 * kv_ratio + 2.0 + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) * sbh;
+        (2.0 * q_ratio + 4.0 * kv_ratio + 2.0 * q_ratio + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) *
+        sbh;
     // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores. FlashAttention keeps
     // only the fp32 log-sum-exp of each score row (4 bytes per head and token) and regenerates the
     // dropout mask from the RNG state (Dao et al. 2022, sec. 3.1).

@@ -53,8 +53,12 @@ HeadWork transformer_head_work(const TransformerShape& shape, int micro_batch, i
 
 // Parameters of one layer (attention with GQA, MLP incl. gated, 2 layernorms, biases).
 double transformer_layer_params(const TransformerShape& shape);
-// Embedding parameters: V*h (+ s*h learned positions); the output layer is tied.
+// Embedding parameters: V*h (+ s*h learned positions), plus a second V*h output layer when the
+// embeddings are not tied.
 double transformer_embedding_params(const TransformerShape& shape);
+// Embedding parameters on the fuller end stage of a pipeline of `pp` stages (all of them when
+// pp = 1, else one V*h matrix: the input embedding or the output layer).
+double transformer_end_stage_embedding_params(const TransformerShape& shape, int pp);
 double transformer_params(const TransformerShape& shape);
 
 // Hardware FLOPs per sample summed from the per-layer GEMMs: forward + backward, plus the

@@ -33,6 +33,8 @@ std::string scenario_to_json(const Scenario& sc) {
         model["hidden"] = s.hidden;
         model["heads"] = s.heads;
         model["kv_heads"] = s.kv_heads;
+        if (s.head_dim > 0) model["head_dim"] = s.head_dim;
+        model["tied_embeddings"] = s.tied_embeddings;
         model["ffn_hidden"] = s.ffn_hidden;
         model["gated_mlp"] = s.gated_mlp;
         model["seq_len"] = s.seq_len;

@@ -14,13 +14,13 @@
 
 namespace cp::sim::scenario_io {
 // Parameter count from the shape, for the Chinchilla default and messages (the step model does
-// its own accounting). Attention: Q and O are h×h, K and V shrink with grouped-query attention.
+// its own accounting). Attention: Q and O are h × heads·head_dim, K and V shrink with
+// grouped-query attention.
 static double approx_transformer_params(const TransformerShape& s) {
     const double h = s.hidden;
-    const double kv_dim = h * s.kv_heads / s.heads;
-    const double attention = 2 * h * h + 2 * h * kv_dim;
+    const double attention = 2 * h * s.query_width() + 2 * h * s.kv_width();
     const double mlp = (s.gated_mlp ? 3.0 : 2.0) * h * s.ffn_hidden;
-    double p = s.layers * (attention + mlp) + double(s.vocab) * h;
+    double p = s.layers * (attention + mlp) + (s.tied_embeddings ? 1.0 : 2.0) * s.vocab * h;
     if (s.learned_positions) p += double(s.seq_len) * h;
     return p;
 }
@@ -41,6 +41,8 @@ void parse_model(Reader& r, Scenario& sc) {
     if (auto v = r.integer("hidden", 1, limits::kMaxWidth)) s.hidden = *v;
     if (auto v = r.integer("heads", 1, limits::kMaxWidth)) s.heads = *v;
     if (auto v = r.integer("kv_heads", 1, limits::kMaxWidth)) s.kv_heads = *v;
+    if (auto v = r.integer("head_dim", 1, limits::kMaxWidth)) s.head_dim = *v;
+    if (auto v = r.boolean("tied_embeddings")) s.tied_embeddings = *v;
     if (auto v = r.integer("ffn_hidden", 1, limits::kMaxWidth)) s.ffn_hidden = *v;
     if (auto v = r.boolean("gated_mlp")) s.gated_mlp = *v;
     if (auto v = r.integer("seq_len", 1, limits::kMaxSeqLen)) {
@@ -68,9 +70,10 @@ void parse_model(Reader& r, Scenario& sc) {
         }
         if (s.kv_heads <= 0) s.kv_heads = s.heads;
         if (s.ffn_hidden <= 0) s.ffn_hidden = 4 * s.hidden;
-        if (s.hidden % s.heads != 0)
-            r.fail("heads", "must divide model.hidden (" + std::to_string(s.hidden) + "), got " +
-                                std::to_string(s.heads));
+        // Heads split the hidden size unless their width is given (model.head_dim).
+        if (s.head_dim <= 0 && s.hidden % s.heads != 0)
+            r.fail("heads", "must divide model.hidden (" + std::to_string(s.hidden) +
+                                ") unless model.head_dim is given, got " + std::to_string(s.heads));
         if (s.heads % s.kv_heads != 0)
             r.fail("kv_heads", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                    std::to_string(s.kv_heads));

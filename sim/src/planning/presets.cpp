@@ -35,6 +35,8 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.hidden = p.at("hidden").get<int>();
             s.heads = p.at("heads").get<int>();
             s.kv_heads = p.value("kv_heads", s.heads);
+            s.head_dim = p.value("head_dim", 0);
+            s.tied_embeddings = p.value("tied_embeddings", true);
             s.ffn_hidden = p.value("ffn_hidden", 4 * s.hidden);
             s.gated_mlp = p.value("gated_mlp", false);
             s.seq_len = p.at("seq_len").get<int>();

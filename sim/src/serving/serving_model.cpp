@@ -21,7 +21,7 @@ double n_quantisation(double n) {
 }
 
 double head_dim(const TransformerShape& s) {
-    return double(s.hidden) / double(s.heads);
+    return s.attention_head_dim();
 }
 double ffn(const TransformerShape& s) {
     return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
@@ -62,11 +62,11 @@ double layers_per_stage(const ServingSetup& st) {
 // The linear layers of one transformer layer for `tokens` rows on one TP rank.
 void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
     const TransformerShape& s = st.workload->shape;
-    const double h = s.hidden, tp = st.tp, f = ffn(s);
+    const double h = s.hidden, tp = st.tp, f = ffn(s), q = s.query_width();
     const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
     const double wb = storage_bytes(st.weights);
-    add_weight_gemm(st, {tokens, h / tp + kv_cols, h, 1}, wb, count, t); // QKV
-    add_weight_gemm(st, {tokens, h, h / tp, 1}, wb, count, t);           // output proj.
+    add_weight_gemm(st, {tokens, q / tp + kv_cols, h, 1}, wb, count, t); // QKV
+    add_weight_gemm(st, {tokens, h, q / tp, 1}, wb, count, t);           // output proj.
     add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, count,
                     t);                                        // up(+gate)
     add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, count, t); // down
@@ -177,8 +177,9 @@ double serving_weight_bytes(const Workload& w, StorageType weights) {
     if (w.kind == WorkloadKind::generic) return w.params * storage_bytes(weights);
     const TransformerShape& s = w.shape;
     const double embedding = transformer_embedding_params(s);
-    // Decoders keep a separate output matrix (Llama, Mistral, GPT-J checkpoints are untied).
-    const double head = s.encoder_only ? 0.0 : double(s.vocab) * s.hidden;
+    // Decoders keep a separate output matrix (Llama, Mistral, GPT-J checkpoints are untied);
+    // a model marked untied already counts it in its embedding parameters.
+    const double head = (s.encoder_only || !s.tied_embeddings) ? 0.0 : double(s.vocab) * s.hidden;
     const double layers = transformer_params(s) - embedding;
     return layers * storage_bytes(weights) + (embedding + head) * 2.0;
 }

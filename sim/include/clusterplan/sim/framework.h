@@ -42,6 +42,10 @@ struct FrameworkProfile {
     bool context_parallel; // ring attention over the sequence (cp > 1)
     bool gpu;              // runs on NVIDIA GPUs
     bool neuron;           // runs on Trainium
+    // MoE experts' GEMMs launched one per local expert (Transformer Engine's grouped GEMM loops
+    // cuBLAS calls over the experts; DeepSpeed-MoE loops its experts in Python) rather than as
+    // one grouped kernel (grouped_gemm / torch._grouped_mm, as torchtitan and NeMo AutoModel).
+    bool per_expert_gemm_launch;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);

@@ -38,12 +38,28 @@ struct TransformerShape {
     int seq_len = 0;
     int vocab = 0;
     bool learned_positions = false; // adds seq_len*hidden parameters
+    // Width of one attention head; 0 = hidden / heads. Qwen3 and GPT-OSS use heads wider or
+    // narrower than that (Qwen3-30B-A3B: 32 heads of 128 over a 2,048 hidden size), so the query
+    // width heads*head_dim differs from the hidden size.
+    int head_dim = 0;
+    // Output layer shares the input embedding's V x h matrix (GPT-2/3, BERT); false adds a second
+    // V x h matrix (Llama 3, Mixtral, Qwen3-30B-A3B: tie_word_embeddings false in their configs).
+    bool tied_embeddings = true;
     // Fused attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): the a*s*s
     // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
     bool flash_attention = false;
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;
+
+    double attention_head_dim() const {
+        return head_dim > 0 ? double(head_dim) : double(hidden) / std::max(1, heads);
+    }
+    double query_width() const { return double(heads) * attention_head_dim(); }
+    // K and V width each (grouped-query attention shares them over heads / kv_heads).
+    double kv_width() const {
+        return double(kv_heads > 0 ? kv_heads : heads) * attention_head_dim();
+    }
 };
 
 enum class WorkloadKind { transformer, generic };
