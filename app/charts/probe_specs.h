@@ -1,5 +1,6 @@
-// Chart specs of measured hardware: collective bus bandwidth against message size, and GEMM
-// TFLOP/s per precision (achieved against the datasheet peak).
+// Chart specs of measured hardware: collective bus bandwidth against message size, GEMM
+// TFLOP/s per precision (achieved against the datasheet peak), and a job's measured steps
+// against the planner's prediction before and after calibrating on them.
 #pragma once
 
 #include "chart_spec.h"
@@ -26,5 +27,20 @@ struct GemmBar {
 // `source` (may be empty) names where the measurements come from (file, host, date); it is
 // shown under the title so a chart never passes off example data as this cluster's.
 ChartSpec gemm_spec(const std::vector<GemmBar>& bars, const QString& source = QString());
+
+// One imported job log: every step's time against the planner's step for the same scenario,
+// before and after the job's own calibration, and the calibrated plan's range.
+struct JobStepsData {
+    QString source;                 // the log's name, shown under the title
+    std::vector<double> steps;      // step numbers, in log order
+    std::vector<double> measured_s; // each step's time (rates already converted)
+    int warmup_steps = 0;           // the leading steps the fit skipped (drawn muted)
+    double predicted_before_s = 0;  // NaN or <= 0: not drawn
+    double predicted_after_s = 0;
+    double range_low_s = 0; // calibrated range; NaN or <= 0: not drawn
+    double range_high_s = 0;
+};
+
+ChartSpec job_steps_spec(const JobStepsData& data);
 
 } // namespace cp::charts
