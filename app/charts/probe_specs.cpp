@@ -13,14 +13,28 @@ ChartSpec busbw_spec(const std::vector<BandwidthSeries>& series) {
     c.y_label = QObject::tr("bus bandwidth (GB/s)");
     c.log_x = true;
     c.x_ticks = TickStyle::bytes;
+    int index = 0;
     for (const BandwidthSeries& s : series) {
+        const QColor colour = series_colour(index++);
         ChartSeries line;
         line.name = s.label;
         line.line = true;
+        line.colour = colour;
         for (size_t i = 0; i < s.bytes.size() && i < s.busbw_gbytes_per_s.size(); ++i) {
             line.points.emplace_back(s.bytes[i], s.busbw_gbytes_per_s[i]);
         }
         c.series.push_back(std::move(line));
+        if (s.fitted_busbw_gbytes_per_s.empty()) continue;
+        ChartSeries fit;
+        fit.name = QObject::tr("%1 · α–β fit").arg(s.label);
+        fit.line = true;
+        fit.markers = false;
+        fit.dashed = true;
+        fit.colour = colour;
+        for (size_t i = 0; i < s.bytes.size() && i < s.fitted_busbw_gbytes_per_s.size(); ++i)
+            if (std::isfinite(s.fitted_busbw_gbytes_per_s[i]))
+                fit.points.emplace_back(s.bytes[i], s.fitted_busbw_gbytes_per_s[i]);
+        c.series.push_back(std::move(fit));
     }
     return c;
 }

@@ -14,8 +14,12 @@ struct BandwidthSeries {
     QString label;             // "all_reduce · 8 ranks"
     std::vector<double> bytes; // message sizes
     std::vector<double> busbw_gbytes_per_s;
+    // What the α–β fit the planner would use predicts at the same sizes (empty: not drawn).
+    std::vector<double> fitted_busbw_gbytes_per_s;
 };
 
+// Measured bus bandwidth per collective; where given, the fit's prediction beside it as a dashed
+// line of the same colour (measured against predicted per message size).
 ChartSpec busbw_spec(const std::vector<BandwidthSeries>& series);
 
 struct GemmBar {

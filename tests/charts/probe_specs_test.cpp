@@ -85,3 +85,25 @@ TEST_CASE("The job-log chart leaves out what it was not given", "[charts][specs]
     CHECK(spec.series.size() == 2);
     CHECK(job_steps_spec(JobStepsData{}).empty());
 }
+
+TEST_CASE("The bus bandwidth chart draws each collective's fit beside its measurements",
+          "[charts][specs][calibration]") {
+    BandwidthSeries measured;
+    measured.label = QStringLiteral("all_reduce · 8 ranks");
+    measured.bytes = {1 << 20, 1 << 24, 1 << 28};
+    measured.busbw_gbytes_per_s = {60, 200, 230};
+    BandwidthSeries fitted = measured;
+    fitted.label = QStringLiteral("all_gather · 8 ranks");
+    fitted.fitted_busbw_gbytes_per_s = {55, 205, std::nan("")};
+    const ChartSpec spec = busbw_spec({measured, fitted});
+    REQUIRE(spec.series.size() == 3); // the first table has no fit
+    const ChartSeries* fit = series_named(spec, QStringLiteral("all_gather · 8 ranks · α–β fit"));
+    REQUIRE(fit);
+    CHECK(fit->dashed);
+    CHECK_FALSE(fit->markers);
+    CHECK(fit->points.size() == 2); // an unknown prediction is left out, not drawn as zero
+    CHECK_REL(fit->points[1].y(), 205.0, 1e-12);
+    // Measured and fitted lines of one collective share a colour.
+    CHECK(fit->colour == series_named(spec, fitted.label)->colour);
+    CHECK(spec.series[0].colour != fit->colour);
+}

@@ -10,6 +10,7 @@
 #include "pages/serve_page.h"
 #include "pages/serving_form.h"
 
+#include <QAbstractSeries>
 #include <QChart>
 #include <QDir>
 #include <QSignalSpy>
@@ -105,4 +106,16 @@ TEST_CASE("The Probes page charts a job log's steps against the prediction",
     CHECK(chart->series().size() >= 5);
     CHECK(chart->title().contains(QStringLiteral("Measured vs predicted")));
     keep_shot(window, "probes", "probes-job-log.png");
+
+    // An nccl-tests import draws each collective's α–β fit beside its measurements.
+    QSignalSpy finished(probes, &ProbesPage::importFinished);
+    probes->importFile(
+        QStringLiteral(CLUSTERPLAN_TEST_DATA_DIR "/calibration/nccl_tests_allreduce_a100x8.txt"));
+    REQUIRE(finished.wait(30000));
+    REQUIRE(finished.takeFirst().first().toBool());
+    int fits = 0;
+    for (const QAbstractSeries* s : probes->busbwView()->chart()->series())
+        fits += s->name().endsWith(QStringLiteral("α–β fit")) ? 1 : 0;
+    CHECK(fits >= 1);
+    keep_shot(window, "probes", "probes-measured-vs-fit.png");
 }

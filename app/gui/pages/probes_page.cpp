@@ -290,15 +290,8 @@ void ProbesPage::importFile(const QString& path) {
 
 void ProbesPage::showResults() {
     std::vector<charts::BandwidthSeries> series;
-    for (const sim::CollectiveTable& t : results_->tables()) {
-        charts::BandwidthSeries s;
-        s.label = tr("%1 · %2 ranks").arg(QString::fromStdString(t.collective)).arg(t.ranks);
-        for (const sim::CollectiveSample& x : t.samples) {
-            s.bytes.push_back(x.bytes);
-            s.busbw_gbytes_per_s.push_back(x.busbw_gbytes_per_s);
-        }
-        series.push_back(std::move(s));
-    }
+    for (const sim::CollectiveTable& t : results_->tables())
+        series.push_back(bandwidth_series(t));
     busbw_->replaceChart(charts::busbw_chart(series));
     busbw_->setEmptyText(
         series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "

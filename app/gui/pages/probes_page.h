@@ -47,6 +47,7 @@ public:
     QString statusText() const;
     QStringList profileNames() const;
     ChartView* gemmView() const { return gemm_; }
+    ChartView* busbwView() const { return busbw_; }
     JobLogPanel* jobLogPanel() const { return job_log_; }
     // Measured against predicted step time of the last imported job log.
     ChartView* jobStepsView() const { return job_steps_; }
