@@ -1,6 +1,7 @@
 #include "serving_text.h"
 
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/serving_json.h"
 #include "clusterplan/sim/serving_wording.h"
 #include "text_columns.h"
@@ -24,6 +25,40 @@ std::string join(const std::vector<std::string>& items) {
 
 bool is_known_slo(const sim::ServingPlan& p) {
     return sim::is_known(p.slo.ttft_ms) || sim::is_known(p.slo.tpot_ms);
+}
+
+// "614–796 output tokens/s (80 % of comparable runs within ...)" for one figure.
+template <typename Unit>
+std::string ranged(double value, const sim::PredictionInterval& iv, bool rate, Unit unit) {
+    const sim::FigureRange r = rate ? sim::rate_range(value, iv) : sim::time_range(value, iv);
+    if (!sim::is_known(r.low)) return unit(value);
+    return unit(value) + " (" + sim::range_phrase(iv, unit(r.low), unit(r.high)) + ")";
+}
+
+// Every figure with the range its own residuals give (serving_interval.h).
+void print_serving_ranges(std::ostream& out, const sim::ServingPlan& p) {
+    const sim::ServingIntervals& iv = p.intervals;
+    const auto per_s = [](const char* what) {
+        return [what](double v) { return number(v, 0) + " " + what; };
+    };
+    const auto ms = [](int decimals) {
+        return [decimals](double v) { return number(v, decimals) + " ms"; };
+    };
+    const auto dollars = [](double v) { return usd(v, 3); };
+    out << "Ranges (" << iv.throughput.bucket << "):\n";
+    if (p.generation) {
+        out << "  output throughput "
+            << ranged(p.output_tokens_per_s, iv.throughput, true, per_s("tokens/s")) << "\n";
+        out << "  TTFT " << ranged(p.ttft_ms, iv.ttft, false, ms(1)) << "\n";
+        out << "  TPOT " << ranged(p.tpot_ms, iv.step, false, ms(2)) << "\n";
+    } else {
+        out << "  throughput " << ranged(p.samples_per_s, iv.throughput, true, per_s("samples/s"))
+            << "\n";
+        out << "  latency " << ranged(p.latency_ms, iv.step, false, ms(2)) << "\n";
+    }
+    out << "  cost per 1M " << (p.generation ? "output tokens " : "samples ")
+        << ranged(p.usd_per_million_output_tokens, iv.throughput, false, dollars) << "\n";
+    if (!iv.throughput.validated) out << "  " << sim::kUnvalidatedLine << "\n";
 }
 
 } // namespace
@@ -75,6 +110,7 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
     if (is_known_slo(p)) out << "  SLO " << (p.meets_slo ? "met" : "missed") << "\n";
     out << "  limits: " << join(sim::serving_limit_names(p.limits)) << "\n";
     out << "  " << p.validation << "\n";
+    print_serving_ranges(out, p);
     out << "Assumptions:\n";
     for (const auto& a : p.assumptions)
         out << "  - " << a << "\n";

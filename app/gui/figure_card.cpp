@@ -1,5 +1,6 @@
 #include "figure_card.h"
 
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/prediction_interval.h"
 
 #include <QHBoxLayout>
@@ -72,6 +73,24 @@ QString FigureCard::range() const {
 void FigureCard::setUnvalidated(bool on) {
     unvalidated_ = on;
     badge_->setVisible(on);
+}
+
+void FigureCard::showInterval(const sim::PredictionInterval& iv, double low, double high,
+                              const std::function<QString(double)>& unit, bool valid) {
+    setUnvalidated(valid && !iv.validated);
+    if (!valid || !sim::is_known(low) || !sim::is_known(high)) {
+        setRange({});
+        return;
+    }
+    const QString span = tr("%1 – %2").arg(unit(low), unit(high));
+    const QString phrase = QString::fromStdString(
+        sim::range_phrase(iv, unit(low).toStdString(), unit(high).toStdString()));
+    const int share = qRound(iv.confidence * 100);
+    setRange(iv.basis == sim::IntervalBasis::job_log
+                 ? tr("%1 (%2 % range, your job log)").arg(span).arg(share)
+             : iv.validated ? tr("%1 (%2 % of comparable runs)").arg(span).arg(share)
+                            : tr("%1 (worst error seen)").arg(span),
+             phrase);
 }
 
 QString FigureCard::value() const {

@@ -2,8 +2,13 @@
 #pragma once
 
 #include <QFrame>
+#include <functional>
 
 class QLabel;
+
+namespace cp::sim {
+struct PredictionInterval;
+}
 
 namespace cp::gui {
 
@@ -19,6 +24,12 @@ public:
     QString range() const;
     // A badge beside the title saying that no measured run supports the figure.
     void setUnvalidated(bool on);
+    // The figure's interval [low, high] under the number as every page words it ("6.0 s – 7.4 s
+    // (80 % of comparable runs)", "(… range, your job log)", "(worst error seen)"), the planner's
+    // sentence as its tooltip, and the badge when `iv` is unvalidated. An invalid plan or an
+    // unknown end clears the range (the badge still follows `iv` for a valid plan).
+    void showInterval(const sim::PredictionInterval& iv, double low, double high,
+                      const std::function<QString(double)>& unit, bool valid = true);
     bool unvalidated() const { return unvalidated_; }
     // Marks the figure the scenario's choices make the headline (e.g. the chosen purchase option).
     void setHighlighted(bool on);

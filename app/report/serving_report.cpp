@@ -1,6 +1,7 @@
 // ReportData (serving) -> Document: the serving report, with the training report's structure:
 // recommendation, scenario, SLO check, ranked deployments, KV-cache capacity, serving on spot,
 // charts, prices, calibration, instances that cannot serve, assumptions and caveats.
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/serving_json.h"
 #include "clusterplan/sim/serving_wording.h"
 #include "report_data.h"
@@ -9,6 +10,7 @@
 #include "serving_specs.h"
 
 #include <cmath>
+#include <functional>
 
 namespace cp::report {
 namespace {
@@ -64,6 +66,51 @@ QString limits_text(const sim::ServingPlan& p) {
     return names.join(QStringLiteral(", "));
 }
 
+// One figure with its range as the CLI words it ("80 % of comparable runs within ...").
+QString ranged(const QString& name, double value, const sim::PredictionInterval& iv, bool rate,
+               const std::function<QString(double)>& unit) {
+    const sim::FigureRange r = rate ? sim::rate_range(value, iv) : sim::time_range(value, iv);
+    if (!std::isfinite(r.low) || !std::isfinite(r.high)) return {};
+    return QStringLiteral("%1 %2 (%3)")
+        .arg(name, unit(value),
+             qs(sim::range_phrase(iv, unit(r.low).toStdString(), unit(r.high).toStdString())));
+}
+
+// How sure the recommendation's figures are: each with the range of its own residuals
+// (serving_interval.h), what the ranges rest on, and the unvalidated line where nothing does.
+Paragraph ranges_paragraph(const sim::ServingPlan& p) {
+    const sim::ServingIntervals& iv = p.intervals;
+    const QString unit =
+        p.generation ? QStringLiteral("output tokens/s") : QStringLiteral("samples/s");
+    const auto rate = [&unit](double v) { return fmt::count(v) + u' ' + unit; };
+    QStringList parts;
+    parts << ranged(QStringLiteral("throughput per replica"),
+                    p.generation ? p.output_tokens_per_s : p.samples_per_s, iv.throughput, true,
+                    rate);
+    if (p.generation) {
+        parts << ranged(QStringLiteral("TTFT"), p.ttft_ms, iv.ttft, false, ms);
+        parts << ranged(QStringLiteral("TPOT"), p.tpot_ms, iv.step, false, ms);
+    } else {
+        parts << ranged(QStringLiteral("batch latency"), p.latency_ms, iv.step, false, ms);
+    }
+    parts << ranged(QStringLiteral("cost %1").arg(per_million(p)), p.usd_per_million_output_tokens,
+                    iv.throughput, false, [](double v) { return fmt::usd(v); });
+    parts.removeAll(QString());
+    QString text = parts.join(QStringLiteral("; ")) + u'.';
+    const sim::PredictionInterval& head = iv.throughput;
+    text += head.runs > 0
+                ? QStringLiteral(" Throughput and cost rest on %1: %2 measured run%3 from "
+                                 "%4 source%5.")
+                      .arg(qs(head.bucket))
+                      .arg(head.runs)
+                      .arg(head.runs == 1 ? QString() : QStringLiteral("s"))
+                      .arg(head.sources)
+                      .arg(head.sources == 1 ? QString() : QStringLiteral("s"))
+                : QStringLiteral(" No published run measured %1.").arg(qs(head.bucket));
+    if (!head.validated) text += u' ' + qs(std::string(sim::kUnvalidatedLine)) + u'.';
+    return Paragraph{text, QStringLiteral("How sure:")};
+}
+
 Section recommendation(const ReportData& data, const Plans& plans) {
     Section s{QStringLiteral("Recommendation"), {}};
     if (plans.empty()) {
@@ -92,6 +139,7 @@ Section recommendation(const ReportData& data, const Plans& plans) {
         QStringLiteral("Recommended: %1, %2.")
             .arg(deployment(best),
                  data.serving->spot ? QStringLiteral("spot") : QStringLiteral("on demand"))});
+    s.blocks.push_back(ranges_paragraph(best));
     if (const std::string note = sim::serving_quantization_note(best); !note.empty())
         s.blocks.push_back(Paragraph{qs(note), QStringLiteral("Quantization:")});
     const bool any_slo = limited(best.slo.ttft_ms) || limited(best.slo.tpot_ms);

@@ -72,7 +72,7 @@ TEST_CASE("Chart builders label their axes with units and export PNG and SVG", "
         charts::pareto_chart({{10, 1000, true, "a", 0}, {20, 900, true, "b", 1}}));
     CHECK(axis_titles(pareto.get()).join(' ').contains("hours"));
     std::unique_ptr<QChart> bw(
-        charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}}}));
+        charts::busbw_chart({{"all_reduce", {1024, 1 << 20}, {1.0, 100.0}, {}}}));
     CHECK(axis_titles(bw.get()).join(' ').contains("GB/s"));
 
     test::TempDataDir dir;

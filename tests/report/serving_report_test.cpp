@@ -114,6 +114,17 @@ TEST_CASE("A serving report ranks deployments as serve does and checks the SLO",
     const auto paragraphs = blocks<cp::report::Paragraph>(*best);
     REQUIRE_FALSE(paragraphs.empty());
     CHECK(paragraphs.front()->lead.contains(QString::fromStdString(ranked.front().instance)));
+    // Every figure of the recommendation with its range, and what the ranges rest on.
+    const auto sure = std::find_if(paragraphs.begin(), paragraphs.end(), [](const auto* p) {
+        return p->lead == QStringLiteral("How sure:");
+    });
+    REQUIRE(sure != paragraphs.end());
+    for (const char* part : {"throughput per replica", "TTFT", "TPOT", "cost per million"})
+        CHECK((*sure)->text.contains(QString::fromLatin1(part)));
+    CHECK(
+        (*sure)->text.contains(QString::fromStdString(ranked.front().intervals.throughput.bucket)));
+    CHECK(((*sure)->text.contains(QStringLiteral("no measured run supports this estimate"))) ==
+          !ranked.front().intervals.throughput.validated);
 }
 
 TEST_CASE("The serving report marks a KV-bound deployment", "[report][serving]") {

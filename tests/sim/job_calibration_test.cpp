@@ -3,6 +3,7 @@
 #include "calibration_test_util.h"
 #include "clusterplan/sim/calibration_profile_json.h"
 #include "clusterplan/sim/job_calibration.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
 
@@ -131,4 +132,38 @@ TEST_CASE("A job calibration survives the profile's JSON") {
     bad["job"]["compute_factor"] = -1;
     CHECK_THROWS_WITH(profile_from_json(bad, "stored"),
                       Catch::Contains("field 'job.compute_factor' must be a positive number"));
+}
+
+TEST_CASE("A job calibration narrows the range of GPT-3 1.3B on p4d and holds the log's median") {
+    const auto one = cp::test::a100_cluster(1, 400);
+    const AcceleratorSpec& a100 = one.node.accelerator;
+    const Layout layout = data_parallel(8);
+    const PlanResult plain = evaluate(gpt3_1p3b(), one, layout, Precision::bf16);
+    const JobLog log = megatron_log();
+    const CalibrationProfile profile = imported(log, plain);
+    const PlanResult cal = evaluate(gpt3_1p3b(), one, layout, Precision::bf16, &profile);
+    const PredictionInterval before = plan_interval(plain, layout, a100, nullptr);
+    const PredictionInterval after = plan_interval(cal, layout, a100, &profile);
+    const FigureRange r_before = time_range(plain.step_time_s, before);
+    const FigureRange r_after = time_range(cal.step_time_s, after);
+    const double median = summarize_job_log(log).median;
+    INFO("uncalibrated " << r_before.low << "-" << r_before.high << " s, calibrated " << r_after.low
+                         << "-" << r_after.high << " s, log median " << median);
+    CHECK(after.basis == IntervalBasis::job_log);
+    CHECK(after.validated);
+    CHECK(after.high_factor / after.low_factor < before.high_factor / before.low_factor);
+    CHECK(r_after.low <= median);
+    CHECK(median <= r_after.high);
+
+    SECTION("on 8 nodes the unmeasured communication keeps its share of the bucket's range") {
+        const auto eight = cp::test::a100_cluster(8, 400);
+        const Layout wide = data_parallel(64);
+        const PlanResult p8 = evaluate(gpt3_1p3b(), eight, wide, Precision::bf16);
+        const PlanResult c8 = evaluate(gpt3_1p3b(), eight, wide, Precision::bf16, &profile);
+        const PredictionInterval b8 = plan_interval(p8, wide, a100, nullptr);
+        const PredictionInterval a8 = plan_interval(c8, wide, a100, &profile);
+        INFO("exposed communication share " << exposed_comm_s(c8.breakdown_s) / c8.step_time_s);
+        CHECK(a8.high_factor / a8.low_factor < b8.high_factor / b8.low_factor);
+        CHECK(a8.high_factor / a8.low_factor >= after.high_factor / after.low_factor);
+    }
 }

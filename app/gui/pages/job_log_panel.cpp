@@ -4,9 +4,11 @@
 #include "catalog_service.h"
 #include "clusterplan/service/job_import.h"
 #include "clusterplan/sim/job_calibration.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "format.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -47,6 +49,28 @@ QString comparison_html(const service::JobImport& in) {
     for (const std::string& line : sim::describe_job_calibration(in.profile.job))
         html += QStringLiteral("<br>• ") + q(line).toHtmlEscaped();
     return html;
+}
+
+// Every step in seconds: a time is scaled by the run's median step over the log's median, a rate
+// by its inverse (the fit converted the median with the scenario's batch and devices).
+::cp::charts::JobStepsData steps_data(const service::JobImport& in, const QString& source) {
+    const sim::JobRun& run = in.profile.job.runs.front();
+    ::cp::charts::JobStepsData d;
+    d.source = source;
+    const bool rate = in.log.measure != sim::JobLogMeasure::step_time_s;
+    for (const sim::JobLogSample& s : in.log.samples) {
+        if (!(s.value > 0) || !(in.summary.median > 0)) continue;
+        d.steps.push_back(static_cast<double>(s.step));
+        d.measured_s.push_back(rate ? run.measured_step_s * in.summary.median / s.value
+                                    : run.measured_step_s * s.value / in.summary.median);
+    }
+    d.warmup_steps = in.summary.steps_skipped;
+    d.predicted_before_s = in.before.result.step_time_s;
+    d.predicted_after_s = in.after.result.step_time_s;
+    const sim::FigureRange r = sim::time_range(in.after.result.step_time_s, in.after.interval);
+    d.range_low_s = r.low;
+    d.range_high_s = r.high;
+    return d;
 }
 
 } // namespace
@@ -90,6 +114,8 @@ QString JobLogPanel::importLog(const QString& path) {
         return q(e.what());
     }
     comparison_->setText(comparison_html(in));
+    steps_ = steps_data(in, QFileInfo(path).fileName());
+    emit compared();
     const QString name = q(in.profile.name);
     sim::Scenario sc = context_.scenario();
     sc.calibration = in.profile.name; // the Plan page now shows the calibrated plan

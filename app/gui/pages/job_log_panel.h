@@ -3,6 +3,8 @@
 // predicted step time, before and after the fit.
 #pragma once
 
+#include "probe_specs.h"
+
 #include <QGroupBox>
 
 class QLabel;
@@ -21,9 +23,12 @@ public:
     // sentence or "" (then the comparison is shown and the scenario names the new profile).
     QString importLog(const QString& path);
     QString comparisonText() const;
+    // The last import's steps against the predictions, for the measured-vs-predicted chart.
+    const ::cp::charts::JobStepsData& steps() const { return steps_; }
 
 signals:
     void stored(const QString& name);
+    void compared(); // steps() holds a new import
 
 private:
     void importInteractive();
@@ -31,6 +36,7 @@ private:
     AppContext& context_;
     QLineEdit* name_ = nullptr;
     QLabel* comparison_ = nullptr;
+    ::cp::charts::JobStepsData steps_;
 };
 
 } // namespace cp::gui

@@ -171,22 +171,9 @@ void PlanPage::showRanges() {
     const PlanOutcome& o = outcome_;
     const sim::PredictionInterval& iv = o.interval;
     const bool valid = o.result.valid();
-    const auto show = [&](const char* key, sim::FigureRange r, const auto& unit) {
-        FigureCard* card = cards_[QString::fromLatin1(key)];
-        card->setUnvalidated(valid && !iv.validated);
-        if (!valid || !sim::is_known(r.low) || !sim::is_known(r.high)) {
-            card->setRange({});
-            return;
-        }
-        const QString span = tr("%1 – %2").arg(unit(r.low), unit(r.high));
-        const QString phrase = QString::fromStdString(
-            sim::range_phrase(iv, unit(r.low).toStdString(), unit(r.high).toStdString()));
-        const int share = qRound(iv.confidence * 100);
-        card->setRange(iv.basis == sim::IntervalBasis::job_log
-                           ? tr("%1 (%2 % range, your job log)").arg(span).arg(share)
-                       : iv.validated ? tr("%1 (%2 % of comparable runs)").arg(span).arg(share)
-                                      : tr("%1 (worst error seen)").arg(span),
-                       phrase);
+    const auto show = [&](const char* key, sim::FigureRange r,
+                          const std::function<QString(double)>& unit) {
+        cards_[QString::fromLatin1(key)]->showInterval(iv, r.low, r.high, unit, valid);
     };
     const sim::PlanResult& r = o.result;
     show("step_time", sim::time_range(r.step_time_s, iv), fmt_duration_s);

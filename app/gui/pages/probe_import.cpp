@@ -1,8 +1,10 @@
 #include "pages/probe_import.h"
 
+#include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/io/input_file.h"
 
 #include <QObject>
+#include <cmath>
 #include <exception>
 
 namespace cp::gui {
@@ -47,6 +49,22 @@ Imported parse_file(const QString& path) {
         out.error = QString::fromStdString(e.what());
     }
     return out;
+}
+
+::cp::charts::BandwidthSeries bandwidth_series(const sim::CollectiveTable& table) {
+    ::cp::charts::BandwidthSeries s;
+    s.label =
+        QObject::tr("%1 · %2 ranks").arg(QString::fromStdString(table.collective)).arg(table.ranks);
+    const sim::CollectiveFit fit = sim::fit_collective(table);
+    for (const sim::CollectiveSample& x : table.samples) {
+        s.bytes.push_back(x.bytes);
+        s.busbw_gbytes_per_s.push_back(x.busbw_gbytes_per_s);
+        const double fitted_s = sim::segments_time_s(fit.segments, x.bytes);
+        s.fitted_busbw_gbytes_per_s.push_back(
+            fitted_s > 0 && x.time_us > 0 ? x.busbw_gbytes_per_s * x.time_us * 1e-6 / fitted_s
+                                          : std::nan(""));
+    }
+    return s;
 }
 
 } // namespace cp::gui

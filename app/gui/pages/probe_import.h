@@ -4,6 +4,7 @@
 
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_probe.h"
+#include "probe_specs.h"
 
 #include <QString>
 #include <optional>
@@ -21,5 +22,9 @@ struct Imported {
 
 // The file's tables (and its probe document), or `error` saying why it cannot be used.
 Imported parse_file(const QString& path);
+
+// One table as measured, with the busbw its α–β fit (what a profile made from it predicts)
+// gives at each size: time scales busbw inversely at a fixed size.
+::cp::charts::BandwidthSeries bandwidth_series(const sim::CollectiveTable& table);
 
 } // namespace cp::gui

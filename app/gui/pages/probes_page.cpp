@@ -16,6 +16,7 @@
 #include "pages/job_log_panel.h"
 #include "pages/probe_import.h"
 #include "pages/result_table.h"
+#include "qchart_render.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -134,8 +135,11 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(busbw_);
     charts->addWidget(gemm_);
+    job_steps_ = new ChartView;
+    job_steps_->setEmptyText(tr("Import a training log to see its steps against the prediction."));
     auto* tabs = new QTabWidget;
     tabs->addTab(table_, tr("Results"));
+    tabs->addTab(job_steps_, tr("Job log: measured vs predicted"));
     tabs->addTab(log_, tr("Log"));
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(charts);
@@ -158,6 +162,12 @@ ProbesPage::ProbesPage(AppContext& context, QWidget* parent) : Page(parent), con
     connect(host_entry_, &QLineEdit::returnPressed, this, add_host);
     connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(hosts_->selectedItems()); });
     connect(import, &QPushButton::clicked, this, &ProbesPage::importInteractive);
+    connect(job_log_, &JobLogPanel::compared, this, [this, tabs] {
+        job_steps_->replaceChart(::cp::charts::make_chart(
+            ::cp::charts::job_steps_spec(job_log_->steps()), ::cp::charts::screen_look()));
+        job_steps_->setEmptyText(QString());
+        tabs->setCurrentWidget(job_steps_);
+    });
     connect(job_log_, &JobLogPanel::stored, this, [this](const QString& name) {
         log(tr("Stored job calibration profile %1.").arg(name));
     });
@@ -280,15 +290,8 @@ void ProbesPage::importFile(const QString& path) {
 
 void ProbesPage::showResults() {
     std::vector<charts::BandwidthSeries> series;
-    for (const sim::CollectiveTable& t : results_->tables()) {
-        charts::BandwidthSeries s;
-        s.label = tr("%1 · %2 ranks").arg(QString::fromStdString(t.collective)).arg(t.ranks);
-        for (const sim::CollectiveSample& x : t.samples) {
-            s.bytes.push_back(x.bytes);
-            s.busbw_gbytes_per_s.push_back(x.busbw_gbytes_per_s);
-        }
-        series.push_back(std::move(s));
-    }
+    for (const sim::CollectiveTable& t : results_->tables())
+        series.push_back(bandwidth_series(t));
     busbw_->replaceChart(charts::busbw_chart(series));
     busbw_->setEmptyText(
         series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "

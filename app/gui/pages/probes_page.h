@@ -47,7 +47,10 @@ public:
     QString statusText() const;
     QStringList profileNames() const;
     ChartView* gemmView() const { return gemm_; }
+    ChartView* busbwView() const { return busbw_; }
     JobLogPanel* jobLogPanel() const { return job_log_; }
+    // Measured against predicted step time of the last imported job log.
+    ChartView* jobStepsView() const { return job_steps_; }
 
 signals:
     void importFinished(bool ok);
@@ -76,6 +79,7 @@ private:
     ProbeResultModel* results_ = nullptr;
     ChartView* busbw_ = nullptr;
     ChartView* gemm_ = nullptr;
+    ChartView* job_steps_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     std::vector<sim::ProbeGemmResult> gemm_results_;
     std::optional<sim::ProbeDocument> probe_doc_;

@@ -3,7 +3,9 @@
 #include "app_context.h"
 #include "catalog_service.h"
 #include "chart_view.h"
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/serving_wording.h"
+#include "figure_card.h"
 #include "format.h"
 #include "models/serving_result_model.h"
 #include "pages/result_table.h"
@@ -13,8 +15,10 @@
 
 #include <QComboBox>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -98,8 +102,38 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     table_layout->setContentsMargins(0, 0, 0, 0);
     table_layout->addWidget(table_, 1);
     table_layout->addWidget(refused_);
+    // The selected deployment's headline figures, each with the range of its own residuals.
+    struct CardSpec {
+        const char* key;
+        QString title, tip;
+    };
+    const CardSpec specs[] = {
+        {"throughput", tr("Throughput per replica"),
+         tr("Output tokens/s (samples/s for encoders and CNNs) one replica serves at capacity.")},
+        {"ttft", tr("Time to first token"),
+         tr("Prefill plus the wait for a batch slot at the planned rate, at the SLO quantile.")},
+        {"step", tr("Time per output token"),
+         tr("One decode step at the running batch (for encoders and CNNs: latency per batch).")},
+        {"cost", tr("Cost per 1M tokens"),
+         tr("On-demand cost per hour over the tokens served (per million samples for encoders and "
+            "CNNs), USD.")},
+    };
+    auto* cards = new QWidget;
+    auto* grid = new QGridLayout(cards);
+    grid->setContentsMargins(0, 0, 0, 0);
+    int column = 0;
+    for (const CardSpec& c : specs) {
+        auto* card = new FigureCard(c.title, c.tip);
+        cards_[QString::fromLatin1(c.key)] = card;
+        grid->addWidget(card, 0, column++);
+    }
+    auto* top = new QWidget;
+    auto* top_layout = new QVBoxLayout(top);
+    top_layout->setContentsMargins(0, 0, 0, 0);
+    top_layout->addWidget(cards);
+    top_layout->addWidget(charts, 1);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(charts);
+    right->addWidget(top);
     right->addWidget(table_box);
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 1);
@@ -123,6 +157,8 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
         if (isVisible()) runStudy();
     });
     connect(&context_, &AppContext::catalogChanged, this, [this] { stale_ = true; });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showFigures(model_->planAt(current.row())); });
     if (context_.scenario().serving)
         form_->setQuestion(service::serving_question(context_.scenario()));
 }
@@ -179,6 +215,7 @@ void ServePage::showStudy() {
     model_->setPlans(s.ranked, spot);
     table_->resizeColumnsToContents();
     if (model_->rowCount() > 0) table_->selectRow(0);
+    showFigures(model_->planAt(0));
     showCurve();
     cost_->replaceChart(
         ::cp::charts::make_chart(::cp::charts::serving_cost_spec(leading(s.ranked, kCostBars)),
@@ -212,6 +249,59 @@ void ServePage::showStudy() {
             QStringLiteral(" ") + QString::fromStdString(sim::serving_quantization_note(*best)));
     }
     emit statusMessage(status_->text());
+}
+
+void ServePage::showFigures(const sim::ServingPlan* p) {
+    const bool valid = p != nullptr && p->valid;
+    if (!valid) {
+        for (auto& [key, card] : cards_) {
+            card->setValue(QStringLiteral("\u2014"));
+            card->showInterval({}, sim::kUnknown, sim::kUnknown, fmt_count, false);
+        }
+        return;
+    }
+    const sim::ServingIntervals& iv = p->intervals;
+    const QString rate_unit = p->generation ? tr("tokens/s") : tr("samples/s");
+    const auto rate = [rate_unit](double v) { return fmt_count(v) + QLatin1Char(' ') + rate_unit; };
+    const auto ms = [](double v) { return fmt_num(v, v < 10 ? 2 : 1) + QStringLiteral(" ms"); };
+    const double rate_value = p->generation ? p->output_tokens_per_s : p->samples_per_s;
+    const sim::FigureRange r = sim::rate_range(rate_value, iv.throughput);
+    FigureCard* card = cards_[QStringLiteral("throughput")];
+    card->setValue(rate(rate_value), QString::fromStdString(iv.throughput.bucket));
+    card->showInterval(iv.throughput, r.low, r.high, rate);
+
+    card = cards_[QStringLiteral("ttft")];
+    const sim::FigureRange t = sim::time_range(p->generation ? p->ttft_ms : sim::kUnknown, iv.ttft);
+    card->setValue(p->generation ? ms(p->ttft_ms) : QStringLiteral("\u2014"));
+    card->showInterval(iv.ttft, t.low, t.high, ms, p->generation);
+
+    card = cards_[QStringLiteral("step")];
+    const double step_ms = p->generation ? p->tpot_ms : p->latency_ms;
+    const sim::FigureRange s = sim::time_range(step_ms, iv.step);
+    card->setValue(ms(step_ms), p->generation ? tr("per output token") : tr("per batch"));
+    card->showInterval(iv.step, s.low, s.high, ms);
+
+    card = cards_[QStringLiteral("cost")];
+    const sim::FigureRange c = sim::time_range(p->usd_per_million_output_tokens, iv.throughput);
+    card->setValue(fmt_usd(p->usd_per_million_output_tokens),
+                   p->generation ? tr("per 1M output tokens, on demand")
+                                 : tr("per 1M samples, on demand"));
+    card->showInterval(iv.throughput, c.low, c.high, fmt_usd);
+}
+
+QString ServePage::figureValue(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it == cards_.end() ? QString() : it->second->value();
+}
+
+QString ServePage::figureRange(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it == cards_.end() ? QString() : it->second->range();
+}
+
+bool ServePage::figureUnvalidated(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it != cards_.end() && it->second->unvalidated();
 }
 
 void ServePage::showCurve() {

@@ -7,6 +7,7 @@
 #include "clusterplan/service/serving_study.h"
 #include "pages/page.h"
 
+#include <map>
 #include <memory>
 
 class QComboBox;
@@ -18,6 +19,7 @@ namespace cp::gui {
 
 class AppContext;
 class ChartView;
+class FigureCard;
 class ServingForm;
 class ServingResultModel;
 
@@ -34,6 +36,11 @@ public:
     // The last finished study (null before the first); its error sentence otherwise.
     std::shared_ptr<const service::ServingStudy> study() const { return study_; }
     QString errorText() const { return error_; }
+    // The selected deployment's figure cards ("throughput", "ttft", "step", "cost"): the number,
+    // the range under it, and whether the unvalidated badge shows.
+    QString figureValue(const QString& key) const;
+    QString figureRange(const QString& key) const;
+    bool figureUnvalidated(const QString& key) const;
 
     void runStudy();
 
@@ -46,6 +53,7 @@ protected:
 private:
     void showStudy();
     void showCurve();
+    void showFigures(const sim::ServingPlan* plan);
 
     AppContext& context_;
     ServingForm* form_ = nullptr;
@@ -58,6 +66,7 @@ private:
     QLabel* refused_ = nullptr;
     QTableView* table_ = nullptr;
     ServingResultModel* model_ = nullptr;
+    std::map<QString, FigureCard*> cards_;
     std::shared_ptr<const service::ServingStudy> study_;
     QString error_;
     bool running_ = false;

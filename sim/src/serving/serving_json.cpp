@@ -1,5 +1,6 @@
 #include "clusterplan/sim/serving_json.h"
 
+#include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/scenario.h"
 
 #include <cmath>
@@ -31,6 +32,51 @@ ojson spot_json(const ServingSpot& s) {
                  {"interruption_bucket", s.interruption_bucket},
                  {"usd_per_hour", num(s.usd_per_hour)},
                  {"usd_per_million_output_tokens", num(s.usd_per_million_output_tokens)}};
+}
+
+ojson range_json(const FigureRange& r) {
+    if (!is_known(r.low) || !is_known(r.high) || !std::isfinite(r.low) || !std::isfinite(r.high))
+        return ojson(nullptr);
+    return ojson::array({r.low, r.high});
+}
+
+ojson factors_json(const PredictionInterval& iv) {
+    return ojson{{"validated", iv.validated},   {"runs", iv.runs},
+                 {"sources", iv.sources},       {"basis", enum_name(iv.basis)},
+                 {"low_factor", iv.low_factor}, {"high_factor", iv.high_factor}};
+}
+
+// Each figure's range (DESIGN.md "Serving prediction intervals"): throughput and the cost per
+// token it sets from the throughput residuals, TTFT from the TTFT residuals, TPOT and a batch's
+// latency from the step-time residuals.
+void add_ranges(ojson& j, const ServingPlan& p, bool full) {
+    const ServingIntervals& iv = p.intervals;
+    j["output_tokens_per_s_interval"] =
+        range_json(rate_range(p.output_tokens_per_s, iv.throughput));
+    if (full) j["samples_per_s_interval"] = range_json(rate_range(p.samples_per_s, iv.throughput));
+    j["ttft_ms_interval"] = range_json(time_range(p.ttft_ms, iv.ttft));
+    j["tpot_ms_interval"] = range_json(time_range(p.tpot_ms, iv.step));
+    j["latency_ms_interval"] = range_json(time_range(p.latency_ms, iv.step));
+    j["usd_per_million_output_tokens_interval"] =
+        range_json(time_range(p.usd_per_million_output_tokens, iv.throughput));
+}
+
+// The headline (throughput, and the cost it sets) decides `validated`; every figure's own
+// bucket is listed under `figures`.
+void add_validation(ojson& j, const ServingPlan& p) {
+    const PredictionInterval& head = p.intervals.throughput;
+    j["confidence"] = head.confidence;
+    j["validated"] = head.validated;
+    j["validation"] = ojson{{"runs", head.runs},
+                            {"sources", head.sources},
+                            {"bucket", head.bucket},
+                            {"basis", enum_name(head.basis)},
+                            {"low_factor", head.low_factor},
+                            {"high_factor", head.high_factor},
+                            {"note", p.validation},
+                            {"figures", ojson{{"throughput", factors_json(head)},
+                                              {"ttft", factors_json(p.intervals.ttft)},
+                                              {"step", factors_json(p.intervals.step)}}}};
 }
 
 } // namespace
@@ -77,6 +123,8 @@ ojson serving_choice_json(const ServingPlan& p, int rank) {
     j["usd_per_hour"] = num(p.usd_per_hour);
     j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
     j["usd_per_million_output_tokens_spot"] = num(p.spot.usd_per_million_output_tokens);
+    add_ranges(j, p, false);
+    j["validated"] = p.intervals.throughput.validated;
     j["limits"] = serving_limit_names(p.limits);
     if (!p.limits.reason.empty()) j["limit_reason"] = p.limits.reason;
     return j;
@@ -125,6 +173,7 @@ ojson serving_plan_json(const ServingPlan& p) {
     j["fits_in_memory"] = p.fits_in_memory;
     j["usd_per_hour"] = num(p.usd_per_hour);
     j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
+    add_ranges(j, p, true);
     j["price_as_of"] = p.price_as_of;
     j["spot"] = spot_json(p.spot);
     j["limits"] = serving_limit_names(p.limits);
@@ -138,7 +187,7 @@ ojson serving_plan_json(const ServingPlan& p) {
                               {"latency_ms", num(c.latency_ms)}});
     j["curve"] = curve;
     j["searched"] = p.searched;
-    j["validation"] = p.validation;
+    add_validation(j, p);
     j["assumptions"] = p.assumptions;
     return j;
 }

@@ -299,6 +299,7 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     if (best.valid) best = evaluate(r, node, best_c, factors, calibration, true);
     best.assumptions = notes;
     add_serving_assumptions(best, factors.of(best.engine));
+    best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator));
     for (const char* field : {"engine", "weights", "kv_cache", "tp", "batch", "replicas"}) {
         const std::string f = field;
         const bool given = (f == "engine" && r.spec.engine) || (f == "weights" && r.spec.weights) ||

@@ -42,13 +42,14 @@ std::string_view enum_name(IntervalBasis basis) {
     return "unvalidated";
 }
 
-PredictionInterval prediction_interval(Framework framework, AcceleratorGeneration generation) {
-    const std::string_view family = framework_profile(framework).family;
+PredictionInterval interval_from_buckets(const std::vector<ResidualBucket>& buckets,
+                                         std::string_view family,
+                                         AcceleratorGeneration generation) {
     PredictionInterval out;
     out.bucket = bucket_name(family, generation);
     double worst_low = 1.0, worst_high = 1.0;
     const ResidualBucket* match = nullptr;
-    for (const ResidualBucket& b : residual_buckets()) {
+    for (const ResidualBucket& b : buckets) {
         worst_low = std::min(worst_low, b.ratio_min);
         worst_high = std::max(worst_high, b.ratio_max);
         if (b.family == family && b.generation == generation) match = &b;
@@ -63,6 +64,27 @@ PredictionInterval prediction_interval(Framework framework, AcceleratorGeneratio
     out.low_factor = out.validated ? match->ratio_p10 : worst_low;
     out.high_factor = out.validated ? match->ratio_p90 : worst_high;
     return out;
+}
+
+PredictionInterval prediction_interval(Framework framework, AcceleratorGeneration generation) {
+    return interval_from_buckets(residual_buckets(), framework_profile(framework).family,
+                                 generation);
+}
+
+ResidualBucket make_residual_bucket(std::string_view family, AcceleratorGeneration generation,
+                                    std::vector<double> ratios, int sources) {
+    std::sort(ratios.begin(), ratios.end());
+    ResidualBucket b;
+    b.family = family;
+    b.generation = generation;
+    b.runs = static_cast<int>(ratios.size());
+    b.sources = sources;
+    if (ratios.empty()) return b;
+    b.ratio_p10 = quantile(ratios, 0.1);
+    b.ratio_p90 = quantile(ratios, 0.9);
+    b.ratio_min = ratios.front();
+    b.ratio_max = ratios.back();
+    return b;
 }
 
 std::vector<ResidualBucket> compute_residual_buckets(const std::vector<ValidationRun>& runs) {
@@ -90,19 +112,9 @@ std::vector<ResidualBucket> compute_residual_buckets(const std::vector<Validatio
         }
     }
     std::vector<ResidualBucket> out;
-    for (auto& [key, a] : acc) {
-        std::sort(a.ratios.begin(), a.ratios.end());
-        ResidualBucket b;
-        b.family = key.first;
-        b.generation = key.second;
-        b.runs = static_cast<int>(a.ratios.size());
-        b.sources = static_cast<int>(a.sources.size());
-        b.ratio_p10 = quantile(a.ratios, 0.1);
-        b.ratio_p90 = quantile(a.ratios, 0.9);
-        b.ratio_min = a.ratios.front();
-        b.ratio_max = a.ratios.back();
-        out.push_back(b);
-    }
+    for (auto& [key, a] : acc)
+        out.push_back(make_residual_bucket(key.first, key.second, std::move(a.ratios),
+                                           static_cast<int>(a.sources.size())));
     return out;
 }
 

@@ -67,4 +67,13 @@ PredictionInterval prediction_interval(Framework framework, AcceleratorGeneratio
 // Leave-one-source-out residual buckets of `runs` (what the committed table holds).
 std::vector<ResidualBucket> compute_residual_buckets(const std::vector<ValidationRun>& runs);
 
+// The shared rule behind every interval, training and serving (serving_interval.h):
+// One bucket from its measured/predicted time ratios (10th and 90th percentile, extremes).
+ResidualBucket make_residual_bucket(std::string_view family, AcceleratorGeneration generation,
+                                    std::vector<double> ratios, int sources);
+// The interval of `family` on `generation` among `buckets`: the bucket's p10-p90 when it has
+// kMinValidatingRuns runs from kMinValidatingSources sources, else the worst residuals of all.
+PredictionInterval interval_from_buckets(const std::vector<ResidualBucket>& buckets,
+                                         std::string_view family, AcceleratorGeneration generation);
+
 } // namespace cp::sim

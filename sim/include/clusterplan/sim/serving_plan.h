@@ -6,6 +6,7 @@
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/serving.h"
 #include "clusterplan/sim/serving_engine.h"
+#include "clusterplan/sim/serving_interval.h"
 #include "clusterplan/sim/workload.h"
 
 #include <string>
@@ -72,6 +73,8 @@ struct ServingPlan {
     std::vector<std::string> assumptions;
     std::vector<std::string> searched; // spec fields the planner chose
     std::string validation;            // which published runs cover this engine (or unvalidated)
+    // Ranges of the figures: engine x accelerator generation over the published runs' residuals.
+    ServingIntervals intervals;
     // The figure ranked on: cost per hour of the purchase option that was asked for.
     double ranked_usd_per_hour(bool spot_prices) const {
         return spot_prices ? spot.usd_per_hour : usd_per_hour;

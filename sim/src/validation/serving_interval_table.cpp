@@ -1,0 +1,41 @@
+// The committed leave-one-source-out residual buckets of the bundled serving runs
+// (resources/serving/published_runs.json; serving_interval.h). The serving validation test
+// recomputes them with compute_serving_residual_buckets and prints these tables again when the
+// runs or the model change.
+#include "clusterplan/sim/serving_interval.h"
+
+namespace cp::sim {
+
+const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure) {
+    using G = AcceleratorGeneration;
+    // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
+    static const std::vector<ResidualBucket> throughput = {
+        {"tensorrt-llm", G::ampere, 79, 1, 0.8619, 1.3328, 0.8030, 2.0458},
+        {"tensorrt-llm", G::hopper, 163, 2, 1.0042, 1.3025, 0.9499, 2.1269},
+        {"neuron", G::trainium, 28, 2, 0.2618, 0.9435, 0.2312, 0.9586},
+        {"neuron", G::other, 29, 2, 0.2606, 1.1392, 0.0600, 2.8779},
+    };
+    static const std::vector<ResidualBucket> ttft = {
+        {"tensorrt-llm", G::hopper, 40, 1, 0.8860, 1.6191, 0.1623, 4.7636},
+        {"neuron", G::trainium, 36, 1, 1.2641, 7.7873, 0.9693, 9.6044},
+        {"neuron", G::other, 42, 1, 1.4670, 4.5936, 1.2673, 6.6718},
+    };
+    static const std::vector<ResidualBucket> step = {
+        {"tensorrt-llm", G::hopper, 40, 1, 0.6790, 1.2520, 0.2019, 1.5637},
+        {"neuron", G::trainium, 46, 2, 0.2668, 0.7955, 0.2283, 0.9359},
+        {"neuron", G::other, 55, 2, 0.2914, 1.0577, 0.0964, 2.1198},
+        {"tensorrt", G::ampere, 96, 1, 0.4109, 0.8380, 0.3398, 1.1644},
+        {"tensorrt", G::other, 3, 1, 0.9154, 1.3501, 0.8707, 1.4140},
+    };
+    switch (figure) {
+    case ServingFigure::throughput:
+        return throughput;
+    case ServingFigure::ttft:
+        return ttft;
+    case ServingFigure::step:
+        return step;
+    }
+    return throughput;
+}
+
+} // namespace cp::sim
