@@ -50,10 +50,11 @@ Paragraph price_age_paragraph(const ReportData& data) {
 
 Table purchase_options_table(const sim::PlanReport& plan) {
     Table t;
-    t.headers = {QStringLiteral("Purchase option"), QStringLiteral("Price per node"),
-                 QStringLiteral("Time to train"), QStringLiteral("Cost"),
-                 QStringLiteral("How it is bought")};
-    t.align = {Align::left, Align::right, Align::right, Align::right, Align::left};
+    t.set_columns({{QStringLiteral("Purchase option"), Align::left},
+                   {QStringLiteral("Price per node"), Align::right},
+                   {QStringLiteral("Time to train"), Align::right},
+                   {QStringLiteral("Cost"), Align::right},
+                   {QStringLiteral("How it is bought"), Align::left}});
     const sim::JobEconomics& job = plan.job;
     const sim::NodeSpec& node = plan.node;
     const std::vector<sim::PurchaseQuote> quotes = sim::purchase_quotes(job);

@@ -308,19 +308,17 @@ Section runners_up_section(const ReportData& data, const std::vector<sim::PlanRe
 
 Section table_section(const ReportData& data, const std::vector<sim::PlanReport>& plans) {
     Table t;
-    t.headers = {QStringLiteral("#"),
-                 QStringLiteral("Instance"),
-                 QStringLiteral("Nodes"),
-                 QStringLiteral("Layout"),
-                 QStringLiteral("Step time"),
-                 QStringLiteral("Throughput"),
-                 QStringLiteral("MFU"),
-                 QStringLiteral("Time to train"),
-                 QStringLiteral("On-demand cost"),
-                 QStringLiteral("Spot cost (expected)"),
-                 QStringLiteral("Spot interruptions (expected)")};
-    t.align = {Align::right, Align::left,  Align::right, Align::left,  Align::right, Align::right,
-               Align::right, Align::right, Align::right, Align::right, Align::right};
+    t.set_columns({{QStringLiteral("#"), Align::right},
+                   {QStringLiteral("Instance"), Align::left},
+                   {QStringLiteral("Nodes"), Align::right},
+                   {QStringLiteral("Layout"), Align::left},
+                   {QStringLiteral("Step time"), Align::right},
+                   {QStringLiteral("Throughput"), Align::right},
+                   {QStringLiteral("MFU"), Align::right},
+                   {QStringLiteral("Time to train"), Align::right},
+                   {QStringLiteral("On-demand cost"), Align::right},
+                   {QStringLiteral("Spot cost (expected)"), Align::right},
+                   {QStringLiteral("Spot interruptions (expected)"), Align::right}});
     const QString unit =
         data.throughput_unit == "tokens/s" ? QStringLiteral("tok/s") : QStringLiteral("samples/s");
     for (size_t i = 0; i < plans.size(); ++i) {
@@ -357,11 +355,14 @@ Section table_section(const ReportData& data, const std::vector<sim::PlanReport>
 
 Section prices_section(const ReportData& data) {
     Table t;
-    t.headers = {QStringLiteral("Instance"), QStringLiteral("Region"), QStringLiteral("Kind"),
-                 QStringLiteral("USD/hour"), QStringLiteral("As of"),  QStringLiteral("Age"),
-                 QStringLiteral("Source"),   QStringLiteral("Used")};
-    t.align = {Align::left, Align::left,  Align::left, Align::right,
-               Align::left, Align::right, Align::left, Align::left};
+    t.set_columns({{QStringLiteral("Instance"), Align::left},
+                   {QStringLiteral("Region"), Align::left},
+                   {QStringLiteral("Kind"), Align::left},
+                   {QStringLiteral("USD/hour"), Align::right},
+                   {QStringLiteral("As of"), Align::left},
+                   {QStringLiteral("Age"), Align::right},
+                   {QStringLiteral("Source"), Align::left},
+                   {QStringLiteral("Used"), Align::left}});
     for (const auto& p : data.prices) {
         QString source = qs(p.source);
         if (!p.note.empty()) source += QStringLiteral(" (") + qs(p.note) + u')';
@@ -413,8 +414,8 @@ Section excluded_section(const ReportData& data) {
         return s;
     }
     Table t;
-    t.headers = {QStringLiteral("Why no plan"), QStringLiteral("Instance types")};
-    t.align = {Align::left, Align::left};
+    t.set_columns({{QStringLiteral("Why no plan"), Align::left},
+                   {QStringLiteral("Instance types"), Align::left}});
     for (const auto& [reason, instances] : data.excluded) {
         QStringList list;
         for (const auto& i : instances)

@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <initializer_list>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -43,6 +44,16 @@ struct Table {
     std::vector<QStringList> rows;    // already formatted cells
     std::vector<int> emphasised_rows; // row indices drawn bold (the recommendation)
     QString note;                     // small print under the table
+
+    // The columns, each named with its alignment, in order.
+    void set_columns(std::initializer_list<std::pair<QString, Align>> columns) {
+        headers.clear();
+        align.clear();
+        for (const auto& [name, a] : columns) {
+            headers << name;
+            align.push_back(a);
+        }
+    }
 };
 
 struct Figure {

@@ -202,11 +202,14 @@ Section scenario(const ReportData& data, const Plans& plans) {
 
 Section slo_check(const Plans& plans) {
     Table t;
-    t.headers = {QStringLiteral("#"),           QStringLiteral("Instance"), QStringLiteral("TTFT"),
-                 QStringLiteral("Limit"),       QStringLiteral("TPOT"),     QStringLiteral("Limit"),
-                 QStringLiteral("Utilisation"), QStringLiteral("SLO")};
-    t.align = {Align::right, Align::left,  Align::right, Align::right,
-               Align::right, Align::right, Align::right, Align::left};
+    t.set_columns({{QStringLiteral("#"), Align::right},
+                   {QStringLiteral("Instance"), Align::left},
+                   {QStringLiteral("TTFT"), Align::right},
+                   {QStringLiteral("Limit"), Align::right},
+                   {QStringLiteral("TPOT"), Align::right},
+                   {QStringLiteral("Limit"), Align::right},
+                   {QStringLiteral("Utilisation"), Align::right},
+                   {QStringLiteral("SLO"), Align::left}});
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const auto& p = plans[i];
         const bool any = limited(p.slo.ttft_ms) || limited(p.slo.tpot_ms);
@@ -231,18 +234,18 @@ Section slo_check(const Plans& plans) {
 Section ranked(const ReportData& data, const Plans& plans) {
     const bool generation = plans.front().generation;
     Table t;
-    t.headers = {QStringLiteral("#"),
-                 QStringLiteral("Instance"),
-                 QStringLiteral("Count"),
-                 QStringLiteral("Replica"),
-                 QStringLiteral("TTFT"),
-                 QStringLiteral("TPOT"),
-                 generation ? QStringLiteral("Tokens/s") : QStringLiteral("Samples/s"),
-                 QStringLiteral("$/h"),
-                 generation ? QStringLiteral("$/1M tokens") : QStringLiteral("$/1M samples"),
-                 QStringLiteral("Limits")};
-    t.align = {Align::right, Align::left,  Align::right, Align::left,  Align::right,
-               Align::right, Align::right, Align::right, Align::right, Align::left};
+    const QString unit = generation ? QStringLiteral("tokens") : QStringLiteral("samples");
+    t.set_columns(
+        {{QStringLiteral("#"), Align::right},
+         {QStringLiteral("Instance"), Align::left},
+         {QStringLiteral("Count"), Align::right},
+         {QStringLiteral("Replica"), Align::left},
+         {QStringLiteral("TTFT"), Align::right},
+         {QStringLiteral("TPOT"), Align::right},
+         {generation ? QStringLiteral("Tokens/s") : QStringLiteral("Samples/s"), Align::right},
+         {QStringLiteral("$/h"), Align::right},
+         {QStringLiteral("$/1M ") + unit, Align::right},
+         {QStringLiteral("Limits"), Align::left}});
     const bool spot = data.serving->spot;
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const auto& p = plans[i];
@@ -272,12 +275,14 @@ Section ranked(const ReportData& data, const Plans& plans) {
 
 Section kv_capacity(const Plans& plans) {
     Table t;
-    t.headers = {QStringLiteral("#"),           QStringLiteral("Instance"),
-                 QStringLiteral("Weights"),     QStringLiteral("KV cache"),
-                 QStringLiteral("Activations"), QStringLiteral("Capacity"),
-                 QStringLiteral("Batch"),       QStringLiteral("KV-bound")};
-    t.align = {Align::right, Align::left,  Align::right, Align::right,
-               Align::right, Align::right, Align::right, Align::left};
+    t.set_columns({{QStringLiteral("#"), Align::right},
+                   {QStringLiteral("Instance"), Align::left},
+                   {QStringLiteral("Weights"), Align::right},
+                   {QStringLiteral("KV cache"), Align::right},
+                   {QStringLiteral("Activations"), Align::right},
+                   {QStringLiteral("Capacity"), Align::right},
+                   {QStringLiteral("Batch"), Align::right},
+                   {QStringLiteral("KV-bound"), Align::left}});
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const auto& p = plans[i];
         t.rows.push_back({QString::number(i + 1), qs(p.instance), fmt::gib(p.memory.weights),
@@ -295,16 +300,15 @@ Section kv_capacity(const Plans& plans) {
 
 Section spot(const Plans& plans) {
     Table t;
-    t.headers = {QStringLiteral("#"),
-                 QStringLiteral("Instance"),
-                 QStringLiteral("Replicas per instance"),
-                 QStringLiteral("Lost per reclaim"),
-                 QStringLiteral("Spare replicas"),
-                 QStringLiteral("Spot $/h"),
-                 plans.front().generation ? QStringLiteral("Spot $/1M tokens")
-                                          : QStringLiteral("Spot $/1M samples")};
-    t.align = {Align::right, Align::left,  Align::right, Align::right,
-               Align::right, Align::right, Align::right};
+    t.set_columns({{QStringLiteral("#"), Align::right},
+                   {QStringLiteral("Instance"), Align::left},
+                   {QStringLiteral("Replicas per instance"), Align::right},
+                   {QStringLiteral("Lost per reclaim"), Align::right},
+                   {QStringLiteral("Spare replicas"), Align::right},
+                   {QStringLiteral("Spot $/h"), Align::right},
+                   {plans.front().generation ? QStringLiteral("Spot $/1M tokens")
+                                             : QStringLiteral("Spot $/1M samples"),
+                    Align::right}});
     for (std::size_t i = 0; i < plans.size(); ++i) {
         const auto& p = plans[i];
         t.rows.push_back({QString::number(i + 1), qs(p.instance),
