@@ -90,7 +90,22 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
     t.rec = lw.attention_fused ? core_time(core) : 0.0;
     if (layout.recompute == Recompute::full) t.rec += t.fwd;
-    if (layout.recompute == Recompute::selective) t.rec += core_gemm + core_mem;
+    if (layout.recompute == Recompute::selective && options.selective_op_policy) {
+        // PyTorch's op policy saves the attention kernel's output and every other matmul's
+        // (in a block's order q, k, v, o, up/gate, [up,] down: q, v, gate and down are kept), so
+        // backward reruns the K and output projections, one MLP GEMM (the up projection of a
+        // gated MLP, the down projection otherwise) and every memory-bound kernel of the forward.
+        const GemmShape& qkv = lw.gemms[0];
+        const double k_share = shape.kv_width() / (shape.query_width() + 2.0 * shape.kv_width());
+        const auto out = core + 2, up = core + 3, down = core + 4;
+        t.rec += k_share * gemm_time_s(rates, qkv, e) + gemm_time_s(rates, lw.gemms[out], e) +
+                 (shape.gated_mlp ? 0.5 * gemm_time_s(rates, lw.gemms[up], e)
+                                  : gemm_time_s(rates, lw.gemms[down], e)) +
+                 memory_time_s(rates, lw.replicated_bytes, 4) +
+                 memory_time_s(rates, lw.sharded_bytes, 1);
+    } else if (layout.recompute == Recompute::selective) {
+        t.rec += core_gemm + core_mem;
+    }
 
     const TransformerShape local = cp_local_shape(shape, layout.cp);
     const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
@@ -169,6 +184,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     st.backward_s = n * (t.bwd + t.rec);
     st.host_s = n * t.host;
     st.ep_comm_s = n * t.ep;
+    st.mean_stage_s = (shape.layers * t.total() + embed_s + head_s) / std::max(1, layout.pp);
     return st;
 }
 

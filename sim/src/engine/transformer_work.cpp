@@ -143,4 +143,16 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     return replicated / replicated_div + (sharded + core) / t;
 }
 
+double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro_batch, int tp,
+                                        bool sequence_parallel) {
+    // Saved by PyTorch's op policy (framework.h): the block input (kept by the checkpoint), the
+    // q and v projections, the attention output with its fp32 log-sum-exp per head and token, the
+    // first MLP GEMM's output and the down projection's; everything else is recomputed.
+    const double tokens = double(micro_batch) * shape.seq_len, h = shape.hidden, t = tp;
+    const double replicated = 2.0 * h + 2.0 * h; // block input, down-projection output
+    const double sharded = 2.0 * shape.query_width() + 2.0 * shape.kv_width() +
+                           2.0 * shape.query_width() + 2.0 * ffn(shape) + 4.0 * shape.heads;
+    return tokens * (replicated / (sequence_parallel ? t : 1.0) + sharded / t);
+}
+
 } // namespace cp::sim

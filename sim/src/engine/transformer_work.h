@@ -79,5 +79,8 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
 // a*s*s softmax/dropout terms are replaced by the per-row softmax statistics).
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
                               bool sequence_parallel, Recompute recompute);
+// The same under PyTorch's selective op policy (torchtitan "op" activation checkpointing).
+double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro_batch, int tp,
+                                        bool sequence_parallel);
 
 } // namespace cp::sim
