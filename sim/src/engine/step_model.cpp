@@ -327,7 +327,9 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     r.model_flops_per_step =
         layout.global_batch * (transformer_model_flops_per_sample(workload.shape) + fa.model);
     r.hardware_flops_per_step =
-        layout.global_batch * (transformer_flops_per_sample(shape, layout.recompute) + fa.hardware);
+        layout.global_batch *
+        (transformer_flops_per_sample(shape, layout.recompute, fw.selective_op_policy) +
+         fa.hardware);
     r.trainable_params = trainable_params(workload);
     r.memory_gib =
         transformer_memory(computed, layout, precision, cluster.node.accelerator.memory_gib);

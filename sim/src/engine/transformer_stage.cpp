@@ -91,16 +91,11 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     t.rec = lw.attention_fused ? core_time(core) : 0.0;
     if (layout.recompute == Recompute::full) t.rec += t.fwd;
     if (layout.recompute == Recompute::selective && options.selective_op_policy) {
-        // PyTorch's op policy saves the attention kernel's output and every other matmul's
-        // (in a block's order q, k, v, o, up/gate, [up,] down: q, v, gate and down are kept), so
-        // backward reruns the K and output projections, one MLP GEMM (the up projection of a
-        // gated MLP, the down projection otherwise) and every memory-bound kernel of the forward.
-        const GemmShape& qkv = lw.gemms[0];
-        const double k_share = shape.kv_width() / (shape.query_width() + 2.0 * shape.kv_width());
-        const auto out = core + 2, up = core + 3, down = core + 4;
-        t.rec += k_share * gemm_time_s(rates, qkv, e) + gemm_time_s(rates, lw.gemms[out], e) +
-                 (shape.gated_mlp ? 0.5 * gemm_time_s(rates, lw.gemms[up], e)
-                                  : gemm_time_s(rates, lw.gemms[down], e)) +
+        // PyTorch's op policy reruns the K and output projections, one MLP GEMM
+        // (op_policy_recomputed_flops) and every memory-bound kernel of the forward, at the
+        // rate of the layer's linear GEMMs.
+        const double linear_flops = lw.gemm_flops - lw.attention_core_flops;
+        t.rec += linear_fwd * op_policy_recomputed_flops(shape, lw) / linear_flops +
                  memory_time_s(rates, lw.replicated_bytes, 4) +
                  memory_time_s(rates, lw.sharded_bytes, 1);
     } else if (layout.recompute == Recompute::selective) {

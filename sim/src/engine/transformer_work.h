@@ -65,6 +65,12 @@ double transformer_params(const TransformerShape& shape);
 // recomputed forward work for selective/full recompute and FlashAttention's recomputed scores.
 // The logits GEMM is never recomputed.
 double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute);
+// The same where selective recompute is PyTorch's op policy (framework.h): the K and output
+// projections and one MLP GEMM are recomputed instead of the attention core.
+double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute,
+                                    bool selective_op_policy);
+// Forward FLOPs of one layer's GEMMs that PyTorch's selective op policy recomputes.
+double op_policy_recomputed_flops(const TransformerShape& shape, const LayerWork& layer);
 // Model FLOPs per sample (forward + backward, no recompute of any kind, fused attention or not):
 // what MFU and model TFLOP/s count.
 double transformer_model_flops_per_sample(const TransformerShape& shape);
