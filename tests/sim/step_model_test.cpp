@@ -62,10 +62,13 @@ TEST_CASE("a valid plan's breakdown adds up to its step time", "[engine]") {
     CHECK(r.fits_in_memory);
     CHECK_REL(sum(r.breakdown_s), r.step_time_s, 1e-12);
     CHECK(r.micro_batches == 96);
-    CHECK_REL(r.breakdown_s.pp_bubble_s /
-                  (r.step_time_s - r.breakdown_s.pp_bubble_s - r.breakdown_s.dp_comm_exposed_s -
-                   r.breakdown_s.optimizer_s),
-              7.0 / (2.0 * 96.0), 1e-9);
+    // Fill and drain are the other stages' times: (p - 1) / (v m) of the pipeline when the
+    // stages were even, a little less as the last stage (logits and loss) paces the rest.
+    const double bubble_fraction =
+        r.breakdown_s.pp_bubble_s / (r.step_time_s - r.breakdown_s.pp_bubble_s -
+                                     r.breakdown_s.dp_comm_exposed_s - r.breakdown_s.optimizer_s);
+    CHECK(bubble_fraction < 7.0 / (2.0 * 96.0));
+    CHECK(bubble_fraction > 0.95 * 7.0 / (2.0 * 96.0));
     CHECK_REL(r.tokens_per_s, 1536.0 * 2048.0 / r.step_time_s, 1e-12);
     CHECK(r.hardware_tflops_per_device > r.model_tflops_per_device); // full recompute counted
     CHECK_REL(r.hardware_flops_per_step / r.model_flops_per_step,

@@ -57,10 +57,22 @@ double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) 
 
 } // namespace
 
+double power_limited_clock_fraction(const AcceleratorSpec& accelerator) {
+    // Dense tensor work draws the board to its TDP at the datasheet clocks. Dynamic CMOS power is
+    // C·V²·f and DVFS lowers the voltage with the clock, so power goes as f³ and a limit P below
+    // TDP leaves f = (P / TDP)^(1/3) of the clock (Mei, Wang and Chu 2017, "A survey and
+    // measurement study of GPU DVFS on energy conservation", Digital Communications and
+    // Networks 3(2)). Static power is not separated out, so this is the mildest such slowdown.
+    const double tdp = accelerator.tdp_w, limit = accelerator.power_limit_w;
+    if (!is_known(tdp) || !is_known(limit) || tdp <= 0 || limit <= 0 || limit >= tdp) return 1.0;
+    return std::cbrt(limit / tdp);
+}
+
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
                                 const CalibrationProfile* calibration) {
     ComputeRates r;
     r.peak_flops = accelerator.peak(precision) * 1e12;
+    r.power_clock_fraction = power_limited_clock_fraction(accelerator);
     r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
@@ -85,8 +97,9 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
         return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor *
                rates.framework_efficiency;
-    return rates.peak_flops * rates.best_gemm_fraction * rates.framework_efficiency *
-           interpolate_log(model::kGemmSizeCurve, flops);
+    // A measured curve already ran at the part's clocks; the datasheet peak did not.
+    return rates.peak_flops * rates.power_clock_fraction * rates.best_gemm_fraction *
+           rates.framework_efficiency * interpolate_log(model::kGemmSizeCurve, flops);
 }
 
 double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
@@ -104,8 +117,9 @@ double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {
 double fused_attention_time_s(const ComputeRates& rates, const GemmShape& gemm) {
     const double flops = gemm.flops();
     if (flops <= 0) return 0;
-    const double kernel_flops_per_s = rates.attention_peak_flops * rates.fused_attention_fraction *
-                                      model::kFrameworkGemmFactor * rates.framework_efficiency *
+    const double kernel_flops_per_s = rates.attention_peak_flops * rates.power_clock_fraction *
+                                      rates.fused_attention_fraction * model::kFrameworkGemmFactor *
+                                      rates.framework_efficiency *
                                       interpolate_log(model::kGemmSizeCurve, flops);
     return std::max(gemm_compute_time_s(rates, gemm), flops / kernel_flops_per_s);
 }

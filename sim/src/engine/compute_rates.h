@@ -22,7 +22,13 @@ struct ComputeRates {
     double attention_peak_flops = 0;
     // The framework's fitted compute efficiency (framework_factors.h), on every kernel.
     double framework_efficiency = 1.0;
+    // Sustained tensor-core clock under a board power limit below TDP, relative to the clock at
+    // TDP (1 when no limit is set); HBM bandwidth does not follow the SM clock.
+    double power_clock_fraction = 1.0;
 };
+
+// The SM clock a power limit below TDP leaves for compute-bound kernels, relative to TDP.
+double power_limited_clock_fraction(const AcceleratorSpec& accelerator);
 
 // Builds the rates; calibration may be null. Reads no strings on the per-GEMM path.
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,

@@ -244,6 +244,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
     options.tp_comm_overlap = fw.tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
+    options.selective_op_policy = fw.selective_op_policy;
     options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
@@ -261,7 +262,12 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     b.ep_comm_s = m * st.ep_comm_s;
     const double per_mb = st.compute_s + st.host_s + st.recompute_s + st.tp_comm_s + st.cp_comm_s +
                           st.ep_comm_s + p2p;
-    b.pp_bubble_s = (layout.pp - 1) / v * per_mb;
+    // 1F1B fill and drain: the first micro-batch passes every stage forward and backward, then
+    // the slowest stage paces the other m - 1, so the bubble is the other stages' time, (p - 1)
+    // stage times when the stages are even (Narayanan et al. SC'21 sec. 2.2), less when end
+    // stages hold fewer layers or the logits (interleaving divides it by v).
+    const double stages_s = layout.pp * (st.mean_stage_s + p2p);
+    b.pp_bubble_s = std::max(0.0, stages_s - per_mb) / v;
     const double pipeline_s = b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s +
                               b.cp_comm_s + b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
 
@@ -321,7 +327,9 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     r.model_flops_per_step =
         layout.global_batch * (transformer_model_flops_per_sample(workload.shape) + fa.model);
     r.hardware_flops_per_step =
-        layout.global_batch * (transformer_flops_per_sample(shape, layout.recompute) + fa.hardware);
+        layout.global_batch *
+        (transformer_flops_per_sample(shape, layout.recompute, fw.selective_op_policy) +
+         fa.hardware);
     r.trainable_params = trainable_params(workload);
     r.memory_gib =
         transformer_memory(computed, layout, precision, cluster.node.accelerator.memory_gib);

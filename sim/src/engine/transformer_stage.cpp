@@ -90,7 +90,17 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     // FlashAttention's backward recomputes the scores GEMM in every recompute mode.
     t.rec = lw.attention_fused ? core_time(core) : 0.0;
     if (layout.recompute == Recompute::full) t.rec += t.fwd;
-    if (layout.recompute == Recompute::selective) t.rec += core_gemm + core_mem;
+    if (layout.recompute == Recompute::selective && options.selective_op_policy) {
+        // PyTorch's op policy reruns the K and output projections, one MLP GEMM
+        // (op_policy_recomputed_flops) and every memory-bound kernel of the forward, at the
+        // rate of the layer's linear GEMMs.
+        const double linear_flops = lw.gemm_flops - lw.attention_core_flops;
+        t.rec += linear_fwd * op_policy_recomputed_flops(shape, lw) / linear_flops +
+                 memory_time_s(rates, lw.replicated_bytes, 4) +
+                 memory_time_s(rates, lw.sharded_bytes, 1);
+    } else if (layout.recompute == Recompute::selective) {
+        t.rec += core_gemm + core_mem;
+    }
 
     const TransformerShape local = cp_local_shape(shape, layout.cp);
     const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
@@ -169,6 +179,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     st.backward_s = n * (t.bwd + t.rec);
     st.host_s = n * t.host;
     st.ep_comm_s = n * t.ep;
+    st.mean_stage_s = (shape.layers * t.total() + embed_s + head_s) / std::max(1, layout.pp);
     return st;
 }
 

@@ -20,6 +20,9 @@ struct StageTimes {
     double host_s = 0;     // GPU idle while the host is still issuing the layers' kernels
     double ep_comm_s = 0;  // MoE all-to-all (and expert TP), forward + backward + recompute
     int layers = 0;        // layers on this stage
+    // Mean over all pipeline stages of one micro-batch's forward + backward time (the terms
+    // above but backward_s): what each stage adds to the pipeline's fill and drain.
+    double mean_stage_s = 0;
 };
 
 struct StageOptions {
@@ -30,9 +33,10 @@ struct StageOptions {
     double expert_issue_pass_s = 0;
     // Streams the per-expert GEMMs run over (0: one grouped kernel for all local experts).
     int expert_gemm_streams = 0;
-    bool tp_comm_overlap = false; // the framework hides TP collectives behind GEMMs
-    bool fp8 = false;             // FP8 GEMMs: their 16-bit activation inputs are cast first
-    FineTuning finetune;          // frozen / 4-bit base weights, LoRA adapters
+    bool tp_comm_overlap = false;     // the framework hides TP collectives behind GEMMs
+    bool fp8 = false;                 // FP8 GEMMs: their 16-bit activation inputs are cast first
+    bool selective_op_policy = false; // selective recompute is PyTorch's op policy (framework.h)
+    FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
 };
 
 // `shape` is the shape as computed (KV heads already widened to tp when replicated).

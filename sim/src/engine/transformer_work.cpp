@@ -105,6 +105,24 @@ double transformer_flops_per_sample(const TransformerShape& shape, Recompute rec
     return shape.layers * layer_flops + 3.0 * head.logits.flops();
 }
 
+double op_policy_recomputed_flops(const TransformerShape& shape, const LayerWork& layer) {
+    // Saved in the order q, k, v, o, gate/up, up, down: every second matmul output (k, o, and the
+    // up projection of a gated MLP or the down projection) is recomputed.
+    const auto core = static_cast<std::size_t>(layer.attention_core_begin);
+    const double k_share = shape.kv_width() / (shape.query_width() + 2.0 * shape.kv_width());
+    return k_share * layer.gemms[0].flops() + layer.gemms[core + 2].flops() +
+           (shape.gated_mlp ? 0.5 * layer.gemms[core + 3].flops() : layer.gemms[core + 4].flops());
+}
+
+double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute,
+                                    bool selective_op_policy) {
+    if (!(selective_op_policy && recompute == Recompute::selective))
+        return transformer_flops_per_sample(shape, recompute);
+    const LayerWork layer = transformer_layer_work(shape, 1, 1, false, 2.0);
+    return transformer_flops_per_sample(shape, Recompute::none) +
+           shape.layers * op_policy_recomputed_flops(shape, layer);
+}
+
 double transformer_model_flops_per_sample(const TransformerShape& shape) {
     // The same work with the scores materialised: fusing attention changes how, not what, is
     // computed.
@@ -141,6 +159,18 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     double core = shape.flash_attention ? 4.0 * a * s * b : 5.0 * a * s * s * b;
     if (recompute == Recompute::selective) core = 0.0;
     return replicated / replicated_div + (sharded + core) / t;
+}
+
+double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro_batch, int tp,
+                                        bool sequence_parallel) {
+    // Saved by PyTorch's op policy (framework.h): the block input (kept by the checkpoint), the
+    // q and v projections, the attention output with its fp32 log-sum-exp per head and token, the
+    // first MLP GEMM's output and the down projection's; everything else is recomputed.
+    const double tokens = double(micro_batch) * shape.seq_len, h = shape.hidden, t = tp;
+    const double replicated = 2.0 * h + 2.0 * h; // block input, down-projection output
+    const double sharded = 2.0 * shape.query_width() + 2.0 * shape.kv_width() +
+                           2.0 * shape.query_width() + 2.0 * ffn(shape) + 4.0 * shape.heads;
+    return tokens * (replicated / (sequence_parallel ? t : 1.0) + sharded / t);
 }
 
 } // namespace cp::sim

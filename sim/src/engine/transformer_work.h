@@ -65,6 +65,12 @@ double transformer_params(const TransformerShape& shape);
 // recomputed forward work for selective/full recompute and FlashAttention's recomputed scores.
 // The logits GEMM is never recomputed.
 double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute);
+// The same where selective recompute is PyTorch's op policy (framework.h): the K and output
+// projections and one MLP GEMM are recomputed instead of the attention core.
+double transformer_flops_per_sample(const TransformerShape& shape, Recompute recompute,
+                                    bool selective_op_policy);
+// Forward FLOPs of one layer's GEMMs that PyTorch's selective op policy recomputes.
+double op_policy_recomputed_flops(const TransformerShape& shape, const LayerWork& layer);
 // Model FLOPs per sample (forward + backward, no recompute of any kind, fused attention or not):
 // what MFU and model TFLOP/s count.
 double transformer_model_flops_per_sample(const TransformerShape& shape);
@@ -79,5 +85,8 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
 // a*s*s softmax/dropout terms are replaced by the per-row softmax statistics).
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
                               bool sequence_parallel, Recompute recompute);
+// The same under PyTorch's selective op policy (torchtitan "op" activation checkpointing).
+double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro_batch, int tp,
+                                        bool sequence_parallel);
 
 } // namespace cp::sim

@@ -9,12 +9,12 @@ const std::vector<ResidualBucket>& residual_buckets() {
     using G = AcceleratorGeneration;
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
-        {"deepspeed", G::ampere, 113, 3, 0.7581, 0.9877, 0.7392, 1.6464},
-        {"fsdp", G::ampere, 151, 3, 0.9336, 1.1166, 0.7912, 1.4020},
-        {"fsdp", G::hopper, 83, 3, 0.9959, 1.3784, 0.6464, 1.4617},
-        {"megatron", G::ampere, 18, 2, 0.9072, 1.1192, 0.8952, 1.1226},
-        {"megatron", G::hopper, 10, 1, 0.9472, 1.0848, 0.9025, 1.1115},
-        {"neuron", G::trainium, 6, 1, 1.0404, 1.2646, 0.9881, 1.3210},
+        {"deepspeed", G::ampere, 113, 3, 0.7701, 0.9918, 0.7493, 1.6417},
+        {"fsdp", G::ampere, 151, 3, 0.9407, 1.1238, 0.8000, 1.4121},
+        {"fsdp", G::hopper, 83, 3, 0.9140, 1.2354, 0.8457, 1.3489},
+        {"megatron", G::ampere, 18, 2, 0.9092, 1.1177, 0.9014, 1.1215},
+        {"megatron", G::hopper, 10, 1, 0.9340, 1.0706, 0.8913, 1.0942},
+        {"neuron", G::trainium, 6, 1, 1.0277, 1.2507, 0.9771, 1.3068},
     };
     return table;
 }

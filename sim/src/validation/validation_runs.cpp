@@ -48,6 +48,10 @@ public:
         return it->second < cells_.size() ? cells_[it->second] : empty;
     }
     bool has(const char* key) const { return !text(key).empty(); }
+    // A column later schema additions brought: an older file without it reads as empty.
+    bool has_optional(const char* key) const {
+        return columns_.find(key) != columns_.end() && has(key);
+    }
     double number(const char* key) const {
         const std::string& t = text(key);
         std::size_t used = 0;
@@ -126,6 +130,8 @@ Cluster parse_cluster(const Row& row, Precision precision) {
     if (precision == Precision::fp32 || precision == Precision::tf32)
         row.fail("precision", "fixtures carry 16-bit and fp8 peaks only");
     a.memory_gib = row.number("memory_gib");
+    if (row.has_optional("tdp_w")) a.tdp_w = row.number("tdp_w");
+    if (row.has_optional("power_limit_w")) a.power_limit_w = row.number("power_limit_w");
     a.hbm_gbytes_per_s = row.number("hbm_gbytes_per_s");
     a.link_gbytes_per_s = row.number("intra_node_gbytes_per_s");
     n.accelerators_per_node = per_node;

@@ -46,6 +46,10 @@ struct FrameworkProfile {
     // cuBLAS calls over the experts; DeepSpeed-MoE loops its experts in Python) rather than as
     // one grouped kernel (grouped_gemm / torch._grouped_mm, as torchtitan and NeMo AutoModel).
     bool per_expert_gemm_launch;
+    // Selective recompute is PyTorch's op-level policy (torchtitan "selective op" activation
+    // checkpointing): every op's output is recomputed in backward except the attention kernel's
+    // and every other matmul's, instead of Megatron's recompute of the attention core only.
+    bool selective_op_policy;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);

@@ -54,6 +54,10 @@ struct AcceleratorSpec {
     bool memory_estimated = false;
     bool hbm_estimated = false;
     std::string estimate_source;
+    // Board power the datasheet peaks are specified at (TDP), and the power limit the part runs
+    // under when set below it (nvidia-smi -pl); NaN = not known / not set.
+    double tdp_w = kUnknown;
+    double power_limit_w = kUnknown;
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
     // The generations model_constants.h carries measured efficiencies for (by catalog id).
