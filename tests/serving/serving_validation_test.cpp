@@ -1,7 +1,8 @@
 // Validation against published serving measurements (resources/serving/published_runs.json; the
 // sources are described in tests/data/validation/inference/README.md): every run answered, mean
 // error per source <= 15 % for throughput and for latency figures, printed with the maximum and
-// the leave-one-source-out error (factors refitted without the source).
+// the leave-one-source-out error (factors refitted without the source). SERVING_DUMP=<source key>
+// prints every run of that source with the model's figure.
 #include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
 #include "serving_fixture.h"
@@ -11,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,9 +54,10 @@ double mean_error_bound(const std::string& source, bool throughput) {
     if (source == "neuron-encoder-cnn") return 0.22;
     // T4 at TensorRT 8.4 (power-capped clocks) and INT8 on Ada run below the fitted rate.
     if (source == "tensorrt-demobert") return 0.20;
-    // Out of sample (not fitted): the Triton deployment's max batch is not published, and the
-    // model's 4096-sequence cap over-predicts saturated capacity (70B TP4 202/214: 2.2x).
-    if (source == "trtllm-0.14-online") return throughput ? 0.20 : 0.55;
+    // Out of sample (not fitted): mean TTFT at low load runs 5-8 ms above the model on every
+    // row (the Triton front end's request handling is not modelled), and the 70B runs at 32
+    // requests/s queue for ~1.2 s where the model admits every request at once.
+    if (source == "trtllm-0.14-online" && !throughput) return 0.25;
     return 0.15;
 }
 
@@ -69,6 +72,9 @@ TEST_CASE("serving model against published serving runs: every run answered, mea
         CHECK(std::isfinite(c.predicted));
         CHECK(std::isfinite(c.predicted_left_out));
         if (!std::isfinite(c.predicted)) continue;
+        if (const char* dump = std::getenv("SERVING_DUMP"); dump && c.run->source == dump)
+            std::printf("ROW %-62s measured %10.2f model %10.2f err %6.1f\n", c.run->id.c_str(),
+                        c.run->value, c.predicted, 100 * c.error());
         Stats& s = by_source[{c.run->source, is_throughput(c.run->metric)}];
         s.add(c.error(), c.error_left_out());
         s.worst.push_back(&c);

@@ -262,4 +262,46 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     return l;
 }
 
+FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
+                                 const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
+                                 int output_tokens, double rate, int requests, double quantile,
+                                 int scheduler_steps) {
+    FiniteRunLoad r;
+    const double n = std::max(1, requests);
+    const double slots = std::max(1, plan.batch);
+    const double context = input_tokens + output_tokens / 2.0;
+    const double marginal = c.batch_prefill_s / slots;
+    const double arrive_s = is_known(rate) && rate > 0 ? n / rate : 0.0;
+    double b = std::min(slots, n), step_s = c.decode_step_s, wait_s = 0, duration_s = 0;
+    for (int i = 0; i < 80; ++i) {
+        const double stay_s = c.prefill_s + output_tokens * step_s;
+        // Slots bound the run: the replica completes at most `slots` requests per stay.
+        const double mu = slots / stay_s;
+        const double offered = arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::max();
+        const bool slot_bound = n * stay_s / (arrive_s + stay_s) > slots;
+        if (slot_bound && offered > mu) {
+            duration_s = n / mu + stay_s;
+            wait_s = 0.5 * n * (1.0 / mu - (arrive_s > 0 ? 1.0 / offered : 0.0));
+        } else {
+            duration_s = arrive_s + stay_s;
+            wait_s = slot_bound ? slots_wait_s(offered, stay_s, plan.batch, quantile) : 0.0;
+        }
+        const double next = std::clamp(n * stay_s / duration_s, 1.0, slots);
+        const double share = std::min(0.95, n / duration_s * marginal);
+        const double next_step =
+            serving_time_s(decode_step_terms(st, next, context), f) / (1.0 - share);
+        const bool settled =
+            std::abs(next - b) < 1e-4 * b && std::abs(next_step - step_s) < 1e-4 * step_s;
+        b = 0.5 * (b + next);
+        step_s = 0.5 * (step_s + next_step);
+        if (settled) break;
+    }
+    r.running_batch = b;
+    r.tpot_ms = 1e3 * step_s;
+    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s);
+    r.output_tokens_per_s = n * output_tokens / duration_s;
+    return r;
+}
+
 } // namespace cp::sim

@@ -63,6 +63,10 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     return std::nullopt;
 }
 
+// Equations per fitted term below which an engine's own factor set is not determined (nine terms,
+// several of them near-collinear on a handful of runs).
+constexpr std::size_t kEquationsPerTerm = 3;
+
 // min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
 // the most negative one until none is (a greedy non-negative least squares).
 EngineFactors fit_engine(const std::vector<Equation>& eqs) {
@@ -146,6 +150,30 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
             return;
         }
     };
+    // A GPU engine with fewer equations than a few per term keeps TensorRT-LLM's split between
+    // terms (the same GEMM, attention and NCCL kernels do the work) and fits one ratio to it.
+    for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch}) {
+        const auto& own = eqs[static_cast<std::size_t>(e)];
+        const EngineFactors& donor = fitted.of(ServingEngine::tensorrt_llm);
+        if (own.empty() || own.size() >= kEquationsPerTerm * kServingTermCount ||
+            donor.runs.empty())
+            continue;
+        double num = 0, den = 0;
+        for (const Equation& q : own) {
+            const double r = serving_time_s(q.terms, donor) / q.target_s;
+            num += r;
+            den += r * r;
+        }
+        if (!(den > 0)) continue;
+        EngineFactors& f = out.of(e);
+        const double scale = num / den;
+        f.k = donor.k;
+        f.fitted = donor.fitted;
+        for (double& k : f.k)
+            k *= scale;
+        f.scale = scale;
+        f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
+    }
     borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
     borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})
@@ -169,17 +197,16 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const ServingCapacity cap =
         serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
-                                          run.output_tokens, run.request_rate_per_s, kUnknown);
+                                          run.output_tokens, run.request_rate_per_s, run.quantile);
     const bool online = is_known(run.request_rate_per_s);
-    if (online && load.overloaded && run.requests > 0) {
-        // A finite run offered faster than it is served: request k waits k (1/mu - 1/lambda), so
-        // the mean wait is N/2 of that; the batch runs full meanwhile.
-        const ServingLoad full = serving_load(st, policy, f, plan, cap, run.input_tokens,
-                                              run.output_tokens, kUnknown, kUnknown);
-        const double wait_s =
-            run.requests / 2.0 * (1.0 / cap.requests_per_s - 1.0 / run.request_rate_per_s);
-        if (run.metric == ServingMetric::ttft_ms) return full.ttft_ms + 1e3 * wait_s;
-        if (run.metric == ServingMetric::tpot_ms) return full.tpot_ms;
+    if (policy.continuous_batching && run.requests > 0 && run.output_tokens > 0) {
+        // A finite benchmark run (the published online tables): no steady state to assume.
+        const FiniteRunLoad fr = serving_finite_run(
+            st, f, plan, cap, run.input_tokens, run.output_tokens, run.request_rate_per_s,
+            run.requests, run.quantile, run.scheduler_steps);
+        if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
+        if (run.metric == ServingMetric::tpot_ms) return fr.tpot_ms;
+        if (run.metric == ServingMetric::output_tokens_per_s) return fr.output_tokens_per_s;
     }
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:

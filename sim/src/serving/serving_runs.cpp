@@ -109,6 +109,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.requests = r.value("requests", 0);
             if (r.contains("request_rate_per_s"))
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
+            if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
+            run.scheduler_steps = r.value("scheduler_steps", 1);
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             run.metric = parse_metric(where, r.at("metric").get<std::string>());

@@ -42,6 +42,10 @@ struct EngineFactors {
     std::vector<std::string> sources;             // their sources
     std::vector<std::string> accelerators;        // accelerators those runs measured
     std::string borrowed_from;                    // engine whose factors stand in (no data)
+    // Too few runs for a factor set of its own: `scaled_from`'s factors times `scale`, the one
+    // ratio this engine's runs fit (least squares on relative error).
+    std::string scaled_from;
+    double scale = 1.0;
     double k_of(ServingTerm t) const { return k[static_cast<int>(t)]; }
 };
 

@@ -29,6 +29,11 @@ struct ServingRun {
     int batch = 0; // 0 = the engine's scheduler decides (continuous batching)
     double request_rate_per_s = kUnknown; // NaN = saturated
     int requests = 0; // requests in the benchmark run (bounds the queue when overloaded)
+    // The statistic a latency figure reports: NaN = the mean, else that quantile (0.5 = median).
+    double quantile = kUnknown;
+    // Decode steps the engine runs per scheduler call (vLLM --num-scheduler-steps): a request
+    // arriving mid-block waits for the block's end before its prefill is scheduled.
+    int scheduler_steps = 1;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
