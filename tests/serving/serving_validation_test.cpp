@@ -58,6 +58,10 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // row (the Triton front end's request handling is not modelled), and the 70B runs at 32
     // requests/s queue for ~1.2 s where the model admits every request at once.
     if (source == "trtllm-0.14-online" && !throughput) return 0.25;
+    // Out of sample (not fitted): at 100 clients the 5000-token requests sit at the edge of what
+    // the FP8 KV cache holds (the NIM profile's KV budget is not published): 8 s measured TTFT
+    // against 2.5 s; prompts queue ~25 % longer than the M/D/1 prefill queue at 5-50 clients.
+    if (source == "nim-1.8-llama3.3-70b" && !throughput) return 0.20;
     return 0.15;
 }
 

@@ -90,4 +90,13 @@ FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors&
                                  int input_tokens, int output_tokens, double rate, int requests,
                                  double quantile, int scheduler_steps = 1);
 
+// `clients` closed-loop clients, each sending its next request when the last one completes (the
+// concurrency sweeps of genai-perf/AIPerf and TGI's virtual users): the replica holds
+// B = min(clients, batch) requests; the others wait for a slot, (clients - B) completions at
+// mu = B / stay. Each client cycles once per wait + stay, which sets the prompt arrival rate.
+FiniteRunLoad serving_closed_loop(const ServingSetup& setup, const EngineFactors& factors,
+                                  const BatchPlan& plan, const ServingCapacity& capacity,
+                                  int input_tokens, int output_tokens, int clients,
+                                  int scheduler_steps = 1);
+
 } // namespace cp::sim

@@ -51,10 +51,12 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::latency_ms:
+        if (serves_generation(st, run.output_tokens)) return std::nullopt; // a whole request
         e.terms = forward_terms(st, b, run.input_tokens);
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::samples_per_s:
+        if (serves_generation(st, run.output_tokens)) return std::nullopt; // requests/s
         // Neuron runs one model copy per NeuronCore of the chip (Data Parallel run mode).
         e.terms = forward_terms(st, b, run.input_tokens);
         e.target_s = b * st.hw.cores_per_chip / run.value;
@@ -199,14 +201,30 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
                                           run.output_tokens, run.request_rate_per_s, run.quantile);
     const bool online = is_known(run.request_rate_per_s);
-    if (policy.continuous_batching && run.requests > 0 && run.output_tokens > 0) {
-        // A finite benchmark run (the published online tables): no steady state to assume.
-        const FiniteRunLoad fr = serving_finite_run(
-            st, f, plan, cap, run.input_tokens, run.output_tokens, run.request_rate_per_s,
-            run.requests, run.quantile, run.scheduler_steps);
+    const bool finite = run.requests > 0 || run.concurrency > 0;
+    if (policy.continuous_batching && finite && run.output_tokens > 0) {
+        // A finite benchmark run or a closed-loop sweep: no open-arrival steady state to assume.
+        const FiniteRunLoad fr =
+            run.concurrency > 0
+                ? serving_closed_loop(st, f, plan, cap, run.input_tokens, run.output_tokens,
+                                      run.concurrency, run.scheduler_steps)
+                : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,
+                                     run.request_rate_per_s, run.requests, run.quantile,
+                                     run.scheduler_steps);
         if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
         if (run.metric == ServingMetric::tpot_ms) return fr.tpot_ms;
         if (run.metric == ServingMetric::output_tokens_per_s) return fr.output_tokens_per_s;
+        if (run.metric == ServingMetric::latency_ms)
+            return fr.ttft_ms + (run.output_tokens - 1) * fr.tpot_ms;
+        if (run.metric == ServingMetric::samples_per_s)
+            return fr.output_tokens_per_s / run.output_tokens;
+    }
+    if (serves_generation(st, run.output_tokens)) {
+        // A decoder's request latency and request rate.
+        if (run.metric == ServingMetric::latency_ms) return load.e2e_latency_ms;
+        if (run.metric == ServingMetric::samples_per_s)
+            return online ? std::min(run.request_rate_per_s, cap.requests_per_s)
+                          : cap.requests_per_s;
     }
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:

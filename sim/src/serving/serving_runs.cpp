@@ -37,11 +37,37 @@ Workload parse_model(const std::string& id, const json& m) {
     return w;
 }
 
-ServingMetric parse_metric(const std::string& where, const std::string& name) {
+// A metric name as the published tables spell it: the five base names, a statistic suffix
+// (`_mean`, `_p50`/`_median`, `_p90`, `_p99`), inter-token latency as TPOT, and the per-GPU
+// throughput convention (times the TP degree gives the replica's).
+struct MetricName {
+    ServingMetric metric = ServingMetric::output_tokens_per_s;
+    double quantile = kUnknown;
+    bool per_device = false;
+};
+
+MetricName parse_metric(const std::string& where, std::string name) {
+    MetricName out;
+    const std::pair<std::string_view, double> suffixes[] = {
+        {"_mean", kUnknown}, {"_p50", 0.5}, {"_median", 0.5}, {"_p90", 0.9}, {"_p99", 0.99}};
+    for (const auto& [suffix, q] : suffixes)
+        if (name.size() > suffix.size() && name.ends_with(suffix)) {
+            name.resize(name.size() - suffix.size());
+            out.quantile = q;
+            break;
+        }
+    if (name == "output_tokens_per_s_per_gpu") {
+        name = "output_tokens_per_s";
+        out.per_device = true;
+    }
+    if (name == "itl_ms") name = "tpot_ms";
     for (ServingMetric m :
          {ServingMetric::output_tokens_per_s, ServingMetric::ttft_ms, ServingMetric::tpot_ms,
           ServingMetric::latency_ms, ServingMetric::samples_per_s})
-        if (name == enum_name(m)) return m;
+        if (name == enum_name(m)) {
+            out.metric = m;
+            return out;
+        }
     bad(where, "unknown metric '" + name + "'");
 }
 
@@ -107,14 +133,17 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             }
             run.batch = r.value("batch", 0);
             run.requests = r.value("requests", 0);
+            run.concurrency = r.value("concurrency", 0);
             if (r.contains("request_rate_per_s"))
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
             if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
             run.scheduler_steps = r.value("scheduler_steps", 1);
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
-            run.metric = parse_metric(where, r.at("metric").get<std::string>());
-            run.value = r.at("value").get<double>();
+            const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
+            run.metric = metric.metric;
+            if (!is_known(run.quantile)) run.quantile = metric.quantile;
+            run.value = r.at("value").get<double>() * (metric.per_device ? run.tp : 1);
             run.fit = r.value("fit", true);
         } catch (const json::exception& e) {
             bad(where, e.what());

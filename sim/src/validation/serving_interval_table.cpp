@@ -11,21 +11,21 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 79, 1, 0.8619, 1.3328, 0.8030, 2.0458},
-        {"tensorrt-llm", G::hopper, 163, 2, 0.9825, 1.2681, 0.9499, 2.0699},
+        {"tensorrt-llm", G::hopper, 171, 3, 0.9740, 1.2659, 0.8575, 2.0699},
         {"vllm", G::ampere, 1, 1, 1.2039, 1.2039, 1.2039, 1.2039},
         {"vllm", G::hopper, 1, 1, 1.2469, 1.2469, 1.2469, 1.2469},
         {"neuron", G::trainium, 28, 2, 0.2618, 0.9435, 0.2312, 0.9586},
         {"neuron", G::other, 29, 2, 0.2606, 1.1392, 0.0600, 2.8779},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::hopper, 40, 1, 0.9965, 2.1501, 0.8359, 12.5650},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.9870, 1.9693, 0.8235, 11.2087},
         {"vllm", G::ampere, 2, 1, 1.2779, 1.3854, 1.2644, 1.3989},
         {"vllm", G::hopper, 2, 1, 1.1473, 1.2031, 1.1403, 1.2100},
         {"neuron", G::trainium, 36, 1, 1.2641, 7.7873, 0.9693, 9.6044},
         {"neuron", G::other, 42, 1, 1.4670, 4.5936, 1.2673, 6.6718},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::hopper, 40, 1, 0.8745, 1.4486, 0.7668, 3.2985},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8600, 1.3801, 0.7668, 3.2985},
         {"vllm", G::ampere, 2, 1, 1.2696, 1.3623, 1.2580, 1.3739},
         {"vllm", G::hopper, 2, 1, 0.9842, 1.0762, 0.9727, 1.0877},
         {"neuron", G::trainium, 46, 2, 0.2668, 0.7955, 0.2283, 0.9359},
