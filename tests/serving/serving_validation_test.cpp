@@ -62,6 +62,11 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // the FP8 KV cache holds (the NIM profile's KV budget is not published): 8 s measured TTFT
     // against 2.5 s; prompts queue ~25 % longer than the M/D/1 prefill queue at 5-50 clients.
     if (source == "nim-1.8-llama3.3-70b" && !throughput) return 0.20;
+    // Out of sample (not fitted): llmperf ran on the same 8-vCPU g5.2xlarge as the server, and all
+    // three engines flatten at ~300 tok/s from 16 to 64 clients while their ITL implies 3x that
+    // capacity (the client bounds the load); at 1-4 clients TTFT is half the model's: a 550-token
+    // prefill in 135 ms needs ~65 TFLOP/s, 93 % of the catalog's estimated 70 TFLOPS A10G peak.
+    if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.30 : 0.50;
     return 0.15;
 }
 

@@ -69,6 +69,12 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
 // several of them near-collinear on a handful of runs).
 constexpr std::size_t kEquationsPerTerm = 3;
 
+// Terms bound by memory or link bandwidth: the same in every GPU engine (see the scaled fit).
+bool engine_independent(ServingTerm term) {
+    return term == ServingTerm::weights || term == ServingTerm::kv_cache ||
+           term == ServingTerm::tp_comm;
+}
+
 // min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
 // the most negative one until none is (a greedy non-negative least squares).
 EngineFactors fit_engine(const std::vector<Equation>& eqs) {
@@ -152,27 +158,33 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
             return;
         }
     };
-    // A GPU engine with fewer equations than a few per term keeps TensorRT-LLM's split between
-    // terms (the same GEMM, attention and NCCL kernels do the work) and fits one ratio to it.
+    // A GPU engine with fewer equations than a few per term keeps TensorRT-LLM's factors for the
+    // bandwidth-bound terms (weight and KV streaming, NCCL all-reduce: the same kernels reach the
+    // same share of HBM and link bandwidth in every engine) and fits one ratio on the terms where
+    // engines differ (matrix work, fixed cost per layer and step: scheduling, fusion, launches).
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch}) {
         const auto& own = eqs[static_cast<std::size_t>(e)];
         const EngineFactors& donor = fitted.of(ServingEngine::tensorrt_llm);
         if (own.empty() || own.size() >= kEquationsPerTerm * kServingTermCount ||
             donor.runs.empty())
             continue;
+        EngineFactors fixed_part = donor, scaled_part = donor;
+        for (int j = 0; j < kServingTermCount; ++j)
+            (engine_independent(static_cast<ServingTerm>(j)) ? scaled_part : fixed_part).k[j] = 0;
         double num = 0, den = 0;
         for (const Equation& q : own) {
-            const double r = serving_time_s(q.terms, donor) / q.target_s;
-            num += r;
-            den += r * r;
+            const double a = serving_time_s(q.terms, fixed_part) / q.target_s;
+            const double b = serving_time_s(q.terms, scaled_part) / q.target_s;
+            num += b * (1.0 - a);
+            den += b * b;
         }
         if (!(den > 0)) continue;
         EngineFactors& f = out.of(e);
-        const double scale = num / den;
+        const double scale = std::max(0.0, num / den);
         f.k = donor.k;
         f.fitted = donor.fitted;
-        for (double& k : f.k)
-            k *= scale;
+        for (int j = 0; j < kServingTermCount; ++j)
+            if (!engine_independent(static_cast<ServingTerm>(j))) f.k[j] *= scale;
         f.scale = scale;
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }

@@ -40,8 +40,9 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; ";
     if (!f.scaled_from.empty())
         s += "too few published runs for factors of its own: the factors of " + f.scaled_from +
-             " times " + fixed(f.scale, 2) + " (least squares on " + std::to_string(f.runs.size()) +
-             " runs: " + join(f.sources) + ")";
+             " with matrix and fixed-cost terms times " + fixed(f.scale, 2) +
+             " (least squares on " + std::to_string(f.runs.size()) + " runs: " + join(f.sources) +
+             ")";
     else if (!f.borrowed_from.empty())
         s += "no published runs of its own: the factors of " + f.borrowed_from + " (fitted on " +
              std::to_string(f.runs.size()) + " runs) stand in";
