@@ -240,7 +240,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     if (saturated) {
         l.tpot_ms = 1e3 * c.decode_step_s *
                     (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
-        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s);
+        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s + f.request_overhead_s);
         l.running_batch = plan.batch;
         l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
         return l;
@@ -258,7 +258,8 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         const double stay_s = c.prefill_s + output_tokens * step_s;
         const double wait =
             l.overloaded ? overload_wait : slots_wait_s(rate, stay_s, plan.batch, quantile);
-        ttft_s = c.prefill_s + step_s + wait + prefill_queue_s(rate, marginal, quantile);
+        ttft_s = c.prefill_s + step_s + wait + prefill_queue_s(rate, marginal, quantile) +
+                 f.request_overhead_s;
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
@@ -307,7 +308,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     r.running_batch = b;
     r.tpot_ms = 1e3 * step_s;
     const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
-    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s +
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
                        prefill_queue_s(n / duration_s, marginal, quantile));
     r.output_tokens_per_s = n * output_tokens / duration_s;
     return r;
@@ -336,7 +337,7 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
     r.running_batch = b;
     r.tpot_ms = 1e3 * step_s;
-    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s +
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
                        prefill_queue_s(n / cycle_s, marginal, kUnknown));
     r.output_tokens_per_s = n * output_tokens / cycle_s;
     return r;

@@ -119,6 +119,32 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
     return f;
 }
 
+// TTFT of a published run served by continuous batching under load (online, finite or closed
+// loop): the runs the per-request overhead is fitted on.
+bool measures_request_ttft(const ServingRun& run) {
+    return run.metric == ServingMetric::ttft_ms && engine_policy(run.engine).continuous_batching &&
+           (run.requests > 0 || run.concurrency > 0 || is_known(run.request_rate_per_s));
+}
+
+// The per-request overhead minimising the relative TTFT error, (p + c)/m - 1, over those runs:
+// c = sum((1 - p/m)/m) / sum(1/m^2), at least zero.
+void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve,
+                           std::string_view exclude, ServingFactors& factors) {
+    std::array<double, kServingEngineCount> num{}, den{};
+    for (const ServingRun& run : set.runs) {
+        if (run.source == exclude || !measures_request_ttft(run)) continue;
+        const double p_ms = predict_serving_run(run, resolve_or_throw(resolve, run), factors);
+        if (!is_known(p_ms)) continue;
+        const double m_s = run.value / 1e3;
+        num[static_cast<std::size_t>(run.engine)] += (1.0 - p_ms / run.value) / m_s;
+        den[static_cast<std::size_t>(run.engine)] += 1.0 / (m_s * m_s);
+    }
+    for (int i = 0; i < kServingEngineCount; ++i)
+        if (den[static_cast<std::size_t>(i)] > 0)
+            factors.engines[static_cast<std::size_t>(i)].request_overhead_s =
+                std::max(0.0, num[static_cast<std::size_t>(i)] / den[static_cast<std::size_t>(i)]);
+}
+
 } // namespace
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
@@ -188,6 +214,7 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         f.scale = scale;
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }
+    fit_request_overheads(set, resolve, exclude, out);
     borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
     borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})

@@ -47,6 +47,10 @@ struct EngineFactors {
     // relative error); the bandwidth-bound terms keep `scaled_from`'s factors.
     std::string scaled_from;
     double scale = 1.0;
+    // Seconds every request's first token carries beyond the engine's GPU work (HTTP/gRPC front
+    // end, tokenization, detokenization, scheduler admission), fitted on the published TTFT of
+    // online runs of continuous-batching engines; 0 where none is published.
+    double request_overhead_s = 0.0;
     double k_of(ServingTerm t) const { return k[static_cast<int>(t)]; }
 };
 
