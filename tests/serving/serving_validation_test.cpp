@@ -4,6 +4,7 @@
 // the leave-one-source-out error (factors refitted without the source). SERVING_DUMP=<source key>
 // prints every run of that source with the model's figure.
 #include "clusterplan/sim/serving_plan.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "serving/serving_eval.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
@@ -105,6 +106,10 @@ TEST_CASE("serving model against published serving runs: every run answered, mea
                        << " %");
         CHECK(s.mean() <= mean_error_bound(key.first, key.second));
     }
+    for (int e = 0; e < kServingEngineCount; ++e)
+        std::printf("  %s\n", serving_factors_sentence(static_cast<ServingEngine>(e),
+                                                       fx.factors.of(static_cast<ServingEngine>(e)))
+                                  .c_str());
 }
 
 TEST_CASE(

@@ -180,6 +180,7 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         for (ServingEngine donor : from) {
             if (fitted.of(donor).runs.empty()) continue;
             out.of(e) = fitted.of(donor);
+            out.of(e).request_overhead_s = out.of(donor).request_overhead_s;
             out.of(e).borrowed_from = enum_name(donor);
             return;
         }

@@ -21,9 +21,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.6376, 3.3434, 0.5980, 4.2637},
         {"tensorrt-llm", G::hopper, 48, 2, 0.9870, 1.9693, 0.8235, 11.2087},
-        {"vllm", G::ampere, 6, 2, 0.5090, 1.3316, 0.4686, 1.3989},
-        {"vllm", G::hopper, 2, 1, 1.1473, 1.2031, 1.1403, 1.2100},
-        {"tgi", G::ampere, 4, 1, 0.7130, 4.4011, 0.6276, 5.5536},
+        {"vllm", G::ampere, 6, 2, 0.5090, 1.2546, 0.4686, 1.3208},
+        {"vllm", G::hopper, 2, 1, 1.1116, 1.1680, 1.1045, 1.1751},
+        {"tgi", G::ampere, 4, 1, 0.6968, 4.3444, 0.6131, 5.4862},
         {"neuron", G::trainium, 36, 1, 1.2641, 7.7873, 0.9693, 9.6044},
         {"neuron", G::other, 42, 1, 1.4670, 4.5936, 1.2673, 6.6718},
     };
