@@ -145,3 +145,28 @@ TEST_CASE(
     CHECK(plan.batch < 64);
     CHECK(plan.memory.kv_cache < 16.0);
 }
+
+TEST_CASE("published serving runs: engine, storage and metric names as tables spell them") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1",
+        "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [
+          {"id": "a", "source": "s", "engine": "SGLang", "model": "m", "accelerator": "H100-80GB",
+           "instance": "p5.48xlarge", "tp": 2, "weights": "bfloat16", "input_tokens": 128,
+           "output_tokens": 128, "metric": "output_tokens_per_s_per_gpu", "value": 100},
+          {"id": "b", "source": "s", "engine": "trtllm", "model": "m", "accelerator": "H100-80GB",
+           "instance": "p5.48xlarge", "tp": 1, "weights": "fp8_e4m3", "input_tokens": 128,
+           "output_tokens": 128, "metric": "ITL_ms_p99", "value": 10, "concurrency": 8}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::vllm);
+    CHECK(set.runs[0].weights == StorageType::bf16);
+    CHECK(set.runs[0].metric == ServingMetric::output_tokens_per_s);
+    CHECK(set.runs[0].value == 200); // per GPU x tp
+    CHECK(set.runs[1].engine == ServingEngine::tensorrt_llm);
+    CHECK(set.runs[1].weights == StorageType::fp8);
+    CHECK(set.runs[1].metric == ServingMetric::tpot_ms);
+    CHECK(set.runs[1].quantile == 0.99);
+    CHECK(set.runs[1].concurrency == 8);
+}

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <stdexcept>
 
 namespace cp::sim {
 
@@ -16,14 +15,6 @@ struct Equation {
     ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
     double target_s = 0; // the measured time the terms must add up to
 };
-
-NodeSpec resolve_or_throw(const NodeResolver& resolve, const ServingRun& run) {
-    auto node = resolve(run.instance);
-    if (!node)
-        throw std::runtime_error("serving run " + run.id + ": instance '" + run.instance +
-                                 "' is not in the catalog");
-    return *node;
-}
 
 // The measured figure of `run` as a time and the terms the model adds up to it.
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
@@ -133,7 +124,9 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
     std::array<double, kServingEngineCount> num{}, den{};
     for (const ServingRun& run : set.runs) {
         if (run.source == exclude || !measures_request_ttft(run)) continue;
-        const double p_ms = predict_serving_run(run, resolve_or_throw(resolve, run), factors);
+        const auto node = resolve(run.instance);
+        if (!node) continue;
+        const double p_ms = predict_serving_run(run, *node, factors);
         if (!is_known(p_ms)) continue;
         const double m_s = run.value / 1e3;
         num[static_cast<std::size_t>(run.engine)] += (1.0 - p_ms / run.value) / m_s;
@@ -153,7 +146,10 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     std::array<std::vector<const ServingRun*>, kServingEngineCount> used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
-        const auto e = equation_for(run, resolve_or_throw(resolve, run));
+        // A run on an instance the catalog lacks cannot be fitted; validation reports it.
+        const auto node = resolve(run.instance);
+        if (!node) continue;
+        const auto e = equation_for(run, *node);
         if (!e) continue;
         eqs[static_cast<std::size_t>(run.engine)].push_back(*e);
         used[static_cast<std::size_t>(run.engine)].push_back(&run);
@@ -292,9 +288,14 @@ std::vector<ServingRunCheck> validate_serving_runs(const ServingRunSet& set,
     for (const ServingRun& run : set.runs) {
         ServingRunCheck c;
         c.run = &run;
-        const NodeSpec node = resolve_or_throw(resolve, run);
-        c.predicted = predict_serving_run(run, node, all, &c.why);
-        c.predicted_left_out = predict_serving_run(run, node, left_out.at(run.source));
+        const auto node = resolve(run.instance);
+        if (!node) {
+            c.why = "instance '" + run.instance + "' is not in the catalog";
+            checks.push_back(std::move(c));
+            continue;
+        }
+        c.predicted = predict_serving_run(run, *node, all, &c.why);
+        c.predicted_left_out = predict_serving_run(run, *node, left_out.at(run.source));
         checks.push_back(std::move(c));
     }
     return checks;
