@@ -80,5 +80,8 @@ struct ChartSpec {
 
 // The colour of the i-th automatically coloured series (colour-blind-safe palette).
 QColor series_colour(int index);
+// A series of markers named `name` in palette colour `palette_index`; `emphasised` for the
+// recommended plan.
+ChartSeries marker_series(const QString& name, int palette_index, bool emphasised = false);
 
 } // namespace cp::charts

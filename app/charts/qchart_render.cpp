@@ -279,6 +279,14 @@ QString title_html(const ChartSpec& spec) {
 
 } // namespace
 
+ChartSeries marker_series(const QString& name, int palette_index, bool emphasised) {
+    ChartSeries s;
+    s.name = name;
+    s.colour = series_colour(palette_index);
+    s.emphasised = emphasised;
+    return s;
+}
+
 QColor series_colour(int index) {
     // Okabe & Ito (2008), "Color Universal Design": distinguishable with every common form of
     // colour blindness; yellow is left out (unreadable on white).

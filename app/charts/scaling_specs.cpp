@@ -124,16 +124,9 @@ ChartSpec pareto_spec(const std::vector<ParetoPoint>& points, const ParetoLimits
     line.dashed = true;
     line.in_legend = false; // it only joins the Pareto-optimal markers
     line.colour = series_colour(5);
-    ChartSeries front;
-    front.name = QObject::tr("Pareto front");
-    front.colour = series_colour(5);
-    ChartSeries runners;
-    runners.name = QObject::tr("ranked");
-    runners.colour = series_colour(0);
-    ChartSeries best;
-    best.name = QObject::tr("#1");
-    best.emphasised = true;
-    best.colour = series_colour(2);
+    ChartSeries front = marker_series(QObject::tr("Pareto front"), 5);
+    ChartSeries runners = marker_series(QObject::tr("ranked"), 0);
+    ChartSeries best = marker_series(QObject::tr("#1"), 2, true);
     auto add = [](ChartSeries& s, const ParetoPoint& p, const QString& tag) {
         s.points.emplace_back(p.time_h, p.cost_usd);
         s.point_ids.push_back(p.index);

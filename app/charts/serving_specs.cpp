@@ -99,10 +99,7 @@ ChartSpec serving_curve_spec(const std::vector<sim::ServingPlan>& plans, Serving
         const double x = first->request_rate_per_s / first->replicas * units;
         const double y = !generation ? first->latency_ms : ttft ? first->ttft_ms : first->tpot_ms;
         if (positive(x) && positive(y)) {
-            ChartSeries at;
-            at.name = QObject::tr("#1 at load");
-            at.emphasised = true;
-            at.colour = series_colour(0);
+            ChartSeries at = marker_series(QObject::tr("#1 at load"), 0, true);
             at.points.emplace_back(x, y);
             c.series.push_back(std::move(at));
         }
@@ -130,12 +127,8 @@ ChartSpec serving_cost_spec(const std::vector<sim::ServingPlan>& plans) {
                          : QObject::tr("Cost per million samples");
     c.y_label =
         generation ? QObject::tr("USD per 1M output tokens") : QObject::tr("USD per 1M samples");
-    ChartSeries on_demand;
-    on_demand.name = QObject::tr("On demand");
-    on_demand.colour = series_colour(0);
-    ChartSeries spot;
-    spot.name = QObject::tr("Spot (with reclaim headroom)");
-    spot.colour = series_colour(1);
+    ChartSeries on_demand = marker_series(QObject::tr("On demand"), 0);
+    ChartSeries spot = marker_series(QObject::tr("Spot (with reclaim headroom)"), 1);
     int rank = 0;
     for (const sim::ServingPlan& p : plans) {
         if (!p.valid) continue;

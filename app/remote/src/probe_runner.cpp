@@ -58,6 +58,12 @@ std::string random_token() {
 // A CUDA binary carrying its own cuBLASLt kernels is a few hundred MB at most.
 constexpr std::size_t kMaxProbeBinaryBytes = std::size_t{1} << 30;
 
+// One command run on `host` over ssh, with its time limit and what it reads on stdin.
+ProcessJob ssh_job(const SshOptions& ssh, const std::string& host, const std::string& command,
+                   std::chrono::seconds timeout, std::string stdin_data = {}) {
+    return {ssh_argv(ssh, host, command), std::move(stdin_data), nullptr, timeout, {}};
+}
+
 std::string read_file(const std::string& path) {
     try {
         return sim::io::read_input_file(path, "the probe binary", kMaxProbeBinaryBytes);
@@ -186,11 +192,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
     std::vector<ProcessJob> jobs;
     for (const auto& h : hosts) {
         say(h, "check", "checking architecture, glibc and NVIDIA driver");
-        jobs.push_back({ssh_argv(options_.ssh, h, remote_check_command(env)),
-                        "",
-                        nullptr,
-                        std::chrono::seconds(60),
-                        {}});
+        jobs.push_back(
+            ssh_job(options_.ssh, h, remote_check_command(env), std::chrono::seconds(60)));
     }
     auto res = run_processes(jobs, &cancel_);
     check_cancel();
@@ -210,11 +213,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
     auto remote_hash_ok = [&](std::vector<bool>& ok) {
         std::vector<ProcessJob> hash_jobs;
         for (const auto& h : hosts)
-            hash_jobs.push_back({ssh_argv(options_.ssh, h, remote_hash_command(sha)),
-                                 "",
-                                 nullptr,
-                                 std::chrono::seconds(120),
-                                 {}});
+            hash_jobs.push_back(
+                ssh_job(options_.ssh, h, remote_hash_command(sha), std::chrono::seconds(120)));
         auto r = run_processes(hash_jobs, &cancel_);
         check_cancel();
         // Any line may carry the digest: login scripts sometimes print to stdout first.
@@ -234,11 +234,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
         say(hosts[i], "upload",
             "uploading probe (" + std::to_string(binary.size()) + " bytes, sha256 " +
                 sha.substr(0, 12) + ")");
-        jobs.push_back({ssh_argv(options_.ssh, hosts[i], remote_upload_command(sha)),
-                        binary,
-                        nullptr,
-                        std::chrono::seconds(600),
-                        {}});
+        jobs.push_back(ssh_job(options_.ssh, hosts[i], remote_upload_command(sha),
+                               std::chrono::seconds(600), binary));
         upload_idx.push_back(i);
     }
     if (!jobs.empty()) {
@@ -278,13 +275,11 @@ RunResult ProbeRunner::run(const Progress& progress) {
             RankLaunch l = base;
             l.rank = static_cast<int>(i);
             const std::string h = hosts[i];
-            jobs.push_back({ssh_argv(options_.ssh, h, remote_launch_command(l)),
-                            "",
-                            [&say, h](const std::string& line) {
-                                say(h, "probe", strip_terminal_escapes(line));
-                            },
-                            timeout,
-                            {}});
+            ProcessJob job = ssh_job(options_.ssh, h, remote_launch_command(l), timeout);
+            job.on_stderr_line = [&say, h](const std::string& line) {
+                say(h, "probe", strip_terminal_escapes(line));
+            };
+            jobs.push_back(std::move(job));
         }
     } else {
         auto argv = options_.launcher == Launcher::mpirun ? mpirun_argv(hosts, base)
@@ -302,11 +297,8 @@ RunResult ProbeRunner::run(const Progress& progress) {
         if (options_.launcher == Launcher::ssh) {
             std::vector<ProcessJob> kills;
             for (const auto& h : hosts)
-                kills.push_back({ssh_argv(options_.ssh, h, remote_cancel_command(base.run_token)),
-                                 "",
-                                 nullptr,
-                                 std::chrono::seconds(30),
-                                 {}});
+                kills.push_back(ssh_job(options_.ssh, h, remote_cancel_command(base.run_token),
+                                        std::chrono::seconds(30)));
             run_processes(kills, nullptr);
         }
         say("", "cleanup", "remote probe processes stopped");
