@@ -1,8 +1,10 @@
 // Validation against published serving measurements (resources/serving/published_runs.json; the
 // sources are described in tests/data/validation/inference/README.md): every run answered, mean
 // error per source <= 15 % for throughput and for latency figures, printed with the maximum and
-// the leave-one-source-out error (factors refitted without the source).
+// the leave-one-source-out error (factors refitted without the source). SERVING_DUMP=<source key>
+// prints every run of that source with the model's figure.
 #include "clusterplan/sim/serving_plan.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "serving/serving_eval.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
@@ -11,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,9 +55,19 @@ double mean_error_bound(const std::string& source, bool throughput) {
     if (source == "neuron-encoder-cnn") return 0.22;
     // T4 at TensorRT 8.4 (power-capped clocks) and INT8 on Ada run below the fitted rate.
     if (source == "tensorrt-demobert") return 0.20;
-    // Out of sample (not fitted): the Triton deployment's max batch is not published, and the
-    // model's 4096-sequence cap over-predicts saturated capacity (70B TP4 202/214: 2.2x).
-    if (source == "trtllm-0.14-online") return throughput ? 0.20 : 0.55;
+    // Out of sample (not fitted): mean TTFT at low load runs 5-8 ms above the model on every
+    // row (the Triton front end's request handling is not modelled), and the 70B runs at 32
+    // requests/s queue for ~1.2 s where the model admits every request at once.
+    if (source == "trtllm-0.14-online" && !throughput) return 0.25;
+    // Out of sample (not fitted): at 100 clients the 5000-token requests sit at the edge of what
+    // the FP8 KV cache holds (the NIM profile's KV budget is not published): 8 s measured TTFT
+    // against 2.5 s; prompts queue ~25 % longer than the M/D/1 prefill queue at 5-50 clients.
+    if (source == "nim-1.8-llama3.3-70b" && !throughput) return 0.20;
+    // Out of sample (not fitted): llmperf ran on the same 8-vCPU g5.2xlarge as the server, and all
+    // three engines flatten at ~300 tok/s from 16 to 64 clients while their ITL implies 3x that
+    // capacity (the client bounds the load); at 1-4 clients TTFT is half the model's: a 550-token
+    // prefill in 135 ms needs ~65 TFLOP/s, 93 % of the catalog's estimated 70 TFLOPS A10G peak.
+    if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.30 : 0.50;
     return 0.15;
 }
 
@@ -69,6 +82,9 @@ TEST_CASE("serving model against published serving runs: every run answered, mea
         CHECK(std::isfinite(c.predicted));
         CHECK(std::isfinite(c.predicted_left_out));
         if (!std::isfinite(c.predicted)) continue;
+        if (const char* dump = std::getenv("SERVING_DUMP"); dump && c.run->source == dump)
+            std::printf("ROW %-62s measured %10.2f model %10.2f err %6.1f\n", c.run->id.c_str(),
+                        c.run->value, c.predicted, 100 * c.error());
         Stats& s = by_source[{c.run->source, is_throughput(c.run->metric)}];
         s.add(c.error(), c.error_left_out());
         s.worst.push_back(&c);
@@ -90,6 +106,10 @@ TEST_CASE("serving model against published serving runs: every run answered, mea
                        << " %");
         CHECK(s.mean() <= mean_error_bound(key.first, key.second));
     }
+    for (int e = 0; e < kServingEngineCount; ++e)
+        std::printf("  %s\n", serving_factors_sentence(static_cast<ServingEngine>(e),
+                                                       fx.factors.of(static_cast<ServingEngine>(e)))
+                                  .c_str());
 }
 
 TEST_CASE(
@@ -124,4 +144,29 @@ TEST_CASE(
     CHECK(plan.limits.kv_bound);
     CHECK(plan.batch < 64);
     CHECK(plan.memory.kv_cache < 16.0);
+}
+
+TEST_CASE("published serving runs: engine, storage and metric names as tables spell them") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1",
+        "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [
+          {"id": "a", "source": "s", "engine": "SGLang", "model": "m", "accelerator": "H100-80GB",
+           "instance": "p5.48xlarge", "tp": 2, "weights": "bfloat16", "input_tokens": 128,
+           "output_tokens": 128, "metric": "output_tokens_per_s_per_gpu", "value": 100},
+          {"id": "b", "source": "s", "engine": "trtllm", "model": "m", "accelerator": "H100-80GB",
+           "instance": "p5.48xlarge", "tp": 1, "weights": "fp8_e4m3", "input_tokens": 128,
+           "output_tokens": 128, "metric": "ITL_ms_p99", "value": 10, "concurrency": 8}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::vllm);
+    CHECK(set.runs[0].weights == StorageType::bf16);
+    CHECK(set.runs[0].metric == ServingMetric::output_tokens_per_s);
+    CHECK(set.runs[0].value == 200); // per GPU x tp
+    CHECK(set.runs[1].engine == ServingEngine::tensorrt_llm);
+    CHECK(set.runs[1].weights == StorageType::fp8);
+    CHECK(set.runs[1].metric == ServingMetric::tpot_ms);
+    CHECK(set.runs[1].quantile == 0.99);
+    CHECK(set.runs[1].concurrency == 8);
 }

@@ -69,6 +69,14 @@ double slots_wait_s(double rate, double stay_s, int slots, double quantile) {
     return 0.5 * std::log(p_wait / (1.0 - quantile)) / drain_per_s;
 }
 
+// A prompt is encoded within the scheduler iterations' token budget; one arriving while earlier
+// prompts' prefill is still pending waits for it. M/D/1 on the prefill work: the service time is
+// one prompt's share of a full iteration, the utilisation the prompt rate times that share.
+double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile) {
+    if (!(prompts_per_s > 0) || !(marginal_s > 0)) return 0;
+    return md1_wait_s(std::min(0.95, prompts_per_s * marginal_s), marginal_s, quantile);
+}
+
 } // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -232,7 +240,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     if (saturated) {
         l.tpot_ms = 1e3 * c.decode_step_s *
                     (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
-        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s);
+        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s + f.request_overhead_s);
         l.running_batch = plan.batch;
         l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
         return l;
@@ -250,7 +258,8 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         const double stay_s = c.prefill_s + output_tokens * step_s;
         const double wait =
             l.overloaded ? overload_wait : slots_wait_s(rate, stay_s, plan.batch, quantile);
-        ttft_s = c.prefill_s + step_s + wait;
+        ttft_s = c.prefill_s + step_s + wait + prefill_queue_s(rate, marginal, quantile) +
+                 f.request_overhead_s;
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
@@ -260,6 +269,78 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     l.ttft_ms = 1e3 * ttft_s;
     l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
     return l;
+}
+
+FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
+                                 const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
+                                 int output_tokens, double rate, int requests, double quantile,
+                                 int scheduler_steps) {
+    FiniteRunLoad r;
+    const double n = std::max(1, requests);
+    const double slots = std::max(1, plan.batch);
+    const double context = input_tokens + output_tokens / 2.0;
+    const double marginal = c.batch_prefill_s / slots;
+    const double arrive_s = is_known(rate) && rate > 0 ? n / rate : 0.0;
+    double b = std::min(slots, n), step_s = c.decode_step_s, wait_s = 0, duration_s = 0;
+    for (int i = 0; i < 80; ++i) {
+        const double stay_s = c.prefill_s + output_tokens * step_s;
+        // Slots bound the run: the replica completes at most `slots` requests per stay.
+        const double mu = slots / stay_s;
+        const double offered = arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::max();
+        const bool slot_bound = n * stay_s / (arrive_s + stay_s) > slots;
+        if (slot_bound && offered > mu) {
+            duration_s = n / mu + stay_s;
+            wait_s = 0.5 * n * (1.0 / mu - (arrive_s > 0 ? 1.0 / offered : 0.0));
+        } else {
+            duration_s = arrive_s + stay_s;
+            wait_s = slot_bound ? slots_wait_s(offered, stay_s, plan.batch, quantile) : 0.0;
+        }
+        const double next = std::clamp(n * stay_s / duration_s, 1.0, slots);
+        const double share = std::min(0.95, n / duration_s * marginal);
+        const double next_step =
+            serving_time_s(decode_step_terms(st, next, context), f) / (1.0 - share);
+        const bool settled =
+            std::abs(next - b) < 1e-4 * b && std::abs(next_step - step_s) < 1e-4 * step_s;
+        b = 0.5 * (b + next);
+        step_s = 0.5 * (step_s + next_step);
+        if (settled) break;
+    }
+    r.running_batch = b;
+    r.tpot_ms = 1e3 * step_s;
+    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
+                       prefill_queue_s(n / duration_s, marginal, quantile));
+    r.output_tokens_per_s = n * output_tokens / duration_s;
+    return r;
+}
+
+FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f,
+                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
+                                  int output_tokens, int clients, int scheduler_steps) {
+    FiniteRunLoad r;
+    const double n = std::max(1, clients);
+    const double b = std::min(n, double(std::max(1, plan.batch)));
+    const double context = input_tokens + output_tokens / 2.0;
+    const double marginal = c.batch_prefill_s / std::max(1, plan.batch);
+    const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+    double step_s = decode_s, wait_s = 0, cycle_s = 0;
+    for (int i = 0; i < 80; ++i) {
+        const double stay_s = c.prefill_s + output_tokens * step_s;
+        wait_s = (n - b) * stay_s / b;
+        cycle_s = wait_s + stay_s;
+        const double share = std::min(0.95, n / cycle_s * marginal);
+        const double next = decode_s / (1.0 - share);
+        const bool settled = std::abs(next - step_s) < 1e-4 * step_s;
+        step_s = 0.5 * (step_s + next);
+        if (settled) break;
+    }
+    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
+    r.running_batch = b;
+    r.tpot_ms = 1e3 * step_s;
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
+                       prefill_queue_s(n / cycle_s, marginal, kUnknown));
+    r.output_tokens_per_s = n * output_tokens / cycle_s;
+    return r;
 }
 
 } // namespace cp::sim

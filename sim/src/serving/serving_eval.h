@@ -71,4 +71,32 @@ ServingLoad serving_load(const ServingSetup& setup, const EnginePolicy& policy,
                          const ServingCapacity& capacity, int input_tokens, int output_tokens,
                          double rate_per_replica, double quantile);
 
+// A benchmark run of `requests` requests offered to one continuous-batching replica as a Poisson
+// stream at `rate` (the published online measurements): the run never reaches a steady state when
+// a request's stay is comparable to the arrival window, so the mean concurrency follows Little's
+// law over the run, B = N x stay / duration, with duration = arrivals N/rate plus one stay (the
+// last request's). Requests queue only when B would exceed the batch the replica holds: they are
+// then served at mu = batch / stay, and request k waits k (1/mu - 1/rate). Each decode step
+// carries the prompts entering at N/duration, so prefill takes that share of the replica. With
+// multi-step scheduling (`scheduler_steps` decode steps per scheduler call) a request arrives
+// uniformly within a block and waits for its end: half a block on average and at the median.
+struct FiniteRunLoad {
+    double ttft_ms = 0, tpot_ms = 0;
+    double output_tokens_per_s = 0; // generated tokens / run duration
+    double running_batch = 0;       // mean sequences in flight over the run
+};
+FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors& factors,
+                                 const BatchPlan& plan, const ServingCapacity& capacity,
+                                 int input_tokens, int output_tokens, double rate, int requests,
+                                 double quantile, int scheduler_steps = 1);
+
+// `clients` closed-loop clients, each sending its next request when the last one completes (the
+// concurrency sweeps of genai-perf/AIPerf and TGI's virtual users): the replica holds
+// B = min(clients, batch) requests; the others wait for a slot, (clients - B) completions at
+// mu = B / stay. Each client cycles once per wait + stay, which sets the prompt arrival rate.
+FiniteRunLoad serving_closed_loop(const ServingSetup& setup, const EngineFactors& factors,
+                                  const BatchPlan& plan, const ServingCapacity& capacity,
+                                  int input_tokens, int output_tokens, int clients,
+                                  int scheduler_steps = 1);
+
 } // namespace cp::sim

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <stdexcept>
 
 namespace cp::sim {
 
@@ -16,14 +15,6 @@ struct Equation {
     ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
     double target_s = 0; // the measured time the terms must add up to
 };
-
-NodeSpec resolve_or_throw(const NodeResolver& resolve, const ServingRun& run) {
-    auto node = resolve(run.instance);
-    if (!node)
-        throw std::runtime_error("serving run " + run.id + ": instance '" + run.instance +
-                                 "' is not in the catalog");
-    return *node;
-}
 
 // The measured figure of `run` as a time and the terms the model adds up to it.
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
@@ -51,16 +42,28 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::latency_ms:
+        if (serves_generation(st, run.output_tokens)) return std::nullopt; // a whole request
         e.terms = forward_terms(st, b, run.input_tokens);
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::samples_per_s:
+        if (serves_generation(st, run.output_tokens)) return std::nullopt; // requests/s
         // Neuron runs one model copy per NeuronCore of the chip (Data Parallel run mode).
         e.terms = forward_terms(st, b, run.input_tokens);
         e.target_s = b * st.hw.cores_per_chip / run.value;
         return e;
     }
     return std::nullopt;
+}
+
+// Equations per fitted term below which an engine's own factor set is not determined (nine terms,
+// several of them near-collinear on a handful of runs).
+constexpr std::size_t kEquationsPerTerm = 3;
+
+// Terms bound by memory or link bandwidth: the same in every GPU engine (see the scaled fit).
+bool engine_independent(ServingTerm term) {
+    return term == ServingTerm::weights || term == ServingTerm::kv_cache ||
+           term == ServingTerm::tp_comm;
 }
 
 // min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
@@ -107,6 +110,34 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
     return f;
 }
 
+// TTFT of a published run served by continuous batching under load (online, finite or closed
+// loop): the runs the per-request overhead is fitted on.
+bool measures_request_ttft(const ServingRun& run) {
+    return run.metric == ServingMetric::ttft_ms && engine_policy(run.engine).continuous_batching &&
+           (run.requests > 0 || run.concurrency > 0 || is_known(run.request_rate_per_s));
+}
+
+// The per-request overhead minimising the relative TTFT error, (p + c)/m - 1, over those runs:
+// c = sum((1 - p/m)/m) / sum(1/m^2), at least zero.
+void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve,
+                           std::string_view exclude, ServingFactors& factors) {
+    std::array<double, kServingEngineCount> num{}, den{};
+    for (const ServingRun& run : set.runs) {
+        if (run.source == exclude || !measures_request_ttft(run)) continue;
+        const auto node = resolve(run.instance);
+        if (!node) continue;
+        const double p_ms = predict_serving_run(run, *node, factors);
+        if (!is_known(p_ms)) continue;
+        const double m_s = run.value / 1e3;
+        num[static_cast<std::size_t>(run.engine)] += (1.0 - p_ms / run.value) / m_s;
+        den[static_cast<std::size_t>(run.engine)] += 1.0 / (m_s * m_s);
+    }
+    for (int i = 0; i < kServingEngineCount; ++i)
+        if (den[static_cast<std::size_t>(i)] > 0)
+            factors.engines[static_cast<std::size_t>(i)].request_overhead_s =
+                std::max(0.0, num[static_cast<std::size_t>(i)] / den[static_cast<std::size_t>(i)]);
+}
+
 } // namespace
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
@@ -115,7 +146,10 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     std::array<std::vector<const ServingRun*>, kServingEngineCount> used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
-        const auto e = equation_for(run, resolve_or_throw(resolve, run));
+        // A run on an instance the catalog lacks cannot be fitted; validation reports it.
+        const auto node = resolve(run.instance);
+        if (!node) continue;
+        const auto e = equation_for(run, *node);
         if (!e) continue;
         eqs[static_cast<std::size_t>(run.engine)].push_back(*e);
         used[static_cast<std::size_t>(run.engine)].push_back(&run);
@@ -142,10 +176,42 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         for (ServingEngine donor : from) {
             if (fitted.of(donor).runs.empty()) continue;
             out.of(e) = fitted.of(donor);
+            out.of(e).request_overhead_s = out.of(donor).request_overhead_s;
             out.of(e).borrowed_from = enum_name(donor);
             return;
         }
     };
+    // A GPU engine with fewer equations than a few per term keeps TensorRT-LLM's factors for the
+    // bandwidth-bound terms (weight and KV streaming, NCCL all-reduce: the same kernels reach the
+    // same share of HBM and link bandwidth in every engine) and fits one ratio on the terms where
+    // engines differ (matrix work, fixed cost per layer and step: scheduling, fusion, launches).
+    for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch}) {
+        const auto& own = eqs[static_cast<std::size_t>(e)];
+        const EngineFactors& donor = fitted.of(ServingEngine::tensorrt_llm);
+        if (own.empty() || own.size() >= kEquationsPerTerm * kServingTermCount ||
+            donor.runs.empty())
+            continue;
+        EngineFactors fixed_part = donor, scaled_part = donor;
+        for (int j = 0; j < kServingTermCount; ++j)
+            (engine_independent(static_cast<ServingTerm>(j)) ? scaled_part : fixed_part).k[j] = 0;
+        double num = 0, den = 0;
+        for (const Equation& q : own) {
+            const double a = serving_time_s(q.terms, fixed_part) / q.target_s;
+            const double b = serving_time_s(q.terms, scaled_part) / q.target_s;
+            num += b * (1.0 - a);
+            den += b * b;
+        }
+        if (!(den > 0)) continue;
+        EngineFactors& f = out.of(e);
+        const double scale = std::max(0.0, num / den);
+        f.k = donor.k;
+        f.fitted = donor.fitted;
+        for (int j = 0; j < kServingTermCount; ++j)
+            if (!engine_independent(static_cast<ServingTerm>(j))) f.k[j] *= scale;
+        f.scale = scale;
+        f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
+    }
+    fit_request_overheads(set, resolve, exclude, out);
     borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
     borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})
@@ -169,17 +235,32 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const ServingCapacity cap =
         serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
-                                          run.output_tokens, run.request_rate_per_s, kUnknown);
+                                          run.output_tokens, run.request_rate_per_s, run.quantile);
     const bool online = is_known(run.request_rate_per_s);
-    if (online && load.overloaded && run.requests > 0) {
-        // A finite run offered faster than it is served: request k waits k (1/mu - 1/lambda), so
-        // the mean wait is N/2 of that; the batch runs full meanwhile.
-        const ServingLoad full = serving_load(st, policy, f, plan, cap, run.input_tokens,
-                                              run.output_tokens, kUnknown, kUnknown);
-        const double wait_s =
-            run.requests / 2.0 * (1.0 / cap.requests_per_s - 1.0 / run.request_rate_per_s);
-        if (run.metric == ServingMetric::ttft_ms) return full.ttft_ms + 1e3 * wait_s;
-        if (run.metric == ServingMetric::tpot_ms) return full.tpot_ms;
+    const bool finite = run.requests > 0 || run.concurrency > 0;
+    if (policy.continuous_batching && finite && run.output_tokens > 0) {
+        // A finite benchmark run or a closed-loop sweep: no open-arrival steady state to assume.
+        const FiniteRunLoad fr =
+            run.concurrency > 0
+                ? serving_closed_loop(st, f, plan, cap, run.input_tokens, run.output_tokens,
+                                      run.concurrency, run.scheduler_steps)
+                : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,
+                                     run.request_rate_per_s, run.requests, run.quantile,
+                                     run.scheduler_steps);
+        if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
+        if (run.metric == ServingMetric::tpot_ms) return fr.tpot_ms;
+        if (run.metric == ServingMetric::output_tokens_per_s) return fr.output_tokens_per_s;
+        if (run.metric == ServingMetric::latency_ms)
+            return fr.ttft_ms + (run.output_tokens - 1) * fr.tpot_ms;
+        if (run.metric == ServingMetric::samples_per_s)
+            return fr.output_tokens_per_s / run.output_tokens;
+    }
+    if (serves_generation(st, run.output_tokens)) {
+        // A decoder's request latency and request rate.
+        if (run.metric == ServingMetric::latency_ms) return load.e2e_latency_ms;
+        if (run.metric == ServingMetric::samples_per_s)
+            return online ? std::min(run.request_rate_per_s, cap.requests_per_s)
+                          : cap.requests_per_s;
     }
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:
@@ -207,9 +288,14 @@ std::vector<ServingRunCheck> validate_serving_runs(const ServingRunSet& set,
     for (const ServingRun& run : set.runs) {
         ServingRunCheck c;
         c.run = &run;
-        const NodeSpec node = resolve_or_throw(resolve, run);
-        c.predicted = predict_serving_run(run, node, all, &c.why);
-        c.predicted_left_out = predict_serving_run(run, node, left_out.at(run.source));
+        const auto node = resolve(run.instance);
+        if (!node) {
+            c.why = "instance '" + run.instance + "' is not in the catalog";
+            checks.push_back(std::move(c));
+            continue;
+        }
+        c.predicted = predict_serving_run(run, *node, all, &c.why);
+        c.predicted_left_out = predict_serving_run(run, *node, left_out.at(run.source));
         checks.push_back(std::move(c));
     }
     return checks;

@@ -2,7 +2,9 @@
 
 #include "sim_embedded.h"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 namespace cp::sim {
@@ -37,11 +39,86 @@ Workload parse_model(const std::string& id, const json& m) {
     return w;
 }
 
-ServingMetric parse_metric(const std::string& where, const std::string& name) {
+std::string lower(std::string s) {
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Engine names as published tables spell them. SGLang and LMDeploy have no profile of their own:
+// they batch continuously over a paged KV cache as vLLM does, and take its profile.
+std::optional<ServingEngine> run_engine(const std::string& name) {
+    static const std::pair<std::string_view, std::string_view> aliases[] = {
+        {"trtllm", "tensorrt-llm"},
+        {"trt-llm", "tensorrt-llm"},
+        {"tensorrt_llm", "tensorrt-llm"},
+        {"nim", "tensorrt-llm"},
+        {"text-generation-inference", "tgi"},
+        {"sglang", "vllm"},
+        {"lmdeploy", "vllm"},
+        {"transformers-neuronx", "neuron"},
+        {"neuronx", "neuron"},
+        {"nxdi", "neuron"},
+        {"optimum-neuron", "neuron"},
+        {"transformers", "pytorch"}};
+    std::string n = lower(name);
+    for (const auto& [alias, engine] : aliases)
+        if (n == alias) n = engine;
+    return parse_serving_engine(n);
+}
+
+std::optional<StorageType> run_storage(const std::string& name) {
+    static const std::pair<std::string_view, std::string_view> aliases[] = {
+        {"float32", "fp32"}, {"float16", "fp16"}, {"half", "fp16"}, {"bfloat16", "bf16"},
+        {"fp8_e4m3", "fp8"}, {"e4m3", "fp8"},     {"w8a8", "int8"}, {"awq", "int4"},
+        {"gptq", "int4"},    {"w4a16", "int4"}};
+    std::string n = lower(name);
+    for (const auto& [alias, type] : aliases)
+        if (n == alias) n = type;
+    return parse_storage_type(n);
+}
+
+// A metric name as the published tables spell it: the five base names, a statistic suffix
+// (`_mean`, `_p50`/`_median`, `_p90`, `_p99`), inter-token latency as TPOT, and the per-GPU
+// throughput convention (times the TP degree gives the replica's).
+struct MetricName {
+    ServingMetric metric = ServingMetric::output_tokens_per_s;
+    double quantile = kUnknown;
+    bool per_device = false;
+};
+
+MetricName parse_metric(const std::string& where, std::string name) {
+    MetricName out;
+    name = lower(name);
+    const std::pair<std::string_view, double> suffixes[] = {
+        {"_mean", kUnknown}, {"_p50", 0.5}, {"_median", 0.5}, {"_p90", 0.9}, {"_p99", 0.99}};
+    for (const auto& [suffix, q] : suffixes)
+        if (name.size() > suffix.size() && name.ends_with(suffix)) {
+            name.resize(name.size() - suffix.size());
+            out.quantile = q;
+            break;
+        }
+    if (name == "output_tokens_per_s_per_gpu") {
+        name = "output_tokens_per_s";
+        out.per_device = true;
+    }
+    static const std::pair<std::string_view, std::string_view> synonyms[] = {
+        {"itl_ms", "tpot_ms"},
+        {"inter_token_latency_ms", "tpot_ms"},
+        {"time_per_output_token_ms", "tpot_ms"},
+        {"time_to_first_token_ms", "ttft_ms"},
+        {"e2e_latency_ms", "latency_ms"},
+        {"request_latency_ms", "latency_ms"},
+        {"requests_per_s", "samples_per_s"}};
+    for (const auto& [synonym, base] : synonyms)
+        if (name == synonym) name = base;
     for (ServingMetric m :
          {ServingMetric::output_tokens_per_s, ServingMetric::ttft_ms, ServingMetric::tpot_ms,
           ServingMetric::latency_ms, ServingMetric::samples_per_s})
-        if (name == enum_name(m)) return m;
+        if (name == enum_name(m)) {
+            out.metric = m;
+            return out;
+        }
     bad(where, "unknown metric '" + name + "'");
 }
 
@@ -86,7 +163,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.source = r.at("source").get<std::string>();
             if (!set.sources.count(run.source))
                 bad(where, "source '" + run.source + "' is not listed");
-            const auto engine = parse_serving_engine(r.at("engine").get<std::string>());
+            const auto engine = run_engine(r.at("engine").get<std::string>());
             if (!engine) bad(where, "unknown engine");
             run.engine = *engine;
             const std::string model = r.at("model").get<std::string>();
@@ -96,23 +173,28 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.accelerator = r.at("accelerator").get<std::string>();
             run.instance = r.at("instance").get<std::string>();
             run.tp = r.at("tp").get<int>();
-            const auto weights = parse_storage_type(r.at("weights").get<std::string>());
+            const auto weights = run_storage(r.at("weights").get<std::string>());
             if (!weights) bad(where, "unknown weights type");
             run.weights = *weights;
             run.kv_cache = run.weights;
             if (r.contains("kv_cache")) {
-                const auto kv = parse_storage_type(r.at("kv_cache").get<std::string>());
+                const auto kv = run_storage(r.at("kv_cache").get<std::string>());
                 if (!kv) bad(where, "unknown kv_cache type");
                 run.kv_cache = *kv;
             }
             run.batch = r.value("batch", 0);
             run.requests = r.value("requests", 0);
+            run.concurrency = r.value("concurrency", 0);
             if (r.contains("request_rate_per_s"))
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
+            if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
+            run.scheduler_steps = r.value("scheduler_steps", 1);
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
-            run.metric = parse_metric(where, r.at("metric").get<std::string>());
-            run.value = r.at("value").get<double>();
+            const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
+            run.metric = metric.metric;
+            if (!is_known(run.quantile)) run.quantile = metric.quantile;
+            run.value = r.at("value").get<double>() * (metric.per_device ? run.tp : 1);
             run.fit = r.value("fit", true);
         } catch (const json::exception& e) {
             bad(where, e.what());

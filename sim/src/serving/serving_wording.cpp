@@ -37,8 +37,14 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
         fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; prefill compute " +
         fixed(f.k_of(ServingTerm::prefill_compute), 2) + ", prefill overhead " +
-        fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; ";
-    if (!f.borrowed_from.empty())
+        fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; request overhead " +
+        fixed(1e3 * f.request_overhead_s, 1) + " ms in TTFT; ";
+    if (!f.scaled_from.empty())
+        s += "too few published runs for factors of its own: the factors of " + f.scaled_from +
+             " with matrix and fixed-cost terms times " + fixed(f.scale, 2) +
+             " (least squares on " + std::to_string(f.runs.size()) + " runs: " + join(f.sources) +
+             ")";
+    else if (!f.borrowed_from.empty())
         s += "no published runs of its own: the factors of " + f.borrowed_from + " (fitted on " +
              std::to_string(f.runs.size()) + " runs) stand in";
     else if (f.runs.empty())

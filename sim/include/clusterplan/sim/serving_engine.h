@@ -42,6 +42,15 @@ struct EngineFactors {
     std::vector<std::string> sources;             // their sources
     std::vector<std::string> accelerators;        // accelerators those runs measured
     std::string borrowed_from;                    // engine whose factors stand in (no data)
+    // Too few runs for a factor set of its own: `scaled_from`'s factors, those of the matrix and
+    // fixed-cost terms times `scale`, the one ratio this engine's runs fit (least squares on
+    // relative error); the bandwidth-bound terms keep `scaled_from`'s factors.
+    std::string scaled_from;
+    double scale = 1.0;
+    // Seconds every request's first token carries beyond the engine's GPU work (HTTP/gRPC front
+    // end, tokenization, detokenization, scheduler admission), fitted on the published TTFT of
+    // online runs of continuous-batching engines; 0 where none is published.
+    double request_overhead_s = 0.0;
     double k_of(ServingTerm t) const { return k[static_cast<int>(t)]; }
 };
 

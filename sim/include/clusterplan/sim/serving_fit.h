@@ -20,7 +20,7 @@ using NodeResolver = std::function<std::optional<NodeSpec>(const std::string& in
 
 // Fits every engine with runs of its own on `runs` (those marked fit, minus `exclude_source`);
 // vllm, tgi and pytorch, which have none, borrow the tensorrt-llm factors and say so.
-// Throws std::runtime_error when a run names an instance the resolver does not know.
+// A run on an instance the resolver does not know is left out of the fit (and predicted NaN).
 ServingFactors fit_serving_factors(const ServingRunSet& runs, const NodeResolver& resolve,
                                    std::string_view exclude_source = {});
 

@@ -13,6 +13,8 @@
 
 namespace cp::sim {
 
+// latency_ms: one forward pass of an encoder or CNN batch; for a decoder, a whole request
+// (TTFT plus the remaining output tokens). samples_per_s: for a decoder, completed requests/s.
 enum class ServingMetric { output_tokens_per_s, ttft_ms, tpot_ms, latency_ms, samples_per_s };
 const char* enum_name(ServingMetric metric);
 
@@ -28,7 +30,13 @@ struct ServingRun {
     StorageType kv_cache = StorageType::fp16;
     int batch = 0; // 0 = the engine's scheduler decides (continuous batching)
     double request_rate_per_s = kUnknown; // NaN = saturated
-    int requests = 0; // requests in the benchmark run (bounds the queue when overloaded)
+    int requests = 0;    // requests in the benchmark run (bounds the queue when overloaded)
+    int concurrency = 0; // closed-loop clients (a new request when one completes), 0 = none
+    // The statistic a latency figure reports: NaN = the mean, else that quantile (0.5 = median).
+    double quantile = kUnknown;
+    // Decode steps the engine runs per scheduler call (vLLM --num-scheduler-steps): a request
+    // arriving mid-block waits for the block's end before its prefill is scheduled.
+    int scheduler_steps = 1;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
