@@ -1,6 +1,7 @@
 #include "clusterplan/sim/plan_json.h"
 
 #include "clusterplan/sim/plan_interval.h"
+#include "io/json_figures.h"
 #include "io/scenario_reader.h"
 
 #include <algorithm>
@@ -9,10 +10,8 @@ namespace cp::sim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-ojson num(double v) {
-    return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr);
-}
+using io::json_number;
+using io::range_json;
 
 ojson layout_json(const Layout& l) {
     ojson j;
@@ -46,7 +45,7 @@ ojson layout_json(const Layout& l) {
 // a generic model (ResNet-50 ...) has no tokens, and null is this document's "no value" (as for
 // unknown figures), where 0 would read as a measured zero throughput. samples_per_s is its rate.
 ojson tokens_per_s(WorkloadKind kind, double value) {
-    return kind == WorkloadKind::generic ? ojson(nullptr) : num(value);
+    return kind == WorkloadKind::generic ? ojson(nullptr) : json_number(value);
 }
 
 ojson compact_layout(const Layout& l) {
@@ -60,23 +59,12 @@ ojson compact_layout(const Layout& l) {
                  {"ep", l.ep}};
 }
 
-ojson range_json(const FigureRange& r) {
-    if (!is_known(r.low) || !is_known(r.high) || !std::isfinite(r.low) || !std::isfinite(r.high))
-        return ojson(nullptr);
-    return ojson::array({r.low, r.high});
-}
-
 // The share of comparable runs the ranges cover and what they rest on (DESIGN.md "Prediction
 // intervals").
 void add_validation(ojson& j, const PredictionInterval& iv) {
     j["confidence"] = iv.confidence;
     j["validated"] = iv.validated;
-    j["validation"] = ojson{{"runs", iv.runs},
-                            {"sources", iv.sources},
-                            {"bucket", iv.bucket},
-                            {"basis", enum_name(iv.basis)},
-                            {"low_factor", iv.low_factor},
-                            {"high_factor", iv.high_factor}};
+    j["validation"] = io::validation_json(iv);
 }
 
 } // namespace
@@ -94,46 +82,46 @@ ojson plan_report_json(const PlanReport& r) {
     j["valid"] = p.valid();
     j["limit"] = scenario_io::name_of(scenario_io::kLimits, p.limit);
     if (!r.limit_reason.empty()) j["limit_reason"] = r.limit_reason;
-    j["step_time_s"] = num(p.step_time_s);
-    j["breakdown_s"] = ojson{{"compute", num(p.breakdown_s.compute_s)},
-                             {"recompute", num(p.breakdown_s.recompute_s)},
-                             {"tp_comm", num(p.breakdown_s.tp_comm_s)},
-                             {"pp_bubble", num(p.breakdown_s.pp_bubble_s)},
-                             {"pp_comm", num(p.breakdown_s.pp_comm_s)},
-                             {"dp_comm_exposed", num(p.breakdown_s.dp_comm_exposed_s)},
-                             {"optimizer", num(p.breakdown_s.optimizer_s)},
-                             {"host_overhead", num(p.breakdown_s.host_overhead_s)},
-                             {"ep_comm", num(p.breakdown_s.ep_comm_s)},
-                             {"offload", num(p.breakdown_s.offload_s)},
-                             {"cp_comm", num(p.breakdown_s.cp_comm_s)}};
-    j["dp_comm_total_s"] = num(p.dp_comm_total_s);
-    j["dp_bytes_per_device"] = num(p.dp_bytes_per_device);
+    j["step_time_s"] = json_number(p.step_time_s);
+    j["breakdown_s"] = ojson{{"compute", json_number(p.breakdown_s.compute_s)},
+                             {"recompute", json_number(p.breakdown_s.recompute_s)},
+                             {"tp_comm", json_number(p.breakdown_s.tp_comm_s)},
+                             {"pp_bubble", json_number(p.breakdown_s.pp_bubble_s)},
+                             {"pp_comm", json_number(p.breakdown_s.pp_comm_s)},
+                             {"dp_comm_exposed", json_number(p.breakdown_s.dp_comm_exposed_s)},
+                             {"optimizer", json_number(p.breakdown_s.optimizer_s)},
+                             {"host_overhead", json_number(p.breakdown_s.host_overhead_s)},
+                             {"ep_comm", json_number(p.breakdown_s.ep_comm_s)},
+                             {"offload", json_number(p.breakdown_s.offload_s)},
+                             {"cp_comm", json_number(p.breakdown_s.cp_comm_s)}};
+    j["dp_comm_total_s"] = json_number(p.dp_comm_total_s);
+    j["dp_bytes_per_device"] = json_number(p.dp_bytes_per_device);
     j["tokens_per_s"] = tokens_per_s(r.workload_kind, p.tokens_per_s);
-    j["samples_per_s"] = num(p.samples_per_s);
-    j["model_tflops_per_device"] = num(p.model_tflops_per_device);
-    j["hardware_tflops_per_device"] = num(p.hardware_tflops_per_device);
-    j["mfu"] = num(p.mfu);
-    j["memory_gib"] =
-        ojson{{"weights", num(p.memory_gib.weights)},
-              {"gradients", num(p.memory_gib.gradients)},
-              {"optimizer", num(p.memory_gib.optimizer)},
-              {"activations", num(p.memory_gib.activations)},
-              {"total", num(p.memory_gib.total)},
-              {"capacity", num(p.memory_gib.capacity)},
-              {"weights_frozen", num(p.memory_gib.weights_frozen)},
-              {"offloaded_host", num(p.memory_gib.offloaded_host)},
-              {"host_capacity",
-               p.memory_gib.host_capacity > 0 ? num(p.memory_gib.host_capacity) : ojson(nullptr)}};
-    j["trainable_params"] = num(p.trainable_params);
+    j["samples_per_s"] = json_number(p.samples_per_s);
+    j["model_tflops_per_device"] = json_number(p.model_tflops_per_device);
+    j["hardware_tflops_per_device"] = json_number(p.hardware_tflops_per_device);
+    j["mfu"] = json_number(p.mfu);
+    j["memory_gib"] = ojson{{"weights", json_number(p.memory_gib.weights)},
+                            {"gradients", json_number(p.memory_gib.gradients)},
+                            {"optimizer", json_number(p.memory_gib.optimizer)},
+                            {"activations", json_number(p.memory_gib.activations)},
+                            {"total", json_number(p.memory_gib.total)},
+                            {"capacity", json_number(p.memory_gib.capacity)},
+                            {"weights_frozen", json_number(p.memory_gib.weights_frozen)},
+                            {"offloaded_host", json_number(p.memory_gib.offloaded_host)},
+                            {"host_capacity", p.memory_gib.host_capacity > 0
+                                                  ? json_number(p.memory_gib.host_capacity)
+                                                  : ojson(nullptr)}};
+    j["trainable_params"] = json_number(p.trainable_params);
     j["fits_in_memory"] = p.fits_in_memory && p.limit != Limit::out_of_memory;
-    j["scaling_efficiency"] = num(r.scaling_efficiency);
+    j["scaling_efficiency"] = json_number(r.scaling_efficiency);
     j["scaling_reference_devices"] = r.scaling_reference_devices;
-    j["training_samples"] = num(r.job.samples_total);
-    j["steps"] = num(r.job.steps);
-    j["time_to_train_h"] = num(r.job.time_to_train_h);
-    j["cost_usd"] = num(r.job.cost_usd);
-    j["cost_spot_usd"] = num(r.job.spot.cost_usd);
-    j["spot_expected_interruptions"] = num(r.job.spot.expected_interruptions);
+    j["training_samples"] = json_number(r.job.samples_total);
+    j["steps"] = json_number(r.job.steps);
+    j["time_to_train_h"] = json_number(r.job.time_to_train_h);
+    j["cost_usd"] = json_number(r.job.cost_usd);
+    j["cost_spot_usd"] = json_number(r.job.spot.cost_usd);
+    j["spot_expected_interruptions"] = json_number(r.job.spot.expected_interruptions);
     const PredictionInterval& iv = r.interval;
     const bool ranged = p.valid();
     const auto time = [&](double v) {
@@ -154,14 +142,14 @@ ojson plan_report_json(const PlanReport& r) {
     j["spot"] = ojson{{"priced", s.priced},
                       {"feasible", s.feasible},
                       {"interruption_bucket", spot_bucket_label(r.node.spot_interruption_bucket)},
-                      {"cluster_interruptions_per_hour", num(s.cluster_rate_per_hour)},
-                      {"mtbf_h", num(s.mtbf_h)},
-                      {"checkpoint_interval_s", num(s.checkpoint_interval_s)},
-                      {"overhead_h", num(s.overhead_h)},
-                      {"wall_time_h", num(s.wall_time_h)},
+                      {"cluster_interruptions_per_hour", json_number(s.cluster_rate_per_hour)},
+                      {"mtbf_h", json_number(s.mtbf_h)},
+                      {"checkpoint_interval_s", json_number(s.checkpoint_interval_s)},
+                      {"overhead_h", json_number(s.overhead_h)},
+                      {"wall_time_h", json_number(s.wall_time_h)},
                       {"notice_s", kSpotNoticeS}};
-    j["prices"] = ojson{{"usd_per_node_hour", num(r.usd_per_node_hour)},
-                        {"usd_per_node_hour_spot", num(r.usd_per_node_hour_spot)},
+    j["prices"] = ojson{{"usd_per_node_hour", json_number(r.usd_per_node_hour)},
+                        {"usd_per_node_hour_spot", json_number(r.usd_per_node_hour_spot)},
                         {"as_of", r.price_as_of.empty() ? ojson(nullptr) : ojson(r.price_as_of)}};
     j["purchase_options"] = purchase_options_json(r.node, r.job);
     j["estimated_figures"] = estimated_figures_json(r.node.accelerator);
@@ -170,10 +158,10 @@ ojson plan_report_json(const PlanReport& r) {
                         {"max_parallel_trials", h.max_parallel_trials},
                         {"waves", h.waves},
                         {"peak_nodes", h.peak_nodes},
-                        {"wall_time_h", num(h.wall_time_h)},
-                        {"cost_usd", num(h.cost_usd)},
-                        {"spot_wall_time_h", num(h.spot_wall_time_h)},
-                        {"spot_cost_usd", num(h.spot_cost_usd)}};
+                        {"wall_time_h", json_number(h.wall_time_h)},
+                        {"cost_usd", json_number(h.cost_usd)},
+                        {"spot_wall_time_h", json_number(h.spot_wall_time_h)},
+                        {"spot_cost_usd", json_number(h.spot_cost_usd)}};
     j["layout"] = layout_json(r.layout);
     j["searched"] = r.searched;
     if (!r.note.empty()) j["note"] = r.note;
@@ -194,18 +182,18 @@ ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOpt
     j["devices"] = c.nodes * node.accelerators_per_node;
     j["purchase"] = purchase_name(o.spot, o.kind);
     j["layout"] = compact_layout(c.layout);
-    j["step_time_s"] = num(c.step_time_s);
+    j["step_time_s"] = json_number(c.step_time_s);
     j["tokens_per_s"] = tokens_per_s(scenario.workload.kind, c.tokens_per_s);
-    j["samples_per_s"] = num(c.samples_per_s);
-    j["mfu"] = num(c.mfu);
-    j["memory_gib"] = num(c.memory_gib);
-    j["time_to_train_h"] = num(c.job.time_to_train_h);
-    j["cost_usd"] = num(c.job.cost_usd);
-    j["cost_spot_usd"] = num(c.job.spot.cost_usd);
-    j["spot_expected_interruptions"] = num(c.job.spot.expected_interruptions);
+    j["samples_per_s"] = json_number(c.samples_per_s);
+    j["mfu"] = json_number(c.mfu);
+    j["memory_gib"] = json_number(c.memory_gib);
+    j["time_to_train_h"] = json_number(c.job.time_to_train_h);
+    j["cost_usd"] = json_number(c.job.cost_usd);
+    j["cost_spot_usd"] = json_number(c.job.spot.cost_usd);
+    j["spot_expected_interruptions"] = json_number(c.job.spot.expected_interruptions);
     // The option's totals (tuning trials included; spot: expected).
-    j["wall_time_h"] = num(o.wall_time_h);
-    j["total_cost_usd"] = num(o.cost_usd);
+    j["wall_time_h"] = json_number(o.wall_time_h);
+    j["total_cost_usd"] = json_number(o.cost_usd);
     const PredictionInterval& iv = c.interval;
     j["step_time_s_interval"] = range_json(time_range(c.step_time_s, iv));
     j["tokens_per_s_interval"] = scenario.workload.kind == WorkloadKind::generic
@@ -217,7 +205,7 @@ ojson option_json(const Scenario& scenario, const SweepResult& sw, const PlanOpt
     j["wall_time_h_interval"] = range_json(time_range(o.wall_time_h, iv));
     j["total_cost_usd_interval"] = range_json(time_range(o.cost_usd, iv));
     add_validation(j, iv);
-    j["cost_capacity_block_usd"] = num(c.job.committed.capacity_block.cost_usd);
+    j["cost_capacity_block_usd"] = json_number(c.job.committed.capacity_block.cost_usd);
     return j;
 }
 

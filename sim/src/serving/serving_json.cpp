@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/scenario.h"
+#include "io/json_figures.h"
 
 #include <cmath>
 
@@ -10,18 +11,16 @@ namespace cp::sim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-ojson num(double v) {
-    return is_known(v) && std::isfinite(v) ? ojson(v) : ojson(nullptr);
-}
+using io::json_number;
+using io::range_json;
 
 ojson memory_json(const ServingMemoryGib& m) {
-    return ojson{{"weights", num(m.weights)},
-                 {"kv_cache", num(m.kv_cache)},
-                 {"activations", num(m.activations)},
-                 {"reserve", num(m.reserve)},
-                 {"total", num(m.total)},
-                 {"capacity", num(m.capacity)}};
+    return ojson{{"weights", json_number(m.weights)},
+                 {"kv_cache", json_number(m.kv_cache)},
+                 {"activations", json_number(m.activations)},
+                 {"reserve", json_number(m.reserve)},
+                 {"total", json_number(m.total)},
+                 {"capacity", json_number(m.capacity)}};
 }
 
 ojson spot_json(const ServingSpot& s) {
@@ -30,14 +29,8 @@ ojson spot_json(const ServingSpot& s) {
                  {"headroom_replicas", s.headroom_replicas},
                  {"nodes_with_headroom", s.nodes_with_headroom},
                  {"interruption_bucket", s.interruption_bucket},
-                 {"usd_per_hour", num(s.usd_per_hour)},
-                 {"usd_per_million_output_tokens", num(s.usd_per_million_output_tokens)}};
-}
-
-ojson range_json(const FigureRange& r) {
-    if (!is_known(r.low) || !is_known(r.high) || !std::isfinite(r.low) || !std::isfinite(r.high))
-        return ojson(nullptr);
-    return ojson::array({r.low, r.high});
+                 {"usd_per_hour", json_number(s.usd_per_hour)},
+                 {"usd_per_million_output_tokens", json_number(s.usd_per_million_output_tokens)}};
 }
 
 ojson factors_json(const PredictionInterval& iv) {
@@ -67,16 +60,12 @@ void add_validation(ojson& j, const ServingPlan& p) {
     const PredictionInterval& head = p.intervals.throughput;
     j["confidence"] = head.confidence;
     j["validated"] = head.validated;
-    j["validation"] = ojson{{"runs", head.runs},
-                            {"sources", head.sources},
-                            {"bucket", head.bucket},
-                            {"basis", enum_name(head.basis)},
-                            {"low_factor", head.low_factor},
-                            {"high_factor", head.high_factor},
-                            {"note", p.validation},
-                            {"figures", ojson{{"throughput", factors_json(head)},
-                                              {"ttft", factors_json(p.intervals.ttft)},
-                                              {"step", factors_json(p.intervals.step)}}}};
+    ojson validation = io::validation_json(head);
+    validation["note"] = p.validation;
+    validation["figures"] = ojson{{"throughput", factors_json(head)},
+                                  {"ttft", factors_json(p.intervals.ttft)},
+                                  {"step", factors_json(p.intervals.step)}};
+    j["validation"] = std::move(validation);
 }
 
 } // namespace
@@ -115,14 +104,14 @@ ojson serving_choice_json(const ServingPlan& p, int rank) {
     j["devices"] = p.devices;
     j["valid"] = p.valid;
     j["meets_slo"] = p.meets_slo;
-    j["ttft_ms"] = num(p.ttft_ms);
-    j["tpot_ms"] = num(p.tpot_ms);
-    j["latency_ms"] = num(p.latency_ms);
-    j["output_tokens_per_s"] = num(p.output_tokens_per_s);
-    j["samples_per_s"] = num(p.samples_per_s);
-    j["usd_per_hour"] = num(p.usd_per_hour);
-    j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
-    j["usd_per_million_output_tokens_spot"] = num(p.spot.usd_per_million_output_tokens);
+    j["ttft_ms"] = json_number(p.ttft_ms);
+    j["tpot_ms"] = json_number(p.tpot_ms);
+    j["latency_ms"] = json_number(p.latency_ms);
+    j["output_tokens_per_s"] = json_number(p.output_tokens_per_s);
+    j["samples_per_s"] = json_number(p.samples_per_s);
+    j["usd_per_hour"] = json_number(p.usd_per_hour);
+    j["usd_per_million_output_tokens"] = json_number(p.usd_per_million_output_tokens);
+    j["usd_per_million_output_tokens_spot"] = json_number(p.spot.usd_per_million_output_tokens);
     add_ranges(j, p, false);
     j["validated"] = p.intervals.throughput.validated;
     j["limits"] = serving_limit_names(p.limits);
@@ -146,33 +135,34 @@ ojson serving_plan_json(const ServingPlan& p) {
     j["meets_slo"] = p.meets_slo;
     j["input_tokens"] = p.input_tokens;
     j["output_tokens"] = p.output_tokens;
-    j["request_rate_per_s"] = num(p.request_rate_per_s);
-    j["slo"] =
-        ojson{{"ttft_ms", num(p.slo.ttft_ms)}, {"tpot_ms", num(p.slo.tpot_ms)}, {"p", p.slo.p}};
-    j["ttft_ms"] = num(p.ttft_ms);
-    j["tpot_ms"] = num(p.tpot_ms);
-    j["e2e_latency_ms"] = num(p.e2e_latency_ms);
+    j["request_rate_per_s"] = json_number(p.request_rate_per_s);
+    j["slo"] = ojson{{"ttft_ms", json_number(p.slo.ttft_ms)},
+                     {"tpot_ms", json_number(p.slo.tpot_ms)},
+                     {"p", p.slo.p}};
+    j["ttft_ms"] = json_number(p.ttft_ms);
+    j["tpot_ms"] = json_number(p.tpot_ms);
+    j["e2e_latency_ms"] = json_number(p.e2e_latency_ms);
     j["batch"] = p.batch;
-    j["running_batch"] = num(p.running_batch);
-    j["utilization"] = num(p.utilization);
-    j["output_tokens_per_s"] = num(p.output_tokens_per_s);
-    j["output_tokens_per_s_per_device"] = num(p.output_tokens_per_s_per_device);
-    j["requests_per_s"] = num(p.requests_per_s);
-    j["samples_per_s"] = num(p.samples_per_s);
-    j["latency_ms"] = num(p.latency_ms);
+    j["running_batch"] = json_number(p.running_batch);
+    j["utilization"] = json_number(p.utilization);
+    j["output_tokens_per_s"] = json_number(p.output_tokens_per_s);
+    j["output_tokens_per_s_per_device"] = json_number(p.output_tokens_per_s_per_device);
+    j["requests_per_s"] = json_number(p.requests_per_s);
+    j["samples_per_s"] = json_number(p.samples_per_s);
+    j["latency_ms"] = json_number(p.latency_ms);
     j["replicas"] = p.replicas;
     j["devices"] = p.devices;
     j["devices_per_replica"] = p.devices_per_replica;
     j["nodes"] = p.nodes;
-    j["step_ms"] = ojson{{"compute", num(1e3 * p.step.compute_s)},
-                         {"weights", num(1e3 * p.step.weights_s)},
-                         {"kv_cache", num(1e3 * p.step.kv_cache_s)},
-                         {"tp_comm", num(1e3 * p.step.tp_comm_s)},
-                         {"overhead", num(1e3 * p.step.overhead_s)}};
+    j["step_ms"] = ojson{{"compute", json_number(1e3 * p.step.compute_s)},
+                         {"weights", json_number(1e3 * p.step.weights_s)},
+                         {"kv_cache", json_number(1e3 * p.step.kv_cache_s)},
+                         {"tp_comm", json_number(1e3 * p.step.tp_comm_s)},
+                         {"overhead", json_number(1e3 * p.step.overhead_s)}};
     j["memory_gib"] = memory_json(p.memory);
     j["fits_in_memory"] = p.fits_in_memory;
-    j["usd_per_hour"] = num(p.usd_per_hour);
-    j["usd_per_million_output_tokens"] = num(p.usd_per_million_output_tokens);
+    j["usd_per_hour"] = json_number(p.usd_per_hour);
+    j["usd_per_million_output_tokens"] = json_number(p.usd_per_million_output_tokens);
     add_ranges(j, p, true);
     j["price_as_of"] = p.price_as_of;
     j["spot"] = spot_json(p.spot);
@@ -180,11 +170,11 @@ ojson serving_plan_json(const ServingPlan& p) {
     if (!p.limits.reason.empty()) j["limit_reason"] = p.limits.reason;
     ojson curve = ojson::array();
     for (const auto& c : p.curve)
-        curve.push_back(ojson{{"request_rate_per_s", num(c.request_rate_per_s)},
-                              {"output_tokens_per_s", num(c.output_tokens_per_s)},
-                              {"ttft_ms", num(c.ttft_ms)},
-                              {"tpot_ms", num(c.tpot_ms)},
-                              {"latency_ms", num(c.latency_ms)}});
+        curve.push_back(ojson{{"request_rate_per_s", json_number(c.request_rate_per_s)},
+                              {"output_tokens_per_s", json_number(c.output_tokens_per_s)},
+                              {"ttft_ms", json_number(c.ttft_ms)},
+                              {"tpot_ms", json_number(c.tpot_ms)},
+                              {"latency_ms", json_number(c.latency_ms)}});
     j["curve"] = curve;
     j["searched"] = p.searched;
     add_validation(j, p);
