@@ -10,11 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-double number_or(const json& obj, const char* key, double fallback) {
-    auto it = obj.find(key);
-    return it != obj.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
 std::vector<ModelPreset> parse_presets(std::string_view text) {
     const json doc = json::parse(text.begin(), text.end());
     if (doc.value("schema", "") != "clusterplan.presets/1")
@@ -60,13 +55,13 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
                 }
             }
         }
-        preset.params_published = number_or(p, "params_published", preset.workload.params);
+        preset.params_published = p.value("params_published", preset.workload.params);
         preset.global_batch = p.value("global_batch", 0);
         if (auto t = p.find("training"); t != p.end()) {
-            preset.training_tokens = number_or(*t, "tokens", 0);
-            preset.training_samples = number_or(*t, "samples", 0);
-            preset.training_epochs = number_or(*t, "epochs", 0);
-            preset.training_dataset_samples = number_or(*t, "dataset_samples", 0);
+            preset.training_tokens = t->value("tokens", 0.0);
+            preset.training_samples = t->value("samples", 0.0);
+            preset.training_epochs = t->value("epochs", 0.0);
+            preset.training_dataset_samples = t->value("dataset_samples", 0.0);
         }
         preset.note = p.value("note", "");
         preset.source = p.at("source").get<std::string>();
