@@ -18,6 +18,7 @@
 // is that fit, and prints the leave-one-source-out error.
 #include "clusterplan/sim/step_model.h"
 #include "engine/moe.h"
+#include "engine/pipeline_stages.h"
 #include "engine/training_constants.h"
 #include "engine_fixtures.h"
 
@@ -65,6 +66,11 @@ sim::Layout moe_layout(const test::CsvRow& c) {
     l.framework = *sim::framework_from_name(c[25]);
     // Optional last column: the recipe's activation recompute (none when absent or empty).
     l.recompute = c.size() > 27 && c[27] == "full" ? sim::Recompute::full : sim::Recompute::none;
+    // Optional: the token dispatcher (hybrid = DeepEP / HybridEP) and the expert all-to-all
+    // overlapped with another micro-batch's compute (Megatron-Core moe_a2a_overlap).
+    l.ep_dispatcher = c.size() > 28 && c[28] == "hybrid" ? sim::EpDispatcher::hybrid
+                                                         : sim::EpDispatcher::alltoall;
+    l.moe_a2a_overlap = c.size() > 29 && c[29] == "1";
     return l;
 }
 
@@ -135,8 +141,9 @@ TEST_CASE("published MoE training throughput on DGX-H100 is reproduced", "[valid
             by_source[c[0]].add(model, published);
             all.add(model, published);
         }
-        // Every fixture splits its layers evenly over the stages, all of them MoE layers.
-        const double stage_layers = double(w.shape.layers) / l.pp;
+        // All layers are MoE layers; the slowest stage holds the most of them (Qwen3-235B-A22B's
+        // 94 layers over 8 stages: Megatron-Core's split counting embedding and loss, 11/12/11).
+        const double stage_layers = sim::stage_split(w.shape.layers, l).fullest();
         const double pipeline =
             l.micro_batches() + double(l.pp - 1) / std::max(1, l.virtual_stages);
         // Frameworks that run all local experts as one grouped kernel issue no per-expert work.
