@@ -29,14 +29,16 @@ double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_
     // returns one row per node. With experts spread evenly over n nodes a token reaches
     // n (1 - (1 - 1/n)^k) of them, the own node included.
     const double nodes = double(ranks) / local;
-    const double remote_nodes = (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, experts_per_token));
+    const double remote_nodes =
+        (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, experts_per_token));
     const double inter_s =
         token_bytes * remote_nodes / (net.inter.bus_bytes_per_s / net.devices_per_node);
     // Every routed copy but those landing on the receiving GPU itself moves once over NVLink.
     const double intra_s = (local - 1.0) / local * routed_bytes / net.intra.bus_bytes_per_s;
-    // The RDMA sends and the NVLink forwarding run as a pipeline of chunks: the slower sets the time.
-    const double latency_s = std::max(net.intra.launch_s + net.intra.step_s,
-                                      net.inter.launch_s + net.inter.step_s);
+    // The RDMA sends and the NVLink forwarding run as a pipeline of chunks: the slower sets the
+    // time.
+    const double latency_s =
+        std::max(net.intra.launch_s + net.intra.step_s, net.inter.launch_s + net.inter.step_s);
     return latency_s + std::max(inter_s, intra_s);
 }
 
