@@ -229,3 +229,39 @@ TEST_CASE("expert parallelism inside a node beats the same experts spread over t
                   fixed[0]["breakdown_s"]["host_overhead"].get<double>());
     }
 }
+
+TEST_CASE("the hybrid dispatcher and the overlapped all-to-all shorten a two-node ep 16 step",
+          "[cli][moe]") {
+    // Qwen3-30B-A3B at ep 16 over two p5 nodes (Megatron-Bridge's H100 HybridEP recipe): each
+    // option is read from the scenario and cuts the exposed all-to-all.
+    const auto qwen3 = [](const json& extra) {
+        return [extra](json& d) {
+            d["model"] = {{"preset", "qwen3-30b-a3b"}};
+            d["cluster"]["nodes"] = 2;
+            d["parallel"] = {{"global_batch", 256},
+                             {"tp", 1},
+                             {"pp", 1},
+                             {"dp", 16},
+                             {"micro_batch", 1},
+                             {"zero", 1},
+                             {"recompute", "selective"},
+                             {"ep", 16}};
+            d["parallel"].update(extra);
+        };
+    };
+    const auto ep_comm = [&](const json& extra) {
+        const Result r =
+            run({"simulate", edited("mixtral-8x22b-p5-8node.json", qwen3(extra)), "--json"});
+        INFO(r.err);
+        REQUIRE(r.code == 0);
+        return json::parse(r.out)["breakdown_s"]["ep_comm"].get<double>();
+    };
+    const double plain = ep_comm(json::object());
+    CHECK(ep_comm({{"ep_dispatcher", "hybrid"}}) < 0.5 * plain);
+    CHECK(ep_comm({{"moe_a2a_overlap", true}}) < plain);
+    const Result bad =
+        run({"simulate", edited("mixtral-8x22b-p5-8node.json", qwen3({{"ep_dispatcher", "ring"}})),
+             "--json"});
+    CHECK(bad.code != 0);
+    CHECK(bad.err.find("ep_dispatcher") != std::string::npos);
+}

@@ -1,10 +1,13 @@
 // Mixture-of-Experts mechanisms (engine/moe.h): the grouped GEMM's roofline at few rows per
-// expert, the FP8 casts of the routed rows, and the dropless dispatcher's host synchronisation.
+// expert, the FP8 casts of the routed rows, the dropless dispatcher's host synchronisation, the
+// hybrid (DeepEP / HybridEP) dispatch and the all-to-all overlapped with another micro-batch.
+#include "clusterplan/sim/step_model.h"
 #include "engine/moe.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace cp;
 
@@ -77,4 +80,45 @@ TEST_CASE("only dropless routing puts per-expert host issue on the critical path
     // Token dropping at a capacity factor has static shapes: no synchronisation.
     s.moe.capacity_factor = 1.0;
     CHECK(sim::moe_expert_issue_events(s, l) == 0);
+}
+
+TEST_CASE("the hybrid dispatcher sends each token once per destination node", "[engine][moe]") {
+    const sim::Cluster c = test::h100_cluster(2);
+    sim::Network net;
+    REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
+    const double token_bytes = 4096.0 * 2048 * 2, k = 8, routed = token_bytes * k;
+    // EP16 over 2 nodes: a token reaches the other node with probability 1 - (1/2)^8, where the
+    // all-to-all sends half of its 8 routed copies there.
+    const double remote = 1.0 - std::pow(0.5, 8);
+    const double nic_bytes_per_s = net.inter.bus_bytes_per_s / net.devices_per_node;
+    const double hybrid = sim::hybrid_dispatch_s(net, 16, 8, token_bytes, k, routed);
+    const double a2a = sim::all_to_all_s(net, 16, 8, routed);
+    CHECK(hybrid < 0.5 * a2a);
+    CHECK(hybrid >= token_bytes * remote / nic_bytes_per_s);
+    // Inside one node there is nothing to forward: the same as the all-to-all.
+    CHECK(sim::hybrid_dispatch_s(net, 8, 8, token_bytes, k, routed) ==
+          Approx(sim::all_to_all_s(net, 8, 8, routed)));
+}
+
+TEST_CASE("the overlapped expert all-to-all exposes only what compute cannot cover",
+          "[engine][moe]") {
+    sim::Workload w = test::gpt(8, 2048, 32, 4096, 151936);
+    w.shape.gated_mlp = true;
+    w.shape.flash_attention = true;
+    w.shape.moe.experts = 128;
+    w.shape.moe.experts_per_token = 8;
+    w.shape.moe.moe_ffn_hidden = 768;
+    w.shape.ffn_hidden = 768;
+    sim::Layout l;
+    l.dp = 16;
+    l.ep = 16;
+    l.micro_batch = 1;
+    l.global_batch = 64;
+    const sim::Cluster c = test::h100_cluster(2);
+    const sim::PlanResult plain = sim::evaluate(w, c, l, sim::Precision::bf16);
+    l.moe_a2a_overlap = true;
+    const sim::PlanResult overlapped = sim::evaluate(w, c, l, sim::Precision::bf16);
+    REQUIRE(plain.breakdown_s.ep_comm_s > 0);
+    CHECK(overlapped.breakdown_s.ep_comm_s < 0.5 * plain.breakdown_s.ep_comm_s);
+    CHECK(overlapped.step_time_s < plain.step_time_s);
 }

@@ -1,6 +1,7 @@
 #include "engine/moe.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::sim {
 namespace {
@@ -16,6 +17,30 @@ double matrices_in(const TransformerShape& s) {
 } // fused up(+gate)
 
 } // namespace
+
+double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_bytes,
+                         double experts_per_token, double routed_bytes) {
+    if (ranks <= 1 || routed_bytes <= 0) return 0;
+    local = std::clamp(local, 1, ranks);
+    if (ranks <= local) return all_to_all_s(net, ranks, local, routed_bytes);
+    // DeepEP internode dispatch / Megatron-Core HybridEP: a token crosses the network once to
+    // each node holding at least one of its k experts (the same-index GPU there), which forwards
+    // it over NVLink to the local ranks of those experts; combine reduces in the node first and
+    // returns one row per node. With experts spread evenly over n nodes a token reaches
+    // n (1 - (1 - 1/n)^k) of them, the own node included.
+    const double nodes = double(ranks) / local;
+    const double remote_nodes =
+        (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, experts_per_token));
+    const double inter_s =
+        token_bytes * remote_nodes / (net.inter.bus_bytes_per_s / net.devices_per_node);
+    // Every routed copy but those landing on the receiving GPU itself moves once over NVLink.
+    const double intra_s = (local - 1.0) / local * routed_bytes / net.intra.bus_bytes_per_s;
+    // The RDMA sends and the NVLink forwarding run as a pipeline of chunks: the slower sets the
+    // time.
+    const double latency_s =
+        std::max(net.intra.launch_s + net.intra.step_s, net.inter.launch_s + net.inter.step_s);
+    return latency_s + std::max(inter_s, intra_s);
+}
 
 MoeLayerWork moe_layer_work(const TransformerShape& s, const Layout& l, double e) {
     MoeLayerWork w;
@@ -70,9 +95,12 @@ MoeLayerTimes moe_layer_times(const TransformerShape& s, const Layout& l, const 
     for (const GemmShape& g : {w.router, w.shared_up, w.shared_down})
         t.weight_gemm_s += gemm_time_s(rates, g, e);
     t.forward_s = t.weight_gemm_s + memory_time_s(rates, w.elementwise_bytes, 6);
-    const int ep = std::max(1, l.ep);
-    t.all_to_all_s =
-        2.0 * all_to_all_s(net, ep, ep_ranks_per_node(l, net.devices_per_node), w.dispatch_bytes);
+    const int ep = std::max(1, l.ep), local = ep_ranks_per_node(l, net.devices_per_node);
+    const double token_bytes = tokens_per_rank(s, l) * s.hidden * e;
+    t.all_to_all_s = 2.0 * (l.ep_dispatcher == EpDispatcher::hybrid
+                                ? hybrid_dispatch_s(net, ep, local, token_bytes,
+                                                    s.moe.experts_per_token, w.dispatch_bytes)
+                                : all_to_all_s(net, ep, local, w.dispatch_bytes));
     if (l.etp > 1) {
         const LinkTier tier = group_tier(net, l.etp, std::min(l.etp, net.devices_per_node));
         t.etp_comm_s = 2.0 * reduce_scatter_s(tier, l.etp, w.dispatch_bytes * l.etp);

@@ -31,6 +31,12 @@ MoeLayerWork moe_layer_work(const TransformerShape& shape, const Layout& layout,
 // innermost, then ep: consecutive ranks, so a group of ep*etp <= devices per node stays inside).
 int ep_ranks_per_node(const Layout& layout, int devices_per_node);
 
+// One dispatch (or combine) of the hierarchical dispatcher (DeepEP, Megatron-Core HybridEP, the
+// `hybrid` EpDispatcher) over `ranks` expert-parallel ranks, `local` per node: `token_bytes` of
+// tokens per rank, each routed to `experts_per_token` experts, `routed_bytes` of routed copies.
+double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_bytes,
+                         double experts_per_token, double routed_bytes);
+
 // Times of one MoE layer for one micro-batch.
 struct MoeLayerTimes {
     double forward_s = 0;     // router + experts + shared + elementwise, forward

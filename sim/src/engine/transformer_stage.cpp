@@ -102,6 +102,12 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         t.rec += core_gemm + core_mem;
     }
 
+    // Megatron-Core's expert-parallel overlap (--overlap-moe-expert-parallel-comm, "combined
+    // 1F1B", after DeepSeek-V3's DualPipe) runs one micro-batch's forward beside another's
+    // backward in the steady 1F1B state, split per layer so each one's dispatch and combine run
+    // during the other's attention and expert compute: what that compute cannot cover is exposed.
+    if (layout.moe_a2a_overlap) t.ep = overlapped_comm_s(t.ep, t.fwd + t.bwd + t.rec);
+
     const TransformerShape local = cp_local_shape(shape, layout.cp);
     const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
     const TpComm tp = tp_comm(layout, net, msg);

@@ -31,6 +31,8 @@ void parse_parallel_options(Reader& r, Scenario& sc) {
     ParallelSpec& p = sc.parallel;
     p.ep = r.integer("ep", 1, 1 << 16);
     p.etp = r.integer("etp", 1, 4096);
+    if (auto v = r.enumeration("ep_dispatcher", kEpDispatchers)) p.ep_dispatcher = *v;
+    if (auto v = r.boolean("moe_a2a_overlap")) p.moe_a2a_overlap = *v;
     if (auto o = r.object("offload")) {
         if (auto v = o->enumeration("optimizer", kOffloadTargets)) p.offload.optimizer = *v;
         if (auto v = o->enumeration("params", kOffloadTargets)) p.offload.params = *v;
@@ -138,6 +140,10 @@ void write_training_options(const Scenario& sc, nlohmann::ordered_json& model,
     const ParallelSpec& p = sc.parallel;
     parallel["ep"] = p.ep ? ojson(*p.ep) : ojson(nullptr);
     parallel["etp"] = p.etp ? ojson(*p.etp) : ojson(nullptr);
+    // Optional MoE communication fields, written when set so older scenarios read back unchanged.
+    if (p.ep_dispatcher != EpDispatcher::alltoall)
+        parallel["ep_dispatcher"] = name_of(kEpDispatchers, p.ep_dispatcher);
+    if (p.moe_a2a_overlap) parallel["moe_a2a_overlap"] = true;
     parallel["offload"] = ojson{{"optimizer", name_of(kOffloadTargets, p.offload.optimizer)},
                                 {"params", name_of(kOffloadTargets, p.offload.params)}};
     const TrainingSpec& t = sc.training;

@@ -20,9 +20,13 @@ inline constexpr Names<Optimizer, 5> kOptimizers{{{Optimizer::adamw, "adamw"},
 inline constexpr Names<OffloadTarget, 3> kOffloadTargets{
     {{OffloadTarget::none, "none"}, {OffloadTarget::cpu, "cpu"}, {OffloadTarget::nvme, "nvme"}}};
 
+inline constexpr Names<EpDispatcher, 2> kEpDispatchers{
+    {{EpDispatcher::alltoall, "alltoall"}, {EpDispatcher::hybrid, "hybrid"}}};
+
 // Each reads its fields from the section being parsed (before its unknown-field check).
-void parse_moe_fields(Reader& r, Scenario& sc);       // model.experts ... capacity_factor
-void parse_parallel_options(Reader& r, Scenario& sc); // parallel.ep, etp, offload
+void parse_moe_fields(Reader& r, Scenario& sc); // model.experts ... capacity_factor
+void parse_parallel_options(
+    Reader& r, Scenario& sc); // parallel.ep, etp, ep_dispatcher, moe_a2a_overlap, offload
 void parse_training_options(Reader& r, Scenario& sc); // training.method ... packing
 // Cross-field checks once the whole file is read; applies training.seq_len to the model.
 void validate_training_options(Scenario& sc);

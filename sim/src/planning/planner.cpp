@@ -100,6 +100,8 @@ Layout base_layout(const Scenario& sc) {
     l.grad_compression = p.grad_compression;
     l.ep = p.ep.value_or(1);
     l.etp = p.etp.value_or(1);
+    l.ep_dispatcher = p.ep_dispatcher;
+    l.moe_a2a_overlap = p.moe_a2a_overlap;
     l.optimizer = sc.training.optimizer;
     l.offload = p.offload;
     l.cp = p.cp.value_or(1);

@@ -13,6 +13,10 @@ enum class Recompute { none, selective, full };
 enum class Schedule { gpipe, one_f_one_b, interleaved };
 enum class DpComm { ring, tree, hierarchical, parameter_server };
 enum class PsSync { sync, async };
+// How MoE tokens reach the ranks of their experts: one all-to-all over the expert-parallel group
+// (each routed copy sent to its rank), or a hierarchical dispatch (DeepEP / HybridEP) that sends
+// each token once per destination node over the network and fans it out over NVLink there.
+enum class EpDispatcher { alltoall, hybrid };
 
 struct Layout {
     int tp = 1;
@@ -34,6 +38,11 @@ struct Layout {
     // carved out of the tp x dp ranks of a pipeline stage (Megatron-Core MoE parallel folding).
     int ep = 1;
     int etp = 1;
+    EpDispatcher ep_dispatcher = EpDispatcher::alltoall;
+    // Expert all-to-all overlapped with another micro-batch's compute (Megatron-Core
+    // --overlap-moe-expert-parallel-comm, DeepSeek-V3 DualPipe): the steady 1F1B state runs one
+    // micro-batch's forward beside another's backward, each hiding the other's dispatch/combine.
+    bool moe_a2a_overlap = false;
     Optimizer optimizer = Optimizer::adamw;
     Offload offload;
     // Context parallelism: ranks sharing one sequence (ring attention); gradients are reduced

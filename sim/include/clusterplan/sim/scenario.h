@@ -73,6 +73,8 @@ struct ParallelSpec {
     double grad_compression = 1.0;
     std::optional<int> ep;  // expert parallel size; nullopt = searched (MoE models)
     std::optional<int> etp; // expert tensor parallel size; nullopt = 1
+    EpDispatcher ep_dispatcher = EpDispatcher::alltoall;
+    bool moe_a2a_overlap = false;
     Offload offload;
     // Context parallelism (ring attention); nullopt = searched for long sequences.
     std::optional<int> cp;
