@@ -3,6 +3,7 @@
 #include "clusterplan/sim/plan_interval.h"
 #include "io/json_figures.h"
 #include "io/scenario_reader.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 
@@ -33,6 +34,8 @@ ojson layout_json(const Layout& l) {
     j["grad_compression"] = l.grad_compression;
     j["ep"] = l.ep;
     j["etp"] = l.etp;
+    j["ep_dispatcher"] = scenario_io::name_of(scenario_io::kEpDispatchers, l.ep_dispatcher);
+    j["moe_a2a_overlap"] = l.moe_a2a_overlap;
     j["optimizer"] = enum_name(l.optimizer);
     j["offload"] = ojson{{"optimizer", enum_name(l.offload.optimizer)},
                          {"params", enum_name(l.offload.params)}};
