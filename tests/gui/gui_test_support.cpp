@@ -1,10 +1,14 @@
 #include "gui_test_support.h"
 
+#include "main_window.h"
+#include "pages/serve_page.h"
+
 #include <QAbstractItemModel>
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QSignalSpy>
 #include <QThread>
 #include <algorithm>
 #include <atomic>
@@ -72,6 +76,23 @@ bool wait_until(const std::function<bool()>& done, int timeout_ms) {
         QThread::msleep(5);
     }
     return done();
+}
+
+void keep_shot(MainWindow& window, const QString& page, const QString& file, int width,
+               int height) {
+    const QString dir = qEnvironmentVariable("CLUSTERPLAN_GUI_SHOT_DIR");
+    if (dir.isEmpty()) return;
+    window.resize(width, height);
+    window.showPage(page);
+    window.show();
+    wait_until([] { return false; }, 300);
+    window.grab().save(QDir(dir).filePath(file));
+}
+
+bool run_study(ServePage* page) {
+    QSignalSpy finished(page, &ServePage::studyFinished);
+    page->runStudy();
+    return finished.wait(60000);
 }
 
 } // namespace cp::gui::test

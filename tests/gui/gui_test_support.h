@@ -12,6 +12,11 @@ class QAbstractItemModel;
 class QAbstractItemModelTester;
 class QObject;
 
+namespace cp::gui {
+class MainWindow;
+class ServePage;
+} // namespace cp::gui
+
 namespace cp::gui::test {
 
 // Points CLUSTERPLAN_DATA_DIR at a new temporary directory for its lifetime.
@@ -46,5 +51,13 @@ private:
 
 // Processes events until `done` returns true or `timeout_ms` passes; returns done().
 bool wait_until(const std::function<bool()>& done, int timeout_ms = 30000);
+
+// With CLUSTERPLAN_GUI_SHOT_DIR set, shows `page` at `width` x `height` and saves the window
+// there as `file`, to look at; without it, does nothing.
+void keep_shot(MainWindow& window, const QString& page, const QString& file, int width = 1280,
+               int height = 800);
+
+// Runs the Serve page's study and waits for it to finish; false after 60 s.
+bool run_study(ServePage* page);
 
 } // namespace cp::gui::test

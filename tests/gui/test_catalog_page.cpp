@@ -111,13 +111,7 @@ TEST_CASE("Catalog filter and side-by-side comparison", "[gui][catalog]") {
     page->compareSelected();
     guard.rescan();
     // For a look at the comparison (as test_palette does for every page).
-    if (const QString keep = qEnvironmentVariable("CLUSTERPLAN_GUI_SHOT_DIR"); !keep.isEmpty()) {
-        window.resize(1280, 800);
-        window.showPage(QStringLiteral("catalog"));
-        window.show();
-        test::wait_until([] { return false; }, 300);
-        window.grab().save(QDir(keep).filePath(QStringLiteral("catalog-compare.png")));
-    }
+    test::keep_shot(window, QStringLiteral("catalog"), QStringLiteral("catalog-compare.png"));
     CHECK(page->comparison()->columnCount() == proxy->rowCount());
     CHECK(page->comparison()->rowCount() > 5);
     CHECK(test::ModelGuard::violations() == 0);

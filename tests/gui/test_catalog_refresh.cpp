@@ -32,17 +32,6 @@ std::filesystem::path mirror() {
     return std::filesystem::path(CLUSTERPLAN_TEST_DATA_DIR) / "catalog" / "refresh";
 }
 
-// With CLUSTERPLAN_GUI_SHOT_DIR set, saves the window there (to look at, as test_palette does).
-void keep_shot(MainWindow& window, const char* name) {
-    const QString dir = qEnvironmentVariable("CLUSTERPLAN_GUI_SHOT_DIR");
-    if (dir.isEmpty()) return;
-    window.resize(1400, 800);
-    window.showPage(QStringLiteral("catalog"));
-    window.show();
-    test::wait_until([] { return false; }, 300);
-    window.grab().save(QDir(dir).filePath(QLatin1String(name)));
-}
-
 int row_of(const InstanceTableModel* model, const char* type) {
     for (int r = 0; r < model->rowCount(); ++r)
         if (model->data(model->index(r, InstanceTableModel::Type)).toString() ==
@@ -115,7 +104,8 @@ TEST_CASE("Catalog Refresh imports the picked regions with progress, Cancel chan
         // The stalled download has started: its progress line is on the page.
         REQUIRE(test::wait_until([&] { return page->message().contains("eu-west-1 price list"); },
                                  10000));
-        keep_shot(window, "catalog-refresh-progress.png");
+        test::keep_shot(window, QStringLiteral("catalog"),
+                        QStringLiteral("catalog-refresh-progress.png"), 1400);
         page->cancelImport(); // the Cancel button's slot, shared by imports and refreshes
         REQUIRE(finished.wait(20000));
         CHECK(finished.first().first().toBool() == false);
@@ -149,7 +139,8 @@ TEST_CASE("Catalog Refresh imports the picked regions with progress, Cancel chan
         const int g5 = row_of(page->model(), "g5.48xlarge");
         REQUIRE(g5 >= 0);
         page->table()->selectRow(page->proxy()->mapFromSource(page->model()->index(g5, 0)).row());
-        keep_shot(window, "catalog-refreshed-us-west-2.png");
+        test::keep_shot(window, QStringLiteral("catalog"),
+                        QStringLiteral("catalog-refreshed-us-west-2.png"), 1400);
     }
     CHECK(test::ModelGuard::violations() == 0);
 }

@@ -21,12 +21,6 @@ using namespace cp::gui;
 
 namespace {
 
-bool run(ServePage* page) {
-    QSignalSpy finished(page, &ServePage::studyFinished);
-    page->runStudy();
-    return finished.wait(60000);
-}
-
 QString cell(const ServingResultModel* model, int row, int column) {
     return model->data(model->index(row, column)).toString();
 }
@@ -44,7 +38,7 @@ TEST_CASE("Serve page ranks instances for Llama 3 8B at 10 requests/s", "[gui][s
     q.preset = "llama3-8b";
     q.instances = {"g6", "g4dn.xlarge", "p4d", "p5.48xlarge", "inf2.xlarge"};
     page->form()->setQuestion(q);
-    REQUIRE(run(page));
+    REQUIRE(test::run_study(page));
     REQUIRE(page->errorText().isEmpty());
     const ServingResultModel* model = page->results();
     guard.rescan();
@@ -92,11 +86,11 @@ TEST_CASE("Serve page refuses an unknown instance and keeps its last answer", "[
     cp::service::ServingQuestion q;
     q.instances = {"g6.xlarge", "inf2.xlarge"};
     page.form()->setQuestion(q);
-    REQUIRE(run(&page));
+    REQUIRE(test::run_study(&page));
     REQUIRE(page.results()->rowCount() == 2);
     q.instances = {"g6.xlarge", "zz9"};
     page.form()->setQuestion(q);
-    REQUIRE(run(&page));
+    REQUIRE(test::run_study(&page));
     CHECK(page.errorText().contains(QStringLiteral("constraints.instances")));
     CHECK(page.errorText().contains(QStringLiteral("zz9")));
     CHECK(page.results()->rowCount() == 2);
@@ -119,7 +113,7 @@ TEST_CASE("Serve page plans an encoder by batch latency and samples", "[gui][ser
     auto* output = page.form()->findChildren<QSpinBox*>().at(3);
     CHECK_FALSE(output->isEnabled());
     CHECK(page.form()->question().output_tokens == 0);
-    REQUIRE(run(&page));
+    REQUIRE(test::run_study(&page));
     REQUIRE(page.errorText().isEmpty());
     const ServingResultModel* model = page.results();
     REQUIRE(model->rowCount() >= 2);

@@ -18,26 +18,6 @@
 
 using namespace cp::gui;
 
-namespace {
-
-bool run(ServePage* page) {
-    QSignalSpy finished(page, &ServePage::studyFinished);
-    page->runStudy();
-    return finished.wait(60000);
-}
-
-void keep_shot(MainWindow& window, const char* page, const char* file) {
-    const QString keep = qEnvironmentVariable("CLUSTERPLAN_GUI_SHOT_DIR");
-    if (keep.isEmpty()) return;
-    window.resize(1280, 800);
-    window.showPage(QLatin1String(page));
-    window.show();
-    test::wait_until([] { return false; }, 300);
-    window.grab().save(QDir(keep).filePath(QLatin1String(file)));
-}
-
-} // namespace
-
 TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
           "[gui][serve][interval]") {
     test::TempDataDir data;
@@ -50,7 +30,7 @@ TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
     q.preset = "llama3-8b";
     q.instances = {"p5.48xlarge"};
     page->form()->setQuestion(q);
-    REQUIRE(run(page));
+    REQUIRE(test::run_study(page));
     REQUIRE(page->errorText().isEmpty());
     guard.rescan();
     // TensorRT-LLM on Hopper: throughput, cost, TTFT and TPOT each rest on at least two
@@ -61,19 +41,19 @@ TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
         CHECK_FALSE(page->figureUnvalidated(key));
     }
     CHECK(page->figureValue("throughput").contains(QStringLiteral("tokens/s")));
-    keep_shot(window, "serve", "serve-ranges.png");
+    test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-ranges.png"));
 
     // vLLM has no published runs of its own: every figure carries the badge.
     q.engine = "vllm";
     page->form()->setQuestion(q);
-    REQUIRE(run(page));
+    REQUIRE(test::run_study(page));
     REQUIRE(page->errorText().isEmpty());
     for (const char* key : {"throughput", "ttft", "step", "cost"}) {
         INFO(key);
         CHECK(page->figureUnvalidated(key));
         CHECK(page->figureRange(key).contains(QStringLiteral("worst error seen")));
     }
-    keep_shot(window, "serve", "serve-unvalidated.png");
+    test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-unvalidated.png"));
     CHECK(test::ModelGuard::violations() == 0);
 }
 
@@ -104,7 +84,7 @@ TEST_CASE("The Probes page charts a job log's steps against the prediction",
     REQUIRE(chart != nullptr);
     CHECK(chart->series().size() >= 5);
     CHECK(chart->title().contains(QStringLiteral("Measured vs predicted")));
-    keep_shot(window, "probes", "probes-job-log.png");
+    test::keep_shot(window, QStringLiteral("probes"), QStringLiteral("probes-job-log.png"));
 
     // An nccl-tests import draws each collective's α–β fit beside its measurements.
     QSignalSpy finished(probes, &ProbesPage::importFinished);
@@ -116,5 +96,5 @@ TEST_CASE("The Probes page charts a job log's steps against the prediction",
     for (const QAbstractSeries* s : probes->busbwView()->chart()->series())
         fits += s->name().endsWith(QStringLiteral("α–β fit")) ? 1 : 0;
     CHECK(fits >= 1);
-    keep_shot(window, "probes", "probes-measured-vs-fit.png");
+    test::keep_shot(window, QStringLiteral("probes"), QStringLiteral("probes-measured-vs-fit.png"));
 }

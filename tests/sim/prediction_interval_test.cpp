@@ -2,6 +2,7 @@
 // no independent sources validate gets the widest range, and published runs fall inside theirs.
 #include "clusterplan/sim/prediction_interval.h"
 #include "clusterplan/sim/validation_runs.h"
+#include "residual_buckets.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -21,29 +22,14 @@ std::vector<ValidationRun> load_runs() {
     return parse_validation_runs(text.str(), "training_runs.csv");
 }
 
-bool close(double a, double b) {
-    return std::abs(a / b - 1.0) <= 0.005;
-}
-
 } // namespace
 
 TEST_CASE("the committed residual buckets are the fixtures' leave-one-source-out residuals",
           "[validation]") {
     const std::vector<ResidualBucket> fresh = compute_residual_buckets(load_runs());
-    const std::vector<ResidualBucket>& committed = residual_buckets();
-    bool same = fresh.size() == committed.size();
-    for (std::size_t i = 0; same && i < fresh.size(); ++i) {
-        const auto &a = fresh[i], &b = committed[i];
-        same = a.family == b.family && a.generation == b.generation && a.runs == b.runs &&
-               a.sources == b.sources && close(a.ratio_p10, b.ratio_p10) &&
-               close(a.ratio_p90, b.ratio_p90) && close(a.ratio_min, b.ratio_min) &&
-               close(a.ratio_max, b.ratio_max);
-    }
+    const bool same = cp::test::same_buckets(fresh, residual_buckets());
     std::printf("\nresidual buckets (measured/predicted step time, leave-one-source-out):\n");
-    for (const auto& b : fresh)
-        std::printf("        {\"%s\", G::%s, %d, %d, %.4f, %.4f, %.4f, %.4f},\n",
-                    std::string(b.family).c_str(), std::string(enum_name(b.generation)).c_str(),
-                    b.runs, b.sources, b.ratio_p10, b.ratio_p90, b.ratio_min, b.ratio_max);
+    cp::test::print_buckets(fresh);
     INFO("paste the table above into sim/src/validation/prediction_interval_table.cpp");
     CHECK(same);
 }
