@@ -3,6 +3,7 @@
 #include "clusterplan/sim/format.h"
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/wording.h"
+#include "range_text.h"
 #include "text_columns.h"
 
 #include <algorithm>
@@ -39,13 +40,6 @@ void option_row(std::ostream& out, const sim::SweepResult& sw, const sim::PlanOp
         << left(layout_text(c.layout), 44) << ' ' << right(number(c.step_time_s, 3), 9) << ' '
         << right(percent(c.mfu, 0), 6) << ' ' << right(duration(o.wall_time_h), 12) << ' '
         << right(sim::fmt::usd(o.cost_usd, 0), 12) << "\n";
-}
-
-// " (80 % of comparable runs within 41–58 s)" after a figure, its ends formatted by `unit`.
-template <class Unit>
-std::string range_note(const sim::PredictionInterval& iv, const sim::FigureRange& r, Unit unit) {
-    if (!is_known(r.low) || !is_known(r.high)) return "";
-    return " (" + sim::range_phrase(iv, unit(r.low), unit(r.high)) + ")";
 }
 
 std::string seconds(double s) {

@@ -4,6 +4,7 @@
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/serving_json.h"
 #include "clusterplan/sim/serving_wording.h"
+#include "range_text.h"
 #include "text_columns.h"
 
 #include <ostream>
@@ -30,9 +31,8 @@ bool is_known_slo(const sim::ServingPlan& p) {
 // "614–796 output tokens/s (80 % of comparable runs within ...)" for one figure.
 template <typename Unit>
 std::string ranged(double value, const sim::PredictionInterval& iv, bool rate, Unit unit) {
-    const sim::FigureRange r = rate ? sim::rate_range(value, iv) : sim::time_range(value, iv);
-    if (!sim::is_known(r.low)) return unit(value);
-    return unit(value) + " (" + sim::range_phrase(iv, unit(r.low), unit(r.high)) + ")";
+    return unit(value) +
+           range_note(iv, rate ? sim::rate_range(value, iv) : sim::time_range(value, iv), unit);
 }
 
 // Every figure with the range its own residuals give (serving_interval.h).

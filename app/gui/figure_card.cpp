@@ -3,6 +3,7 @@
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/prediction_interval.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -110,6 +111,19 @@ void FigureCard::setHighlighted(bool on) {
                  "QFrame#figureCard { border: 2px solid palette(highlight); border-radius: 3px; }")
            : QString());
     title_->setText(on ? tr("%1 · chosen").arg(title_text_) : title_text_);
+}
+
+std::map<QString, FigureCard*> add_figure_cards(QGridLayout* grid,
+                                                const std::vector<CardSpec>& specs, int columns) {
+    std::map<QString, FigureCard*> cards;
+    int i = 0;
+    for (const CardSpec& s : specs) {
+        auto* card = new FigureCard(s.title, s.tip);
+        cards[QString::fromLatin1(s.key)] = card;
+        grid->addWidget(card, i / columns, i % columns);
+        ++i;
+    }
+    return cards;
 }
 
 } // namespace cp::gui

@@ -3,7 +3,10 @@
 
 #include <QFrame>
 #include <functional>
+#include <map>
+#include <vector>
 
+class QGridLayout;
 class QLabel;
 
 namespace cp::sim {
@@ -45,5 +48,16 @@ private:
     bool highlighted_ = false;
     bool unvalidated_ = false;
 };
+
+// One card of a page's figure grid: its key (how the page finds it), title and tooltip.
+struct CardSpec {
+    const char* key;
+    QString title;
+    QString tip;
+};
+
+// The cards of `specs`, `columns` per row, added to `grid` in order; keyed by CardSpec::key.
+std::map<QString, FigureCard*> add_figure_cards(QGridLayout* grid,
+                                                const std::vector<CardSpec>& specs, int columns);
 
 } // namespace cp::gui

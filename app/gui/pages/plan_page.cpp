@@ -37,41 +37,35 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
     rlayout->setContentsMargins(6, 0, 0, 0);
     auto* grid = new QGridLayout;
     grid->setSpacing(6);
-    struct CardSpec {
-        const char* key;
-        QString title;
-        QString tip;
-    };
-    const CardSpec specs[] = {
-        {"step_time", tr("Step time"),
-         tr("Wall time of one optimizer step (global batch), seconds.")},
-        {"throughput", tr("Throughput"),
-         tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s for "
-            "generic models.")},
-        {"mfu", tr("MFU"),
-         tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
-            "over the devices' dense peak.")},
-        {"memory", tr("Memory per device"),
-         tr("Peak memory per accelerator against its capacity, GiB.")},
-        {"time_to_train", tr("Time to train"),
-         tr("Wall time for the whole dataset on on-demand instances.")},
-        {"cost_on_demand", tr("Cost, on-demand"),
-         tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing is "
-            "on-demand.")},
-        {"cost_spot", tr("Cost, spot (expected)"),
-         tr("Spot price × expected time including interruptions, restarts and lost work, USD. "
-            "Framed when the scenario's pricing is spot.")},
-        {"layout", tr("Layout (TP×PP×DP)"),
-         tr("Tensor × pipeline × data parallel degrees, micro-batch size (samples), ZeRO stage and "
-            "activation recomputation.")},
-    };
-    int i = 0;
-    for (const CardSpec& s : specs) {
-        auto* card = new FigureCard(s.title, s.tip);
-        cards_[QString::fromLatin1(s.key)] = card;
-        grid->addWidget(card, i / 4, i % 4);
-        ++i;
-    }
+    cards_ = add_figure_cards(
+        grid,
+        {
+            {"step_time", tr("Step time"),
+             tr("Wall time of one optimizer step (global batch), seconds.")},
+            {"throughput", tr("Throughput"),
+             tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s "
+                "for "
+                "generic models.")},
+            {"mfu", tr("MFU"),
+             tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
+                "over the devices' dense peak.")},
+            {"memory", tr("Memory per device"),
+             tr("Peak memory per accelerator against its capacity, GiB.")},
+            {"time_to_train", tr("Time to train"),
+             tr("Wall time for the whole dataset on on-demand instances.")},
+            {"cost_on_demand", tr("Cost, on-demand"),
+             tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing "
+                "is "
+                "on-demand.")},
+            {"cost_spot", tr("Cost, spot (expected)"),
+             tr("Spot price × expected time including interruptions, restarts and lost work, USD. "
+                "Framed when the scenario's pricing is spot.")},
+            {"layout", tr("Layout (TP×PP×DP)"),
+             tr("Tensor × pipeline × data parallel degrees, micro-batch size (samples), ZeRO stage "
+                "and "
+                "activation recomputation.")},
+        },
+        4);
     rlayout->addLayout(grid);
     verdict_ = new QLabel;
     verdict_->setObjectName(QStringLiteral("verdict"));

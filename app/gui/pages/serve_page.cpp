@@ -103,30 +103,26 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     table_layout->addWidget(table_, 1);
     table_layout->addWidget(refused_);
     // The selected deployment's headline figures, each with the range of its own residuals.
-    struct CardSpec {
-        const char* key;
-        QString title, tip;
-    };
-    const CardSpec specs[] = {
-        {"throughput", tr("Throughput per replica"),
-         tr("Output tokens/s (samples/s for encoders and CNNs) one replica serves at capacity.")},
-        {"ttft", tr("Time to first token"),
-         tr("Prefill plus the wait for a batch slot at the planned rate, at the SLO quantile.")},
-        {"step", tr("Time per output token"),
-         tr("One decode step at the running batch (for encoders and CNNs: latency per batch).")},
-        {"cost", tr("Cost per 1M tokens"),
-         tr("On-demand cost per hour over the tokens served (per million samples for encoders and "
-            "CNNs), USD.")},
-    };
     auto* cards = new QWidget;
     auto* grid = new QGridLayout(cards);
     grid->setContentsMargins(0, 0, 0, 0);
-    int column = 0;
-    for (const CardSpec& c : specs) {
-        auto* card = new FigureCard(c.title, c.tip);
-        cards_[QString::fromLatin1(c.key)] = card;
-        grid->addWidget(card, 0, column++);
-    }
+    cards_ = add_figure_cards(grid,
+                              {
+                                  {"throughput", tr("Throughput per replica"),
+                                   tr("Output tokens/s (samples/s for encoders and CNNs) one "
+                                      "replica serves at capacity.")},
+                                  {"ttft", tr("Time to first token"),
+                                   tr("Prefill plus the wait for a batch slot at the planned rate, "
+                                      "at the SLO quantile.")},
+                                  {"step", tr("Time per output token"),
+                                   tr("One decode step at the running batch (for encoders and "
+                                      "CNNs: latency per batch).")},
+                                  {"cost", tr("Cost per 1M tokens"),
+                                   tr("On-demand cost per hour over the tokens served (per million "
+                                      "samples for encoders and "
+                                      "CNNs), USD.")},
+                              },
+                              4);
     auto* top = new QWidget;
     auto* top_layout = new QVBoxLayout(top);
     top_layout->setContentsMargins(0, 0, 0, 0);
@@ -255,7 +251,7 @@ void ServePage::showFigures(const sim::ServingPlan* p) {
     const bool valid = p != nullptr && p->valid;
     if (!valid) {
         for (auto& [key, card] : cards_) {
-            card->setValue(QStringLiteral("\u2014"));
+            card->setValue(kDash);
             card->showInterval({}, sim::kUnknown, sim::kUnknown, fmt_count, false);
         }
         return;
@@ -272,7 +268,7 @@ void ServePage::showFigures(const sim::ServingPlan* p) {
 
     card = cards_[QStringLiteral("ttft")];
     const sim::FigureRange t = sim::time_range(p->generation ? p->ttft_ms : sim::kUnknown, iv.ttft);
-    card->setValue(p->generation ? ms(p->ttft_ms) : QStringLiteral("\u2014"));
+    card->setValue(p->generation ? ms(p->ttft_ms) : kDash);
     card->showInterval(iv.ttft, t.low, t.high, ms, p->generation);
 
     card = cards_[QStringLiteral("step")];
