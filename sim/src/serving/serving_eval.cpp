@@ -271,11 +271,30 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     return l;
 }
 
+namespace {
+
+// A run's figures once its decode step and slot wait have settled: TTFT adds the prefill, the
+// first step, the slot wait, half a multi-step scheduler block, the engine's per-request
+// overhead and the queue for earlier prompts' prefill.
+FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double batch,
+                       double step_s, double wait_s, int scheduler_steps, double prompts_per_s,
+                       double marginal_s, double quantile, double output_tokens_per_s) {
+    FiniteRunLoad r;
+    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
+    r.running_batch = batch;
+    r.tpot_ms = 1e3 * step_s;
+    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
+                       prefill_queue_s(prompts_per_s, marginal_s, quantile));
+    r.output_tokens_per_s = output_tokens_per_s;
+    return r;
+}
+
+} // namespace
+
 FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                  int output_tokens, double rate, int requests, double quantile,
                                  int scheduler_steps) {
-    FiniteRunLoad r;
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
     const double context = input_tokens + output_tokens / 2.0;
@@ -305,19 +324,13 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
-    r.running_batch = b;
-    r.tpot_ms = 1e3 * step_s;
-    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
-    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
-                       prefill_queue_s(n / duration_s, marginal, quantile));
-    r.output_tokens_per_s = n * output_tokens / duration_s;
-    return r;
+    return run_load(c, f, b, step_s, wait_s, scheduler_steps, n / duration_s, marginal, quantile,
+                    n * output_tokens / duration_s);
 }
 
 FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f,
                                   const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                   int output_tokens, int clients, int scheduler_steps) {
-    FiniteRunLoad r;
     const double n = std::max(1, clients);
     const double b = std::min(n, double(std::max(1, plan.batch)));
     const double context = input_tokens + output_tokens / 2.0;
@@ -334,13 +347,8 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
         step_s = 0.5 * (step_s + next);
         if (settled) break;
     }
-    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
-    r.running_batch = b;
-    r.tpot_ms = 1e3 * step_s;
-    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
-                       prefill_queue_s(n / cycle_s, marginal, kUnknown));
-    r.output_tokens_per_s = n * output_tokens / cycle_s;
-    return r;
+    return run_load(c, f, b, step_s, wait_s, scheduler_steps, n / cycle_s, marginal, kUnknown,
+                    n * output_tokens / cycle_s);
 }
 
 } // namespace cp::sim
