@@ -133,6 +133,8 @@ const char* term_name(ServingTerm term) {
         return "prefill_compute";
     case ServingTerm::prefill_overhead:
         return "prefill_overhead_s_per_layer";
+    case ServingTerm::pass_overhead:
+        return "pass_overhead_s";
     }
     return "?";
 }

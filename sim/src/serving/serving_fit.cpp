@@ -11,6 +11,13 @@ namespace cp::sim {
 
 namespace {
 
+// Model copies a forward-pass run keeps busy at once: one per NeuronCore the run loads (a GPU
+// is one core).
+double copies_running(const ServingRun& run, const ServingSetup& st) {
+    const int cores = st.hw.cores_per_chip;
+    return run.models > 0 ? std::min(run.models, cores) : cores;
+}
+
 struct Equation {
     ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
     double target_s = 0; // the measured time the terms must add up to
@@ -44,13 +51,13 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     case ServingMetric::latency_ms:
         if (serves_generation(st, run.output_tokens)) return std::nullopt; // a whole request
         e.terms = forward_terms(st, b, run.input_tokens);
-        e.target_s = run.value / 1e3;
+        e.target_s = run.value / 1e3 / run.workers_per_model;
         return e;
     case ServingMetric::samples_per_s:
         if (serves_generation(st, run.output_tokens)) return std::nullopt; // requests/s
-        // Neuron runs one model copy per NeuronCore of the chip (Data Parallel run mode).
+        // Neuron runs one model copy per NeuronCore it loads (Data Parallel run mode).
         e.terms = forward_terms(st, b, run.input_tokens);
-        e.target_s = b * st.hw.cores_per_chip / run.value;
+        e.target_s = b * copies_running(run, st) / run.value;
         return e;
     }
     return std::nullopt;
@@ -271,9 +278,9 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     case ServingMetric::ttft_ms:
         return load.ttft_ms;
     case ServingMetric::latency_ms:
-        return 1e3 * cap.forward_s;
+        return 1e3 * cap.forward_s * run.workers_per_model;
     case ServingMetric::samples_per_s:
-        return cap.requests_per_s * st.hw.cores_per_chip;
+        return cap.requests_per_s * copies_running(run, st);
     }
     return kUnknown;
 }

@@ -143,7 +143,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
-                   t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead);
+                   t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead) +
+                   t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead);
     return b;
 }
 
@@ -310,6 +311,7 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * kActivationBytes);
     t[ServingTerm::overhead] += layers;
+    t[ServingTerm::pass_overhead] += 1.0 / st.pp;
     return t.scaled(st.pp);
 }
 
@@ -323,6 +325,7 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
     if (st.compute == Precision::fp32) fraction = model::kGenericComputeFractionFp32;
     t[ServingTerm::cnn_compute] += flops / (st.rates.peak_flops * fraction);
     t[ServingTerm::weights] += hbm_s(st, serving_weight_bytes(w, st.weights), 1e8);
+    t[ServingTerm::pass_overhead] += 1.0;
     return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include "sim_embedded.h"
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -189,6 +190,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
             if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
             run.scheduler_steps = r.value("scheduler_steps", 1);
+            run.models = r.value("models", 0);
+            run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());

@@ -37,7 +37,8 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
         fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; prefill compute " +
         fixed(f.k_of(ServingTerm::prefill_compute), 2) + ", prefill overhead " +
-        fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; request overhead " +
+        fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; forward pass " +
+        fixed(1e6 * f.k_of(ServingTerm::pass_overhead), 1) + " us per call; request overhead " +
         fixed(1e3 * f.request_overhead_s, 1) + " ms in TTFT; ";
     if (!f.scaled_from.empty())
         s += "too few published runs for factors of its own: the factors of " + f.scaled_from +

@@ -37,6 +37,13 @@ struct ServingRun {
     // Decode steps the engine runs per scheduler call (vLLM --num-scheduler-steps): a request
     // arriving mid-block waits for the block's end before its prefill is scheduled.
     int scheduler_steps = 1;
+    // Encoders and CNNs on Neuron (NeuronPerf n_models and workers_per_model): model copies
+    // loaded, each on its own NeuronCore (0 = one per core of the chip, the encoder tables' Data
+    // Parallel default), and threads submitting to each copy. A core runs one batch at a time, so
+    // throughput is copies x batch / forward pass, and a thread waits for the others on its core:
+    // p50 latency is workers x the pass.
+    int models = 0;
+    int workers_per_model = 1;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
