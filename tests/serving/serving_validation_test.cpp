@@ -50,9 +50,6 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // Llama 2 13B, CodeLlama 13B and Mistral 7B encode 4k-8k prompts 3-5x slower than Llama 3
     // on the same devices (the model, with one prefill factor, sits between them).
     if (source == "neuron-2.18-decoder" && !throughput) return 0.30;
-    // Neuron SDK 2.20-2.28 mixed in one table; ResNet-50 batch-1 throughput is not 2 cores x
-    // batch / latency as the other rows are; Inf1 latencies include client threads.
-    if (source == "neuron-encoder-cnn") return 0.22;
     // T4 at TensorRT 8.4 (power-capped clocks) and INT8 on Ada run below the fitted rate.
     if (source == "tensorrt-demobert") return 0.20;
     // Out of sample (not fitted): mean TTFT at low load runs 5-8 ms above the model on every

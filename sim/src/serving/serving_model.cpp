@@ -11,8 +11,12 @@ namespace cp::sim {
 
 namespace {
 
-// Activations move between kernels as 16-bit values in every engine modelled here.
-constexpr double kActivationBytes = 2.0;
+// Activations move between kernels as 16-bit values, except in TensorRT's int8 engines, whose
+// fused kernels (demoBERT's int8 skip-layernorm, GELU and attention plugins) read and write int8
+// tensors between layers.
+double activation_bytes(const ServingSetup& st) {
+    return st.int8_compute ? 1.0 : 2.0;
+}
 // Output-tile width for the n dimension (model_constants.h kGemmTileWidth); decode GEMMs with a
 // small m run as GEMV-like kernels, so m is not rounded up.
 double n_quantisation(double n) {
@@ -42,7 +46,7 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
     if (flops <= 0 || count <= 0) return;
     const double compute_s = flops / (gemm_flops_per_s(st.rates, flops) * n_quantisation(g.n));
     const double bytes =
-        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * kActivationBytes);
+        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * activation_bytes(st));
     const double memory_s = hbm_s(st, bytes, bytes);
     if (compute_s >= memory_s)
         t[ServingTerm::compute] += count * compute_s;
@@ -73,8 +77,9 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 }
 
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each.
-double elementwise_bytes(const TransformerShape& s, double tokens, int tp) {
-    return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / tp) * kActivationBytes;
+double elementwise_bytes(const ServingSetup& st, double tokens) {
+    const TransformerShape& s = st.workload->shape;
+    return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
 
 // Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
@@ -82,7 +87,7 @@ double elementwise_bytes(const TransformerShape& s, double tokens, int tp) {
 double scores_traffic_s(const ServingSetup& st, double sequences, double tokens) {
     if (st.fused_attention) return 0;
     const double heads = double(st.workload->shape.heads) / st.tp;
-    const double bytes = (4.0 * kActivationBytes + 1.0) * sequences * heads * tokens * tokens;
+    const double bytes = (4.0 * activation_bytes(st) + 1.0) * sequences * heads * tokens * tokens;
     return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
 }
 
@@ -246,7 +251,7 @@ ServingTerms decode_step_terms(const ServingSetup& st, double batch, double cont
     const double layers = layers_per_stage(st);
     add_layer_gemms(st, batch, layers, t);
     t[ServingTerm::weights] +=
-        layers * hbm_s(st, elementwise_bytes(s, batch, st.tp), batch * s.hidden * 2.0);
+        layers * hbm_s(st, elementwise_bytes(st, batch), batch * s.hidden * 2.0);
     // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
     const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s) *
                             storage_bytes(st.kv_cache);
@@ -254,7 +259,8 @@ ServingTerms decode_step_terms(const ServingSetup& st, double batch, double cont
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
     add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
     // Two all-reduces of b x h activations per layer (after attention and after the MLP).
-    t[ServingTerm::tp_comm] += 2.0 * layers * all_reduce_s(st, batch * s.hidden * kActivationBytes);
+    t[ServingTerm::tp_comm] +=
+        2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
     // A token passes every stage in turn (no overlap between stages for one step).
     return t.scaled(st.pp);
@@ -272,7 +278,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double token
     add_layer_gemms(st, pass_tokens, layers * passes, t);
     t[ServingTerm::weights] +=
         layers * passes *
-        hbm_s(st, elementwise_bytes(s, pass_tokens, st.tp), pass_tokens * s.hidden * 2.0);
+        hbm_s(st, elementwise_bytes(st, pass_tokens), pass_tokens * s.hidden * 2.0);
     // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only.
     const double heads = double(s.heads) / st.tp, dh = head_dim(s);
     GemmShape scores{tokens, tokens, dh, requests * heads};
@@ -286,7 +292,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double token
     if (lm_head)
         add_weight_gemm(st, {requests, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
     t[ServingTerm::tp_comm] +=
-        2.0 * layers * passes * all_reduce_s(st, pass_tokens * s.hidden * kActivationBytes);
+        2.0 * layers * passes * all_reduce_s(st, pass_tokens * s.hidden * activation_bytes(st));
     // Context encoding runs its own kernels: its matrix work and fixed cost per layer pass are
     // scaled by the prefill factors, not the decode step's.
     t[ServingTerm::prefill_compute] += t[ServingTerm::compute];
@@ -302,14 +308,14 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     const double all_tokens = batch * tokens;
     add_layer_gemms(st, all_tokens, layers, t);
     t[ServingTerm::weights] +=
-        layers * hbm_s(st, elementwise_bytes(s, all_tokens, st.tp), all_tokens * s.hidden * 2.0);
+        layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
     const double heads = double(s.heads) / st.tp, dh = head_dim(s);
     t[ServingTerm::compute] +=
         layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
     t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);
     t[ServingTerm::tp_comm] +=
-        2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * kActivationBytes);
+        2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
     t[ServingTerm::pass_overhead] += 1.0 / st.pp;
     return t.scaled(st.pp);
