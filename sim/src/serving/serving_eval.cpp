@@ -314,6 +314,16 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
             duration_s = arrive_s + stay_s;
             wait_s = slot_bound ? slots_wait_s(offered, stay_s, plan.batch, quantile) : 0.0;
         }
+        // Work conservation: the run lasts at least as long as the replica needs for every
+        // prompt's prefill and every decode step of its batches. Where that is longer than the
+        // arrivals allow, the prompts wait their turn (on average half the excess).
+        const double busy_s =
+            n * marginal +
+            n / b * output_tokens * serving_time_s(decode_step_terms(st, b, context), f);
+        if (busy_s > duration_s) {
+            wait_s += 0.5 * (busy_s - duration_s);
+            duration_s = busy_s;
+        }
         const double next = std::clamp(n * stay_s / duration_s, 1.0, slots);
         const double share = std::min(0.95, n / duration_s * marginal);
         const double next_step =
