@@ -66,11 +66,12 @@ double layers_per_stage(const ServingSetup& st) {
 // The linear layers of one transformer layer for `tokens` rows on one TP rank.
 void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
     const TransformerShape& s = st.workload->shape;
-    const double h = s.hidden, tp = st.tp, f = ffn(s), q = s.query_width();
+    const double h = s.hidden, tp = st.tp, f = ffn(s);
+    const double q = heads_per_rank(s, st.tp) * head_dim(s);
     const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
     const double wb = storage_bytes(st.weights);
-    add_weight_gemm(st, {tokens, q / tp + kv_cols, h, 1}, wb, count, t); // QKV
-    add_weight_gemm(st, {tokens, h, q / tp, 1}, wb, count, t);           // output proj.
+    add_weight_gemm(st, {tokens, q + kv_cols, h, 1}, wb, count, t); // QKV
+    add_weight_gemm(st, {tokens, h, q, 1}, wb, count, t);           // output proj.
     add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, count,
                     t);                                        // up(+gate)
     add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, count, t); // down
@@ -86,7 +87,7 @@ double elementwise_bytes(const ServingSetup& st, double tokens) {
 // P x V (Megatron's materialised attention: (4 x 2 + 1) bytes per score, transformer_work.cpp).
 double scores_traffic_s(const ServingSetup& st, double sequences, double tokens) {
     if (st.fused_attention) return 0;
-    const double heads = double(st.workload->shape.heads) / st.tp;
+    const double heads = heads_per_rank(st.workload->shape, st.tp);
     const double bytes = (4.0 * activation_bytes(st) + 1.0) * sequences * heads * tokens * tokens;
     return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
 }
@@ -169,9 +170,13 @@ double storage_bytes(StorageType type) {
     return 2.0;
 }
 
+double heads_per_rank(const TransformerShape& s, int tp) {
+    return std::ceil(double(s.heads) / std::max(1, tp));
+}
+
 double kv_heads_per_rank(const TransformerShape& s, int tp) {
     const double kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
-    return std::max(1.0, kv / std::max(1, tp));
+    return std::ceil(kv / std::max(1, tp));
 }
 
 double kv_bytes_per_token(const TransformerShape& s, StorageType kv_cache) {
@@ -280,7 +285,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double token
         layers * passes *
         hbm_s(st, elementwise_bytes(st, pass_tokens), pass_tokens * s.hidden * 2.0);
     // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only.
-    const double heads = double(s.heads) / st.tp, dh = head_dim(s);
+    const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
     GemmShape scores{tokens, tokens, dh, requests * heads};
     t[ServingTerm::compute] += layers * 2.0 * 0.5 * gemm_compute_time_s(st.rates, scores);
     t[ServingTerm::attention] += layers * scores_traffic_s(st, requests, tokens);
@@ -310,7 +315,7 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
-    const double heads = double(s.heads) / st.tp, dh = head_dim(s);
+    const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
     t[ServingTerm::compute] +=
         layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
     t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);

@@ -72,7 +72,11 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
 double serving_weight_bytes(const Workload& workload, StorageType weights);
 // KV-cache bytes per token of the whole model (2 x layers x kv_heads x head_dim x bytes).
 double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
-// KV heads each TP rank holds: kv_heads / tp, at least one (heads are replicated when tp > kv).
+// Attention heads the busiest TP rank computes: ranks hold whole heads, so where TP does not
+// divide the head count (Llama 2 13B's 40 heads on 24 or 32 NeuronCores) some ranks hold one
+// more, and every layer waits for them; GPU engines run divisible splits (heads / tp).
+double heads_per_rank(const TransformerShape& shape, int tp);
+// KV heads each TP rank holds: whole heads, at least one (heads are replicated when tp > kv).
 double kv_heads_per_rank(const TransformerShape& shape, int tp);
 
 // One decode step of `batch` sequences whose caches hold `context` tokens on average.
