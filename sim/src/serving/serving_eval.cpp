@@ -274,19 +274,29 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
 namespace {
 
 // A run's figures once its decode step and slot wait have settled: TTFT adds the prefill, the
-// first step, the slot wait, half a multi-step scheduler block, the engine's per-request
-// overhead and the queue for earlier prompts' prefill.
+// first step, the slot wait, the wait for the iteration under way to end (new requests join at
+// iteration boundaries: half an iteration, or half a multi-step scheduler block, on average),
+// the engine's per-request overhead and the queue for earlier prompts' prefill.
 FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double batch,
-                       double step_s, double wait_s, int scheduler_steps, double prompts_per_s,
-                       double marginal_s, double quantile, double output_tokens_per_s) {
+                       double step_s, double wait_s, int scheduler_steps, double prefill_wait_s,
+                       double output_tokens_per_s) {
     FiniteRunLoad r;
-    const double block_wait_s = 0.5 * (std::max(1, scheduler_steps) - 1) * step_s;
+    const double block_wait_s = 0.5 * std::max(1, scheduler_steps) * step_s;
     r.running_batch = batch;
     r.tpot_ms = 1e3 * step_s;
     r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
-                       prefill_queue_s(prompts_per_s, marginal_s, quantile));
+                       prefill_wait_s);
     r.output_tokens_per_s = output_tokens_per_s;
     return r;
+}
+
+// The prefill queue of a finite run whose N prompts arrive at `rate` for N/rate seconds: the
+// M/D/1 wait while the prompts' prefill work is below the arrival window; where it is above
+// (rate x prefill >= 1) the backlog grows through the window, request k waiting k (prefill -
+// 1/rate), N/2 of that on average, plus the queue's fluctuation at the capped utilisation.
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile) {
+    const double backlog_s = rate * marginal_s >= 1.0 ? 0.5 * n * (marginal_s - 1.0 / rate) : 0.0;
+    return backlog_s + prefill_queue_s(rate, marginal_s, quantile);
 }
 
 } // namespace
@@ -334,7 +344,11 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
-    return run_load(c, f, b, step_s, wait_s, scheduler_steps, n / duration_s, marginal, quantile,
+    // Prompts arrive at the offered rate while arrivals last (all at once: over the run).
+    const double prefill_wait_s = arrive_s > 0
+                                      ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile)
+                                      : prefill_queue_s(n / duration_s, marginal, quantile);
+    return run_load(c, f, b, step_s, wait_s, scheduler_steps, prefill_wait_s,
                     n * output_tokens / duration_s);
 }
 
@@ -357,8 +371,8 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
         step_s = 0.5 * (step_s + next);
         if (settled) break;
     }
-    return run_load(c, f, b, step_s, wait_s, scheduler_steps, n / cycle_s, marginal, kUnknown,
-                    n * output_tokens / cycle_s);
+    return run_load(c, f, b, step_s, wait_s, scheduler_steps,
+                    prefill_queue_s(n / cycle_s, marginal, kUnknown), n * output_tokens / cycle_s);
 }
 
 } // namespace cp::sim

@@ -19,11 +19,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 29, 2, 0.2847, 1.1362, 0.0748, 1.4471},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.6376, 3.3434, 0.5980, 4.2637},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.9870, 1.9693, 0.8235, 11.2087},
-        {"vllm", G::ampere, 6, 2, 0.5090, 1.2546, 0.4686, 1.3208},
-        {"vllm", G::hopper, 2, 1, 1.1116, 1.1680, 1.1045, 1.1751},
-        {"tgi", G::ampere, 4, 1, 0.6968, 4.3444, 0.6131, 5.4862},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.6041, 2.9924, 0.5676, 3.7988},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8347, 1.5997, 0.6964, 3.8478},
+        {"vllm", G::ampere, 6, 2, 0.4922, 1.2352, 0.4546, 1.2970},
+        {"vllm", G::hopper, 2, 1, 1.0616, 1.1125, 1.0552, 1.1189},
+        {"tgi", G::ampere, 4, 1, 0.6601, 3.8903, 0.5819, 4.8889},
         {"neuron", G::trainium, 36, 1, 1.2597, 7.3440, 0.9672, 8.5038},
         {"neuron", G::other, 42, 1, 1.4563, 4.4293, 1.2594, 6.2269},
     };
