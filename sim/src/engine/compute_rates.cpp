@@ -99,7 +99,8 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
                rates.framework_efficiency;
     // A measured curve already ran at the part's clocks; the datasheet peak did not.
     return rates.peak_flops * rates.power_clock_fraction * rates.best_gemm_fraction *
-           rates.framework_efficiency * interpolate_log(model::kGemmSizeCurve, flops);
+           rates.framework_efficiency *
+           interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
 }
 
 double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {

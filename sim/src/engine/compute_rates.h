@@ -25,6 +25,10 @@ struct ComputeRates {
     // Sustained tensor-core clock under a board power limit below TDP, relative to the clock at
     // TDP (1 when no limit is set); HBM bandwidth does not follow the SM clock.
     double power_clock_fraction = 1.0;
+    // The size curve (model_constants.h kGemmSizeCurve) is read at FLOPs x this: the curve was
+    // measured on 16-bit GEMMs, and a GEMM at a faster precision finishes the same tiles sooner,
+    // so its fixed latency weighs as in a 16-bit GEMM of proportionally fewer FLOPs.
+    double size_curve_flops_scale = 1.0;
 };
 
 // The SM clock a power limit below TDP leaves for compute-bound kernels, relative to TDP.

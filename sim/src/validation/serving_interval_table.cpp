@@ -10,33 +10,33 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 83, 2, 0.8593, 1.3308, 0.7999, 1.8405},
-        {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2646, 0.8575, 1.8544},
-        {"vllm", G::ampere, 5, 2, 0.8848, 1.3894, 0.8810, 1.5131},
-        {"vllm", G::hopper, 1, 1, 1.2469, 1.2469, 1.2469, 1.2469},
-        {"tgi", G::ampere, 4, 1, 0.9004, 1.5909, 0.8832, 1.8145},
+        {"tensorrt-llm", G::ampere, 83, 2, 0.8590, 1.3384, 0.7997, 2.0029},
+        {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2555, 0.8667, 2.0161},
+        {"vllm", G::ampere, 5, 2, 0.8792, 1.3899, 0.8756, 1.5020},
+        {"vllm", G::hopper, 1, 1, 1.2679, 1.2679, 1.2679, 1.2679},
+        {"tgi", G::ampere, 4, 1, 0.8960, 1.5978, 0.8785, 1.8245},
         {"neuron", G::trainium, 28, 2, 0.2864, 0.8653, 0.2506, 0.8792},
         {"neuron", G::other, 29, 2, 0.2847, 1.1362, 0.0748, 1.4471},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.6041, 2.9924, 0.5676, 3.7988},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8347, 1.5997, 0.6964, 3.8478},
-        {"vllm", G::ampere, 6, 2, 0.4922, 1.2352, 0.4546, 1.2970},
-        {"vllm", G::hopper, 2, 1, 1.0616, 1.1125, 1.0552, 1.1189},
-        {"tgi", G::ampere, 4, 1, 0.6601, 3.8903, 0.5819, 4.8889},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.6081, 3.0274, 0.5712, 3.8445},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8424, 1.6272, 0.7037, 4.2212},
+        {"vllm", G::ampere, 6, 2, 0.4875, 1.2385, 0.4502, 1.3009},
+        {"vllm", G::hopper, 2, 1, 1.0723, 1.1244, 1.0657, 1.1309},
+        {"tgi", G::ampere, 4, 1, 0.6644, 3.9360, 0.5856, 4.9481},
         {"neuron", G::trainium, 36, 1, 1.2597, 7.3440, 0.9672, 8.5038},
         {"neuron", G::other, 42, 1, 1.4563, 4.4293, 1.2594, 6.2269},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.5496, 0.8935, 0.4678, 0.9115},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8600, 1.3801, 0.7668, 3.2985},
-        {"vllm", G::ampere, 6, 2, 0.5889, 1.3159, 0.4517, 1.3739},
-        {"vllm", G::hopper, 2, 1, 0.9842, 1.0762, 0.9727, 1.0877},
-        {"tgi", G::ampere, 4, 1, 0.6149, 0.9020, 0.5285, 0.9042},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.5512, 0.8885, 0.4703, 0.9061},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8617, 1.4065, 0.7762, 3.4168},
+        {"vllm", G::ampere, 6, 2, 0.5848, 1.3222, 0.4484, 1.3808},
+        {"vllm", G::hopper, 2, 1, 0.9962, 1.0899, 0.9845, 1.1017},
+        {"tgi", G::ampere, 4, 1, 0.6167, 0.8975, 0.5313, 0.9001},
         {"neuron", G::trainium, 46, 2, 0.2989, 0.8048, 0.2475, 0.8586},
         {"neuron", G::other, 55, 2, 0.3254, 1.0571, 0.1123, 1.4640},
-        {"tensorrt", G::ampere, 96, 1, 0.5033, 0.9038, 0.4444, 1.3126},
-        {"tensorrt", G::other, 3, 1, 0.9581, 1.3928, 0.8707, 1.4140},
+        {"tensorrt", G::ampere, 96, 1, 0.5012, 0.9126, 0.4369, 1.3246},
+        {"tensorrt", G::other, 3, 1, 0.9725, 1.4023, 0.8950, 1.4323},
     };
     switch (figure) {
     case ServingFigure::throughput:
