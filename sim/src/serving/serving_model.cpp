@@ -24,6 +24,10 @@ double n_quantisation(double n) {
     return n / (std::ceil(n / tile) * tile);
 }
 
+// Dense 16-bit peak of the A100 SXM4 (NVIDIA A100 datasheet), the part the GEMM size curve's
+// shape was taken from (model_constants.h kGemmSizeCurve, after Calculon's A100 figures).
+constexpr double kSizeCurveReferenceFlops = 312e12;
+
 double head_dim(const TransformerShape& s) {
     return s.attention_head_dim();
 }
@@ -230,6 +234,13 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
         st.rates.peak_flops = d.int8_tops * 1e12;
         st.rates.measured_gemm = nullptr;
     }
+    // The size curve describes GPUs of ~100 SMs, filled in waves of output tiles; a NeuronCore's
+    // tensor engine is one 128 x 128 systolic array, which a GEMM fills once its rows and columns
+    // reach the array's. Such a part reads the curve by the GEMM's time at its own peak: at the
+    // FLOPs that take as long on the A100 the curve was drawn from (a NeuronCore-v2's 95 dense
+    // bf16 TFLOPS: 3.3x the FLOPs).
+    if (!d.is_gpu && st.rates.peak_flops > 0)
+        st.rates.size_curve_flops_scale = kSizeCurveReferenceFlops / st.rates.peak_flops;
     Network net;
     st.tp_network_known = make_network(st.hw.node, 1, calibration, net);
     st.tp_tier = group_tier(net, std::min(st.tp, net.devices_per_node),
