@@ -77,6 +77,20 @@ double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile)
     return md1_wait_s(std::min(0.95, prompts_per_s * marginal_s), marginal_s, quantile);
 }
 
+// Prefill seconds per prompt when prompts arriving at `prompts_per_s` share scheduler iterations
+// of `step_s`: an iteration takes the prompts that arrived during the one before, 1 + rate x step
+// on average (the one that opens it at least), at most what its token budget holds. Under light
+// load each prompt runs its GEMMs alone (a 467-token prompt of a 70B model at 467 rows, not the
+// 8192 of a full iteration); under a backlog they fill the budget.
+double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int input_tokens,
+                        double prompts_per_s, double step_s) {
+    const double chunk = engine_policy(st.engine).max_batch_tokens;
+    const double together =
+        chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
+    const double k = std::clamp(1.0 + prompts_per_s * step_s, 1.0, together);
+    return serving_time_s(prefill_terms(st, k, input_tokens, chunk), f) / k;
+}
+
 } // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -236,8 +250,8 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         return l;
     }
     const double context = input_tokens + output_tokens / 2.0;
-    const double marginal = c.batch_prefill_s / plan.batch;
     if (saturated) {
+        const double marginal = c.batch_prefill_s / plan.batch;
         l.tpot_ms = 1e3 * c.decode_step_s *
                     (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
         l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s + f.request_overhead_s);
@@ -253,6 +267,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     double b = 1.0, step_s = c.decode_step_s, ttft_s = c.prefill_s;
     for (int i = 0; i < 60; ++i) {
         const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+        const double marginal = shared_prefill_s(st, f, input_tokens, rate, step_s);
         const double share = std::min(0.95, rate * marginal);
         step_s = decode_s / (1.0 - share);
         const double stay_s = c.prefill_s + output_tokens * step_s;
@@ -274,18 +289,22 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
 namespace {
 
 // A run's figures once its decode step and slot wait have settled: TTFT adds the prefill, the
-// first step, the slot wait, the wait for the iteration under way to end (new requests join at
-// iteration boundaries: half an iteration, or half a multi-step scheduler block, on average),
-// the engine's per-request overhead and the queue for earlier prompts' prefill.
+// slot wait, the engine's per-request overhead and the queue for earlier prompts' prefill, and,
+// where other requests are decoding, their step in the prompt's own iteration and the wait for
+// the iteration under way to end (requests join at iteration boundaries: half an iteration, or
+// half a multi-step scheduler block, on average). `others` is the mean number of requests in
+// flight an arrival finds; it finds at least one with probability 1 - e^-others (Poisson). A
+// request alone on the replica produces its first token from its prefill pass.
 FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double batch,
-                       double step_s, double wait_s, int scheduler_steps, double prefill_wait_s,
-                       double output_tokens_per_s) {
+                       double others, double step_s, double wait_s, int scheduler_steps,
+                       double prefill_wait_s, double output_tokens_per_s) {
     FiniteRunLoad r;
     const double block_wait_s = 0.5 * std::max(1, scheduler_steps) * step_s;
+    const double busy = 1.0 - std::exp(-std::max(0.0, others));
     r.running_batch = batch;
     r.tpot_ms = 1e3 * step_s;
-    r.ttft_ms = 1e3 * (c.prefill_s + step_s + wait_s + block_wait_s + f.request_overhead_s +
-                       prefill_wait_s);
+    r.ttft_ms = 1e3 * (c.prefill_s + busy * (step_s + block_wait_s) + wait_s +
+                       f.request_overhead_s + prefill_wait_s);
     r.output_tokens_per_s = output_tokens_per_s;
     return r;
 }
@@ -308,10 +327,16 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
     const double context = input_tokens + output_tokens / 2.0;
-    const double marginal = c.batch_prefill_s / slots;
     const double arrive_s = is_known(rate) && rate > 0 ? n / rate : 0.0;
     double b = std::min(slots, n), step_s = c.decode_step_s, wait_s = 0, duration_s = 0;
+    double marginal = c.batch_prefill_s / slots;
     for (int i = 0; i < 80; ++i) {
+        // Prompts arrive at the offered rate while arrivals last (all at once: over the run).
+        const double prompts_per_s = arrive_s > 0     ? n / arrive_s
+                                     : duration_s > 0 ? n / duration_s
+                                                      : std::numeric_limits<double>::max();
+        marginal =
+            std::min(c.prefill_s, shared_prefill_s(st, f, input_tokens, prompts_per_s, step_s));
         const double stay_s = c.prefill_s + output_tokens * step_s;
         // Slots bound the run: the replica completes at most `slots` requests per stay.
         const double mu = slots / stay_s;
@@ -344,11 +369,12 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
-    // Prompts arrive at the offered rate while arrivals last (all at once: over the run).
     const double prefill_wait_s = arrive_s > 0
                                       ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile)
                                       : prefill_queue_s(n / duration_s, marginal, quantile);
-    return run_load(c, f, b, step_s, wait_s, scheduler_steps, prefill_wait_s,
+    // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
+    // time averages).
+    return run_load(c, f, b, b, step_s, wait_s, scheduler_steps, prefill_wait_s,
                     n * output_tokens / duration_s);
 }
 
@@ -358,20 +384,25 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     const double n = std::max(1, clients);
     const double b = std::min(n, double(std::max(1, plan.batch)));
     const double context = input_tokens + output_tokens / 2.0;
-    const double marginal = c.batch_prefill_s / std::max(1, plan.batch);
     const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
     double step_s = decode_s, wait_s = 0, cycle_s = 0;
+    double marginal = c.batch_prefill_s / std::max(1, plan.batch);
     for (int i = 0; i < 80; ++i) {
         const double stay_s = c.prefill_s + output_tokens * step_s;
         wait_s = (n - b) * stay_s / b;
         cycle_s = wait_s + stay_s;
-        const double share = std::min(0.95, n / cycle_s * marginal);
+        marginal =
+            std::min(c.prefill_s, shared_prefill_s(st, f, input_tokens, n / cycle_s, step_s));
+        // A request's decode steps carry the other clients' prompts, never its own (its client
+        // waits for it): n - 1 prompts per cycle.
+        const double share = std::min(0.95, (n - 1.0) / cycle_s * marginal);
         const double next = decode_s / (1.0 - share);
         const bool settled = std::abs(next - step_s) < 1e-4 * step_s;
         step_s = 0.5 * (step_s + next);
         if (settled) break;
     }
-    return run_load(c, f, b, step_s, wait_s, scheduler_steps,
+    // A client's request finds the other clients' requests in flight.
+    return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler_steps,
                     prefill_queue_s(n / cycle_s, marginal, kUnknown), n * output_tokens / cycle_s);
 }
 
