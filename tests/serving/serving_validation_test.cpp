@@ -156,8 +156,15 @@ TEST_CASE("published serving runs: engine, storage and metric names as tables sp
            "output_tokens": 128, "metric": "output_tokens_per_s_per_gpu", "value": 100},
           {"id": "b", "source": "s", "engine": "trtllm", "model": "m", "accelerator": "H100-80GB",
            "instance": "p5.48xlarge", "tp": 1, "weights": "fp8_e4m3", "input_tokens": 128,
-           "output_tokens": 128, "metric": "ITL_ms_p99", "value": 10, "concurrency": 8}]})");
-    REQUIRE(set.runs.size() == 2);
+           "output_tokens": 128, "metric": "ITL_ms_p99", "value": 10, "concurrency": 8},
+          {"id": "c", "source": "s", "engine": "DeepSpeed-MII", "model": "m",
+           "accelerator": "H100-80GB", "instance": "p5.48xlarge", "tp": 1, "weights": "bf16",
+           "input_tokens": 128, "output_tokens": 128, "metric": "ttft_s_median", "value": 0.25}]})");
+    REQUIRE(set.runs.size() == 3);
+    CHECK(set.runs[2].engine == ServingEngine::vllm);
+    CHECK(set.runs[2].metric == ServingMetric::ttft_ms);
+    CHECK(set.runs[2].value == 250);
+    CHECK(set.runs[2].quantile == 0.5);
     CHECK(set.runs[0].engine == ServingEngine::vllm);
     CHECK(set.runs[0].weights == StorageType::bf16);
     CHECK(set.runs[0].metric == ServingMetric::output_tokens_per_s);

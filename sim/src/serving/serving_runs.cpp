@@ -46,8 +46,9 @@ std::string lower(std::string s) {
     return s;
 }
 
-// Engine names as published tables spell them. SGLang and LMDeploy have no profile of their own:
-// they batch continuously over a paged KV cache as vLLM does, and take its profile.
+// Engine names as published tables spell them. SGLang, LMDeploy and DeepSpeed-FastGen (MII) have
+// no profile of their own: they batch continuously over a paged (blocked) KV cache as vLLM does,
+// and take its profile; Triton's TensorRT-LLM backend and Optimum-NVIDIA run TensorRT-LLM engines.
 std::optional<ServingEngine> run_engine(const std::string& name) {
     static const std::pair<std::string_view, std::string_view> aliases[] = {
         {"trtllm", "tensorrt-llm"},
@@ -61,6 +62,16 @@ std::optional<ServingEngine> run_engine(const std::string& name) {
         {"neuronx", "neuron"},
         {"nxdi", "neuron"},
         {"optimum-neuron", "neuron"},
+        {"torch-neuronx", "neuron"},
+        {"neuronx-distributed", "neuron"},
+        {"neuronx-distributed-inference", "neuron"},
+        {"tensorrtllm_backend", "tensorrt-llm"},
+        {"optimum-nvidia", "tensorrt-llm"},
+        {"deepspeed-mii", "vllm"},
+        {"deepspeed-fastgen", "vllm"},
+        {"huggingface", "pytorch"},
+        {"hf", "pytorch"},
+        {"torch", "pytorch"},
         {"transformers", "pytorch"}};
     std::string n = lower(name);
     for (const auto& [alias, engine] : aliases)
@@ -86,6 +97,7 @@ struct MetricName {
     ServingMetric metric = ServingMetric::output_tokens_per_s;
     double quantile = kUnknown;
     bool per_device = false;
+    double scale = 1.0; // 1000 for a latency published in seconds
 };
 
 MetricName parse_metric(const std::string& where, std::string name) {
@@ -103,7 +115,25 @@ MetricName parse_metric(const std::string& where, std::string name) {
         name = "output_tokens_per_s";
         out.per_device = true;
     }
+    // Latencies published in seconds.
+    static const std::pair<std::string_view, std::string_view> seconds[] = {
+        {"ttft_s", "ttft_ms"},
+        {"tpot_s", "tpot_ms"},
+        {"itl_s", "tpot_ms"},
+        {"latency_s", "latency_ms"},
+        {"e2e_latency_s", "latency_ms"},
+        {"request_latency_s", "latency_ms"}};
+    for (const auto& [in_seconds, base] : seconds)
+        if (name == in_seconds) {
+            name = base;
+            out.scale = 1e3;
+        }
     static const std::pair<std::string_view, std::string_view> synonyms[] = {
+        {"output_token_throughput", "output_tokens_per_s"},
+        {"output_throughput_tokens_per_s", "output_tokens_per_s"},
+        {"images_per_s", "samples_per_s"},
+        {"sequences_per_s", "samples_per_s"},
+        {"inferences_per_s", "samples_per_s"},
         {"itl_ms", "tpot_ms"},
         {"inter_token_latency_ms", "tpot_ms"},
         {"time_per_output_token_ms", "tpot_ms"},
@@ -197,7 +227,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
             run.metric = metric.metric;
             if (!is_known(run.quantile)) run.quantile = metric.quantile;
-            run.value = r.at("value").get<double>() * (metric.per_device ? run.tp : 1);
+            run.value =
+                r.at("value").get<double>() * (metric.per_device ? run.tp : 1) * metric.scale;
             run.fit = r.value("fit", true);
         } catch (const json::exception& e) {
             bad(where, e.what());
