@@ -254,7 +254,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         const double marginal = c.batch_prefill_s / plan.batch;
         l.tpot_ms = 1e3 * c.decode_step_s *
                     (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
-        l.ttft_ms = 1e3 * (c.prefill_s + c.decode_step_s + f.request_overhead_s);
+        l.ttft_ms = 1e3 * (c.prefill_s + 1.5 * c.decode_step_s + f.request_overhead_s);
         l.running_batch = plan.batch;
         l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
         return l;
@@ -273,8 +273,11 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         const double stay_s = c.prefill_s + output_tokens * step_s;
         const double wait =
             l.overloaded ? overload_wait : slots_wait_s(rate, stay_s, plan.batch, quantile);
-        ttft_s = c.prefill_s + step_s + wait + prefill_queue_s(rate, marginal, quantile) +
-                 f.request_overhead_s;
+        // As in a benchmark run (run_load): the others' step and half an iteration where others
+        // are decoding, an arrival finding the mean batch in flight.
+        const double busy = 1.0 - std::exp(-b);
+        ttft_s = c.prefill_s + busy * 1.5 * step_s + wait +
+                 prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s;
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
