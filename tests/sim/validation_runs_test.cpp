@@ -54,7 +54,7 @@ void print_table(const sim::FactorTable& t) {
 TEST_CASE("published training runs: in-sample and leave-one-source-out error per source",
           "[validation]") {
     const auto runs = load_runs();
-    REQUIRE(runs.size() >= 380);
+    REQUIRE(runs.size() >= 417);
     std::set<std::string> sources;
     for (const auto& r : runs)
         sources.insert(r.source);
