@@ -10,11 +10,11 @@ const std::vector<ResidualBucket>& residual_buckets() {
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
         {"deepspeed", G::ampere, 114, 4, 0.7700, 1.0016, 0.7492, 1.6414},
-        {"fsdp", G::ampere, 154, 6, 0.9168, 1.0920, 0.8001, 1.3735},
-        {"fsdp", G::hopper, 98, 5, 0.8918, 1.2944, 0.6604, 1.5222},
+        {"fsdp", G::ampere, 154, 6, 0.8623, 1.0307, 0.8037, 1.2853},
+        {"fsdp", G::hopper, 98, 5, 0.8454, 1.1932, 0.7466, 1.3429},
         {"megatron", G::ampere, 18, 2, 0.9092, 1.1177, 0.9014, 1.1215},
-        {"megatron", G::hopper, 23, 3, 0.9369, 1.2155, 0.8551, 1.2513},
-        {"neuron", G::trainium, 10, 1, 1.1311, 1.3169, 1.1091, 1.3369},
+        {"megatron", G::hopper, 23, 3, 0.9285, 1.1986, 0.8821, 1.2638},
+        {"neuron", G::trainium, 10, 1, 1.1522, 1.2884, 1.0816, 1.4400},
     };
     return table;
 }
