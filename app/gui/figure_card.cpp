@@ -24,6 +24,8 @@ FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* pa
     QPalette muted = title_label->palette();
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
     title_label->setPalette(muted);
+    // A long title wraps beside the badge instead of widening the card row past the window.
+    title_label->setWordWrap(true);
     value_ = new QLabel(QStringLiteral("\u2014"));
     QFont big = value_->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
@@ -49,7 +51,7 @@ FigureCard::FigureCard(const QString& title, const QString& tooltip, QWidget* pa
     head->setContentsMargins(0, 0, 0, 0);
     head->addWidget(title_label);
     head->addStretch(1);
-    head->addWidget(badge_);
+    head->addWidget(badge_, 0, Qt::AlignTop);
     layout->addLayout(head);
     layout->addWidget(value_);
     layout->addWidget(range_);

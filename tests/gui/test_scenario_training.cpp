@@ -8,6 +8,7 @@
 #include "pages/scenario_editor.h"
 #include "pages/scenario_training.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QSpinBox>
@@ -71,4 +72,32 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
     REQUIRE(test::wait_until([&] { return !context.scenario().workload.shape.moe.enabled(); }));
     CHECK_FALSE(context.scenario().parallel.ep.has_value());
     CHECK_FALSE(training->epField()->isEnabled());
+}
+
+TEST_CASE("Head width and tied embeddings show a preset's shape and write it back",
+          "[gui][plan][editor]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    window.show();
+    ScenarioEditor* editor = window.planPage()->editor();
+    context.setScenario(cp::sim::parse_scenario(
+        R"({"schema": "clusterplan.scenario/1", "model": {"preset": "qwen3-30b-a3b"},
+            "cluster": {"instance": "p5.48xlarge", "nodes": 1}, "precision": "bf16",
+            "training": {"tokens": 1e9}})",
+        "qwen.json"));
+    QCoreApplication::processEvents();
+    CHECK(editor->headDimField()->value() == 128);
+    CHECK_FALSE(editor->tiedEmbeddingsField()->isChecked());
+    cp::sim::Scenario back = editor->scenario();
+    CHECK(back.workload.shape.head_dim == 128);
+    CHECK_FALSE(back.workload.shape.tied_embeddings);
+
+    // Editing them reaches the scenario (auto head width = hidden / heads).
+    editor->headDimField()->setValue(0);
+    editor->tiedEmbeddingsField()->setChecked(true);
+    back = cp::sim::parse_scenario(cp::sim::scenario_to_json(editor->scenario()), "edited.json");
+    CHECK(back.workload.shape.head_dim == 0);
+    CHECK(back.workload.shape.tied_embeddings);
+    CHECK(back.workload.shape.attention_head_dim() == 2048.0 / 32);
 }

@@ -200,18 +200,21 @@ TEST_CASE("published MoE training throughput on DGX-H100 is reproduced", "[valid
                 loso.mean(), loso.max);
 
     CHECK(std::abs(fitted - sim::model::kMoeExpertIssuePerPassS) <= 0.05 * fitted);
-    // Issue 18 asks for a mean of 15 % at most: the rows give 12.5 % (LOSO 13.6 %), the bounds
-    // sit just above. The Qwen3-235B-A22B rows hide their EP32 all-to-all behind another
+    // Issue 18 asks for a mean of 15 % at most: the rows give 14.4 % (LOSO 15.4 %), the bounds
+    // sit just above. They gave 12.5 % (13.6 %) while the Megatron-Core factors were fitted on
+    // NeMo 24.07 alone; with the Megatron-LM README and Megatron-Bridge dense H100 runs in that
+    // fit, and causal attention skipping its masked tiles, the FP8 Qwen3 rows run 8-16 % faster
+    // than published. The Qwen3-235B-A22B rows hide their EP32 all-to-all behind another
     // micro-batch's compute (moe_a2a_overlap) and the EP16 Qwen3-30B-A3B rows send each token
     // once per node (HybridEP); with them the fitted host issue moved from 0.103 to 0.115 ms per
     // local expert and pass. NeMo AutoModel's recipes checkpoint every block
     // (activation_checkpointing: true, full recompute): with it their rows fit in memory and come
     // out slow (Qwen3-30B-A3B -33 %, GPT-OSS-20B -12 %).
-    CHECK(all.mean() <= 13.0);
-    CHECK(loso.mean() <= 14.0);
+    CHECK(all.mean() <= 14.5);
+    CHECK(loso.mean() <= 15.5);
     CHECK(by_source["mcore-0.8-moe-readme"].mean() <= 8.0);
     // Regression bounds: Megatron-Bridge 25.11's FP8 dropless Qwen3 row runs at half the
     // throughput of the token-dropping and later dropless releases (README).
-    CHECK(all.max <= 62.5);
-    CHECK(with_superseded.mean() <= 14.0);
+    CHECK(all.max <= 72.5);
+    CHECK(with_superseded.mean() <= 15.5);
 }

@@ -43,11 +43,18 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     heads_ = int_field(1, 1024, {}, tr("Attention heads; tensor parallelism must divide this."));
     kv_heads_ =
         int_field(1, 1024, {}, tr("Key/value heads (fewer than heads = grouped-query attention)."));
+    head_dim_ = int_field(0, 1024, {},
+                          tr("Width of one attention head; auto = hidden / heads (Qwen3 and "
+                             "GPT-OSS use other widths)."));
+    head_dim_->setSpecialValueText(tr("auto"));
     ffn_ = int_field(64, 524288, {}, tr("MLP inner size, elements (4·h for GPT-style models)."));
     seq_ = int_field(16, 1048576, tr(" tokens"), tr("Sequence length s, tokens per sample."));
     vocab_ = int_field(2, 1048576, tr(" tokens"), tr("Vocabulary size V, tokens."));
     gated_ = new QCheckBox(tr("Gated (SwiGLU) MLP"));
     gated_->setToolTip(tr("Three-matrix gated MLP as in LLaMA; GPT uses two matrices."));
+    tied_ = new QCheckBox(tr("Output layer shares the input embedding"));
+    tied_->setToolTip(tr("Tied embeddings (GPT-2/3, BERT); Llama 3 and Mixtral keep a second "
+                         "vocabulary × hidden matrix."));
     flash_attention_ = new QCheckBox(tr("Fused attention (FlashAttention)"));
     flash_attention_->setToolTip(tr(
         "Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
@@ -64,18 +71,20 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     model->addRow(tr("Size:"), generic_info_);
     model->addRow(tr("Layers:"), layers_);
     model->addRow(tr("Hidden size:"), hidden_);
-    model->addRow(tr("Heads / KV heads:"), [&] {
+    model->addRow(tr("Heads / KV / head dim:"), [&] {
         auto* w = new QWidget;
         auto* h = new QHBoxLayout(w);
         h->setContentsMargins(0, 0, 0, 0);
         h->addWidget(heads_);
         h->addWidget(kv_heads_);
+        h->addWidget(head_dim_);
         return w;
     }());
     model->addRow(tr("FFN size:"), ffn_);
     model->addRow(tr("Sequence length:"), seq_);
     model->addRow(tr("Vocabulary:"), vocab_);
     model->addRow(QString(), gated_);
+    model->addRow(QString(), tied_);
     model->addRow(QString(), flash_attention_);
 
     auto* train_box = new QGroupBox(tr("Training"));
@@ -166,7 +175,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     root->addWidget(extras_);
     root->addStretch(1);
 
-    for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, ffn_, seq_, vocab_}) {
+    for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, head_dim_, ffn_, seq_, vocab_}) {
         connect(s, &QSpinBox::valueChanged, this, [this] {
             // Editing the shape makes it custom; the preset id would otherwise override it.
             if (!loading_ && preset_->currentIndex() != 0) {
@@ -176,7 +185,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
             emitEdited();
         });
     }
-    for (QCheckBox* c : {gated_, flash_attention_})
+    for (QCheckBox* c : {gated_, tied_, flash_attention_})
         connect(c, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
     for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
@@ -316,6 +325,8 @@ sim::Scenario ScenarioEditor::scenario() const {
         w.shape.seq_len = seq_->value();
         w.shape.vocab = vocab_->value();
         w.shape.gated_mlp = gated_->isChecked();
+        w.shape.head_dim = head_dim_->value();
+        w.shape.tied_embeddings = tied_->isChecked();
         w.shape.flash_attention = flash_attention_->isChecked();
         w.params = 0; // derived from the shape
     }
@@ -396,6 +407,8 @@ void ScenarioEditor::showShape(const sim::TransformerShape& s) {
     seq_->setValue(s.seq_len);
     vocab_->setValue(s.vocab);
     gated_->setChecked(s.gated_mlp);
+    head_dim_->setValue(s.head_dim);
+    tied_->setChecked(s.tied_embeddings);
 }
 
 bool ScenarioEditor::genericModel() const {
@@ -419,8 +432,8 @@ void ScenarioEditor::updateSizeUnit() {
 void ScenarioEditor::updateEnabledState() {
     // A generic model has no transformer shape: its size replaces the shape rows.
     const bool generic = genericModel();
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_, gated_}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_,
+                                                      gated_, tied_}) {
         model_form_->setRowVisible(w == heads_ ? heads_->parentWidget() : w, !generic);
     }
     model_form_->setRowVisible(generic_info_, generic);

@@ -59,6 +59,8 @@ public:
     QSpinBox* tensorParallelField() const { return tp_; }
     QComboBox* zeroField() const { return zero_; }
     QCheckBox* flashAttentionField() const { return flash_attention_; }
+    QSpinBox* headDimField() const { return head_dim_; }
+    QCheckBox* tiedEmbeddingsField() const { return tied_; }
     QComboBox* presetField() const { return preset_; }
     ScenarioExtras* extras() const { return extras_; }
     ScenarioTraining* training() const { return training_; }
@@ -91,10 +93,12 @@ private:
     QSpinBox* hidden_ = nullptr;
     QSpinBox* heads_ = nullptr;
     QSpinBox* kv_heads_ = nullptr;
+    QSpinBox* head_dim_ = nullptr;
     QSpinBox* ffn_ = nullptr;
     QSpinBox* seq_ = nullptr;
     QSpinBox* vocab_ = nullptr;
     QCheckBox* gated_ = nullptr;
+    QCheckBox* tied_ = nullptr;
     QCheckBox* flash_attention_ = nullptr;
     QLabel* generic_info_ = nullptr;
     QFormLayout* model_form_ = nullptr;

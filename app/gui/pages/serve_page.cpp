@@ -37,7 +37,7 @@ namespace {
 // Charts compare the leading choices; the table lists them all.
 // The curves skip larger sizes of a family already drawn, so they look further down the ranking.
 constexpr std::size_t kCurvePlans = 40;
-constexpr std::size_t kCostBars = 10;
+constexpr std::size_t kCostBars = 8;
 constexpr std::size_t kMemoryBars = 5;
 
 std::vector<sim::ServingPlan> leading(const std::vector<sim::ServingPlan>& ranked,
@@ -71,8 +71,9 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(250);
-    scroll->setMaximumWidth(330);
+    // As wide as the form asks: a clipped field hides the engine or SLO it plans for.
+    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    scroll->setMaximumWidth(left->sizeHint().width() + 80);
 
     latency_ = new QComboBox;
     latency_->addItems({tr("Time to first token"), tr("Time per output token")});
@@ -131,8 +132,9 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(top);
     right->addWidget(table_box);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 1);
+    // The charts name one instance per bar: at 800 px of height they need the larger share.
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(scroll);
     split->addWidget(right);

@@ -27,6 +27,15 @@ inline constexpr double kFrameworkGemmFactor = 0.86;
 inline constexpr double kFlashAttentionFractionA100 = 0.73;
 inline constexpr double kFlashAttentionFractionHopper = 0.34;
 inline constexpr double kFlashAttentionFractionDefault = 0.50;
+// A causal (decoder) mask lets the fused kernel skip every score tile above the diagonal
+// (FlashAttention-2, Dao 2023, sec. 3.1.1: blocks whose column indices all exceed their row
+// indices are skipped, 1.7-1.8x faster than without the mask); tiles on the diagonal run whole,
+// so of n x n tiles n(n+1)/2 run. Tiles are 128 rows for head dimension 128 (its sec. 3.3 block
+// sizes {64, 128} x {64, 128}).
+inline constexpr double kFusedAttentionTileRows = 128.0;
+// Time of a FlashAttention-1-generation kernel over FlashAttention-2's for the same work
+// (TransformerShape::flash_attention_v1; Dao 2023: "around 2x speedup compared to FlashAttention").
+inline constexpr double kFlashAttentionV1TimeRatio = 2.0;
 
 // Size dependence of GEMM efficiency relative to the best rate, log-interpolated in FLOPs per
 // GEMM call. Shape after Calculon (Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1,
@@ -165,6 +174,7 @@ inline constexpr std::string_view kAttentionFused =
     "softmax/dropout traffic; the fused kernel runs at FlashAttention-2's published rate (A100 "
     "0.73, Hopper 0.34, other 0.50 of peak, x framework factor and size curve, at most the GEMM "
     "rate); backward recomputes Q*K^T, counted in hardware FLOPs and recompute time, not in model "
-    "FLOPs/MFU; full s*s work counted (no causal block skipping)";
+    "FLOPs/MFU; FLOPs count the full s*s work (Megatron convention) while a decoder's kernel "
+    "skips the causal mask's tiles above the diagonal";
 
 } // namespace cp::sim::model

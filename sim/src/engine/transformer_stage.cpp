@@ -7,6 +7,7 @@
 #include "engine/pipeline_stages.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::sim {
 namespace {
@@ -45,6 +46,12 @@ TpComm tp_comm(const Layout& layout, const Network& net, double msg) {
     return c;
 }
 
+// Share of the s x s score tiles a causal fused kernel computes (model_constants.h).
+double causal_tile_share(int seq_len) {
+    const double n = std::max(1.0, std::ceil(seq_len / model::kFusedAttentionTileRows));
+    return (n + 1.0) / (2.0 * n);
+}
+
 } // namespace
 
 StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
@@ -52,9 +59,13 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     const double e = options.bytes_per_element;
     const LayerWork lw = cp_layer_work(shape, layout, e);
     const auto core = static_cast<std::size_t>(lw.attention_core_begin);
-    // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate.
+    // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate; a
+    // decoder's causal mask lets it skip the tiles above the diagonal.
+    const double causal_share =
+        (lw.attention_fused && !shape.encoder_only ? causal_tile_share(shape.seq_len) : 1.0) *
+        (lw.attention_fused && shape.flash_attention_v1 ? model::kFlashAttentionV1TimeRatio : 1.0);
     auto core_time = [&](std::size_t i) {
-        return lw.attention_fused ? fused_attention_time_s(rates, lw.gemms[i])
+        return lw.attention_fused ? causal_share * fused_attention_time_s(rates, lw.gemms[i])
                                   : gemm_time_s(rates, lw.gemms[i], e);
     };
     double linear_fwd = 0, cast_bytes = 0;

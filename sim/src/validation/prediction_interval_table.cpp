@@ -9,12 +9,12 @@ const std::vector<ResidualBucket>& residual_buckets() {
     using G = AcceleratorGeneration;
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
-        {"deepspeed", G::ampere, 113, 3, 0.7701, 0.9918, 0.7493, 1.6417},
-        {"fsdp", G::ampere, 151, 3, 0.9407, 1.1238, 0.8000, 1.4121},
-        {"fsdp", G::hopper, 83, 3, 0.9140, 1.2354, 0.8457, 1.3489},
+        {"deepspeed", G::ampere, 114, 4, 0.7700, 1.0016, 0.7492, 1.6414},
+        {"fsdp", G::ampere, 154, 6, 0.8623, 1.0307, 0.8037, 1.2853},
+        {"fsdp", G::hopper, 98, 5, 0.8454, 1.1932, 0.7466, 1.3429},
         {"megatron", G::ampere, 18, 2, 0.9092, 1.1177, 0.9014, 1.1215},
-        {"megatron", G::hopper, 10, 1, 0.9340, 1.0706, 0.8913, 1.0942},
-        {"neuron", G::trainium, 6, 1, 1.0277, 1.2507, 0.9771, 1.3068},
+        {"megatron", G::hopper, 23, 3, 0.9285, 1.1986, 0.8821, 1.2638},
+        {"neuron", G::trainium, 10, 1, 1.1522, 1.2884, 1.0816, 1.4400},
     };
     return table;
 }

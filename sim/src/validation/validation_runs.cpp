@@ -163,6 +163,14 @@ Workload parse_workload(const Row& row) {
     s.seq_len = row.integer("seq_len", 1, 1 << 24);
     s.learned_positions = row.flag("learned_positions");
     s.flash_attention = row.flag("flash_attention");
+    if (row.has_optional("attention_kernel")) {
+        const std::string& kernel = row.text("attention_kernel");
+        if (kernel != "flash1" && kernel != "flash2")
+            row.fail("attention_kernel", "expected flash1 or flash2, got '" + kernel + "'");
+        if (!s.flash_attention)
+            row.fail("attention_kernel", "names a fused kernel but flash_attention is false");
+        s.flash_attention_v1 = kernel == "flash1";
+    }
     return w;
 }
 

@@ -48,6 +48,11 @@ struct TransformerShape {
     // Fused attention (FlashAttention, Dao et al. 2022; FlashAttention-2, Dao 2023): the a*s*s
     // scores never reach HBM. Off by default: the validated Megatron-LM runs materialise them.
     bool flash_attention = false;
+    // The fused kernel is of FlashAttention-1's generation (FlashAttention v1, its Triton port,
+    // xFormers' memory-efficient attention; 2022 to mid-2023 stacks), which runs at about half of
+    // FlashAttention-2's rate (Dao 2023, arXiv:2307.08691: "around 2x speedup compared to
+    // FlashAttention"; 25-40 % of peak against 50-73 %). Plans assume the current kernels.
+    bool flash_attention_v1 = false;
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;
