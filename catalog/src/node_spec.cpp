@@ -97,6 +97,7 @@ sim::AcceleratorSpec to_accelerator_spec(const AcceleratorInfo& a) {
     s.peak_tflops[static_cast<int>(sim::Precision::bf16)] = or_nan(a.bf16_tflops);
     s.peak_tflops[static_cast<int>(sim::Precision::fp8)] = or_nan(a.fp8_tflops);
     s.int8_tops = or_nan(a.int8_tops);
+    s.tdp_w = or_nan(a.tdp_w);
     // NVIDIA datasheets list every tensor precision a part has: with the fp16 figure known, a
     // precision without one is missing math (no bf16/tf32 before Ampere, no fp8 before
     // Ada/Hopper; NVIDIA V100, T4, A100 datasheets), not an unknown figure.

@@ -50,21 +50,20 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // Llama 2 13B, CodeLlama 13B and Mistral 7B encode 4k-8k prompts 3-5x slower than Llama 3
     // on the same devices (the model, with one prefill factor, sits between them).
     if (source == "neuron-2.18-decoder" && !throughput) return 0.25;
-    // T4 at TensorRT 8.4 (power-capped clocks) and INT8 on Ada run below the fitted rate.
-    if (source == "tensorrt-demobert") return 0.17;
-    // Out of sample (not fitted): the 70B TP4 runs at 16-32 requests/s queue for 0.2-1.2 s and
-    // step at 60-86 ms (482 ms at 467 in / 16 out), where the model's prefill, ~10-20 % faster
-    // than the runs' saturated rate, leaves the prefill queue short of saturation (0.3-0.5 s,
-    // 34-68 ms); at 2-8 requests/s the 70B decode step is 10-25 % below the model's.
+    // Out of sample (not fitted): the 70B TP4 runs at 32 requests/s queue for 1.2 s and step at
+    // 86 ms (482 ms at 467 in / 16 out, full 8192-token iterations), where the model's prefill,
+    // ~10-20 % faster than the runs' saturated rate, leaves the prefill queue short of saturation
+    // (0.6-0.7 s, 70-165 ms); at 2-8 requests/s the 70B decode step is 10-25 % below the model's.
     if (source == "trtllm-0.14-online" && !throughput) return 0.17;
     // Out of sample (not fitted): at 100 clients the 5000-token requests sit at the edge of what
     // the FP8 KV cache holds (the NIM profile's KV budget is not published): 8 s measured TTFT
-    // against 2.5 s; prompts queue ~25 % longer than the M/D/1 prefill queue at 5-50 clients.
+    // against 2.5 s; at 5-50 clients TTFT runs 120-160 ms above the model's, at 1 client 40 ms.
     if (source == "nim-1.8-llama3.3-70b" && !throughput) return 0.17;
     // Out of sample (not fitted): llmperf ran on the same 8-vCPU g5.2xlarge as the server, and all
     // three engines flatten at ~300 tok/s from 16 to 64 clients while their ITL implies 3x that
-    // capacity (the client bounds the load); at 1-4 clients TTFT is half the model's: a 550-token
-    // prefill in 135 ms needs ~65 TFLOP/s, 93 % of the catalog's estimated 70 TFLOPS A10G peak.
+    // capacity (the client bounds the load); at 1-4 clients TTFT is 0.55-0.75 of the model's: a
+    // 550-token prefill in 135 ms needs ~65 TFLOP/s, 93 % of the catalog's estimated 70 TFLOPS
+    // A10G peak (the A10's 125 would leave the usual efficiency).
     if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.22 : 0.44;
     return 0.15;
 }

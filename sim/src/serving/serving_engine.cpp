@@ -61,6 +61,10 @@ EnginePolicy make_policy(ServingEngine e) {
         // TensorRT engines (demoBERT): one static batch per execution, no generation loop.
         p.continuous_batching = false;
         p.decoders = false;
+        // demoBERT's CustomSkipLayerNormPluginDynamic adds the residual and normalises in one
+        // kernel (reads the input and the skip, writes the output), and TensorRT fuses the
+        // FC1 bias and GELU into the GEMM (TensorRT Developer Guide, "Types of Fusions").
+        p.fused_layer_epilogues = true;
         p.max_batch = 128;
         p.source = "TensorRT demoBERT (static batch 1-128)";
         break;

@@ -70,7 +70,10 @@ struct EnginePolicy {
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
     bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
     bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)
-    std::string_view source;           // where the policy figures come from
+    // Residual add + layer norm in one kernel and the MLP's bias + activation in its first GEMM's
+    // epilogue: a layer's elementwise traffic is the two norms' 3 h per token each, nothing else.
+    bool fused_layer_epilogues = false;
+    std::string_view source; // where the policy figures come from
 };
 
 const EnginePolicy& engine_policy(ServingEngine engine);
