@@ -158,8 +158,10 @@ TEST_CASE("published serving runs: engine, storage and metric names as tables sp
            "output_tokens": 128, "metric": "ITL_ms_p99", "value": 10, "concurrency": 8},
           {"id": "c", "source": "s", "engine": "DeepSpeed-MII", "model": "m",
            "accelerator": "H100-80GB", "instance": "p5.48xlarge", "tp": 1, "weights": "bf16",
-           "input_tokens": 128, "output_tokens": 128, "metric": "ttft_s_median", "value": 0.25}]})");
+           "input_tokens": 128, "output_tokens": 128, "metric": "ttft_s_median", "value": 0.25,
+           "replicas": 8}]})");
     REQUIRE(set.runs.size() == 3);
+    CHECK(set.runs[2].replicas == 8);
     CHECK(set.runs[2].engine == ServingEngine::vllm);
     CHECK(set.runs[2].metric == ServingMetric::ttft_ms);
     CHECK(set.runs[2].value == 250);
@@ -173,4 +175,22 @@ TEST_CASE("published serving runs: engine, storage and metric names as tables sp
     CHECK(set.runs[1].metric == ServingMetric::tpot_ms);
     CHECK(set.runs[1].quantile == 0.99);
     CHECK(set.runs[1].concurrency == 8);
+}
+
+TEST_CASE("published serving runs: a system of data-parallel replicas serves their summed "
+          "throughput at one replica's latency") {
+    auto& fx = cp::test::serving_fixture();
+    for (const auto& run : published_serving_runs().runs) {
+        if (run.id != "trtllm014-h100-80gb-llama3.1-8b-tp1-467x256-qps8-out" &&
+            run.id != "trtllm014-h100-80gb-llama3.1-8b-tp1-467x256-qps8-ttft")
+            continue;
+        ServingRun system = run;
+        system.replicas = 4;
+        system.request_rate_per_s = 4 * run.request_rate_per_s;
+        system.requests = 4 * run.requests;
+        const double one = predict_serving_run(run, fx.node(run.instance), fx.factors);
+        const double four = predict_serving_run(system, fx.node(run.instance), fx.factors);
+        INFO(run.id);
+        CHECK_REL(four, run.metric == ServingMetric::output_tokens_per_s ? 4 * one : one, 1e-9);
+    }
 }

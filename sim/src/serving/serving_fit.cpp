@@ -31,7 +31,8 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     const EnginePolicy& policy = engine_policy(run.engine);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
-    if (!plan.fits) return std::nullopt; // fitted only where the memory model agrees it ran
+    if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
+    if (run.replicas > 1) return std::nullopt; // a system of copies: checked, not fitted
     const double b = plan.batch;
     Equation e;
     switch (run.metric) {
@@ -226,8 +227,27 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     return out;
 }
 
+namespace {
+
+bool measures_throughput(ServingMetric m) {
+    return m == ServingMetric::output_tokens_per_s || m == ServingMetric::samples_per_s;
+}
+
+} // namespace
+
 double predict_serving_run(const ServingRun& run, const NodeSpec& node,
                            const ServingFactors& factors, std::string* why) {
+    if (run.replicas > 1) {
+        // Data-parallel copies split the load evenly; the system's throughput is theirs summed.
+        ServingRun one = run;
+        one.replicas = 1;
+        const double r = run.replicas;
+        if (is_known(run.request_rate_per_s)) one.request_rate_per_s = run.request_rate_per_s / r;
+        if (run.requests > 0) one.requests = std::max(1, int(std::ceil(run.requests / r)));
+        if (run.concurrency > 0) one.concurrency = std::max(1, int(std::ceil(run.concurrency / r)));
+        const double p = predict_serving_run(one, node, factors, why);
+        return measures_throughput(run.metric) ? p * r : p;
+    }
     const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
                                                run.kv_cache, run.tp, 1, nullptr);
     if (const std::string gap = serving_hardware_gap(st); !gap.empty()) {

@@ -222,6 +222,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.scheduler_steps = r.value("scheduler_steps", 1);
             run.models = r.value("models", 0);
             run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
+            run.replicas = std::max(1, r.value("replicas", 1));
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());

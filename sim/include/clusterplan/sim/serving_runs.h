@@ -44,6 +44,9 @@ struct ServingRun {
     // p50 latency is workers x the pass.
     int models = 0;
     int workers_per_model = 1;
+    // Data-parallel copies of the replica the figure covers (a system of 8 GPUs each serving the
+    // model alone: 8): the load splits evenly over them and throughput is their sum.
+    int replicas = 1;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
