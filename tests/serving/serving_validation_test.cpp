@@ -55,10 +55,6 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // ~10-20 % faster than the runs' saturated rate, leaves the prefill queue short of saturation
     // (0.6-0.7 s, 70-165 ms); at 2-8 requests/s the 70B decode step is 10-25 % below the model's.
     if (source == "trtllm-0.14-online" && !throughput) return 0.17;
-    // Out of sample (not fitted): at 100 clients the 5000-token requests sit at the edge of what
-    // the FP8 KV cache holds (the NIM profile's KV budget is not published): 8 s measured TTFT
-    // against 2.5 s; at 5-50 clients TTFT runs 120-160 ms above the model's, at 1 client 40 ms.
-    if (source == "nim-1.8-llama3.3-70b" && !throughput) return 0.17;
     // Out of sample (not fitted): llmperf ran on the same 8-vCPU g5.2xlarge as the server, and all
     // three engines flatten at ~300 tok/s from 16 to 64 clients while their ITL implies 3x that
     // capacity (the client bounds the load); at 1-4 clients TTFT is 0.55-0.75 of the model's: a

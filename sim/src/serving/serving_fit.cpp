@@ -23,12 +23,19 @@ struct Equation {
     double target_s = 0; // the measured time the terms must add up to
 };
 
+// The engine's policy as the run configured it (a KV memory fraction the benchmark set).
+EnginePolicy run_policy(const ServingRun& run) {
+    EnginePolicy policy = engine_policy(run.engine);
+    if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
+    return policy;
+}
+
 // The measured figure of `run` as a time and the terms the model adds up to it.
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
     const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
                                                run.kv_cache, run.tp, 1, nullptr);
     if (!serving_hardware_gap(st).empty()) return std::nullopt;
-    const EnginePolicy& policy = engine_policy(run.engine);
+    const EnginePolicy policy = run_policy(run);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
     if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
@@ -254,7 +261,7 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         if (why) *why = gap;
         return kUnknown;
     }
-    const EnginePolicy& policy = engine_policy(run.engine);
+    const EnginePolicy policy = run_policy(run);
     const EngineFactors& f = factors.of(run.engine);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);

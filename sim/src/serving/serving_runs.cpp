@@ -223,6 +223,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.models = r.value("models", 0);
             run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
             run.replicas = std::max(1, r.value("replicas", 1));
+            if (r.contains("kv_memory_fraction"))
+                run.kv_memory_fraction = r.at("kv_memory_fraction").get<double>();
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());

@@ -19,8 +19,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 33, 2, 0.2691, 1.1181, 0.0766, 1.4508},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.7031, 2.7725, 0.6954, 3.5026},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8151, 1.3794, 0.7503, 3.1727},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.7031, 2.7725, 0.6955, 3.5026},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8151, 1.3794, 0.7503, 2.0505},
         {"vllm", G::ampere, 6, 2, 0.5433, 1.2154, 0.5357, 1.2707},
         {"vllm", G::hopper, 2, 1, 1.0307, 1.0590, 1.0272, 1.0626},
         {"tgi", G::ampere, 4, 1, 0.7733, 3.6582, 0.7396, 4.5778},

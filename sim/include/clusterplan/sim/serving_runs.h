@@ -47,6 +47,9 @@ struct ServingRun {
     // Data-parallel copies of the replica the figure covers (a system of 8 GPUs each serving the
     // model alone: 8): the load splits evenly over them and throughput is their sum.
     int replicas = 1;
+    // Share of free memory the benchmark gave the KV cache where it set one (trtllm-bench's
+    // --kv_cache_free_gpu_mem_fraction); NaN = the engine's default.
+    double kv_memory_fraction = kUnknown;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     ServingMetric metric = ServingMetric::output_tokens_per_s;
