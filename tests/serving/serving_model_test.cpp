@@ -76,7 +76,8 @@ TEST_CASE("serving: a decode step is memory-bound at batch 1 and compute-bound a
 TEST_CASE("serving: TP all-reduces at decode are latency-bound, so alpha sets their cost") {
     auto& fx = cp::test::serving_fixture();
     const Workload w = preset("llama3-70b");
-    ServingSetup st = make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+    // TGI reduces through NCCL: one call and a ring per all-reduce.
+    ServingSetup st = make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tgi,
                                          StorageType::fp8, StorageType::fp8, 8, 1, nullptr);
     const double base = decode_step_terms(st, 1, 1000)[ServingTerm::tp_comm];
     CHECK(base > 0);
@@ -91,6 +92,14 @@ TEST_CASE("serving: TP all-reduces at decode are latency-bound, so alpha sets th
         make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm, StorageType::fp8,
                            StorageType::fp8, 1, 1, nullptr);
     CHECK(decode_step_terms(single, 1, 1000)[ServingTerm::tp_comm] == 0.0);
+    // TensorRT-LLM's own one-/two-shot kernel on NVLink: one launch and two exchange steps, far
+    // below NCCL's call and 14-step ring at batch 1.
+    const ServingSetup custom =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm, StorageType::fp8,
+                           StorageType::fp8, 8, 1, nullptr);
+    const double own = decode_step_terms(custom, 1, 1000)[ServingTerm::tp_comm];
+    CHECK(own > calls * 10e-6);
+    CHECK(own < 0.5 * base);
 }
 
 TEST_CASE("serving: KV capacity caps the batch and more memory holds more sequences") {

@@ -18,6 +18,9 @@ EnginePolicy make_policy(ServingEngine e) {
         p.max_batch = 4096;
         p.max_batch_tokens = 8192;
         p.kv_memory_fraction = 0.9;
+        // The AllReduce plugin's custom one-shot/two-shot kernels on NVLink (TensorRT-LLM's
+        // default strategy within a node).
+        p.custom_all_reduce = true;
         p.source = "TensorRT-LLM perf-overview.md and bench/build/tuning.py (max batch 4096, KV "
                    "0.9 of free memory, the default, guaranteed-no-evict scheduling, 8192 tokens "
                    "per iteration)";
@@ -31,6 +34,8 @@ EnginePolicy make_policy(ServingEngine e) {
         p.kv_memory_fraction = 0.9;
         p.kv_fraction_of_total = true;
         p.reserve_full_sequence = false;
+        // vLLM's custom all-reduce on fully NVLink-connected GPUs (vllm-project/vllm PR 2192).
+        p.custom_all_reduce = true;
         p.source = "vLLM EngineArgs defaults (max_num_seqs 256, gpu_memory_utilization 0.9, "
                    "max_num_batched_tokens 2048); PagedAttention (Kwon et al. 2023)";
         break;

@@ -58,8 +58,22 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
         t[ServingTerm::weights] += count * memory_s;
 }
 
+// Launch and synchronisation of an engine's custom one-shot all-reduce kernel on NVLink: 6-15 us
+// measured on 8 H100s for small messages (PyTorch PR 114001's intra-node one-shot kernels; 17 us
+// in pytorch issue 131739), ~6 us for NCCL's NVLS on 2 (NVIDIA/nccl issue 1259).
+constexpr double kCustomAllReduceLaunchS = 10e-6;
+
 double all_reduce_s(const ServingSetup& st, double bytes) {
     if (st.tp <= 1 || bytes <= 0) return 0;
+    const IntraNodeLink link = st.hw.node.intra_link;
+    if (engine_policy(st.engine).custom_all_reduce && st.tp <= st.hw.devices_per_node &&
+        (link == IntraNodeLink::nvlink || link == IntraNodeLink::nvswitch)) {
+        // Two exchange steps (the two-shot form: reduce-scatter then all-gather of 1/n each), the
+        // ring's bandwidth term for large messages.
+        const double n = st.tp;
+        return kCustomAllReduceLaunchS + 2.0 * st.tp_tier.step_s +
+               2.0 * (n - 1.0) / n * bytes / st.tp_tier.bus_bytes_per_s;
+    }
     return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
 }
 

@@ -73,6 +73,10 @@ struct EnginePolicy {
     // Residual add + layer norm in one kernel and the MLP's bias + activation in its first GEMM's
     // epilogue: a layer's elementwise traffic is the two norms' 3 h per token each, nothing else.
     bool fused_layer_epilogues = false;
+    // All-reduces within an NVLink node by the engine's own one-/two-shot kernel (every rank
+    // reads its peers' buffers directly): one kernel launch and two exchange steps, not NCCL's
+    // call and ring of 2(n - 1) steps.
+    bool custom_all_reduce = false;
     std::string_view source; // where the policy figures come from
 };
 
