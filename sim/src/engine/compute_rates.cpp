@@ -97,15 +97,10 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
         return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor *
                rates.framework_efficiency;
-    // A measured curve already ran at the part's clocks; the datasheet peak did not. A GEMM's
-    // share of busy tensor cores sets its power draw, and past the board limit its clock.
-    const double busy =
-        rates.best_gemm_fraction * rates.framework_efficiency *
-        interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
-    double clock = rates.power_clock_fraction;
-    if (rates.tdp_w > 0 && rates.full_tensor_w * busy > rates.tdp_w)
-        clock *= std::cbrt(rates.tdp_w / (rates.full_tensor_w * busy));
-    return rates.peak_flops * clock * busy;
+    // A measured curve already ran at the part's clocks; the datasheet peak did not.
+    return rates.peak_flops * rates.power_clock_fraction * rates.best_gemm_fraction *
+           rates.framework_efficiency *
+           interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
 }
 
 double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {

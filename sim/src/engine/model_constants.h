@@ -14,16 +14,6 @@ inline constexpr double kBestGemmFractionA100 = 0.87;
 inline constexpr double kBestGemmFractionHopper = 0.80;
 inline constexpr double kBestGemmFractionHopperFp8 = 0.71;
 inline constexpr double kBestGemmFractionDefault = 0.80;
-// Board power dense 16-bit tensor work draws per datasheet TFLOP at boost clock with every tensor
-// core busy (the power law of compute_rates.h: a GEMM keeping a share u busy draws u x this x the
-// dense 16-bit peak, and runs at (TDP / that)^(1/3) of the clock where that exceeds the TDP).
-// Tuned on the TensorRT demoBERT runs on L4 (72 W for 121 TFLOPS), L40S (350 W for 362) and T4,
-// the published serving runs on parts without a measured GEMM rate: at batch 128 they run 20-35 %
-// slower than the model at boost clock, at batch 1-8 (few busy tensor cores) no slower; 1.5-2.0
-// fit them equally (in-sample mean 15.1-14.6 %). Check: an A100 SXM4 at its measured GEMM rate
-// (87 % x the 0.86 framework factor busy) would draw 467 W of its 400 W and run at 0.95 of its
-// boost clock, a slowdown its measured rate already holds.
-inline constexpr double kTensorWattsPerTflop16 = 2.0;
 // Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
 // real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
 // (PyTorch/Megatron). Tuned on the published runs.

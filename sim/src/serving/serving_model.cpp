@@ -243,14 +243,6 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     if (st.compute == Precision::fp8)
         st.rates.size_curve_flops_scale =
             d.peak(has_bf16 ? Precision::bf16 : Precision::fp16) / d.peak(Precision::fp8);
-    // Serving kernels run back to back: a GPU whose TDP cannot feed its tensor cores at boost
-    // clock (L4, T4, L40S) slows its large GEMMs to the clock its power allows. The A100 and
-    // Hopper best GEMM fractions (model_constants.h) were measured at their sustained clocks.
-    if (d.is_gpu && !d.is_a100() && !d.is_hopper() && is_known(d.tdp_w) && d.tdp_w > 0) {
-        st.rates.tdp_w = d.tdp_w;
-        st.rates.full_tensor_w =
-            model::kTensorWattsPerTflop16 * d.peak(has_bf16 ? Precision::bf16 : Precision::fp16);
-    }
     st.fused_attention = engine_policy(engine).fused_attention;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {

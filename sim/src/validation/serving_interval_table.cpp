@@ -10,33 +10,33 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 83, 2, 0.8447, 1.3201, 0.7876, 1.9163},
-        {"tensorrt-llm", G::hopper, 171, 3, 0.9669, 1.2678, 0.9286, 1.7474},
-        {"vllm", G::ampere, 5, 2, 0.9205, 1.3628, 0.9197, 1.4865},
-        {"vllm", G::hopper, 1, 1, 1.3026, 1.3026, 1.3026, 1.3026},
-        {"tgi", G::ampere, 4, 1, 0.9400, 1.5330, 0.9264, 1.7341},
+        {"tensorrt-llm", G::ampere, 83, 2, 0.8472, 1.2975, 0.7915, 1.7761},
+        {"tensorrt-llm", G::hopper, 171, 3, 0.9652, 1.2447, 0.9245, 1.6706},
+        {"vllm", G::ampere, 5, 2, 0.9113, 1.3557, 0.9110, 1.4745},
+        {"vllm", G::hopper, 1, 1, 1.3138, 1.3138, 1.3138, 1.3138},
+        {"tgi", G::ampere, 4, 1, 0.9279, 1.5230, 0.9142, 1.7241},
         {"neuron", G::trainium, 30, 2, 0.2855, 0.8660, 0.2494, 0.8803},
         {"neuron", G::other, 33, 2, 0.2691, 1.1181, 0.0766, 1.4508},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.6923, 2.7011, 0.6855, 3.4093},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8896, 1.4862, 0.8219, 2.4895},
-        {"vllm", G::ampere, 6, 2, 0.5438, 1.1576, 0.5362, 1.2091},
-        {"vllm", G::hopper, 2, 1, 1.1791, 1.2219, 1.1737, 1.2273},
-        {"tgi", G::ampere, 4, 1, 0.7603, 3.5642, 0.7263, 4.4560},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.6887, 2.6982, 0.6818, 3.4068},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.9118, 1.5069, 0.8449, 2.6738},
+        {"vllm", G::ampere, 6, 2, 0.5366, 1.1584, 0.5294, 1.2104},
+        {"vllm", G::hopper, 2, 1, 1.2000, 1.2460, 1.1943, 1.2518},
+        {"tgi", G::ampere, 4, 1, 0.7567, 3.5604, 0.7231, 4.4526},
         {"neuron", G::trainium, 36, 1, 1.3185, 7.6170, 0.9686, 8.8510},
         {"neuron", G::other, 42, 1, 1.5183, 4.6135, 1.3500, 6.4848},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.5284, 0.9340, 0.4412, 0.9577},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8661, 1.2648, 0.7978, 3.1281},
-        {"vllm", G::ampere, 6, 2, 0.5870, 1.2146, 0.4437, 1.2606},
-        {"vllm", G::hopper, 2, 1, 1.0799, 1.1671, 1.0690, 1.1780},
-        {"tgi", G::ampere, 4, 1, 0.5972, 0.9406, 0.5049, 0.9428},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.5245, 0.9215, 0.4387, 0.9446},
+        {"tensorrt-llm", G::hopper, 48, 2, 0.8848, 1.2811, 0.8193, 3.1460},
+        {"vllm", G::ampere, 6, 2, 0.5817, 1.2213, 0.4401, 1.2680},
+        {"vllm", G::hopper, 2, 1, 1.1010, 1.1922, 1.0896, 1.2037},
+        {"tgi", G::ampere, 4, 1, 0.5928, 0.9281, 0.5020, 0.9299},
         {"neuron", G::trainium, 48, 2, 0.2894, 0.8023, 0.2475, 0.8594},
         {"neuron", G::other, 59, 2, 0.2895, 1.0538, 0.1145, 1.4677},
-        {"tensorrt", G::ampere, 96, 1, 0.5108, 0.9364, 0.3123, 1.0900},
-        {"tensorrt", G::other, 3, 1, 0.9767, 1.5145, 0.8678, 1.5400},
+        {"tensorrt", G::ampere, 96, 1, 0.5272, 1.0411, 0.3401, 1.3310},
+        {"tensorrt", G::other, 3, 1, 1.0007, 1.5858, 0.8895, 1.6208},
     };
     switch (figure) {
     case ServingFigure::throughput:
