@@ -68,7 +68,8 @@ LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const 
     }
     if (moe > 0) {
         const MoeLayerTimes mt = moe_layer_times(s, l, net, rates, e, expert_gemm_streams);
-        const double dense_mlp_s = dense_mlp_gemm_s + memory_time_s(rates, dense.sharded_bytes, 1);
+        const double dense_mlp_s =
+            dense_mlp_gemm_s + memory_time_s(rates, dense.sharded_bytes, dense.sharded_kernels);
         a.forward_s += moe * (mt.forward_s - dense_mlp_s);
         weight_gemm_s += moe * (mt.weight_gemm_s - dense_mlp_gemm_s);
         a.ep_comm_forward_s = moe * (mt.all_to_all_s + mt.etp_comm_s);

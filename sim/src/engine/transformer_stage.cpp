@@ -88,8 +88,9 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     const double cast_s = options.fp8 ? memory_time_s(rates, cast_bytes, lw.gemm_count - 2) : 0.0;
     const double core_gemm = core_time(core) + core_time(core + 1);
     const double core_mem = memory_time_s(rates, lw.attention_core_bytes, 2);
-    const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, 4) +
-                           memory_time_s(rates, lw.sharded_bytes, 1) + core_mem + cast_s;
+    const double mem_fwd = memory_time_s(rates, lw.replicated_bytes, lw.replicated_kernels) +
+                           memory_time_s(rates, lw.sharded_bytes, lw.sharded_kernels) + core_mem +
+                           cast_s;
     // MoE blocks, LoRA adapters, frozen and 4-bit base weights (layer_training.h).
     const LayerAdjust adj = layer_adjust(shape, options.finetune, layout, net, rates, lw, e,
                                          options.expert_gemm_streams);
@@ -107,8 +108,8 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         // rate of the layer's linear GEMMs.
         const double linear_flops = lw.gemm_flops - lw.attention_core_flops;
         t.rec += linear_fwd * op_policy_recomputed_flops(shape, lw) / linear_flops +
-                 memory_time_s(rates, lw.replicated_bytes, 4) +
-                 memory_time_s(rates, lw.sharded_bytes, 1);
+                 memory_time_s(rates, lw.replicated_bytes, lw.replicated_kernels) +
+                 memory_time_s(rates, lw.sharded_bytes, lw.sharded_kernels);
     } else if (layout.recompute == Recompute::selective) {
         t.rec += core_gemm + core_mem;
     }

@@ -14,6 +14,35 @@ double ffn(const TransformerShape& s) {
     return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
 }
 
+// Eager PyTorch runs every pointwise op of the Llama reference block (torchtitan
+// torchtitan/models/llama/model.py and models/norms.py `RMSNorm` at 9dec370) as its own kernel,
+// each reading its inputs from HBM and writing its output there; bytes per element, 16-bit
+// activations of e bytes, fp32 intermediates of 4:
+//  - RMSNorm `(x.float() * rsqrt(x.float().pow(2).mean(-1) + eps)).type_as(x) * weight`:
+//    upcast (e + 4), square (8), mean (4), scale (8), downcast (4 + e), weight (2e), per column of
+//    h, twice per block; the two residual adds read two and write one tensor (3e each);
+//  - RoPE on q and k: upcast (e + 4), complex product (8), downcast (4 + e) per column;
+//  - repeat_kv: expand(...).reshape copies K and V to every query head (read kv, write q width,
+//    each) when kv_heads < heads;
+//  - SwiGLU `silu(w1(x)) * w3(x)`: silu (2e), product (3e) per column of f.
+// torch.compile (Inductor) fuses these into a few kernels, which the default count assumes.
+void add_eager_elementwise_bytes(const TransformerShape& shape, double tokens, double t,
+                                 bool sequence_parallel, double e, LayerWork& w) {
+    constexpr double kFp32 = 4.0;
+    const double h = shape.hidden, f = ffn(shape);
+    const double q = shape.query_width(), kv = shape.kv_width();
+    const double norm = (e + kFp32) + 2.0 * kFp32 + kFp32 + 2.0 * kFp32 + (kFp32 + e) + 2.0 * e;
+    const double replicated = tokens * h * (2.0 * norm + 2.0 * 3.0 * e);
+    const double rope = tokens * (q + kv) * ((e + kFp32) + 2.0 * kFp32 + (kFp32 + e));
+    const double repeat = kv < q ? 2.0 * tokens * (kv + q) * e : 0.0;
+    const double swiglu = tokens * f * 5.0 * e;
+    w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
+    w.sharded_bytes = (rope + repeat + swiglu) / t;
+    // 2 x 6 norm kernels and 2 adds; 3 RoPE kernels on q and on k, 2 copies, 2 SwiGLU kernels.
+    w.replicated_kernels = 14;
+    w.sharded_kernels = 6.0 + (kv < q ? 2.0 : 0.0) + 2.0;
+}
+
 } // namespace
 
 LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch, int tp,
@@ -42,6 +71,8 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
     const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
     w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
     w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
+    if (shape.eager_elementwise)
+        add_eager_elementwise_bytes(shape, tokens, t, sequence_parallel, e, w);
     w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
     if (shape.flash_attention) {
         // FlashAttention (Dao et al. 2022, Alg. 1): scale, mask, softmax and dropout run on SRAM

@@ -34,6 +34,8 @@ struct LayerWork {
     double replicated_bytes = 0; // layernorms, dropout+residual: not split by tp (split with SP)
     double sharded_bytes = 0;    // bias-GeLU / SwiGLU: split by tp
     double attention_core_bytes = 0; // softmax + dropout of the scores: split by tp (0 when fused)
+    // Kernels the replicated and sharded traffic is spread over (the HBM size curve's unit).
+    double replicated_kernels = 4, sharded_kernels = 1;
     // FlashAttention fuses scores, softmax and context in on-chip SRAM (the s*s matrix is never
     // written), and its backward recomputes the scores Q*K^T from the stored softmax statistics.
     bool attention_fused = false;

@@ -289,6 +289,14 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.framework = *fw;
         run.precision = parse_precision(row);
         run.workload = parse_workload(row);
+        // torch_compile false: the Llama block's pointwise ops run as eager PyTorch kernels
+        // (TransformerShape::eager_elementwise); true or empty: fused.
+        if (row.has_optional("torch_compile") && !row.flag("torch_compile")) {
+            if (run.framework != Framework::pytorch_fsdp || !run.workload.shape.gated_mlp)
+                row.fail("torch_compile", "false is counted for pytorch-fsdp Llama-style "
+                                          "(gated MLP) blocks only");
+            run.workload.shape.eager_elementwise = true;
+        }
         run.cluster = parse_cluster(row, run.precision);
         run.layout = parse_layout(row, run.workload, run.framework, run.micro_batch_searched,
                                   run.virtual_stages_searched);
