@@ -116,3 +116,33 @@ TEST_CASE("activation memory follows Korthikanti et al. 2022", "[engine]") {
     CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full), 2 * sbh,
               1e-12);
 }
+
+TEST_CASE("eager PyTorch runs the Llama block's pointwise ops one kernel each", "[engine]") {
+    // Llama 3 8B: h 4,096, 32 heads of 128, 8 KV heads, SwiGLU 14,336 (torchtitan
+    // torchtitan/models/llama/model.py and norms.py at 9dec370). Bytes per token, bf16:
+    // RMSNorm 36 h twice + residual adds 6 h twice = 84 h; RoPE 20 per q and k column;
+    // repeat_kv 2 x 2 x (kv + q); SwiGLU 10 f.
+    sim::TransformerShape s;
+    s.layers = 32;
+    s.hidden = 4096;
+    s.heads = 32;
+    s.kv_heads = 8;
+    s.ffn_hidden = 14336;
+    s.gated_mlp = true;
+    s.vocab = 128256;
+    s.seq_len = 8192;
+    s.flash_attention = true;
+    sim::TransformerShape eager = s;
+    eager.eager_elementwise = true;
+    const double tokens = 8192;
+    const sim::LayerWork f = sim::transformer_layer_work(s, 1, 1, false, 2);
+    const sim::LayerWork w = sim::transformer_layer_work(eager, 1, 1, false, 2);
+    CHECK_REL(w.replicated_bytes / tokens, 84.0 * 4096, 1e-9);
+    CHECK_REL(w.sharded_bytes / tokens, 20.0 * (4096 + 1024) + 4.0 * (1024 + 4096) + 10.0 * 14336,
+              1e-9);
+    CHECK(w.memory_bytes() > 3.0 * f.memory_bytes());
+    CHECK(w.gemm_flops == Approx(f.gemm_flops)); // the GEMMs are the same
+    // Sequence and tensor parallelism split every pointwise tensor over the tp ranks.
+    const sim::LayerWork t2 = sim::transformer_layer_work(eager, 1, 2, true, 2);
+    CHECK_REL(t2.memory_bytes(), w.memory_bytes() / 2, 1e-9);
+}

@@ -188,6 +188,23 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
     CHECK_THROWS_WITH(sim::parse_validation_runs(
                           kernel_header + good.substr(0, good.size() - 1) + ",flash9\n", "t.csv"),
                       Catch::Contains("expected flash1 or flash2, got 'flash9'"));
+    // torch_compile false (optional column): eager pointwise kernels, for pytorch-fsdp Llama-style
+    // blocks only.
+    const std::string compile_header = header.substr(0, header.size() - 1) +
+                                       ",tdp_w,power_limit_w,attention_kernel,torch_compile\n";
+    std::string fsdp = good;
+    fsdp.replace(fsdp.find("megatron-core"), 13, "pytorch-fsdp");
+    fsdp.replace(fsdp.find(",false,32000,"), 13, ",true,32000,");
+    const std::string eager = fsdp.substr(0, fsdp.size() - 1) + ",,,,false\n";
+    CHECK(sim::parse_validation_runs(compile_header + eager, "t.csv")[0]
+              .workload.shape.eager_elementwise);
+    CHECK_FALSE(sim::parse_validation_runs(
+                    compile_header + fsdp.substr(0, fsdp.size() - 1) + ",,,,true\n", "t.csv")[0]
+                    .workload.shape.eager_elementwise);
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(compile_header + good.substr(0, good.size() - 1) + ",,,,false\n",
+                                   "t.csv"),
+        Catch::Contains("column torch_compile: false is counted for pytorch-fsdp"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");
