@@ -56,10 +56,6 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // 550-token prefill in 135 ms needs ~65 TFLOP/s, 93 % of the catalog's estimated 70 TFLOPS
     // A10G peak (the A10's 125 would leave the usual efficiency).
     if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.21 : 0.44;
-    // T4 and L4 batch-128 runs sit 20-35 % below the model at boost clock; their power limits
-    // (70 / 72 W) hold the clock lower (published: T4 ~24 of 65 FP16 TFLOPS on continuous GEMMs,
-    // L4 ~54 of 121), a mechanism tested and not kept for its left-out error (DESIGN.md).
-    if (source == "tensorrt-demobert" && !throughput) return 0.165;
     return 0.15;
 }
 

@@ -77,6 +77,23 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
+    // A GPU whose TDP cannot feed its tensor cores at boost clock slows its large GEMMs to the
+    // clock its power allows, fixed by the part's published sustained GEMM rate
+    // (model_constants.h): that GEMM keeps a share u of the tensor cores busy at the clock
+    // fraction f = rate / (peak x u), drawing the TDP, so all of them at boost would draw
+    // TDP / (f^3 u).
+    for (const auto& s : model::kSustainedGemmRates) {
+        const double peak16 = accelerator.peak(
+            is_known(accelerator.peak(Precision::bf16)) ? Precision::bf16 : Precision::fp16);
+        if (accelerator.id != s.device_id || !is_known(accelerator.tdp_w) ||
+            accelerator.tdp_w <= 0 || !is_known(peak16) || peak16 <= 0)
+            continue;
+        const double u =
+            r.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, s.gemm_flops);
+        const double f = std::min(1.0, s.tflops / (peak16 * u));
+        r.tdp_w = accelerator.tdp_w;
+        r.full_tensor_w = accelerator.tdp_w / (f * f * f * u);
+    }
     if (calibration) {
         // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").
         const char* name = enum_name(precision);
@@ -97,10 +114,15 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
     if (rates.measured_gemm)
         return measured_flops_per_s(*rates.measured_gemm, flops) * model::kFrameworkGemmFactor *
                rates.framework_efficiency;
-    // A measured curve already ran at the part's clocks; the datasheet peak did not.
-    return rates.peak_flops * rates.power_clock_fraction * rates.best_gemm_fraction *
-           rates.framework_efficiency *
-           interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
+    // A measured curve already ran at the part's clocks; the datasheet peak did not. A GEMM's
+    // share of busy tensor cores sets its power draw, and past the board limit its clock.
+    const double busy =
+        rates.best_gemm_fraction * rates.framework_efficiency *
+        interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
+    double clock = rates.power_clock_fraction;
+    if (rates.tdp_w > 0 && rates.full_tensor_w * busy > rates.tdp_w)
+        clock *= std::cbrt(rates.tdp_w / (rates.full_tensor_w * busy));
+    return rates.peak_flops * clock * busy;
 }
 
 double gemm_compute_time_s(const ComputeRates& rates, const GemmShape& gemm) {

@@ -29,6 +29,12 @@ struct ComputeRates {
     // measured on 16-bit GEMMs, and a GEMM at a faster precision finishes the same tiles sooner,
     // so its fixed latency weighs as in a 16-bit GEMM of proportionally fewer FLOPs.
     double size_curve_flops_scale = 1.0;
+    // Board power limit (TDP) and the power dense tensor work would draw at boost clock with
+    // every tensor core busy (0 = not modelled; the training model leaves it so). A GEMM keeping
+    // a share u of the tensor cores busy draws u x that; above the limit the clock drops by the
+    // cube law of power_limited_clock_fraction until it fits.
+    double tdp_w = 0;
+    double full_tensor_w = 0;
 };
 
 // The SM clock a power limit below TDP leaves for compute-bound kernels, relative to TDP.

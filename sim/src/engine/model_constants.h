@@ -14,6 +14,20 @@ inline constexpr double kBestGemmFractionA100 = 0.87;
 inline constexpr double kBestGemmFractionHopper = 0.80;
 inline constexpr double kBestGemmFractionHopperFp8 = 0.71;
 inline constexpr double kBestGemmFractionDefault = 0.80;
+// Published dense 16-bit GEMM rates of power-capped parts under a continuous GEMM loop, with the
+// FLOPs of one call: the clock their TDP leaves with the tensor cores busy (compute_rates.h
+// full_tensor_w is derived from them). T4 (70 W): ~24 TFLOPS on back-to-back cuBLAS FP16
+// 4096^3 GEMMs, "due to power capping" (NVIDIA developer forum thread 264462, "About GPU peak
+// performance", moderator's answer). L4 (72 W): 53.80 TFLOPS on torch.matmul FP16 8192^3 (53.02 at
+// 4096^3; zzc0721/torch-performance-test-data issue #120). The L40S has no such figure and is not
+// modelled; A100 and Hopper fractions above were measured at their sustained clocks.
+struct SustainedGemmRate {
+    std::string_view device_id;
+    double tflops;
+    double gemm_flops;
+};
+inline constexpr std::array<SustainedGemmRate, 2> kSustainedGemmRates{
+    {{"T4", 24.0, 2.0 * 4096.0 * 4096.0 * 4096.0}, {"L4", 53.80, 2.0 * 8192.0 * 8192.0 * 8192.0}}};
 // Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
 // real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
 // (PyTorch/Megatron). Tuned on the published runs.
