@@ -69,7 +69,8 @@ std::string_view framework_names() {
 
 AcceleratorGeneration accelerator_generation(const AcceleratorSpec& a) {
     if (a.is_hopper()) return AcceleratorGeneration::hopper;
-    if (a.is_a100() || a.id.starts_with("A10") || a.id.starts_with("L4") || a.id.starts_with("A40"))
+    if (a.id.starts_with("L4")) return AcceleratorGeneration::ada; // L4, L40, L40S (AD10x)
+    if (a.is_a100() || a.id.starts_with("A10") || a.id.starts_with("A40"))
         return AcceleratorGeneration::ampere;
     if (a.id.starts_with("V100")) return AcceleratorGeneration::volta;
     if (a.id.starts_with("B200") || a.id.starts_with("B100") || a.id.starts_with("GB200"))
@@ -93,6 +94,8 @@ std::string_view enum_name(AcceleratorGeneration g) {
         return "trainium";
     case AcceleratorGeneration::gaudi:
         return "gaudi";
+    case AcceleratorGeneration::ada:
+        return "ada";
     case AcceleratorGeneration::other:
         return "other";
     }

@@ -10,8 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 83, 2, 0.8520, 1.3543, 0.7952, 1.9518},
+        {"tensorrt-llm", G::ampere, 47, 2, 0.9894, 1.5849, 0.9215, 1.9518},
         {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2823, 0.9428, 1.7636},
+        {"tensorrt-llm", G::ada, 36, 1, 0.8176, 1.2412, 0.7952, 1.2999},
         {"vllm", G::ampere, 5, 2, 0.9113, 1.3557, 0.9110, 1.4745},
         {"vllm", G::hopper, 1, 1, 1.3138, 1.3138, 1.3138, 1.3138},
         {"tgi", G::ampere, 4, 1, 0.9279, 1.5230, 0.9142, 1.7241},
@@ -35,7 +36,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 0.5928, 0.9281, 0.5020, 0.9299},
         {"neuron", G::trainium, 48, 2, 0.2894, 0.8023, 0.2475, 0.8594},
         {"neuron", G::other, 59, 2, 0.2895, 1.0538, 0.1145, 1.4677},
-        {"tensorrt", G::ampere, 96, 1, 0.5107, 0.9009, 0.3401, 1.0808},
+        {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
+        {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
         {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},
     };
     switch (figure) {

@@ -26,7 +26,8 @@ enum class Framework {
 inline constexpr int kFrameworkCount = 7; // real frameworks (automatic excluded)
 
 // Accelerator generation, the second axis of the fitted factors and of validation buckets.
-enum class AcceleratorGeneration { volta, ampere, hopper, blackwell, trainium, gaudi, other };
+// Ada Lovelace (L4, L40S) follows gaudi so the fitted tables' integer codes of the others hold.
+enum class AcceleratorGeneration { volta, ampere, hopper, blackwell, trainium, gaudi, ada, other };
 
 struct FrameworkProfile {
     Framework id;
