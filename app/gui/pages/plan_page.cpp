@@ -44,8 +44,7 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
              tr("Wall time of one optimizer step (global batch), seconds.")},
             {"throughput", tr("Throughput"),
              tr("Training throughput of the whole cluster: tokens/s for transformers, samples/s "
-                "for "
-                "generic models.")},
+                "for generic models.")},
             {"mfu", tr("MFU"),
              tr("Model FLOPs utilisation: useful model FLOP/s (6·P-style, no recompute) "
                 "over the devices' dense peak.")},
@@ -55,15 +54,13 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
              tr("Wall time for the whole dataset on on-demand instances.")},
             {"cost_on_demand", tr("Cost, on-demand"),
              tr("Nodes × on-demand price × time to train, USD. Framed when the scenario's pricing "
-                "is "
-                "on-demand.")},
+                "is on-demand.")},
             {"cost_spot", tr("Cost, spot (expected)"),
              tr("Spot price × expected time including interruptions, restarts and lost work, USD. "
                 "Framed when the scenario's pricing is spot.")},
             {"layout", tr("Layout (TP×PP×DP)"),
              tr("Tensor × pipeline × data parallel degrees, micro-batch size (samples), ZeRO stage "
-                "and "
-                "activation recomputation.")},
+                "and activation recomputation.")},
         },
         4);
     rlayout->addLayout(grid);

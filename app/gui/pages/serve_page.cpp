@@ -120,8 +120,7 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
                                       "CNNs: latency per batch).")},
                                   {"cost", tr("Cost per 1M tokens"),
                                    tr("On-demand cost per hour over the tokens served (per million "
-                                      "samples for encoders and "
-                                      "CNNs), USD.")},
+                                      "samples for encoders and CNNs), USD.")},
                               },
                               4);
     auto* top = new QWidget;

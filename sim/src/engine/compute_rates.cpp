@@ -55,6 +55,23 @@ double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) 
     return points.back().tflops * 1e12;
 }
 
+// A GPU whose TDP cannot feed its tensor cores at boost clock slows its large GEMMs to the clock
+// its power allows, fixed by the part's published sustained GEMM rate (model_constants.h): that
+// GEMM keeps a share u of the tensor cores busy at the clock fraction f = rate / (peak x u),
+// drawing the TDP, so all of them at boost would draw TDP / (f^3 u).
+void set_tensor_power(const AcceleratorSpec& accelerator, ComputeRates& r) {
+    const auto s =
+        std::find_if(model::kSustainedGemmRates.begin(), model::kSustainedGemmRates.end(),
+                     [&](const auto& rate) { return accelerator.id == rate.device_id; });
+    if (s == model::kSustainedGemmRates.end()) return;
+    const double peak16 = accelerator.peak_16bit(), tdp = accelerator.tdp_w;
+    if (!is_known(tdp) || tdp <= 0 || !is_known(peak16) || peak16 <= 0) return;
+    const double u = r.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, s->gemm_flops);
+    const double f = std::min(1.0, s->tflops / (peak16 * u));
+    r.tdp_w = tdp;
+    r.full_tensor_w = tdp / (f * f * f * u);
+}
+
 } // namespace
 
 double power_limited_clock_fraction(const AcceleratorSpec& accelerator) {
@@ -77,23 +94,7 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
-    // A GPU whose TDP cannot feed its tensor cores at boost clock slows its large GEMMs to the
-    // clock its power allows, fixed by the part's published sustained GEMM rate
-    // (model_constants.h): that GEMM keeps a share u of the tensor cores busy at the clock
-    // fraction f = rate / (peak x u), drawing the TDP, so all of them at boost would draw
-    // TDP / (f^3 u).
-    for (const auto& s : model::kSustainedGemmRates) {
-        const double peak16 = accelerator.peak(
-            is_known(accelerator.peak(Precision::bf16)) ? Precision::bf16 : Precision::fp16);
-        if (accelerator.id != s.device_id || !is_known(accelerator.tdp_w) ||
-            accelerator.tdp_w <= 0 || !is_known(peak16) || peak16 <= 0)
-            continue;
-        const double u =
-            r.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, s.gemm_flops);
-        const double f = std::min(1.0, s.tflops / (peak16 * u));
-        r.tdp_w = accelerator.tdp_w;
-        r.full_tensor_w = accelerator.tdp_w / (f * f * f * u);
-    }
+    set_tensor_power(accelerator, r);
     if (calibration) {
         // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").
         const char* name = enum_name(precision);

@@ -60,12 +60,13 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     const LayerWork lw = cp_layer_work(shape, layout, e);
     const auto core = static_cast<std::size_t>(lw.attention_core_begin);
     // Fused attention keeps the s*s scores on chip and runs at the fused kernel's own rate; a
-    // decoder's causal mask lets it skip the tiles above the diagonal.
-    const double causal_share =
+    // decoder's causal mask lets it skip the tiles above the diagonal, and a FlashAttention-1
+    // generation kernel takes longer over the same tiles.
+    const double fused_time_scale =
         (lw.attention_fused && !shape.encoder_only ? causal_tile_share(shape.seq_len) : 1.0) *
         (lw.attention_fused && shape.flash_attention_v1 ? model::kFlashAttentionV1TimeRatio : 1.0);
     auto core_time = [&](std::size_t i) {
-        return lw.attention_fused ? causal_share * fused_attention_time_s(rates, lw.gemms[i])
+        return lw.attention_fused ? fused_time_scale * fused_attention_time_s(rates, lw.gemms[i])
                                   : gemm_time_s(rates, lw.gemms[i], e);
     };
     double linear_fwd = 0, cast_bytes = 0;

@@ -26,7 +26,7 @@ double ffn(const TransformerShape& s) {
 //    each) when kv_heads < heads;
 //  - SwiGLU `silu(w1(x)) * w3(x)`: silu (2e), product (3e) per column of f.
 // torch.compile (Inductor) fuses these into a few kernels, which the default count assumes.
-void add_eager_elementwise_bytes(const TransformerShape& shape, double tokens, double t,
+void set_eager_elementwise_bytes(const TransformerShape& shape, double tokens, double t,
                                  bool sequence_parallel, double e, LayerWork& w) {
     constexpr double kFp32 = 4.0;
     const double h = shape.hidden, f = ffn(shape);
@@ -68,11 +68,13 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
 
     // Memory-bound kernels: each reads its inputs and writes its output once (fused where
     // Megatron fuses: bias+dropout+residual, bias+GeLU, scale+mask+softmax). Masks are 1 byte.
-    const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
-    w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
-    w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
-    if (shape.eager_elementwise)
-        add_eager_elementwise_bytes(shape, tokens, t, sequence_parallel, e, w);
+    if (shape.eager_elementwise) {
+        set_eager_elementwise_bytes(shape, tokens, t, sequence_parallel, e, w);
+    } else {
+        const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
+        w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
+        w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
+    }
     w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
     if (shape.flash_attention) {
         // FlashAttention (Dao et al. 2022, Alg. 1): scale, mask, softmax and dropout run on SRAM

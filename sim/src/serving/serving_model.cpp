@@ -241,8 +241,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // An 8-bit GEMM runs the tiles of a 16-bit one at twice the rate: its fixed latency weighs as
     // in a 16-bit GEMM of half the FLOPs (compute_rates.h size_curve_flops_scale).
     if (st.compute == Precision::fp8)
-        st.rates.size_curve_flops_scale =
-            d.peak(has_bf16 ? Precision::bf16 : Precision::fp16) / d.peak(Precision::fp8);
+        st.rates.size_curve_flops_scale = d.peak_16bit() / d.peak(Precision::fp8);
     st.fused_attention = engine_policy(engine).fused_attention;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {

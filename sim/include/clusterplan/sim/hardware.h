@@ -60,6 +60,10 @@ struct AcceleratorSpec {
     double power_limit_w = kUnknown;
 
     double peak(Precision p) const { return peak_tflops[static_cast<int>(p)]; }
+    // Dense 16-bit peak: bf16 where the part has it, else fp16.
+    double peak_16bit() const {
+        return is_known(peak(Precision::bf16)) ? peak(Precision::bf16) : peak(Precision::fp16);
+    }
     // The generations model_constants.h carries measured efficiencies for (by catalog id).
     bool is_hopper() const {
         return id.starts_with("H100") || id.starts_with("H200") || id.starts_with("GH200");
