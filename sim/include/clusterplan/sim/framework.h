@@ -15,7 +15,7 @@ namespace cp::sim {
 enum class Framework {
     megatron_lm,         // NVIDIA Megatron-LM 2021-22 (SC'21, Korthikanti 2022): no TE, no overlap
     megatron_core,       // Megatron-Core + Transformer Engine (2023-)
-    megatron_deepspeed,  // Microsoft/BigScience Megatron-DeepSpeed (MT-NLG, BLOOM, vTrain)
+    megatron_deepspeed,  // Megatron-DeepSpeed with DeepSpeed's pipeline engine (MT-NLG, BLOOM)
     deepspeed,           // DeepSpeed ZeRO with a PyTorch model (HF Trainer, ...)
     pytorch_fsdp,        // PyTorch FSDP1/FSDP2, torchtitan, llm-foundry/Composer, lit-gpt
     nemo,                // NVIDIA NeMo (Megatron-Core + TE underneath, tuned recipes)
