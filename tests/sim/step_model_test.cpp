@@ -238,6 +238,25 @@ TEST_CASE("plans that do not fit are marked out of memory but still computed", "
     CHECK(z.dp_bytes_per_device == Approx(z.micro_batches * 1.5 * r.dp_bytes_per_device));
 }
 
+TEST_CASE("context-parallel ranks share the ZeRO shards of the weights they all hold", "[engine]") {
+    // Llama-3-8B-like model on 8 GPUs, 32K tokens: cp 8 x dp 1 holds the same weights on every
+    // rank, so FSDP (torchtitan's dp_shard_cp mesh) and Megatron-Core's distributed optimizer
+    // shard the state 8 ways, as dp 8 x cp 1 does.
+    sim::Workload w = test::gpt(32, 4096, 32, 32768, 128256);
+    sim::Layout by_dp = layout(1, 1, 8, 1, 8), by_cp = layout(1, 1, 1, 1, 1);
+    by_dp.zero = by_cp.zero = 3;
+    by_cp.cp = 8;
+    const sim::Cluster one_node = test::h100_cluster(1);
+    const sim::PlanResult d = sim::evaluate(w, one_node, by_dp, sim::Precision::bf16);
+    const sim::PlanResult c = sim::evaluate(w, one_node, by_cp, sim::Precision::bf16);
+    REQUIRE(c.limit != sim::Limit::invalid_layout);
+    CHECK_REL(c.memory_gib.weights, d.memory_gib.weights, 1e-9);
+    CHECK_REL(c.memory_gib.gradients, d.memory_gib.gradients, 1e-9);
+    CHECK_REL(c.memory_gib.optimizer, d.memory_gib.optimizer, 1e-9);
+    // Each rank keeps activations for 1/8 of the sequence instead of 1/8 of the batch.
+    CHECK(c.memory_gib.activations < 1.1 * d.memory_gib.activations);
+}
+
 TEST_CASE("ZeRO-3 pays its parameter traffic every micro-batch, ZeRO-1 once per step", "[engine]") {
     // GPT-2 XL-sized model data parallel over 16 nodes of a 100 Gb/s network: gradient
     // accumulation multiplies ZeRO-3's gathers, not ZeRO-1's all-reduce.

@@ -60,11 +60,11 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (layout.cp > 1 && s.seq_len % (2 * layout.cp) != 0) return bad;
     if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
     // Expert parallelism splits the experts (and etp each expert's columns) over ranks carved
-    // out of a stage's tp x dp ranks.
+    // out of a stage's tp x cp x dp ranks (Megatron-Core's MoE parallel folding).
     if (layout.ep > 1 || layout.etp > 1) {
         if (!s.moe.enabled() || s.moe.experts % layout.ep != 0) return bad;
         if (s.moe.moe_ffn_hidden % layout.etp != 0) return bad;
-        if ((layout.tp * layout.dp) % (layout.ep * layout.etp) != 0) return bad;
+        if ((layout.tp * layout.cp * layout.dp) % (layout.ep * layout.etp) != 0) return bad;
     }
     return Limit::none;
 }

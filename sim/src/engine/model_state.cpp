@@ -75,9 +75,13 @@ double sharded(double value, bool shard, int group) {
 
 } // namespace
 
+int dense_data_parallel(const Layout& layout) {
+    return std::max(1, layout.dp) * std::max(1, layout.cp);
+}
+
 int expert_data_parallel(const Layout& layout) {
     const int ep_etp = std::max(1, layout.ep) * std::max(1, layout.etp);
-    return std::max(1, layout.tp * layout.dp / ep_etp);
+    return std::max(1, layout.tp * dense_data_parallel(layout) / ep_etp);
 }
 
 DeviceParams device_params(const Workload& workload, const Layout& layout) {
@@ -106,7 +110,7 @@ ModelStateBytes model_state_bytes(const Workload& workload, const Layout& layout
                                   Precision precision) {
     const DeviceParams d = device_params(workload, layout);
     const double w = weight_bytes_per_param(precision);
-    const int dp = layout.dp, edp = expert_data_parallel(layout);
+    const int dp = dense_data_parallel(layout), edp = expert_data_parallel(layout);
     const bool qlora = workload.finetune.method == TrainingMethod::qlora;
     ModelStateBytes s;
     // Frozen base weights: 16-bit, or NF4 for QLoRA's linear layers (embeddings, norms and

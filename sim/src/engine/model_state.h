@@ -49,7 +49,12 @@ double trainable_params(const Workload& workload);
 // Parameters of the whole model (MoE: every expert).
 double total_params(const Workload& workload);
 
-// Expert data-parallel size: how many copies of each expert shard exist (tp*dp / (ep*etp)).
+// Ranks holding the same dense weights, over which gradients are reduced and ZeRO/FSDP shards
+// state: dp x cp (context-parallel ranks hold identical weights; Megatron-Core's distributed
+// optimizer and torchtitan's FSDP mesh dp_shard_cp both shard over them).
+int dense_data_parallel(const Layout& layout);
+// Expert data-parallel size: how many copies of each expert shard exist (tp*cp*dp / (ep*etp),
+// Megatron-Core's MoE parallel folding over the same ranks).
 int expert_data_parallel(const Layout& layout);
 
 struct ModelStateBytes {

@@ -27,7 +27,7 @@ bool offload_times(const Workload& workload, const Layout& l, const NodeSpec& no
     const double w = weight_bytes_per_param(precision);
     const DeviceParams d = device_params(workload, l);
     const double m = std::max(1, win.micro_batches);
-    const int dp = l.dp, edp = expert_data_parallel(l);
+    const int dp = dense_data_parallel(l), edp = expert_data_parallel(l);
     const double shard = d.trainable_dense() / (l.zero >= 1 ? dp : 1) +
                          d.trainable_expert() / (l.zero >= 1 ? edp : 1);
 

@@ -201,9 +201,12 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
 double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                       double e) {
     if (layout.pp <= 1) return 0;
-    const double msg = double(layout.micro_batch) * shape.seq_len * shape.hidden * e;
+    // Each context-parallel rank sends its own s/cp tokens.
+    const double msg =
+        double(layout.micro_batch) * shape.seq_len / std::max(1, layout.cp) * shape.hidden * e;
     const int g = net.devices_per_node;
-    const int stride = layout.tp * layout.dp; // rank distance between adjacent stages
+    // Rank distance between adjacent stages (rank order tp, cp, dp, pp).
+    const int stride = layout.tp * layout.cp * layout.dp;
     const bool crosses_nodes = stride * layout.pp > g;
     double one = 0;
     if (!crosses_nodes) {
@@ -273,7 +276,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
 
     // Gradients are reduced over every rank that holds the same weights: dp x cp.
     Layout sync = layout;
-    sync.dp = layout.dp * layout.cp;
+    sync.dp = dense_data_parallel(layout);
     const DeviceParams dev = device_params(computed, layout);
     const double params_device = dev.total();
     const int g = net.devices_per_node;
