@@ -115,6 +115,14 @@ TEST_CASE("activation memory follows Korthikanti et al. 2022", "[engine]") {
               sbh * 34 / t, 1e-12);
     CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full), 2 * sbh,
               1e-12);
+    // FP8 (Transformer Engine) keeps the four GEMMs' inputs as 1-byte casts: both layernorm
+    // outputs (2 of the 10 replicated bytes), the attention context (1 of 2) and the GeLU output
+    // (4 of 8 for f = 4h): 34 - 7 bytes per token and hidden unit with sequence parallelism.
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, true, sim::Recompute::selective, true),
+              sbh * 27 / t, 1e-12);
+    // Full recompute keeps only the 16-bit layer input.
+    CHECK_REL(sim::layer_activation_bytes(w.shape, 1, 8, false, sim::Recompute::full, true),
+              2 * sbh, 1e-12);
 }
 
 TEST_CASE("eager PyTorch runs the Llama block's pointwise ops one kernel each", "[engine]") {

@@ -29,15 +29,16 @@ LayerWork cp_layer_work(const TransformerShape& shape, const Layout& layout, dou
 }
 
 double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& layout,
-                                 Recompute recompute) {
+                                 Recompute recompute, bool fp8_gemm_inputs) {
     const int cp = std::max(1, layout.cp);
     const TransformerShape local = cp_local_shape(shape, cp);
     const bool op_policy = recompute == Recompute::selective &&
                            framework_profile(layout.framework).selective_op_policy;
-    double bytes = op_policy ? layer_activation_bytes_op_policy(local, layout.micro_batch,
-                                                                layout.tp, layout.sequence_parallel)
-                             : layer_activation_bytes(local, layout.micro_batch, layout.tp,
-                                                      layout.sequence_parallel, recompute);
+    double bytes =
+        op_policy ? layer_activation_bytes_op_policy(local, layout.micro_batch, layout.tp,
+                                                     layout.sequence_parallel)
+                  : layer_activation_bytes(local, layout.micro_batch, layout.tp,
+                                           layout.sequence_parallel, recompute, fp8_gemm_inputs);
     // Softmax output, dropout mask and output of the scores (5 bytes each, Korthikanti et al.),
     // which layer_activation_bytes counts as s/cp x s/cp for the local shape.
     if (cp > 1 && !shape.flash_attention && recompute == Recompute::none) {

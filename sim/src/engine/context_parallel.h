@@ -23,7 +23,7 @@ LayerWork cp_layer_work(const TransformerShape& shape, const Layout& layout,
 // Activation bytes one layer keeps per micro-batch on one (tp, cp) rank (layer_activation_bytes
 // of the local tokens; materialised scores span s/cp x s).
 double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& layout,
-                                 Recompute recompute);
+                                 Recompute recompute, bool fp8_gemm_inputs = false);
 
 // Time of the K/V ring of one layer's forward pass (cp - 1 sends of one rank's K/V chunk) over
 // the cp group's links, before overlap. The backward pass moves twice the bytes.

@@ -10,7 +10,9 @@ namespace {
 //   gradient all-reduce after the backward pass, distributed optimizer (ZeRO-1) from 2022.
 // - Megatron-Core + Transformer Engine: cuDNN fused attention, --tp-comm-overlap (userbuffers,
 //   needs sequence parallelism), --overlap-grad-reduce, FP8, context parallelism; the distributed
-//   optimizer is ZeRO-1 (Megatron-Core docs, "distributed optimizer").
+//   optimizer is ZeRO-1 (Megatron-Core docs, "distributed optimizer"). TE's FP8 Linear saves the
+//   FP8 cast of its input for the weight-gradient GEMM (transformer_engine/pytorch/module/
+//   linear.py); torchao's Float8Linear saves the 16-bit input (torchao/float8/float8_linear.py).
 // - Megatron-DeepSpeed: DeepSpeed's PipelineEngine reduces gradients after the pipeline flush;
 //   ZeRO-2/3 "are incompatible with pipeline parallelism" (DeepSpeed pipeline docs).
 // - PyTorch FSDP (FSDP1/FSDP2, torchtitan): FULL_SHARD = ZeRO-3, SHARD_GRAD_OP = ZeRO-2;
@@ -29,19 +31,19 @@ namespace {
 //   torchtitan/models/llama3/infra/parallelize.py, _save_list and _custom_policy).
 constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
     {Framework::megatron_lm, "megatron-lm", "megatron", false, false, false, false, false, 1, 1,
-     false, true, false, false, false},
+     false, true, false, false, false, false},
     {Framework::megatron_core, "megatron-core", "megatron", true, true, true, true, true, 1, 1,
-     true, true, false, true, false},
+     true, true, false, true, false, true},
     {Framework::megatron_deepspeed, "megatron-deepspeed", "deepspeed", false, false, false, false,
-     false, 3, 1, false, true, false, true, false},
+     false, 3, 1, false, true, false, true, false, false},
     {Framework::deepspeed, "deepspeed", "deepspeed", true, false, false, true, false, 3, 1, false,
-     true, false, true, false},
+     true, false, true, false, false},
     {Framework::pytorch_fsdp, "pytorch-fsdp", "fsdp", true, false, false, true, true, 3, 3, true,
-     true, false, false, true},
+     true, false, false, true, false},
     {Framework::nemo, "nemo", "megatron", true, true, true, true, true, 1, 1, true, true, false,
-     true, false},
+     true, false, true},
     {Framework::neuronx_distributed, "neuronx-distributed", "neuron", true, false, false, true,
-     false, 1, 1, false, false, true, false, false},
+     false, 1, 1, false, false, true, false, false, false},
 }};
 
 } // namespace

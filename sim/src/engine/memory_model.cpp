@@ -92,8 +92,10 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     const StageSplit split = stage_split(shape.layers, layout);
     // Korthikanti's byte counts are for 2-byte activations; fp32/tf32 training keeps 4-byte ones.
     const double element_scale = weight_bytes_per_param(precision) / 2.0;
+    const bool fp8_inputs =
+        precision == Precision::fp8 && framework_profile(layout.framework).fp8_saves_casts;
     const double per_layer =
-        element_scale * (cp_layer_activation_bytes(shape, layout, layout.recompute) +
+        element_scale * (cp_layer_activation_bytes(shape, layout, layout.recompute, fp8_inputs) +
                          (layout.recompute == Recompute::full ? 0.0 : moe_delta));
     const double m = layout.micro_batches(), p = layout.pp, v = std::max(1, layout.virtual_stages);
     // Micro-batches whose activations the first stage holds at its peak.
@@ -109,7 +111,8 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     const double rebuilt =
         layout.recompute == Recompute::full
             ? element_scale *
-                  (cp_layer_activation_bytes(shape, layout, Recompute::none) + moe_delta)
+                  (cp_layer_activation_bytes(shape, layout, Recompute::none, fp8_inputs) +
+                   moe_delta)
             : 0.0;
     const double first = in_flight * split.first * per_layer + rebuilt;
     // The fullest middle stage, taken as the second (one micro-batch fewer in flight).

@@ -173,19 +173,24 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
 }
 
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
-                              bool sequence_parallel, Recompute recompute) {
+                              bool sequence_parallel, Recompute recompute, bool fp8_gemm_inputs) {
     const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
     const double t = tp, sbh = s * b * h;
     const double replicated_div = sequence_parallel ? t : 1.0;
     if (recompute == Recompute::full) return 2.0 * sbh / replicated_div; // the layer input only
     // Not split by tp: 2 layernorm inputs (4), attention and MLP inputs (2+2), 2 dropout masks (2).
-    const double replicated = 10.0 * sbh;
     // Split by tp: Q (2), K and V (4 * kv/a), context (2), MLP intermediates (4f/h, 6f/h gated).
     const double q_ratio = shape.query_width() / h, kv_ratio = shape.kv_width() / h;
     const double f_ratio = ffn(shape) / h;
-    const double sharded =
-        (2.0 * q_ratio + 4.0 * kv_ratio + 2.0 * q_ratio + (shape.gated_mlp ? 6.0 : 4.0) * f_ratio) *
-        sbh;
+    // FP8 keeps the inputs of the QKV, MLP-up, output-projection and MLP-down GEMMs at 1 byte:
+    // the two layernorm outputs, the attention context and the activation function's output.
+    // Q, K, V stay 16-bit for the attention kernel, the MLP-up output for the activation's
+    // backward.
+    const double fp8_saving = fp8_gemm_inputs ? 1.0 : 0.0;
+    const double replicated = (10.0 - 2.0 * fp8_saving) * sbh;
+    const double sharded = (2.0 * q_ratio + 4.0 * kv_ratio + (2.0 - fp8_saving) * q_ratio +
+                            ((shape.gated_mlp ? 6.0 : 4.0) - fp8_saving) * f_ratio) *
+                           sbh;
     // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores. FlashAttention keeps
     // only the fp32 log-sum-exp of each score row (4 bytes per head and token) and regenerates the
     // dropout mask from the RNG state (Dao et al. 2022, sec. 3.1).

@@ -51,6 +51,10 @@ struct FrameworkProfile {
     // checkpointing): every op's output is recomputed in backward except the attention kernel's
     // and every other matmul's, instead of Megatron's recompute of the attention core only.
     bool selective_op_policy;
+    // FP8 GEMMs keep their activation inputs for backward as the 1-byte casts (Transformer
+    // Engine's Linear/LayerNormLinear/LayerNormMLP save the FP8 tensor for the weight gradient);
+    // torchao's Float8Linear saves the 16-bit input and casts again in backward.
+    bool fp8_saves_casts;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
