@@ -114,7 +114,10 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     out << "  memory       weights " << number(m.weights, 1) << " + gradients "
         << number(m.gradients, 1) << " + optimizer " << number(m.optimizer, 1) << " + activations "
         << number(m.activations, 1) << " = " << number(m.total, 1) << " of "
-        << number(m.capacity, 1) << " GiB per device" << (p.valid() ? " (fits)" : " (does not fit)")
+        << number(m.capacity, 1) << " GiB per device"
+        << (p.fits_in_memory ? " (fits)"
+            : p.valid()      ? " (may not fit)"
+                             : " (does not fit)")
         << "\n";
     if (m.weights_frozen > 0 || m.offloaded_host > 0) {
         out << "               ";

@@ -5,9 +5,11 @@
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/search.h"
 #include "clusterplan/sim/spot_cost.h"
+#include "engine/model_constants.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
@@ -429,4 +431,40 @@ TEST_CASE("QLoRA is refused where bitsandbytes cannot run, and allowed on NVIDIA
     CHECK(training_refusal(sc, cp::test::priced_a100_node()).empty());
     sc.workload.finetune.method = TrainingMethod::lora;
     CHECK(training_refusal(sc, trainium).empty());
+}
+
+TEST_CASE("a fixed layout is refused for memory only beyond the memory model's error",
+          "[planner]") {
+    // Llama 2 7B at 512 tokens data parallel on one A100 node without recompute: each sample
+    // adds ~3 % of the 80 GiB device until the estimate crosses it.
+    auto fixed = [](int micro_batch) {
+        const std::string mb = std::to_string(micro_batch);
+        Scenario sc = parse_scenario(
+            R"({"name": "t", "model": {"preset": "llama2-7b", "seq_len": 512}, "cluster": {},
+                "parallel": {"tp": 1, "pp": 1, "dp": 8, "micro_batch": )" +
+                mb + R"(, "global_batch": )" + std::to_string(8 * micro_batch) +
+                R"(, "zero": 1, "recompute": "none", "sequence_parallel": false}})",
+            "t.json");
+        sc.nodes = 1;
+        return simulate_plan(sc, cp::test::priced_a100_node(), nullptr);
+    };
+    const double margin = 1.0 + model::kMemoryEstimateErrorShare;
+    int within = 0, beyond = 0;
+    for (int mb = 1; mb <= 64 && !beyond; ++mb) {
+        const PlanReport r = fixed(mb);
+        REQUIRE(r.searched.empty());
+        const double share = r.result.memory_gib.total / r.result.memory_gib.capacity;
+        if (!within && share > 1.0 && share <= margin) within = mb;
+        if (share > margin) beyond = mb;
+    }
+    REQUIRE(within > 0);
+    REQUIRE(beyond > within);
+    const PlanReport kept = fixed(within);
+    CHECK(kept.result.valid());
+    CHECK_FALSE(kept.result.fits_in_memory);
+    CHECK(std::any_of(kept.assumptions.begin(), kept.assumptions.end(),
+                      [](const std::string& a) { return a.find("may not fit") != a.npos; }));
+    const PlanReport refused = fixed(beyond);
+    CHECK(refused.result.limit == Limit::out_of_memory);
+    CHECK_THAT(refused.limit_reason, Catch::StartsWith("does not fit in memory"));
 }

@@ -3,6 +3,7 @@
 // and the error when that source is left out of the factor fit (leave-one-source-out). The
 // committed factor table must be what the fit returns over the fixture.
 #include "clusterplan/sim/validation_runs.h"
+#include "engine/model_constants.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -96,6 +97,9 @@ TEST_CASE("published training runs: in-sample and leave-one-source-out error per
             all_loso.add(p_out);
             INFO(r.id);
             CHECK(p_in.valid);
+            // A run that trained is never refused for memory when its layout is simulated.
+            const sim::MemoryGib& mem = p_in.result.memory_gib;
+            CHECK(mem.total <= (1.0 + sim::model::kMemoryEstimateErrorShare) * mem.capacity);
         }
         per_source[source] = {in, loso};
         std::printf("%-46s %4d %8.1f%% %8.1f%% %8.1f%% %8.1f%% %4d\n", source.c_str(), in.n,

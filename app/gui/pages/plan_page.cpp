@@ -225,8 +225,9 @@ void PlanPage::showOutcome() {
                             tr("%1 TFLOP/s per device").arg(fmt_num(r.model_tflops_per_device, 0)));
     cards_["memory"]->setValue(
         fmt_gib(r.memory_gib.total),
-        tr("of %1%2").arg(fmt_gib(r.memory_gib.capacity),
-                          r.fits_in_memory ? QString() : tr(" — does not fit")));
+        tr("of %1%2").arg(fmt_gib(r.memory_gib.capacity), r.fits_in_memory ? QString()
+                                                          : r.valid()      ? tr(" — may not fit")
+                                                                      : tr(" — does not fit")));
     cards_["time_to_train"]->setValue(fmt_hours(o.time_to_train_h),
                                       tr("%1 × %2").arg(o.devices).arg(o.accelerator));
     cards_["cost_on_demand"]->setValue(fmt_usd(o.cost_on_demand_usd), o.instance);

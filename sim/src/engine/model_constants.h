@@ -134,6 +134,12 @@ inline constexpr double kOptimizerBytesFp32 = 8.0;
 inline constexpr double kOptimizerTrafficBytesPerParam = 32.0;
 // CUDA context, NCCL buffers, cuBLAS workspaces and allocator slack per device.
 inline constexpr double kFrameworkReserveGib = 1.5;
+// The memory model's error on published figures: LoRA/QLoRA peaks within 8.6 %
+// (validation_finetune_memory_test), published training runs that trained predicted at most
+// 6.6 % above their device (validation_runs_test prints each). A layout the scenario fixes is
+// refused for memory only beyond this share above capacity; within it the plan is kept and says
+// it may not fit.
+inline constexpr double kMemoryEstimateErrorShare = 0.10;
 
 // Human-readable statement of the above, for the CLI's `assumptions` list.
 inline constexpr std::array<std::string_view, 11> kAssumptions{{

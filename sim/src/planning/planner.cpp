@@ -10,6 +10,7 @@
 #include "engine/pipeline_stages.h"
 #include "engine/training_constants.h"
 #include "planning/framework_notes.h"
+#include "planning/memory_margin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,14 +18,6 @@
 
 namespace cp::sim {
 namespace {
-
-std::string format_gib(double gib) {
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    s.precision(1);
-    s << gib << " GiB";
-    return s.str();
-}
 
 std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
     std::string out;
@@ -284,6 +277,8 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     const Cluster cluster{node, nodes};
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, rep.precision, cal);
+    const bool memory_uncertain =
+        searched_fields(sc).empty() && keep_within_memory_error(rep.result);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
     rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
@@ -353,7 +348,9 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     if (!superlinear.empty()) rep.assumptions.push_back(std::move(superlinear));
     if (inter_node_over_tcp(rep)) rep.assumptions.push_back(std::string(model::kNoEfaAssumption));
     const double memory_share = rep.result.memory_gib.total / rep.result.memory_gib.capacity;
-    if (rep.result.limit == Limit::none && memory_share > sc.constraints.max_memory_fraction)
+    if (memory_uncertain)
+        rep.assumptions.push_back(memory_error_note(rep.result));
+    else if (rep.result.limit == Limit::none && memory_share > sc.constraints.max_memory_fraction)
         rep.assumptions.push_back(
             "the layout fills " +
             std::to_string(static_cast<int>(std::lround(100 * memory_share))) +
