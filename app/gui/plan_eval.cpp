@@ -49,10 +49,15 @@ QString verdict_for(const sim::PlanReport& p, const sim::Constraints& constraint
         return QObject::tr("This plan does not work: %1.")
             .arg(q(p.limit_reason.empty() ? sim::describe_limit(r) : p.limit_reason));
     }
-    *ok = true;
+    *ok = r.fits_in_memory; // a kept layout that may not fit is flagged
     QStringList s;
-    s << QObject::tr("Fits in memory (%1 of %2 per device).")
-             .arg(fmt_gib(r.memory_gib.total), fmt_gib(r.memory_gib.capacity));
+    if (r.fits_in_memory)
+        s << QObject::tr("Fits in memory (%1 of %2 per device).")
+                 .arg(fmt_gib(r.memory_gib.total), fmt_gib(r.memory_gib.capacity));
+    else // a fixed layout kept within the memory model's error (see its assumptions)
+        s << QObject::tr("May not fit in memory (%1 estimated of %2 per device, within the "
+                         "memory model's error).")
+                 .arg(fmt_gib(r.memory_gib.total), fmt_gib(r.memory_gib.capacity));
     const QString on_demand = QObject::tr("Training takes %1 on %2 × %3 and costs %4 on demand.")
                                   .arg(fmt_hours(p.job.time_to_train_h))
                                   .arg(p.nodes)
