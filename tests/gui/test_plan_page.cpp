@@ -1,10 +1,12 @@
 // Plan page: editing a field recomputes the results; bad layouts give a clear verdict; scenario
 // files open and save through sim's parser and serialiser.
 #include "app_context.h"
+#include "clusterplan/sim/presets.h"
 #include "gui_test_support.h"
 #include "main_window.h"
 #include "pages/plan_page.h"
 #include "pages/scenario_editor.h"
+#include "plan_eval.h"
 #include "tolerance.h"
 
 #include <QComboBox>
@@ -158,4 +160,40 @@ TEST_CASE("Search mode shows the searched layout, Manual starts from it", "[gui]
     CHECK(plan->outcome().layout.dp == searched.dp);
     CHECK(plan->outcome().layout.zero == searched.zero);
     CHECK_REL(plan->outcome().result.step_time_s, step_s, 1e-9);
+}
+
+TEST_CASE("A fixed layout a little over memory is kept with a warning, far over it is refused",
+          "[gui][plan]") {
+    test::TempDataDir data;
+    AppContext context;
+    // Llama 2 7B at 512 tokens on one p4de node, data parallel without recompute: each sample
+    // adds ~3 % of the 80 GiB device.
+    cp::sim::Scenario sc = context.scenario();
+    sc.workload = cp::sim::find_model_preset("llama2-7b")->workload;
+    sc.workload.shape.seq_len = 512;
+    sc.instance = "p4de.24xlarge";
+    sc.nodes = 1;
+    sc.parallel.tp = 1;
+    sc.parallel.pp = 1;
+    sc.parallel.dp = 8;
+    sc.parallel.zero = 1;
+    sc.parallel.recompute = cp::sim::Recompute::none;
+    sc.parallel.sequence_parallel = false;
+    sc.parallel.sequence_parallel_given = true; // as the editor's Manual mode sets it
+    PlanOutcome within, beyond;
+    for (int mb = 1; mb <= 64 && beyond.error.isEmpty() && beyond.result.valid(); ++mb) {
+        sc.parallel.micro_batch = mb;
+        sc.parallel.global_batch = 8 * mb;
+        const PlanOutcome o = evaluate_plan(sc, context.catalog());
+        REQUIRE(o.error.isEmpty());
+        const double share = o.result.memory_gib.total / o.result.memory_gib.capacity;
+        if (share > 1.0 && o.result.valid() && within.devices == 0) within = o;
+        if (!o.result.valid()) beyond = o;
+    }
+    REQUIRE(within.devices == 8);
+    CHECK_FALSE(within.verdict_ok);
+    CHECK(within.verdict.contains(QStringLiteral("May not fit in memory")));
+    REQUIRE(beyond.devices == 8);
+    CHECK_FALSE(beyond.verdict_ok);
+    CHECK(beyond.verdict.contains(QStringLiteral("does not fit in memory")));
 }
