@@ -136,9 +136,9 @@ inline constexpr double kOptimizerTrafficBytesPerParam = 32.0;
 inline constexpr double kFrameworkReserveGib = 1.5;
 // The memory model's error on published figures: LoRA/QLoRA peaks within 8.6 %
 // (validation_finetune_memory_test), published training runs that trained predicted at most
-// 6.6 % above their device (validation_runs_test prints each). A layout the scenario fixes is
-// refused for memory only beyond this share above capacity; within it the plan is kept and says
-// it may not fit.
+// 6.6 % above their device (validation_runs_test prints each). simulate refuses its plan for
+// memory only beyond this share above capacity; within it the plan is kept and says it may not
+// fit.
 inline constexpr double kMemoryEstimateErrorShare = 0.10;
 
 // Human-readable statement of the above, for the CLI's `assumptions` list.

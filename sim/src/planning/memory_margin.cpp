@@ -32,9 +32,9 @@ std::string memory_error_note(const PlanResult& result) {
     return "memory estimate " + format_gib(m.total) + " per device is " +
            std::to_string(over_percent) + " % above the " + format_gib(m.capacity) +
            " available, within the memory model's " + std::to_string(error_percent) +
-           " % error on published runs: kept because the scenario fixes the layout, but it may "
-           "not fit (check with a short run; activation-checkpoint placement, loss chunking and "
-           "allocator settings decide the last GiB)";
+           " % error on published runs: it may not fit (check with a short run; "
+           "activation-checkpoint placement, loss chunking and allocator settings decide the "
+           "last GiB)";
 }
 
 } // namespace cp::sim

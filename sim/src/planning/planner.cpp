@@ -277,8 +277,8 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     const Cluster cluster{node, nodes};
     std::string superlinear; // why efficiency exceeds 100 %, for the assumptions
     rep.result = evaluate(sc.workload, cluster, layout, rep.precision, cal);
-    const bool memory_uncertain =
-        searched_fields(sc).empty() && keep_within_memory_error(rep.result);
+    // Only simulate reaches this with a plan over capacity (recommend's candidates fit).
+    const bool memory_uncertain = keep_within_memory_error(rep.result);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
     rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
