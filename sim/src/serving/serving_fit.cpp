@@ -1,5 +1,6 @@
 #include "clusterplan/sim/serving_fit.h"
 
+#include "engine/model_constants.h"
 #include "serving/serving_eval.h"
 
 #include <Eigen/Dense>
@@ -18,9 +19,22 @@ double copies_running(const ServingRun& run, const ServingSetup& st) {
     return run.models > 0 ? std::min(run.models, cores) : cores;
 }
 
+// The replica a run measured. A chip's cores share its memory: where a run loads fewer model
+// copies than the chip has cores (NeuronPerf's n_models below the core count), the idle cores
+// draw nothing and each copy streams at the chip's bandwidth over the copies.
+ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
+    ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache,
+                                         run.tp, 1, nullptr);
+    const int cores = st.hw.cores_per_chip;
+    if (run.models > 0 && run.models < cores && run.tp == 1)
+        st.rates.hbm_bytes_per_s *= double(cores) / run.models;
+    return st;
+}
+
 struct Equation {
-    ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
-    double target_s = 0; // the measured time the terms must add up to
+    ServingTerms terms;   // seconds at datasheet rates (overhead: layer-passes)
+    double target_s = 0;  // the measured time the terms must add up to
+    bool decoder = false; // a generating model's step, prefill or cycle
 };
 
 // The engine's policy as the run configured it (a KV memory fraction the benchmark set).
@@ -32,8 +46,7 @@ EnginePolicy run_policy(const ServingRun& run) {
 
 // The measured figure of `run` as a time and the terms the model adds up to it.
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
-    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
-                                               run.kv_cache, run.tp, 1, nullptr);
+    const ServingSetup st = run_setup(run, node);
     if (!serving_hardware_gap(st).empty()) return std::nullopt;
     const EnginePolicy policy = run_policy(run);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
@@ -42,6 +55,7 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     if (run.replicas > 1) return std::nullopt; // a system of copies: checked, not fitted
     const double b = plan.batch;
     Equation e;
+    e.decoder = serves_generation(st, run.output_tokens);
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:
         e.terms = decode_cycle_terms(st, policy, b, run.input_tokens, run.output_tokens);
@@ -81,39 +95,65 @@ bool engine_independent(ServingTerm term) {
            term == ServingTerm::tp_comm;
 }
 
-// min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
-// the most negative one until none is (a greedy non-negative least squares).
+// The least factor each term may take. A decode step streams the whole model's weights (GBs per
+// device, far beyond any on-chip cache: 40-96 MB of L2, 24 MiB of NeuronCore SBUF), so it cannot
+// beat the device's peak bandwidth; the terms price bytes at the size curve's efficiency (at most
+// kHbmSizeCurve's largest value), so those factors are at least that efficiency. Encoders run
+// back to back on weights of a few hundred MB that caches partly hold, and every other term
+// (matrix rates, links, fixed costs) is only at least zero.
+double factor_floor(ServingTerm term, bool decoders) {
+    if (decoders && (term == ServingTerm::weights || term == ServingTerm::kv_cache))
+        return model::kHbmSizeCurve.back()[1];
+    return 0.0;
+}
+
+// min sum((terms.k - t)/t)^2 over k >= floor: least squares on the columns still free, holding
+// the one furthest below its floor at the floor until none is (a greedy bounded least squares).
 EngineFactors fit_engine(const std::vector<Equation>& eqs) {
     EngineFactors f;
     if (eqs.empty()) return f;
-    Eigen::MatrixXd a(static_cast<Eigen::Index>(eqs.size()), kServingTermCount);
-    Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eqs.size()));
+    const bool decoders =
+        std::any_of(eqs.begin(), eqs.end(), [](const Equation& q) { return q.decoder; });
+    const auto rows = static_cast<Eigen::Index>(eqs.size());
+    Eigen::MatrixXd a(rows, kServingTermCount);
     for (std::size_t i = 0; i < eqs.size(); ++i)
         for (int j = 0; j < kServingTermCount; ++j)
             a(static_cast<Eigen::Index>(i), j) =
                 eqs[i].terms.x[static_cast<std::size_t>(j)] / eqs[i].target_s;
-    std::array<bool, kServingTermCount> active{};
+    std::array<bool, kServingTermCount> free{};
     for (int j = 0; j < kServingTermCount; ++j)
-        active[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
-    for (int round = 0; round < kServingTermCount; ++round) {
+        free[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
+    for (int round = 0; round <= kServingTermCount; ++round) {
+        // Terms held at their floor move to the right-hand side.
+        Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
         std::vector<int> cols;
-        for (int j = 0; j < kServingTermCount; ++j)
-            if (active[j]) cols.push_back(j);
+        for (int j = 0; j < kServingTermCount; ++j) {
+            if (free[j])
+                cols.push_back(j);
+            else if (f.fitted[j])
+                b -= f.k[j] * a.col(j);
+        }
         if (cols.empty()) break;
-        Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+        Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(cols.size()));
         for (std::size_t c = 0; c < cols.size(); ++c)
             sub.col(static_cast<Eigen::Index>(c)) = a.col(cols[c]);
         const Eigen::VectorXd k = sub.colPivHouseholderQr().solve(b);
         int worst = -1;
-        for (std::size_t c = 0; c < cols.size(); ++c)
-            if (k(static_cast<Eigen::Index>(c)) < 0 &&
-                (worst < 0 || k(static_cast<Eigen::Index>(c)) < k(worst)))
+        double worst_gap = 0;
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            const double gap = k(static_cast<Eigen::Index>(c)) -
+                               factor_floor(static_cast<ServingTerm>(cols[c]), decoders);
+            if (gap < worst_gap) {
+                worst_gap = gap;
                 worst = static_cast<int>(c);
+            }
+        }
         if (worst >= 0) {
-            active[cols[static_cast<std::size_t>(worst)]] = false;
-            // A dropped term costs nothing under this engine.
-            f.k[cols[static_cast<std::size_t>(worst)]] = 0.0;
-            f.fitted[cols[static_cast<std::size_t>(worst)]] = true;
+            const int j = cols[static_cast<std::size_t>(worst)];
+            free[j] = false;
+            // A term held at zero costs nothing under this engine.
+            f.k[j] = factor_floor(static_cast<ServingTerm>(j), decoders);
+            f.fitted[j] = true;
             continue;
         }
         for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -255,8 +295,7 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         const double p = predict_serving_run(one, node, factors, why);
         return measures_throughput(run.metric) ? p * r : p;
     }
-    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
-                                               run.kv_cache, run.tp, 1, nullptr);
+    const ServingSetup st = run_setup(run, node);
     if (const std::string gap = serving_hardware_gap(st); !gap.empty()) {
         if (why) *why = gap;
         return kUnknown;
