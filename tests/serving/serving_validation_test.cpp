@@ -185,3 +185,48 @@ TEST_CASE("published serving runs: a system of data-parallel replicas serves the
         CHECK_REL(four, run.metric == ServingMetric::output_tokens_per_s ? 4 * one : one, 1e-9);
     }
 }
+
+TEST_CASE("published serving runs: figures counted in another tokenizer's tokens and per-token "
+          "request latency") {
+    auto& fx = cp::test::serving_fixture();
+    for (const auto& run : published_serving_runs().runs) {
+        if (run.id != "llmperf-tgi204-a10g-llama3-8b-550x150-c4-out" &&
+            run.id != "llmperf-tgi204-a10g-llama3-8b-550x150-c4-itl")
+            continue;
+        const NodeSpec node = fx.node(run.instance);
+        const double served = predict_serving_run(run, node, fx.factors);
+        // The same text counted as 1.2 tokens per served token: 1.2x the tokens per second and
+        // 1/1.2 the latency per token.
+        ServingRun counted = run;
+        counted.counted_tokens_per_token = 1.2;
+        counted.input_tokens = int(std::lround(run.input_tokens * 1.2));
+        counted.output_tokens = int(std::lround(run.output_tokens * 1.2));
+        const double p = predict_serving_run(counted, node, fx.factors);
+        INFO(run.id);
+        CHECK_REL(p, run.metric == ServingMetric::output_tokens_per_s ? 1.2 * served : served / 1.2,
+                  1e-9);
+        if (run.metric != ServingMetric::tpot_ms) continue;
+        // The request's latency over its tokens lies above the step: the first token's wait.
+        ServingRun whole = run;
+        whole.per_token_of_request = true;
+        ServingRun first = run;
+        first.metric = ServingMetric::ttft_ms;
+        const double ttft = predict_serving_run(first, node, fx.factors);
+        const double n = run.output_tokens;
+        CHECK_REL(predict_serving_run(whole, node, fx.factors), (ttft + (n - 1) * served) / n,
+                  1e-9);
+        CHECK(predict_serving_run(whole, node, fx.factors) > served);
+    }
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "vllm", "model": "m", "accelerator": "A10G",
+                  "instance": "g5.2xlarge", "tp": 1, "weights": "bf16", "input_tokens": 550,
+                  "output_tokens": 177, "metric": "request_latency_ms_per_token", "value": 30,
+                  "counted_tokens_per_token": 1.18}]})");
+    REQUIRE(set.runs.size() == 1);
+    CHECK(set.runs[0].metric == ServingMetric::tpot_ms);
+    CHECK(set.runs[0].per_token_of_request);
+    CHECK(set.runs[0].counted_tokens_per_token == 1.18);
+}

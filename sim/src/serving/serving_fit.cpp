@@ -53,6 +53,8 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
     if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
     if (run.replicas > 1) return std::nullopt; // a system of copies: checked, not fitted
+    // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
+    if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
     const double b = plan.batch;
     Equation e;
     e.decoder = serves_generation(st, run.output_tokens);
@@ -294,6 +296,31 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         if (run.concurrency > 0) one.concurrency = std::max(1, int(std::ceil(run.concurrency / r)));
         const double p = predict_serving_run(one, node, factors, why);
         return measures_throughput(run.metric) ? p * r : p;
+    }
+    if (run.counted_tokens_per_token != 1.0) {
+        // The benchmark counts r tokens per token the model serves: the model serves its prompt and
+        // answer in 1/r the tokens, and each of its tokens/s or per-token latencies is r of the
+        // benchmark's.
+        ServingRun served = run;
+        const double r = run.counted_tokens_per_token;
+        served.counted_tokens_per_token = 1.0;
+        served.input_tokens = std::max(1, int(std::lround(run.input_tokens / r)));
+        if (run.output_tokens > 0)
+            served.output_tokens = std::max(1, int(std::lround(run.output_tokens / r)));
+        const double p = predict_serving_run(served, node, factors, why);
+        if (run.metric == ServingMetric::output_tokens_per_s) return p * r;
+        if (run.metric == ServingMetric::tpot_ms) return p / r;
+        return p;
+    }
+    if (run.per_token_of_request && run.metric == ServingMetric::tpot_ms) {
+        // The request's latency (first token, then a step per further token) over its tokens.
+        ServingRun first = run, step = run;
+        first.per_token_of_request = step.per_token_of_request = false;
+        first.metric = ServingMetric::ttft_ms;
+        const double n = std::max(1, run.output_tokens);
+        return (predict_serving_run(first, node, factors, why) +
+                (n - 1) * predict_serving_run(step, node, factors, why)) /
+               n;
     }
     const ServingSetup st = run_setup(run, node);
     if (const std::string gap = serving_hardware_gap(st); !gap.empty()) {
