@@ -153,7 +153,7 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
         if (worst >= 0) {
             const int j = cols[static_cast<std::size_t>(worst)];
             free[j] = false;
-            // A term held at zero costs nothing under this engine.
+            // A term held at its floor (zero: it costs nothing under this engine).
             f.k[j] = factor_floor(static_cast<ServingTerm>(j), decoders);
             f.fitted[j] = true;
             continue;
@@ -298,9 +298,9 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         return measures_throughput(run.metric) ? p * r : p;
     }
     if (run.counted_tokens_per_token != 1.0) {
-        // The benchmark counts r tokens per token the model serves: the model serves its prompt and
-        // answer in 1/r the tokens, and each of its tokens/s or per-token latencies is r of the
-        // benchmark's.
+        // The benchmark counts r tokens per token the model serves: the model serves the prompt
+        // and answer in 1/r the tokens, and the benchmark reports r times its tokens/s and 1/r of
+        // its latency per token.
         ServingRun served = run;
         const double r = run.counted_tokens_per_token;
         served.counted_tokens_per_token = 1.0;
