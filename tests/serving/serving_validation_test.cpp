@@ -230,3 +230,17 @@ TEST_CASE("published serving runs: figures counted in another tokenizer's tokens
     CHECK(set.runs[0].per_token_of_request);
     CHECK(set.runs[0].counted_tokens_per_token == 1.18);
 }
+
+TEST_CASE("serving factors: engines fitted on decode steps stream weights and KV cache no faster "
+          "than the device's peak bandwidth") {
+    auto& fx = cp::test::serving_fixture();
+    // The HBM size curve prices bytes at up to 0.8 of peak (model_constants.h kHbmSizeCurve), so
+    // a factor below 0.8 would stream faster than the datasheet bandwidth.
+    for (ServingEngine e : {ServingEngine::tensorrt_llm, ServingEngine::neuron}) {
+        const EngineFactors& f = fx.factors.of(e);
+        INFO(enum_name(e));
+        REQUIRE_FALSE(f.runs.empty());
+        CHECK(f.k_of(ServingTerm::weights) >= 0.8 - 1e-12);
+        CHECK(f.k_of(ServingTerm::kv_cache) >= 0.8 - 1e-12);
+    }
+}
