@@ -199,8 +199,10 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
                                    std::string_view exclude) {
-    std::array<std::vector<Equation>, kServingEngineCount> eqs;
-    std::array<std::vector<const ServingRun*>, kServingEngineCount> used;
+    // Per engine, the equations of generation (decode, prefill, cycles) and of forward passes
+    // (encoders, CNNs).
+    std::array<std::vector<Equation>, kServingEngineCount> eqs, forward_eqs;
+    std::array<std::vector<const ServingRun*>, kServingEngineCount> used, forward_used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
         // A run on an instance the catalog lacks cannot be fitted; validation reports it.
@@ -208,13 +210,13 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         if (!node) continue;
         const auto e = equation_for(run, *node);
         if (!e) continue;
-        eqs[static_cast<std::size_t>(run.engine)].push_back(*e);
-        used[static_cast<std::size_t>(run.engine)].push_back(&run);
+        const auto i = static_cast<std::size_t>(run.engine);
+        (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
+        (e->decoder ? used : forward_used)[i].push_back(&run);
     }
-    ServingFactors out;
-    for (int i = 0; i < kServingEngineCount; ++i) {
-        EngineFactors f = fit_engine(eqs[static_cast<std::size_t>(i)]);
-        for (const ServingRun* r : used[static_cast<std::size_t>(i)]) {
+    auto fit_runs = [](const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs) {
+        EngineFactors f = fit_engine(q);
+        for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
                 f.sources.push_back(r->source);
@@ -222,7 +224,24 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
                 f.accelerators.end())
                 f.accelerators.push_back(r->accelerator);
         }
-        out.engines[static_cast<std::size_t>(i)] = std::move(f);
+        return f;
+    };
+    ServingFactors out;
+    for (std::size_t i = 0; i < kServingEngineCount; ++i) {
+        // An engine with published runs of both kinds fits each on its own: on Neuron the decoder
+        // (transformers-neuronx, tensor parallel over cores) and the forward passes (torch-neuronx
+        // traced graphs, one copy per core) are different compiled programs. With one kind only,
+        // its factors serve both.
+        if (!eqs[i].empty() && !forward_eqs[i].empty()) {
+            out.engines[i] = fit_runs(eqs[i], used[i]);
+            out.forward[i] = fit_runs(forward_eqs[i], forward_used[i]);
+            continue;
+        }
+        std::vector<Equation> all = eqs[i];
+        all.insert(all.end(), forward_eqs[i].begin(), forward_eqs[i].end());
+        std::vector<const ServingRun*> runs = used[i];
+        runs.insert(runs.end(), forward_used[i].begin(), forward_used[i].end());
+        out.engines[i] = fit_runs(all, runs);
     }
     // An engine without published runs (or with its only source left out) takes the factors of
     // the nearest engine that has them: GPU engines from TensorRT-LLM, then TensorRT; Neuron has
@@ -328,7 +347,7 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         return kUnknown;
     }
     const EnginePolicy policy = run_policy(run);
-    const EngineFactors& f = factors.of(run.engine);
+    const EngineFactors& f = factors.of(run.engine, serves_generation(st, run.output_tokens));
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
 
