@@ -1,5 +1,6 @@
 #include "clusterplan/sim/serving_fit.h"
 
+#include "engine/model_constants.h"
 #include "serving/serving_eval.h"
 
 #include <Eigen/Dense>
@@ -18,9 +19,22 @@ double copies_running(const ServingRun& run, const ServingSetup& st) {
     return run.models > 0 ? std::min(run.models, cores) : cores;
 }
 
+// The replica a run measured. A chip's cores share its memory: where a run loads fewer model
+// copies than the chip has cores (NeuronPerf's n_models below the core count), the idle cores
+// draw nothing and each copy streams at the chip's bandwidth over the copies.
+ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
+    ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache,
+                                         run.tp, 1, nullptr);
+    const int cores = st.hw.cores_per_chip;
+    if (run.models > 0 && run.models < cores && run.tp == 1)
+        st.rates.hbm_bytes_per_s *= double(cores) / run.models;
+    return st;
+}
+
 struct Equation {
-    ServingTerms terms;  // seconds at datasheet rates (overhead: layer-passes)
-    double target_s = 0; // the measured time the terms must add up to
+    ServingTerms terms;   // seconds at datasheet rates (overhead: layer-passes)
+    double target_s = 0;  // the measured time the terms must add up to
+    bool decoder = false; // a generating model's step, prefill or cycle
 };
 
 // The engine's policy as the run configured it (a KV memory fraction the benchmark set).
@@ -32,16 +46,18 @@ EnginePolicy run_policy(const ServingRun& run) {
 
 // The measured figure of `run` as a time and the terms the model adds up to it.
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
-    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
-                                               run.kv_cache, run.tp, 1, nullptr);
+    const ServingSetup st = run_setup(run, node);
     if (!serving_hardware_gap(st).empty()) return std::nullopt;
     const EnginePolicy policy = run_policy(run);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
     if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
     if (run.replicas > 1) return std::nullopt; // a system of copies: checked, not fitted
+    // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
+    if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
     const double b = plan.batch;
     Equation e;
+    e.decoder = serves_generation(st, run.output_tokens);
     switch (run.metric) {
     case ServingMetric::output_tokens_per_s:
         e.terms = decode_cycle_terms(st, policy, b, run.input_tokens, run.output_tokens);
@@ -81,39 +97,65 @@ bool engine_independent(ServingTerm term) {
            term == ServingTerm::tp_comm;
 }
 
-// min sum((terms.k - t)/t)^2 over k >= 0: least squares on the columns still active, dropping
-// the most negative one until none is (a greedy non-negative least squares).
+// The least factor each term may take. A decode step streams the whole model's weights (GBs per
+// device, far beyond any on-chip cache: 40-96 MB of L2, 24 MiB of NeuronCore SBUF), so it cannot
+// beat the device's peak bandwidth; the terms price bytes at the size curve's efficiency (at most
+// kHbmSizeCurve's largest value), so those factors are at least that efficiency. Encoders run
+// back to back on weights of a few hundred MB that caches partly hold, and every other term
+// (matrix rates, links, fixed costs) is only at least zero.
+double factor_floor(ServingTerm term, bool decoders) {
+    if (decoders && (term == ServingTerm::weights || term == ServingTerm::kv_cache))
+        return model::kHbmSizeCurve.back()[1];
+    return 0.0;
+}
+
+// min sum((terms.k - t)/t)^2 over k >= floor: least squares on the columns still free, holding
+// the one furthest below its floor at the floor until none is (a greedy bounded least squares).
 EngineFactors fit_engine(const std::vector<Equation>& eqs) {
     EngineFactors f;
     if (eqs.empty()) return f;
-    Eigen::MatrixXd a(static_cast<Eigen::Index>(eqs.size()), kServingTermCount);
-    Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(eqs.size()));
+    const bool decoders =
+        std::any_of(eqs.begin(), eqs.end(), [](const Equation& q) { return q.decoder; });
+    const auto rows = static_cast<Eigen::Index>(eqs.size());
+    Eigen::MatrixXd a(rows, kServingTermCount);
     for (std::size_t i = 0; i < eqs.size(); ++i)
         for (int j = 0; j < kServingTermCount; ++j)
             a(static_cast<Eigen::Index>(i), j) =
                 eqs[i].terms.x[static_cast<std::size_t>(j)] / eqs[i].target_s;
-    std::array<bool, kServingTermCount> active{};
+    std::array<bool, kServingTermCount> free{};
     for (int j = 0; j < kServingTermCount; ++j)
-        active[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
-    for (int round = 0; round < kServingTermCount; ++round) {
+        free[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
+    for (int round = 0; round <= kServingTermCount; ++round) {
+        // Terms held at their floor move to the right-hand side.
+        Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
         std::vector<int> cols;
-        for (int j = 0; j < kServingTermCount; ++j)
-            if (active[j]) cols.push_back(j);
+        for (int j = 0; j < kServingTermCount; ++j) {
+            if (free[j])
+                cols.push_back(j);
+            else if (f.fitted[j])
+                b -= f.k[j] * a.col(j);
+        }
         if (cols.empty()) break;
-        Eigen::MatrixXd sub(a.rows(), static_cast<Eigen::Index>(cols.size()));
+        Eigen::MatrixXd sub(rows, static_cast<Eigen::Index>(cols.size()));
         for (std::size_t c = 0; c < cols.size(); ++c)
             sub.col(static_cast<Eigen::Index>(c)) = a.col(cols[c]);
         const Eigen::VectorXd k = sub.colPivHouseholderQr().solve(b);
         int worst = -1;
-        for (std::size_t c = 0; c < cols.size(); ++c)
-            if (k(static_cast<Eigen::Index>(c)) < 0 &&
-                (worst < 0 || k(static_cast<Eigen::Index>(c)) < k(worst)))
+        double worst_gap = 0;
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            const double gap = k(static_cast<Eigen::Index>(c)) -
+                               factor_floor(static_cast<ServingTerm>(cols[c]), decoders);
+            if (gap < worst_gap) {
+                worst_gap = gap;
                 worst = static_cast<int>(c);
+            }
+        }
         if (worst >= 0) {
-            active[cols[static_cast<std::size_t>(worst)]] = false;
-            // A dropped term costs nothing under this engine.
-            f.k[cols[static_cast<std::size_t>(worst)]] = 0.0;
-            f.fitted[cols[static_cast<std::size_t>(worst)]] = true;
+            const int j = cols[static_cast<std::size_t>(worst)];
+            free[j] = false;
+            // A term held at its floor (zero: it costs nothing under this engine).
+            f.k[j] = factor_floor(static_cast<ServingTerm>(j), decoders);
+            f.fitted[j] = true;
             continue;
         }
         for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -157,8 +199,10 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
                                    std::string_view exclude) {
-    std::array<std::vector<Equation>, kServingEngineCount> eqs;
-    std::array<std::vector<const ServingRun*>, kServingEngineCount> used;
+    // Per engine, the equations of generation (decode, prefill, cycles) and of forward passes
+    // (encoders, CNNs).
+    std::array<std::vector<Equation>, kServingEngineCount> eqs, forward_eqs;
+    std::array<std::vector<const ServingRun*>, kServingEngineCount> used, forward_used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
         // A run on an instance the catalog lacks cannot be fitted; validation reports it.
@@ -166,13 +210,13 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         if (!node) continue;
         const auto e = equation_for(run, *node);
         if (!e) continue;
-        eqs[static_cast<std::size_t>(run.engine)].push_back(*e);
-        used[static_cast<std::size_t>(run.engine)].push_back(&run);
+        const auto i = static_cast<std::size_t>(run.engine);
+        (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
+        (e->decoder ? used : forward_used)[i].push_back(&run);
     }
-    ServingFactors out;
-    for (int i = 0; i < kServingEngineCount; ++i) {
-        EngineFactors f = fit_engine(eqs[static_cast<std::size_t>(i)]);
-        for (const ServingRun* r : used[static_cast<std::size_t>(i)]) {
+    auto fit_runs = [](const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs) {
+        EngineFactors f = fit_engine(q);
+        for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
                 f.sources.push_back(r->source);
@@ -180,7 +224,24 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
                 f.accelerators.end())
                 f.accelerators.push_back(r->accelerator);
         }
-        out.engines[static_cast<std::size_t>(i)] = std::move(f);
+        return f;
+    };
+    ServingFactors out;
+    for (std::size_t i = 0; i < kServingEngineCount; ++i) {
+        // An engine with published runs of both kinds fits each on its own: on Neuron the decoder
+        // (transformers-neuronx, tensor parallel over cores) and the forward passes (torch-neuronx
+        // traced graphs, one copy per core) are different compiled programs. With one kind only,
+        // its factors serve both.
+        if (!eqs[i].empty() && !forward_eqs[i].empty()) {
+            out.engines[i] = fit_runs(eqs[i], used[i]);
+            out.forward[i] = fit_runs(forward_eqs[i], forward_used[i]);
+            continue;
+        }
+        std::vector<Equation> all = eqs[i];
+        all.insert(all.end(), forward_eqs[i].begin(), forward_eqs[i].end());
+        std::vector<const ServingRun*> runs = used[i];
+        runs.insert(runs.end(), forward_used[i].begin(), forward_used[i].end());
+        out.engines[i] = fit_runs(all, runs);
     }
     // An engine without published runs (or with its only source left out) takes the factors of
     // the nearest engine that has them: GPU engines from TensorRT-LLM, then TensorRT; Neuron has
@@ -255,14 +316,38 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         const double p = predict_serving_run(one, node, factors, why);
         return measures_throughput(run.metric) ? p * r : p;
     }
-    const ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights,
-                                               run.kv_cache, run.tp, 1, nullptr);
+    if (run.counted_tokens_per_token != 1.0) {
+        // The benchmark counts r tokens per token the model serves: the model serves the prompt
+        // and answer in 1/r the tokens, and the benchmark reports r times its tokens/s and 1/r of
+        // its latency per token.
+        ServingRun served = run;
+        const double r = run.counted_tokens_per_token;
+        served.counted_tokens_per_token = 1.0;
+        served.input_tokens = std::max(1, int(std::lround(run.input_tokens / r)));
+        if (run.output_tokens > 0)
+            served.output_tokens = std::max(1, int(std::lround(run.output_tokens / r)));
+        const double p = predict_serving_run(served, node, factors, why);
+        if (run.metric == ServingMetric::output_tokens_per_s) return p * r;
+        if (run.metric == ServingMetric::tpot_ms) return p / r;
+        return p;
+    }
+    if (run.per_token_of_request && run.metric == ServingMetric::tpot_ms) {
+        // The request's latency (first token, then a step per further token) over its tokens.
+        ServingRun first = run, step = run;
+        first.per_token_of_request = step.per_token_of_request = false;
+        first.metric = ServingMetric::ttft_ms;
+        const double n = std::max(1, run.output_tokens);
+        return (predict_serving_run(first, node, factors, why) +
+                (n - 1) * predict_serving_run(step, node, factors, why)) /
+               n;
+    }
+    const ServingSetup st = run_setup(run, node);
     if (const std::string gap = serving_hardware_gap(st); !gap.empty()) {
         if (why) *why = gap;
         return kUnknown;
     }
     const EnginePolicy policy = run_policy(run);
-    const EngineFactors& f = factors.of(run.engine);
+    const EngineFactors& f = factors.of(run.engine, serves_generation(st, run.output_tokens));
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
 

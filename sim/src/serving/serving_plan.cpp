@@ -178,7 +178,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
         plan.limits.reason = gap;
         return plan;
     }
-    const EngineFactors& f = factors.of(c.engine);
+    const EngineFactors& f = factors.of(c.engine, serves_generation(st, plan.output_tokens));
     const BatchPlan bp = plan_batch(st, policy, plan.input_tokens, plan.output_tokens, c.batch);
     plan.memory = bp.memory;
     plan.fits_in_memory = bp.fits;
@@ -298,7 +298,7 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     }
     if (best.valid) best = evaluate(r, node, best_c, factors, calibration, true);
     best.assumptions = notes;
-    add_serving_assumptions(best, factors.of(best.engine));
+    add_serving_assumptions(best, factors.of(best.engine, best.generation));
     best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator));
     for (const char* field : {"engine", "weights", "kv_cache", "tp", "batch", "replicas"}) {
         const std::string f = field;

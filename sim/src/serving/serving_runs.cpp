@@ -98,6 +98,7 @@ struct MetricName {
     double quantile = kUnknown;
     bool per_device = false;
     double scale = 1.0; // 1000 for a latency published in seconds
+    bool per_token_of_request = false;
 };
 
 MetricName parse_metric(const std::string& where, std::string name) {
@@ -128,6 +129,12 @@ MetricName parse_metric(const std::string& where, std::string name) {
             name = base;
             out.scale = 1e3;
         }
+    // Request latency spread over the output tokens (llmperf's inter_token_latency sums every
+    // token's gap, the first token's wait included, and divides by the tokens).
+    if (name == "request_latency_ms_per_token") {
+        name = "tpot_ms";
+        out.per_token_of_request = true;
+    }
     static const std::pair<std::string_view, std::string_view> synonyms[] = {
         {"output_token_throughput", "output_tokens_per_s"},
         {"output_throughput_tokens_per_s", "output_tokens_per_s"},
@@ -229,6 +236,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
             run.metric = metric.metric;
+            run.per_token_of_request = metric.per_token_of_request;
+            run.counted_tokens_per_token = r.value("counted_tokens_per_token", 1.0);
             if (!is_known(run.quantile)) run.quantile = metric.quantile;
             run.value =
                 r.at("value").get<double>() * (metric.per_device ? run.tp : 1) * metric.scale;
@@ -236,7 +245,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
         } catch (const json::exception& e) {
             bad(where, e.what());
         }
-        if (!(run.value > 0) || run.tp < 1 || run.input_tokens < 0 || run.output_tokens < 0)
+        if (!(run.value > 0) || run.tp < 1 || run.input_tokens < 0 || run.output_tokens < 0 ||
+            !(run.counted_tokens_per_token > 0))
             bad(where, "value, tp and token counts must be positive");
         set.runs.push_back(std::move(run));
     }

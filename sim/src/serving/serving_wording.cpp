@@ -51,7 +51,8 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
     else if (f.runs.empty())
         s += "not fitted (no published runs): datasheet rates";
     else
-        s += "least-squares fit (relative error, non-negative) on " +
+        s += "least-squares fit (relative error, non-negative; decode weight and KV streaming no "
+             "faster than peak bandwidth) on " +
              std::to_string(f.runs.size()) + " published runs: " + join(f.sources);
     return s;
 }

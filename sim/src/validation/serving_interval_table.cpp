@@ -16,8 +16,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"vllm", G::ampere, 5, 2, 0.9113, 1.3557, 0.9110, 1.4745},
         {"vllm", G::hopper, 1, 1, 1.3138, 1.3138, 1.3138, 1.3138},
         {"tgi", G::ampere, 4, 1, 0.9279, 1.5230, 0.9142, 1.7241},
-        {"neuron", G::trainium, 30, 2, 0.2855, 0.8660, 0.2494, 0.8803},
-        {"neuron", G::other, 33, 2, 0.2691, 1.1181, 0.0766, 1.4508},
+        {"neuron", G::trainium, 30, 2, 0.2855, 0.8718, 0.2494, 0.8870},
+        {"neuron", G::other, 33, 2, 0.2691, 1.1279, 0.0766, 1.6832},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.6887, 2.6982, 0.6818, 3.4068},
@@ -25,8 +25,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"vllm", G::ampere, 6, 2, 0.5366, 1.1584, 0.5294, 1.2104},
         {"vllm", G::hopper, 2, 1, 1.2000, 1.2460, 1.1943, 1.2518},
         {"tgi", G::ampere, 4, 1, 0.7567, 3.5604, 0.7231, 4.4526},
-        {"neuron", G::trainium, 36, 1, 1.3185, 7.6170, 0.9686, 8.8510},
-        {"neuron", G::other, 42, 1, 1.5183, 4.6135, 1.3500, 6.4848},
+        {"neuron", G::trainium, 36, 1, 1.2647, 7.3115, 0.9466, 8.5467},
+        {"neuron", G::other, 42, 1, 1.4895, 4.5003, 1.3244, 6.3232},
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.5245, 0.9215, 0.4387, 0.9446},
@@ -34,8 +34,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"vllm", G::ampere, 6, 2, 0.5817, 1.2213, 0.4401, 1.2680},
         {"vllm", G::hopper, 2, 1, 1.1010, 1.1922, 1.0896, 1.2037},
         {"tgi", G::ampere, 4, 1, 0.5928, 0.9281, 0.5020, 0.9299},
-        {"neuron", G::trainium, 48, 2, 0.2894, 0.8023, 0.2475, 0.8594},
-        {"neuron", G::other, 59, 2, 0.2895, 1.0538, 0.1145, 1.4677},
+        {"neuron", G::trainium, 48, 2, 0.2894, 0.7996, 0.2475, 0.8661},
+        {"neuron", G::other, 59, 2, 0.3040, 1.0618, 0.2642, 1.7028},
         {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
         {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
         {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},

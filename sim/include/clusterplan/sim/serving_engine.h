@@ -86,8 +86,16 @@ const EnginePolicy& engine_policy(ServingEngine engine);
 // runs; engines without runs of their own borrow another engine's factors (and say so).
 struct ServingFactors {
     std::array<EngineFactors, kServingEngineCount> engines;
+    // Forward passes (encoders, CNNs) of an engine whose published runs include both kinds,
+    // fitted apart from its generation runs (no runs: `engines` serves both).
+    std::array<EngineFactors, kServingEngineCount> forward;
     const EngineFactors& of(ServingEngine e) const { return engines[static_cast<int>(e)]; }
     EngineFactors& of(ServingEngine e) { return engines[static_cast<int>(e)]; }
+    // The factors of a generating deployment (`generation`) or of a forward pass.
+    const EngineFactors& of(ServingEngine e, bool generation) const {
+        const EngineFactors& f = forward[static_cast<int>(e)];
+        return generation || f.runs.empty() ? of(e) : f;
+    }
 };
 
 } // namespace cp::sim

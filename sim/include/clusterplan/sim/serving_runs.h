@@ -52,7 +52,14 @@ struct ServingRun {
     double kv_memory_fraction = kUnknown;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
+    // Tokens the benchmark's own tokenizer counts per token of the served model (llmperf counts
+    // every model's text with the Llama 2 tokenizer); token counts and per-token figures of the
+    // run are in the benchmark's tokens.
+    double counted_tokens_per_token = 1.0;
     ServingMetric metric = ServingMetric::output_tokens_per_s;
+    // A per-token latency that is the whole request's latency over its output tokens, first token
+    // included (llmperf's inter-token latency, TGI's time_per_token), not the decode step.
+    bool per_token_of_request = false;
     double value = 0;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
