@@ -143,6 +143,50 @@ TEST_CASE("model.flash_attention follows the framework, works next to a preset a
         Catch::Contains("model.flash_attention") && Catch::Contains("only for transformer"));
 }
 
+TEST_CASE("the attention kernel generation and eager PyTorch are scenario fields",
+          "[scenario][flash]") {
+    const std::string cluster = R"("cluster": {"instance": "p5.48xlarge"})";
+    const Scenario v1 = parse_scenario(
+        R"({"model": {"preset": "llama3-8b", "attention_kernel": "flash1"}, )" + cluster + "}",
+        "s.json");
+    CHECK(v1.workload.shape.flash_attention);
+    CHECK(v1.workload.shape.flash_attention_v1);
+    CHECK(parse_scenario(scenario_to_json(v1), "again.json").workload.shape.flash_attention_v1);
+    // A named kernel turns fused attention on even where the framework's default is off.
+    CHECK(parse_scenario(R"({"model": {"preset": "llama3-8b", "attention_kernel": "flash2"}, )" +
+                             cluster + R"(, "training": {"framework": "megatron-lm"}})",
+                         "s.json")
+              .workload.shape.flash_attention);
+    CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b", "attention_kernel": "flash3"}, )" +
+                        cluster + "}"),
+               Catch::Contains("model.attention_kernel: expected flash1"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b", "attention_kernel": "flash1",
+                            "flash_attention": false}, )" +
+                        cluster + "}"),
+               Catch::Contains("model.attention_kernel: names a fused kernel"));
+
+    const Scenario eager = parse_scenario(
+        R"({"model": {"preset": "llama3-8b"}, )" + cluster +
+            R"(, "training": {"framework": "pytorch-fsdp", "torch_compile": false}})",
+        "s.json");
+    CHECK(eager.workload.shape.eager_elementwise);
+    const Scenario again = parse_scenario(scenario_to_json(eager), "again.json");
+    CHECK(again.workload.shape.eager_elementwise);
+    CHECK(again.training.torch_compile == std::optional<bool>(false));
+    CHECK_FALSE(parse_scenario(R"({"model": {"preset": "llama3-8b"}, )" + cluster +
+                                   R"(, "training": {"framework": "pytorch-fsdp",
+                                   "torch_compile": true}})",
+                               "s.json")
+                    .workload.shape.eager_elementwise);
+    CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b"}, )" + cluster +
+                        R"(, "training": {"framework": "megatron-core", "torch_compile": false}})"),
+               Catch::Contains("training.torch_compile: false is modelled for training.framework "
+                               "pytorch-fsdp only"));
+    CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, )" + cluster +
+                        R"(, "training": {"framework": "pytorch-fsdp", "torch_compile": false}})"),
+               Catch::Contains("Llama-style blocks"));
+}
+
 TEST_CASE("a custom shape without training length assumes 20 tokens per parameter and says so",
           "[scenario]") {
     const Scenario sc = parse_scenario(

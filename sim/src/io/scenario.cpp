@@ -68,7 +68,9 @@ Scenario parse_scenario(const std::string& json_text, const std::string& origin)
 
     auto model = top.object("model");
     if (!model) top.fail("model", "required (a preset or a shape)");
-    const bool flash_attention_given = model->present("flash_attention");
+    // A named fused kernel implies fused attention (checked against flash_attention later).
+    const bool flash_attention_given =
+        model->present("flash_attention") || model->present("attention_kernel");
     parse_model(*model, sc);
     auto cluster = top.object("cluster");
     if (!cluster) top.fail("cluster", "required (an instance type, or custom hardware)");

@@ -41,6 +41,7 @@ std::string scenario_to_json(const Scenario& sc) {
         model["vocab"] = s.vocab;
         model["learned_positions"] = s.learned_positions;
         model["flash_attention"] = s.flash_attention;
+        if (s.flash_attention_v1) model["attention_kernel"] = "flash1";
         model["params"] = w.params > 0 ? ojson(w.params) : ojson(nullptr);
     } else {
         model["params"] = w.params;
@@ -106,6 +107,7 @@ std::string scenario_to_json(const Scenario& sc) {
     training["trials"] = t.trials;
     training["max_parallel_trials"] = t.max_parallel_trials;
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
+    if (t.torch_compile) training["torch_compile"] = *t.torch_compile;
     scenario_io::write_training_options(sc, doc["model"], par, training);
     doc["parallel"] = par;
     if (sc.workload.seq_phase_count > 0) {

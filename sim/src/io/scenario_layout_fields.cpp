@@ -23,6 +23,7 @@ void parse_parallel_layout_fields(Reader& r, ParallelSpec& p) {
 }
 
 void parse_training_framework(Reader& r, TrainingSpec& t) {
+    t.torch_compile = r.boolean("torch_compile");
     if (auto name = r.string("framework")) {
         const auto fw = framework_from_name(*name);
         if (!fw)
@@ -51,6 +52,17 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
     if (!flash_attention_given)
         s.flash_attention =
             named == Framework::automatic || framework_profile(named).fused_attention;
+    if (sc.training.torch_compile && !*sc.training.torch_compile) {
+        // Counted for the Llama reference block as eager PyTorch writes it (transformer_work.h).
+        if (named != Framework::pytorch_fsdp)
+            fail("training.torch_compile",
+                 "false is modelled for training.framework pytorch-fsdp only (the other "
+                 "frameworks run fused kernels)");
+        if (!s.gated_mlp)
+            fail("training.torch_compile",
+                 "false is modelled for Llama-style blocks (model.gated_mlp true) only");
+        s.eager_elementwise = true;
+    }
     if (p.tp && s.kv_heads % *p.tp != 0 && *p.tp % s.kv_heads != 0)
         fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) +
                                 ") or be a multiple of it (KV heads replicated), got " +

@@ -53,6 +53,16 @@ void parse_model(Reader& r, Scenario& sc) {
     if (auto v = r.boolean("learned_positions")) s.learned_positions = *v;
     const auto flash = r.boolean("flash_attention");
     if (flash) s.flash_attention = *flash;
+    if (auto kernel = r.string("attention_kernel")) {
+        if (*kernel != "flash1" && *kernel != "flash2")
+            r.fail("attention_kernel", "expected flash1 (FlashAttention-1 generation: Triton, "
+                                       "xFormers) or flash2, got '" +
+                                           *kernel + "'");
+        if (flash && !*flash)
+            r.fail("attention_kernel", "names a fused kernel but model.flash_attention is false");
+        s.flash_attention = true;
+        s.flash_attention_v1 = *kernel == "flash1";
+    }
     const auto params = r.number("params", 0, false, limits::kMaxParams);
     const auto flops = r.number("flops_per_sample", 0, false, limits::kMaxFlopsPerSample);
     parse_moe_fields(r, sc);

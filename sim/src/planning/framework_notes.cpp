@@ -25,14 +25,20 @@ std::vector<std::string> framework_assumptions(const Scenario& sc, const Acceler
     add(p.te_attention && acc.is_hopper(), "cuDNN fused attention");
     add(p.dp_overlap && layout.overlap_dp, "gradient reduce overlapped with backward");
     add(!p.dp_overlap, "gradient reduce after the backward pass");
+    const TransformerShape& shape = sc.workload.shape;
+    const bool transformer = sc.workload.kind == WorkloadKind::transformer;
+    add(transformer && shape.flash_attention_v1,
+        "FlashAttention-1-generation kernel at half FlashAttention-2's rate (Dao 2023)");
+    add(transformer && shape.eager_elementwise,
+        "eager PyTorch pointwise kernels (RMSNorm, RoPE, repeat_kv, SwiGLU one kernel per op)");
     add(acc.eager_kernel_issue, "eager kernel issue (host-issue floor)");
     add(!acc.eager_kernel_issue, "compiled graphs (no host-issue floor)");
     if (!mechanisms.empty()) line += ": " + mechanisms;
     out.push_back(line);
     out.push_back(describe_factor(
         fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
-    if (sc.workload.kind == WorkloadKind::transformer && layout.pp > 1) {
-        const StageSplit s = stage_split(sc.workload.shape.layers, layout);
+    if (transformer && layout.pp > 1) {
+        const StageSplit s = stage_split(shape.layers, layout);
         if (s.first != s.last || (layout.pp > 2 && s.middle != s.first))
             out.push_back(
                 "pipeline stages hold " + std::to_string(s.first) + " (first), up to " +

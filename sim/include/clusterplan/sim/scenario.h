@@ -101,6 +101,9 @@ struct TrainingSpec {
     // Training software; automatic = Megatron-Core on NVIDIA GPUs (PyTorch FSDP for ZeRO-2/3),
     // NeuronX Distributed on Trainium (framework.h). The plan names the one it assumed.
     Framework framework = Framework::automatic;
+    // false: a pytorch-fsdp Llama-style block runs its pointwise ops as eager PyTorch kernels
+    // (TransformerShape::eager_elementwise); true or absent: fused (torch.compile, fused kernels).
+    std::optional<bool> torch_compile;
 };
 
 struct SpotSpec {

@@ -51,12 +51,13 @@ struct TransformerShape {
     // The fused kernel is of FlashAttention-1's generation (FlashAttention v1, its Triton port,
     // xFormers' memory-efficient attention; 2022 to mid-2023 stacks), which runs at about half of
     // FlashAttention-2's rate (Dao 2023, arXiv:2307.08691: "around 2x speedup compared to
-    // FlashAttention"; 25-40 % of peak against 50-73 %). Plans assume the current kernels.
+    // FlashAttention"; 25-40 % of peak against 50-73 %). Scenarios: model.attention_kernel flash1.
     bool flash_attention_v1 = false;
     // The pointwise ops run as eager PyTorch kernels, one per op as the Llama reference code
     // writes them (torchtitan without torch.compile): RMSNorm upcast to fp32 in six kernels, RoPE
     // as fp32 complex products, GQA's K/V copied to every head, SwiGLU in two kernels. Off = fused
-    // as Megatron, Transformer Engine or torch.compile run them. Gated (Llama-style) blocks only.
+    // as Megatron, Transformer Engine or torch.compile run them. Gated (Llama-style) blocks only;
+    // scenarios: training.torch_compile false with pytorch-fsdp.
     bool eager_elementwise = false;
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
