@@ -51,6 +51,11 @@ struct FrameworkProfile {
     // checkpointing): every op's output is recomputed in backward except the attention kernel's
     // and every other matmul's, instead of Megatron's recompute of the attention core only.
     bool selective_op_policy;
+    // TP collectives can be pipelined with their GEMMs as a per-run option (Layout::async_tp):
+    // PyTorch's micro-pipelined async TP (torch.distributed._symmetric_memory, fused
+    // all-gather-matmul and matmul-reduce-scatter under torch.compile), torchtitan
+    // enable_async_tensor_parallel.
+    bool async_tp_option;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);

@@ -58,6 +58,10 @@ struct TransformerShape {
     // as fp32 complex products, GQA's K/V copied to every head, SwiGLU in two kernels. Off = fused
     // as Megatron, Transformer Engine or torch.compile run them. Gated (Llama-style) blocks only.
     bool eager_elementwise = false;
+    // RoPE written as fp32 complex products (torch.view_as_complex, the Llama reference code that
+    // torchtitan runs): Inductor generates no code for complex operators and leaves them eager, so
+    // even under torch.compile the rotation of q and k reads and writes HBM in its own kernels.
+    bool complex_rope = false;
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;
