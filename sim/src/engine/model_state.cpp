@@ -106,7 +106,10 @@ ModelStateBytes model_state_bytes(const Workload& workload, const Layout& layout
                                   Precision precision) {
     const DeviceParams d = device_params(workload, layout);
     const double w = weight_bytes_per_param(precision);
-    const int dp = layout.dp, edp = expert_data_parallel(layout);
+    // ZeRO shards over every rank that holds the same weights: dp x cp (Megatron-Core's
+    // distributed optimizer over its data-parallel-with-context-parallel group, torchtitan's
+    // FSDP over its dp_shard_cp mesh).
+    const int dp = layout.dp * std::max(1, layout.cp), edp = expert_data_parallel(layout);
     const bool qlora = workload.finetune.method == TrainingMethod::qlora;
     ModelStateBytes s;
     // Frozen base weights: 16-bit, or NF4 for QLoRA's linear layers (embeddings, norms and

@@ -151,6 +151,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.tp_comm_overlap = fw.tp_comm_overlap || (layout.async_tp && fw.async_tp_option);
     options.fp8 = precision == Precision::fp8;
     options.selective_op_policy = fw.selective_op_policy;
+    options.tp_regather = fw.tp_regather;
+    options.fp8_tp_gather = fw.fp8_tp_gather;
     options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);

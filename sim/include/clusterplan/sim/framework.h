@@ -56,6 +56,13 @@ struct FrameworkProfile {
     // all-gather-matmul and matmul-reduce-scatter under torch.compile), torchtitan
     // enable_async_tensor_parallel.
     bool async_tp_option;
+    // Sequence-parallel inputs of the column-parallel GEMMs all-gathered again in backward for
+    // the weight gradients (Megatron's and NeuronX's linear layers keep them sharded); DTensor
+    // (PyTorch TP) saves the gathered tensor instead.
+    bool tp_regather;
+    // FP8 runs all-gather TP inputs (and the row-parallel outputs' gradients) as FP8: torchao's
+    // Float8ColwiseParallel / Float8RowwiseParallel / PrepareFloat8ModuleInput cast first.
+    bool fp8_tp_gather;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
