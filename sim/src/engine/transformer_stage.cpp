@@ -60,6 +60,30 @@ double causal_tile_share(int seq_len) {
     return (n + 1.0) / (2.0 * n);
 }
 
+// Extra forward time of the Llama reference code's separate projections over the fused QKV and
+// gate/up GEMMs the layer work counts: each of q, k, v (and w1, w3) is its own GEMM on the same
+// input, so the input is read again and the narrow K and V GEMMs run at their own, often
+// memory-bound, rate (TransformerShape::llama_reference_code).
+double separate_projections_extra_s(const TransformerShape& shape, const LayerWork& lw,
+                                    const ComputeRates& rates, double e) {
+    if (!shape.llama_reference_code || lw.gemm_count < 5) return 0;
+    const GemmShape& qkv = lw.gemms[0];
+    const double q = shape.query_width(), kv = shape.kv_width();
+    const double per_column = qkv.n / (q + 2.0 * kv); // 1 / tp
+    GemmShape wq = qkv, wk = qkv;
+    wq.n = q * per_column;
+    wk.n = kv * per_column;
+    double extra =
+        gemm_time_s(rates, wq, e) + 2.0 * gemm_time_s(rates, wk, e) - gemm_time_s(rates, qkv, e);
+    if (shape.gated_mlp) {
+        const GemmShape& up = lw.gemms[static_cast<std::size_t>(lw.gemm_count - 2)];
+        GemmShape half = up;
+        half.n = up.n / 2.0;
+        extra += 2.0 * gemm_time_s(rates, half, e) - gemm_time_s(rates, up, e);
+    }
+    return std::max(0.0, extra);
+}
+
 } // namespace
 
 StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
@@ -83,6 +107,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         linear_fwd += gemm_time_s(rates, lw.gemms[i], e);
         cast_bytes += kFp8CastBytesPerElement * lw.gemms[i].m * lw.gemms[i].k * lw.gemms[i].batch;
     }
+    linear_fwd += separate_projections_extra_s(shape, lw, rates, e);
     // FP8 GEMMs take FP8 operands: each 16-bit activation input is read and written again as
     // FP8 (per-tensor scaled) before its GEMM; weights are cast once per step, not per pass.
     // In MoE layers the experts' inputs (k routed copies of every token) replace the dense MLP's.

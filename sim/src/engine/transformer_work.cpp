@@ -83,7 +83,7 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
         const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
         w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
         w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
-        if (shape.complex_rope) {
+        if (shape.llama_reference_code) {
             w.sharded_bytes += complex_rope_bytes(shape, tokens, e) / t;
             w.sharded_kernels += kComplexRopeKernels;
         }

@@ -307,10 +307,12 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
                                           "(gated MLP) blocks only");
             run.workload.shape.eager_elementwise = true;
         }
-        // rope complex: the reference code's view_as_complex rotation (TransformerShape).
-        if (row.has_optional("rope")) {
-            if (row.text("rope") != "complex") row.fail("rope", "expected complex or empty");
-            run.workload.shape.complex_rope = true;
+        // model_code llama-reference: the reference block's complex RoPE and separate
+        // projections (TransformerShape::llama_reference_code).
+        if (row.has_optional("model_code")) {
+            if (row.text("model_code") != "llama-reference")
+                row.fail("model_code", "expected llama-reference or empty");
+            run.workload.shape.llama_reference_code = true;
         }
         run.cluster = parse_cluster(row, run.precision);
         run.layout = parse_layout(row, run.workload, run.framework, run.micro_batch_searched,
