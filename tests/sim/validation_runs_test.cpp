@@ -209,6 +209,29 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
         sim::parse_validation_runs(compile_header + good.substr(0, good.size() - 1) + ",,,,false\n",
                                    "t.csv"),
         Catch::Contains("column torch_compile: false is counted for pytorch-fsdp"));
+    // Per-run framework options (optional columns): async TP only where the framework has it.
+    const std::string options_header =
+        header.substr(0, header.size() - 1) +
+        ",tdp_w,power_limit_w,attention_kernel,torch_compile,async_tp,grad_reduce_dtype,"
+        "fp8_all_gather,model_code\n";
+    const auto options_row = [](const std::string& row, const std::string& cells) {
+        return row.substr(0, row.size() - 1) + ",,,,," + cells + "\n";
+    };
+    const auto options = sim::parse_validation_runs(
+        options_header + options_row(fsdp, "true,fp32,true,llama-reference"), "t.csv")[0];
+    CHECK(options.layout.async_tp);
+    CHECK(options.layout.fp32_grad_reduce);
+    CHECK(options.layout.fp8_param_gather);
+    CHECK(options.workload.shape.llama_reference_code);
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(options_header + options_row(good, "true,,,"), "t.csv"),
+        Catch::Contains("column async_tp: the framework has no async TP option"));
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(options_header + options_row(fsdp, ",fp64,,"), "t.csv"),
+        Catch::Contains("column grad_reduce_dtype: fp32 or bf16"));
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(options_header + options_row(fsdp, ",,,gpt2"), "t.csv"),
+        Catch::Contains("column model_code: expected llama-reference"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");

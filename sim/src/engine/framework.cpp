@@ -31,19 +31,19 @@ namespace {
 //   torchtitan/models/llama3/infra/parallelize.py, _save_list and _custom_policy).
 constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
     {Framework::megatron_lm, "megatron-lm", "megatron", false, false, false, false, false, 1, 1,
-     false, true, false, false, false, false},
+     false, true, false, false, false, false, false, true, false},
     {Framework::megatron_core, "megatron-core", "megatron", true, true, true, true, true, 1, 1,
-     true, true, false, true, false, true},
+     true, true, false, true, false, true, false, true, false},
     {Framework::megatron_deepspeed, "megatron-deepspeed", "deepspeed", false, false, false, false,
-     false, 3, 1, false, true, false, true, false, false},
+     false, 3, 1, false, true, false, true, false, false, false, true, false},
     {Framework::deepspeed, "deepspeed", "deepspeed", true, false, false, true, false, 3, 1, false,
-     true, false, true, false, false},
+     true, false, true, false, false, false, true, false},
     {Framework::pytorch_fsdp, "pytorch-fsdp", "fsdp", true, false, false, true, true, 3, 3, true,
-     true, false, false, true, false},
+     true, false, false, true, false, true, false, true},
     {Framework::nemo, "nemo", "megatron", true, true, true, true, true, 1, 1, true, true, false,
-     true, false, true},
+     true, false, true, false, true, false},
     {Framework::neuronx_distributed, "neuronx-distributed", "neuron", true, false, false, true,
-     false, 1, 1, false, false, true, false, false, false},
+     false, 1, 1, false, false, true, false, false, false, false, true, false},
 }};
 
 } // namespace

@@ -120,13 +120,17 @@ ModelStateBytes model_state_bytes(const Workload& workload, const Layout& layout
         dense_bytes = d.quantizable * kNf4BytesPerParam + (d.dense - d.quantizable) * w;
         expert_bytes = d.expert * kNf4BytesPerParam;
     }
-    const bool zero3 = layout.zero >= 3;
+    // Pipelined FSDP2 keeps a stage's parameters gathered and its gradients unreduced from the
+    // first micro-batch to the last backward (data_parallel_sync.h): only the optimizer state
+    // stays sharded.
+    const bool zero3 = layout.zero >= 3 && layout.pp <= 1;
     const double base = sharded(dense_bytes, zero3, dp) + sharded(expert_bytes, zero3, edp);
     const double adapters = sharded(d.adapters * w, zero3, dp);
     s.weights = base + adapters;
     s.weights_frozen = d.frozen ? base : 0.0;
-    s.gradients = sharded(d.trainable_dense() * w, layout.zero >= 2, dp) +
-                  sharded(d.trainable_expert() * w, layout.zero >= 2, edp);
+    const bool zero2 = layout.zero >= 2 && layout.pp <= 1;
+    s.gradients =
+        sharded(d.trainable_dense() * w, zero2, dp) + sharded(d.trainable_expert() * w, zero2, edp);
     const double state = optimizer_state_bytes_per_param(layout.optimizer, precision);
     s.optimizer = sharded(d.trainable_dense() * state, layout.zero >= 1, dp) +
                   sharded(d.trainable_expert() * state, layout.zero >= 1, edp);

@@ -6,6 +6,7 @@
 #include "engine/collectives.h"
 #include "engine/compute_rates.h"
 #include "engine/context_parallel.h"
+#include "engine/data_parallel_sync.h"
 #include "engine/framework_rates.h"
 #include "engine/layer_training.h"
 #include "engine/layout_check.h"
@@ -14,6 +15,7 @@
 #include "engine/model_state.h"
 #include "engine/offload.h"
 #include "engine/optimizer_state.h"
+#include "engine/pipeline_stages.h"
 #include "engine/training_constants.h"
 #include "engine/transformer_stage.h"
 #include "engine/transformer_work.h"
@@ -25,68 +27,6 @@ namespace cp::sim {
 namespace {
 
 constexpr double kTera = 1e12;
-
-// Gradient synchronisation over the data-parallel group, before overlap.
-struct DpSync {
-    double time_s = 0;
-    double bytes_sent = 0; // per device
-};
-
-DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes) {
-    DpSync out;
-    const int n = layout.dp;
-    if (n <= 1 || grad_bytes <= 0) return out;
-    // ZeRO-1/2 replace the all-reduce by reduce-scatter + all-gather (same bytes); ZeRO-3 adds
-    // a parameter all-gather in forward and backward (~1.5x the traffic).
-    const double zero_factor = layout.zero >= 3 ? 1.5 : 1.0;
-    const double nd = n;
-    switch (layout.dp_comm) {
-    case DpComm::ring: {
-        const LinkTier tier = group_tier(net, n, dp_local);
-        // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
-        const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
-        out.time_s =
-            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
-                   : ring_all_reduce_s(tier, n, grad_bytes)) *
-            zero_factor;
-        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
-        break;
-    }
-    case DpComm::tree: {
-        out.time_s = tree_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
-        out.bytes_sent = 2.0 * grad_bytes * zero_factor;
-        break;
-    }
-    case DpComm::hierarchical: {
-        const int nodes_spanned = (n + dp_local - 1) / dp_local;
-        if (dp_local <= 1 || nodes_spanned <= 1) {
-            out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes);
-        } else {
-            // Intra-node reduce-scatter, inter-node all-reduce of S/g over every NIC in parallel,
-            // intra-node all-gather.
-            const double shard = grad_bytes / dp_local;
-            out.time_s = 2.0 * reduce_scatter_s(net.intra, dp_local, grad_bytes) +
-                         ring_all_reduce_s(group_tier(net, nodes_spanned, 1), nodes_spanned, shard);
-        }
-        out.time_s *= zero_factor;
-        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
-        break;
-    }
-    case DpComm::parameter_server: {
-        // Push gradients, pull weights: the worker's NIC share moves 2S, the k server shards
-        // (one node's NICs each) move 2nS/k; the slower side sets the time.
-        const double worker_bw = net.inter.bus_bytes_per_s / net.devices_per_node;
-        const double server_bw = net.inter.bus_bytes_per_s;
-        const double k = std::max(1, layout.parameter_servers);
-        const double worker_s = 2.0 * grad_bytes / worker_bw;
-        const double server_s = 2.0 * nd * grad_bytes / (k * server_bw);
-        out.time_s = net.inter.launch_s + std::max(worker_s, server_s) * zero_factor;
-        out.bytes_sent = grad_bytes * zero_factor;
-        break;
-    }
-    }
-    return out;
-}
 
 void finish_throughput(PlanResult& r, const Workload& workload, const Cluster& cluster,
                        const Layout& layout, double peak_flops) {
@@ -162,40 +102,6 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
     return r;
 }
 
-// ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
-// micro-batch all-gathers them for its forward and again for its backward and reduce-scatters
-// its gradients, one call per layer (FSDP wraps each block; DeepSpeed fetches per module), each
-// prefetched behind the compute of its pass. Per-layer calls pay the ring latency once per layer,
-// which is what slows ZeRO-3 at hundreds of ranks.
-struct Zero3Traffic {
-    bool applies = false;
-    double total_s = 0, exposed_s = 0, bytes_sent = 0;
-};
-
-Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_local,
-                           const StageTimes& st, double param_bytes) {
-    Zero3Traffic z;
-    if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server ||
-        param_bytes <= 0)
-        return z;
-    z.applies = true;
-    const int n = layout.dp;
-    const LinkTier tier = group_tier(net, n, dp_local);
-    const double calls = std::max(1, st.layers);
-    const double gather_s = calls * all_gather_s(tier, n, param_bytes / calls);
-    const double scatter_s =
-        calls * reduce_scatter_s(tier, n, param_bytes * layout.grad_compression / calls);
-    const double m = layout.micro_batches();
-    const double forward_s = st.compute_s + st.recompute_s - st.backward_s;
-    z.total_s = m * (2.0 * gather_s + scatter_s);
-    z.exposed_s = layout.overlap_dp ? m * (overlapped_comm_s(gather_s, forward_s) +
-                                           overlapped_comm_s(gather_s + scatter_s, st.backward_s))
-                                    : z.total_s;
-    const double nd = n;
-    z.bytes_sent = m * (nd - 1.0) / nd * param_bytes * (2.0 + layout.grad_compression);
-    return z;
-}
-
 // Point-to-point time per micro-batch on the critical path (forward activation + backward grad,
 // v times with interleaving).
 double pipeline_p2p_s(const TransformerShape& shape, const Layout& layout, const Network& net,
@@ -245,9 +151,11 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
             ? model::kMoeExpertIssuePerPassS
             : 0.0;
     options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
-    options.tp_comm_overlap = fw.tp_comm_overlap;
+    options.tp_comm_overlap = fw.tp_comm_overlap || (layout.async_tp && fw.async_tp_option);
     options.fp8 = precision == Precision::fp8;
     options.selective_op_policy = fw.selective_op_policy;
+    options.tp_regather = fw.tp_regather;
+    options.fp8_tp_gather = fw.fp8_tp_gather;
     options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
@@ -281,14 +189,23 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double params_device = dev.total();
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(sync.dp, g / layout.tp);
-    if (const Zero3Traffic z3 = zero3_traffic(sync, net, dp_local, st, params_device * e);
+    // Gradients leave as fp32 when the run reduces in fp32; FP8 runs may gather their sharded
+    // linear weights as FP8 (embeddings and norms stay 16-bit).
+    const double grad_scale = layout.fp32_grad_reduce ? 4.0 / e : 1.0;
+    const double gather_bytes =
+        layout.fp8_param_gather && precision == Precision::fp8
+            ? params_device * e - fp8_gathered_params(computed, layout) * (e - 1.0)
+            : params_device * e;
+    if (const Zero3Traffic z3 =
+            zero3_traffic(sync, net, dp_local, st, gather_bytes,
+                          params_device * e * layout.grad_compression * grad_scale);
         z3.applies) {
         r.dp_comm_total_s = z3.total_s;
         r.dp_bytes_per_device = z3.bytes_sent;
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
-        DpSync dps =
-            dp_sync(net, sync, dp_local, dev.trainable_dense() * e * layout.grad_compression);
+        DpSync dps = dp_sync(net, sync, dp_local,
+                             dev.trainable_dense() * e * layout.grad_compression * grad_scale);
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;

@@ -31,17 +31,25 @@ struct TpComm {
     double fwd = 0, bwd_extra = 0, rec = 0;
 };
 
-TpComm tp_comm(const Layout& layout, const Network& net, double msg) {
+TpComm tp_comm(const Layout& layout, const Network& net, double msg, const StageOptions& options) {
     TpComm c;
     const int tp = layout.tp;
     if (tp <= 1) return c;
     const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
+    // torchao's float8 tensor parallelism casts before it gathers: the all-gathers carry FP8
+    // (1 byte), the reduce-scatters the 16-bit outputs and gradients.
+    const double gathered =
+        options.fp8 && options.fp8_tp_gather ? msg / options.bytes_per_element : msg;
     c.fwd = layout.sequence_parallel
-                ? 2.0 * (all_gather_s(tier, tp, msg) + reduce_scatter_s(tier, tp, msg))
+                ? 2.0 * (all_gather_s(tier, tp, gathered) + reduce_scatter_s(tier, tp, msg))
                 : 2.0 * ring_all_reduce_s(tier, tp, msg);
-    // With sequence parallelism the backward pass all-gathers the inputs of the two
-    // column-parallel GEMMs again for their weight gradients (Megatron keeps them sharded).
-    if (layout.sequence_parallel) c.bwd_extra = 2.0 * all_gather_s(tier, tp, msg);
+    // With sequence parallelism Megatron keeps the inputs of the two column-parallel GEMMs
+    // sharded and all-gathers them again in backward for their weight gradients. DTensor keeps
+    // the gathered input for autograd, so only an op-policy recompute (which saves the
+    // reduce-scatters but not the all-gathers) gathers again.
+    const bool regather = options.tp_regather ||
+                          (layout.recompute == Recompute::selective && options.selective_op_policy);
+    if (layout.sequence_parallel && regather) c.bwd_extra = 2.0 * all_gather_s(tier, tp, gathered);
     if (layout.recompute == Recompute::full) c.rec = c.fwd;
     return c;
 }
@@ -50,6 +58,30 @@ TpComm tp_comm(const Layout& layout, const Network& net, double msg) {
 double causal_tile_share(int seq_len) {
     const double n = std::max(1.0, std::ceil(seq_len / model::kFusedAttentionTileRows));
     return (n + 1.0) / (2.0 * n);
+}
+
+// Extra forward time of the Llama reference code's separate projections over the fused QKV and
+// gate/up GEMMs the layer work counts: each of q, k, v (and w1, w3) is its own GEMM on the same
+// input, so the input is read again and the narrow K and V GEMMs run at their own, often
+// memory-bound, rate (TransformerShape::llama_reference_code).
+double separate_projections_extra_s(const TransformerShape& shape, const LayerWork& lw,
+                                    const ComputeRates& rates, double e) {
+    if (!shape.llama_reference_code || lw.gemm_count < 5) return 0;
+    const GemmShape& qkv = lw.gemms[0];
+    const double q = shape.query_width(), kv = shape.kv_width();
+    const double per_column = qkv.n / (q + 2.0 * kv); // 1 / tp
+    GemmShape wq = qkv, wk = qkv;
+    wq.n = q * per_column;
+    wk.n = kv * per_column;
+    double extra =
+        gemm_time_s(rates, wq, e) + 2.0 * gemm_time_s(rates, wk, e) - gemm_time_s(rates, qkv, e);
+    if (shape.gated_mlp) {
+        const GemmShape& up = lw.gemms[static_cast<std::size_t>(lw.gemm_count - 2)];
+        GemmShape half = up;
+        half.n = up.n / 2.0;
+        extra += 2.0 * gemm_time_s(rates, half, e) - gemm_time_s(rates, up, e);
+    }
+    return std::max(0.0, extra);
 }
 
 } // namespace
@@ -75,6 +107,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         linear_fwd += gemm_time_s(rates, lw.gemms[i], e);
         cast_bytes += kFp8CastBytesPerElement * lw.gemms[i].m * lw.gemms[i].k * lw.gemms[i].batch;
     }
+    linear_fwd += separate_projections_extra_s(shape, lw, rates, e);
     // FP8 GEMMs take FP8 operands: each 16-bit activation input is read and written again as
     // FP8 (per-tensor scaled) before its GEMM; weights are cast once per step, not per pass.
     // In MoE layers the experts' inputs (k routed copies of every token) replace the dense MLP's.
@@ -123,7 +156,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
 
     const TransformerShape local = cp_local_shape(shape, layout.cp);
     const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
-    const TpComm tp = tp_comm(layout, net, msg);
+    const TpComm tp = tp_comm(layout, net, msg, options);
     // Transformer Engine's userbuffer overlap (Megatron-Core --tp-comm-overlap, sequence
     // parallel only, NVLink inside a node) splits each all-gather / reduce-scatter into chunks
     // pipelined with the GEMM that consumes or produces them: what the GEMMs cannot cover stays.

@@ -36,6 +36,8 @@ struct StageOptions {
     bool tp_comm_overlap = false;     // the framework hides TP collectives behind GEMMs
     bool fp8 = false;                 // FP8 GEMMs: their 16-bit activation inputs are cast first
     bool selective_op_policy = false; // selective recompute is PyTorch's op policy (framework.h)
+    bool tp_regather = true;          // SP inputs all-gathered again in backward (framework.h)
+    bool fp8_tp_gather = false;       // FP8 runs all-gather TP inputs as FP8 (framework.h)
     FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
 };
 

@@ -14,6 +14,15 @@ double ffn(const TransformerShape& s) {
     return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
 }
 
+// RoPE as fp32 complex products on q and k: upcast (e + 4), complex product (8), downcast
+// (4 + e) per column, three kernels each.
+double complex_rope_bytes(const TransformerShape& shape, double tokens, double e) {
+    constexpr double kFp32 = 4.0;
+    return tokens * (shape.query_width() + shape.kv_width()) *
+           ((e + kFp32) + 2.0 * kFp32 + (kFp32 + e));
+}
+constexpr double kComplexRopeKernels = 6.0;
+
 // Eager PyTorch runs every pointwise op of the Llama reference block (torchtitan
 // torchtitan/models/llama/model.py and models/norms.py `RMSNorm` at 9dec370) as its own kernel,
 // each reading its inputs from HBM and writing its output there; bytes per element, 16-bit
@@ -33,7 +42,7 @@ void set_eager_elementwise_bytes(const TransformerShape& shape, double tokens, d
     const double q = shape.query_width(), kv = shape.kv_width();
     const double norm = (e + kFp32) + 2.0 * kFp32 + kFp32 + 2.0 * kFp32 + (kFp32 + e) + 2.0 * e;
     const double replicated = tokens * h * (2.0 * norm + 2.0 * 3.0 * e);
-    const double rope = tokens * (q + kv) * ((e + kFp32) + 2.0 * kFp32 + (kFp32 + e));
+    const double rope = complex_rope_bytes(shape, tokens, e);
     const double repeat = kv < q ? 2.0 * tokens * (kv + q) * e : 0.0;
     const double swiglu = tokens * f * 5.0 * e;
     w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
@@ -74,6 +83,10 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
         const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
         w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
         w.sharded_bytes = (shape.gated_mlp ? 3.0 : 2.0) * tokens * f * e / t;
+        if (shape.llama_reference_code) {
+            w.sharded_bytes += complex_rope_bytes(shape, tokens, e) / t;
+            w.sharded_kernels += kComplexRopeKernels;
+        }
     }
     w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
     if (shape.flash_attention) {

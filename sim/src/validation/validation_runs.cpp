@@ -198,6 +198,16 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
     if (rc != "full" && rc != "selective" && rc != "none")
         row.fail("recompute", "none, selective or full");
     l.sequence_parallel = row.flag("sequence_parallel");
+    // Per-run framework options (plan.h): optional columns, empty = off.
+    l.async_tp = row.has_optional("async_tp") && row.flag("async_tp");
+    if (l.async_tp && !framework_profile(framework).async_tp_option)
+        row.fail("async_tp", "the framework has no async TP option");
+    if (row.has_optional("grad_reduce_dtype")) {
+        const std::string& d = row.text("grad_reduce_dtype");
+        if (d != "fp32" && d != "bf16") row.fail("grad_reduce_dtype", "fp32 or bf16");
+        l.fp32_grad_reduce = d == "fp32";
+    }
+    l.fp8_param_gather = row.has_optional("fp8_all_gather") && row.flag("fp8_all_gather");
     if (row.has("stage_layers")) {
         std::vector<int> stages;
         std::string item;
@@ -296,6 +306,13 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
                 row.fail("torch_compile", "false is counted for pytorch-fsdp Llama-style "
                                           "(gated MLP) blocks only");
             run.workload.shape.eager_elementwise = true;
+        }
+        // model_code llama-reference: the reference block's complex RoPE and separate
+        // projections (TransformerShape::llama_reference_code).
+        if (row.has_optional("model_code")) {
+            if (row.text("model_code") != "llama-reference")
+                row.fail("model_code", "expected llama-reference or empty");
+            run.workload.shape.llama_reference_code = true;
         }
         run.cluster = parse_cluster(row, run.precision);
         run.layout = parse_layout(row, run.workload, run.framework, run.micro_batch_searched,

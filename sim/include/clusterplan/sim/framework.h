@@ -55,6 +55,18 @@ struct FrameworkProfile {
     // Engine's Linear/LayerNormLinear/LayerNormMLP save the FP8 tensor for the weight gradient);
     // torchao's Float8Linear saves the 16-bit input and casts again in backward.
     bool fp8_saves_casts;
+    // TP collectives can be pipelined with their GEMMs as a per-run option (Layout::async_tp):
+    // PyTorch's micro-pipelined async TP (torch.distributed._symmetric_memory, fused
+    // all-gather-matmul and matmul-reduce-scatter under torch.compile), torchtitan
+    // enable_async_tensor_parallel.
+    bool async_tp_option;
+    // Sequence-parallel inputs of the column-parallel GEMMs all-gathered again in backward for
+    // the weight gradients (Megatron's and NeuronX's linear layers keep them sharded); DTensor
+    // (PyTorch TP) saves the gathered tensor instead.
+    bool tp_regather;
+    // FP8 runs all-gather TP inputs (and the row-parallel outputs' gradients) as FP8: torchao's
+    // Float8ColwiseParallel / Float8RowwiseParallel / PrepareFloat8ModuleInput cast first.
+    bool fp8_tp_gather;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);

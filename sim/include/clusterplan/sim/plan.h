@@ -54,6 +54,14 @@ struct Layout {
     int stage_layers_last = 0;
     int stage_layers_middle = 0;
     Framework framework = Framework::automatic;
+    // Options a framework offers per run (framework.h says which): tensor-parallel collectives
+    // split and pipelined with their GEMMs (torch async TP, torchtitan
+    // enable_async_tensor_parallel); gradients reduced as fp32 (FSDP reduce_dtype float32, as
+    // torchtitan always does); sharded parameters all-gathered in FP8 (torchao
+    // enable_fsdp_float8_all_gather, FP8 runs).
+    bool async_tp = false;
+    bool fp32_grad_reduce = false;
+    bool fp8_param_gather = false;
 
     int devices() const { return tp * pp * dp * cp; }
     // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.

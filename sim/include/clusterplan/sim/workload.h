@@ -59,6 +59,12 @@ struct TransformerShape {
     // as Megatron, Transformer Engine or torch.compile run them. Gated (Llama-style) blocks only;
     // scenarios: training.torch_compile false with pytorch-fsdp.
     bool eager_elementwise = false;
+    // The block as the Llama reference code writes it (torchtitan's models/llama3/model.py):
+    // RoPE as fp32 complex products (torch.view_as_complex), which Inductor generates no code for
+    // and leaves eager, so even under torch.compile the rotation of q and k is its own HBM round
+    // trip; and separate wq / wk / wv and w1 / w3 projections, each reading the block input again
+    // (with GQA and tensor parallelism the K and V GEMMs are a few columns wide and memory-bound).
+    bool llama_reference_code = false;
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;

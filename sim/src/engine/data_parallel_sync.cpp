@@ -1,0 +1,106 @@
+#include "engine/data_parallel_sync.h"
+
+#include "engine/model_state.h"
+#include "engine/pipeline_stages.h"
+
+#include <algorithm>
+
+namespace cp::sim {
+
+DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes) {
+    DpSync out;
+    const int n = layout.dp;
+    if (n <= 1 || grad_bytes <= 0) return out;
+    // ZeRO-1/2 replace the all-reduce by reduce-scatter + all-gather (same bytes); ZeRO-3 adds
+    // a parameter all-gather in forward and backward (~1.5x the traffic).
+    const double zero_factor = layout.zero >= 3 ? 1.5 : 1.0;
+    const double nd = n;
+    switch (layout.dp_comm) {
+    case DpComm::ring: {
+        const LinkTier tier = group_tier(net, n, dp_local);
+        // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
+        const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
+        out.time_s =
+            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
+                   : ring_all_reduce_s(tier, n, grad_bytes)) *
+            zero_factor;
+        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::tree: {
+        out.time_s = tree_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes) * zero_factor;
+        out.bytes_sent = 2.0 * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::hierarchical: {
+        const int nodes_spanned = (n + dp_local - 1) / dp_local;
+        if (dp_local <= 1 || nodes_spanned <= 1) {
+            out.time_s = ring_all_reduce_s(group_tier(net, n, dp_local), n, grad_bytes);
+        } else {
+            // Intra-node reduce-scatter, inter-node all-reduce of S/g over every NIC in parallel,
+            // intra-node all-gather.
+            const double shard = grad_bytes / dp_local;
+            out.time_s = 2.0 * reduce_scatter_s(net.intra, dp_local, grad_bytes) +
+                         ring_all_reduce_s(group_tier(net, nodes_spanned, 1), nodes_spanned, shard);
+        }
+        out.time_s *= zero_factor;
+        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
+        break;
+    }
+    case DpComm::parameter_server: {
+        // Push gradients, pull weights: the worker's NIC share moves 2S, the k server shards
+        // (one node's NICs each) move 2nS/k; the slower side sets the time.
+        const double worker_bw = net.inter.bus_bytes_per_s / net.devices_per_node;
+        const double server_bw = net.inter.bus_bytes_per_s;
+        const double k = std::max(1, layout.parameter_servers);
+        const double worker_s = 2.0 * grad_bytes / worker_bw;
+        const double server_s = 2.0 * nd * grad_bytes / (k * server_bw);
+        out.time_s = net.inter.launch_s + std::max(worker_s, server_s) * zero_factor;
+        out.bytes_sent = grad_bytes * zero_factor;
+        break;
+    }
+    }
+    return out;
+}
+
+Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_local,
+                           const StageTimes& st, double gather_bytes, double grad_bytes) {
+    Zero3Traffic z;
+    if (layout.zero < 3 || layout.dp <= 1 || layout.dp_comm == DpComm::parameter_server ||
+        gather_bytes <= 0)
+        return z;
+    z.applies = true;
+    const int n = layout.dp;
+    const LinkTier tier = group_tier(net, n, dp_local);
+    const double calls = std::max(1, st.layers);
+    const double gather_s = calls * all_gather_s(tier, n, gather_bytes / calls);
+    const double scatter_s = calls * reduce_scatter_s(tier, n, grad_bytes / calls);
+    const double m = layout.micro_batches();
+    const double forward_s = st.compute_s + st.recompute_s - st.backward_s;
+    const double nd = n;
+    if (layout.pp > 1) {
+        // Pipelined FSDP2 (torch.distributed.pipelining with torchtitan's
+        // reshard_after_forward=False): a stage gathers its parameters for the first
+        // micro-batch and keeps them; gradient sync is off until the last backward, after which
+        // every group reduce-scatters at once, behind no compute of its own.
+        z.total_s = gather_s + scatter_s;
+        z.exposed_s =
+            layout.overlap_dp ? overlapped_comm_s(gather_s, forward_s) + scatter_s : z.total_s;
+        z.bytes_sent = (nd - 1.0) / nd * (gather_bytes + grad_bytes);
+        return z;
+    }
+    z.total_s = m * (2.0 * gather_s + scatter_s);
+    z.exposed_s = layout.overlap_dp ? m * (overlapped_comm_s(gather_s, forward_s) +
+                                           overlapped_comm_s(gather_s + scatter_s, st.backward_s))
+                                    : z.total_s;
+    z.bytes_sent = m * (nd - 1.0) / nd * (2.0 * gather_bytes + grad_bytes);
+    return z;
+}
+
+double fp8_gathered_params(const Workload& workload, const Layout& layout) {
+    const LayerPieces p = layer_pieces(workload.shape, workload.finetune);
+    const double layers = stage_split(workload.shape.layers, layout).fullest();
+    return layers * (p.attention_linear + p.dense_mlp_linear) / std::max(1, layout.tp);
+}
+
+} // namespace cp::sim

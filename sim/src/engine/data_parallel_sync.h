@@ -1,0 +1,40 @@
+// Data-parallel traffic of one training step: the gradient reduce over the data-parallel group
+// (all-reduce, or reduce-scatter + all-gather under ZeRO-1/2, tree, hierarchical or parameter
+// servers) and ZeRO-3's per-layer parameter gathers (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD).
+#pragma once
+
+#include "clusterplan/sim/plan.h"
+#include "clusterplan/sim/workload.h"
+#include "engine/collectives.h"
+#include "engine/transformer_stage.h"
+
+namespace cp::sim {
+
+// Gradient synchronisation over the data-parallel group, before overlap.
+struct DpSync {
+    double time_s = 0;
+    double bytes_sent = 0; // per device
+};
+
+DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes);
+
+// ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
+// micro-batch all-gathers them for its forward and again for its backward and reduce-scatters
+// its gradients, one call per layer (FSDP wraps each block; DeepSpeed fetches per module), each
+// prefetched behind the compute of its pass. Per-layer calls pay the ring latency once per layer,
+// which is what slows ZeRO-3 at hundreds of ranks. Under pipelining FSDP2 gathers once per step
+// and reduces once after the last backward. `gather_bytes` and `grad_bytes` are one device's
+// parameters as gathered and its gradients as reduced.
+struct Zero3Traffic {
+    bool applies = false;
+    double total_s = 0, exposed_s = 0, bytes_sent = 0;
+};
+
+Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_local,
+                           const StageTimes& st, double gather_bytes, double grad_bytes);
+
+// Linear-layer weights on one device (its fullest stage, tp-sharded): what torchao's FP8
+// parameter all-gather sends as FP8; embeddings, norms and biases stay 16-bit.
+double fp8_gathered_params(const Workload& workload, const Layout& layout);
+
+} // namespace cp::sim

@@ -1,0 +1,126 @@
+// Per-run framework options and what PyTorch's stack (torchtitan) runs: fp32 gradient reduce,
+// FP8 parameter and TP all-gathers, async TP, pipelined FSDP2 and the Llama reference block.
+#include "clusterplan/sim/step_model.h"
+#include "engine_fixtures.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp;
+
+namespace {
+
+// Llama 3 8B at 8,192 tokens (GQA 8 KV heads, SwiGLU 14,336, 128K vocabulary), fused attention.
+sim::Workload llama3_8b() {
+    sim::Workload w = test::gpt(32, 4096, 32, 8192, 128256);
+    w.shape.kv_heads = 8;
+    w.shape.ffn_hidden = 14336;
+    w.shape.gated_mlp = true;
+    w.shape.flash_attention = true;
+    return w;
+}
+
+sim::Layout fsdp_layout(int tp, int pp, int dp, int micro_batch, int global_batch) {
+    sim::Layout l;
+    l.framework = sim::Framework::pytorch_fsdp;
+    l.tp = tp;
+    l.pp = pp;
+    l.dp = dp;
+    l.micro_batch = micro_batch;
+    l.global_batch = global_batch;
+    l.zero = 3;
+    l.sequence_parallel = tp > 1;
+    l.recompute = sim::Recompute::full;
+    return l;
+}
+
+sim::PlanResult run(const sim::Layout& l, sim::Precision p = sim::Precision::bf16,
+                    const sim::Workload& w = llama3_8b()) {
+    const sim::PlanResult r = sim::evaluate(w, test::h100_cluster(8), l, p);
+    REQUIRE(r.limit == sim::Limit::none);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("an fp32 gradient reduce sends 4 bytes per gradient beside 2 per gathered weight",
+          "[engine]") {
+    sim::Layout l = fsdp_layout(1, 1, 64, 1, 64);
+    const sim::PlanResult half = run(l);
+    l.fp32_grad_reduce = true;
+    const sim::PlanResult fp32 = run(l);
+    // ZeRO-3 moves two gathers and one reduce-scatter per micro-batch: (2 + 2) / (2 + 1).
+    CHECK_REL(fp32.dp_bytes_per_device, half.dp_bytes_per_device * 4.0 / 3.0, 1e-12);
+    CHECK(fp32.dp_comm_total_s > half.dp_comm_total_s);
+}
+
+TEST_CASE("FP8 parameter gathers send the linear weights as one byte", "[engine]") {
+    sim::Layout l = fsdp_layout(1, 1, 64, 1, 64);
+    const sim::PlanResult plain = run(l, sim::Precision::fp8);
+    l.fp8_param_gather = true;
+    const sim::PlanResult gathered = run(l, sim::Precision::fp8);
+    CHECK(gathered.dp_bytes_per_device < plain.dp_bytes_per_device);
+    // Embeddings and norms stay 16-bit: more than the 2/3 an all-FP8 gather would leave.
+    CHECK(gathered.dp_bytes_per_device > plain.dp_bytes_per_device * 2.0 / 3.0);
+    // A 16-bit run has no FP8 copy to gather.
+    l.fp8_param_gather = false;
+    const sim::PlanResult bf16 = run(l);
+    l.fp8_param_gather = true;
+    CHECK_REL(run(l).dp_bytes_per_device, bf16.dp_bytes_per_device, 1e-12);
+}
+
+TEST_CASE("pipelined FSDP2 gathers once per step and keeps the stage's weights whole", "[engine]") {
+    sim::Layout l = fsdp_layout(1, 2, 32, 1, 64);
+    const sim::PlanResult two = run(l);
+    l.micro_batch = 2;
+    const sim::PlanResult one = run(l);
+    // The traffic does not grow with the number of micro-batches (2 against 1).
+    CHECK_REL(two.dp_comm_total_s, one.dp_comm_total_s, 1e-12);
+    l.micro_batch = 1;
+    l.zero = 1;
+    const sim::PlanResult zero1 = run(l);
+    CHECK_REL(two.memory_gib.weights, zero1.memory_gib.weights, 1e-12);
+    CHECK_REL(two.memory_gib.gradients, zero1.memory_gib.gradients, 1e-12);
+}
+
+TEST_CASE("async TP hides TP collectives only in a framework that offers it", "[engine]") {
+    sim::Layout l = fsdp_layout(8, 1, 8, 2, 16);
+    const sim::PlanResult vanilla = run(l);
+    l.async_tp = true;
+    const sim::PlanResult async = run(l);
+    CHECK(async.breakdown_s.tp_comm_s < 0.5 * vanilla.breakdown_s.tp_comm_s);
+    l.framework = sim::Framework::megatron_lm;
+    l.zero = 1;
+    const sim::PlanResult megatron_async = run(l);
+    l.async_tp = false;
+    CHECK_REL(megatron_async.breakdown_s.tp_comm_s, run(l).breakdown_s.tp_comm_s, 1e-12);
+}
+
+TEST_CASE("torchao's FP8 tensor parallelism gathers FP8 and DTensor does not gather again",
+          "[engine]") {
+    sim::Layout l = fsdp_layout(8, 1, 8, 2, 16);
+    l.recompute = sim::Recompute::none;
+    const sim::PlanResult bf16 = run(l), fp8 = run(l, sim::Precision::fp8);
+    // Same reduce-scatters, all-gathers at half the bytes.
+    CHECK(fp8.breakdown_s.tp_comm_s < bf16.breakdown_s.tp_comm_s);
+    CHECK(fp8.breakdown_s.tp_comm_s > 0.5 * bf16.breakdown_s.tp_comm_s);
+    // Megatron re-gathers the sequence-parallel inputs in backward; DTensor keeps them.
+    l.framework = sim::Framework::megatron_lm;
+    l.zero = 1;
+    CHECK(run(l).breakdown_s.tp_comm_s > bf16.breakdown_s.tp_comm_s);
+}
+
+TEST_CASE("the Llama reference block costs more than the fused one, compiled or not", "[engine]") {
+    const sim::Layout l = fsdp_layout(8, 1, 8, 2, 16);
+    sim::Workload reference = llama3_8b();
+    reference.shape.llama_reference_code = true;
+    const sim::PlanResult fused = run(l), ref = run(l, sim::Precision::bf16, reference);
+    CHECK(ref.breakdown_s.compute_s > fused.breakdown_s.compute_s);
+    // Eager kernels already count the complex RoPE: only the separate projections add.
+    sim::Workload eager = llama3_8b(), eager_reference = reference;
+    eager.shape.eager_elementwise = eager_reference.shape.eager_elementwise = true;
+    const double eager_gap = run(l, sim::Precision::bf16, eager_reference).breakdown_s.compute_s -
+                             run(l, sim::Precision::bf16, eager).breakdown_s.compute_s;
+    CHECK(eager_gap > 0);
+    CHECK(eager_gap < ref.breakdown_s.compute_s - fused.breakdown_s.compute_s);
+}
