@@ -140,3 +140,30 @@ TEST_CASE("scenario serving section: defaults, round trip and errors naming the 
                                      "d.json"),
                       Catch::Contains("serving.slo.p"));
 }
+
+TEST_CASE("serving.engine accepts engines that run on one of the profiles, and says so") {
+    const Scenario sc = parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"engine": "SGLang"}})",
+                                       "s.json");
+    REQUIRE(sc.serving);
+    CHECK(sc.serving.value().engine == ServingEngine::vllm);
+    CHECK(sc.serving.value().engine_as_given == "SGLang");
+    // The name the user gave is kept through a save.
+    const Scenario again = parse_scenario(scenario_to_json(sc), "again.json");
+    CHECK(again.serving.value().engine_as_given == "SGLang");
+    CHECK(parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"engine": "nim"}})",
+                         "n.json")
+              .serving.value()
+              .engine == ServingEngine::tensorrt_llm);
+    CHECK(parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"engine": "vllm"}})",
+                         "v.json")
+              .serving.value()
+              .engine_as_given.empty());
+    CHECK_THROWS_WITH(parse_scenario(R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+        "serving": {"engine": "ollama"}})",
+                                     "o.json"),
+                      Catch::Contains("serving.engine: unknown value 'ollama'") &&
+                          Catch::Contains("sglang"));
+}

@@ -1,5 +1,7 @@
 #include "io/scenario_serving.h"
 
+#include <cctype>
+
 namespace cp::sim {
 
 namespace {
@@ -45,6 +47,38 @@ ojson nullable(double v) {
 std::optional<ServingEngine> parse_serving_engine(std::string_view name) {
     return lookup(kEngines, name);
 }
+std::optional<ServingEngine> serving_engine_from_name(std::string_view name) {
+    static const std::pair<std::string_view, std::string_view> aliases[] = {
+        {"trtllm", "tensorrt-llm"},
+        {"trt-llm", "tensorrt-llm"},
+        {"tensorrt_llm", "tensorrt-llm"},
+        {"nim", "tensorrt-llm"},
+        {"tensorrtllm_backend", "tensorrt-llm"},
+        {"optimum-nvidia", "tensorrt-llm"},
+        {"text-generation-inference", "tgi"},
+        {"sglang", "vllm"},
+        {"lmdeploy", "vllm"},
+        {"deepspeed-mii", "vllm"},
+        {"deepspeed-fastgen", "vllm"},
+        {"transformers-neuronx", "neuron"},
+        {"neuronx", "neuron"},
+        {"nxdi", "neuron"},
+        {"optimum-neuron", "neuron"},
+        {"torch-neuronx", "neuron"},
+        {"neuronx-distributed", "neuron"},
+        {"neuronx-distributed-inference", "neuron"},
+        {"huggingface", "pytorch"},
+        {"hf", "pytorch"},
+        {"torch", "pytorch"},
+        {"transformers", "pytorch"}};
+    std::string n(name);
+    for (char& c : n)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const auto& [alias, engine] : aliases)
+        if (n == alias) return parse_serving_engine(engine);
+    return parse_serving_engine(n);
+}
+
 std::optional<StorageType> parse_storage_type(std::string_view name) {
     return lookup(kWeightTypes, name);
 }
@@ -53,7 +87,16 @@ namespace scenario_io {
 
 void parse_serving(Reader& r, Scenario& sc) {
     ServingSpec s;
-    s.engine = r.enumeration("engine", kEngines);
+    if (auto name = r.string("engine")) {
+        s.engine = serving_engine_from_name(*name);
+        if (!s.engine)
+            r.fail("engine", "unknown value '" + *name +
+                                 "' (expected one of tensorrt-llm, vllm, tgi, neuron, tensorrt, "
+                                 "pytorch, or an engine that runs on one of these profiles: "
+                                 "sglang, lmdeploy, deepspeed-mii, nim, optimum-neuron, "
+                                 "transformers-neuronx, nxdi, hf)");
+        if (*name != enum_name(*s.engine)) s.engine_as_given = *name;
+    }
     s.weights = r.enumeration("weights", kWeightTypes);
     s.kv_cache = r.enumeration("kv_cache", kKvTypes);
     s.tp = r.integer("tp", 1, 64);
@@ -110,7 +153,9 @@ void check_serving_against_model(Scenario& sc, const std::string& origin) {
 
 nlohmann::ordered_json serving_spec_json(const ServingSpec& s) {
     ojson j;
-    j["engine"] = s.engine ? ojson(enum_name(*s.engine)) : ojson(nullptr);
+    j["engine"] = !s.engine_as_given.empty() ? ojson(s.engine_as_given)
+                  : s.engine                 ? ojson(enum_name(*s.engine))
+                                             : ojson(nullptr);
     j["weights"] = s.weights ? ojson(enum_name(*s.weights)) : ojson(nullptr);
     j["kv_cache"] = s.kv_cache ? ojson(enum_name(*s.kv_cache)) : ojson(nullptr);
     j["tp"] = nullable(s.tp);

@@ -299,6 +299,11 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     if (best.valid) best = evaluate(r, node, best_c, factors, calibration, true);
     best.assumptions = notes;
     add_serving_assumptions(best, factors.of(best.engine, best.generation));
+    if (!r.spec.engine_as_given.empty())
+        best.assumptions.push_back("serving.engine " + r.spec.engine_as_given +
+                                   " is planned with the " + enum_name(best.engine) +
+                                   " profile, the engine it runs like (no measurements of its own "
+                                   "fitted)");
     best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator));
     for (const char* field : {"engine", "weights", "kv_cache", "tp", "batch", "replicas"}) {
         const std::string f = field;

@@ -46,37 +46,8 @@ std::string lower(std::string s) {
     return s;
 }
 
-// Engine names as published tables spell them. SGLang, LMDeploy and DeepSpeed-FastGen (MII) have
-// no profile of their own: they batch continuously over a paged (blocked) KV cache as vLLM does,
-// and take its profile; Triton's TensorRT-LLM backend and Optimum-NVIDIA run TensorRT-LLM engines.
 std::optional<ServingEngine> run_engine(const std::string& name) {
-    static const std::pair<std::string_view, std::string_view> aliases[] = {
-        {"trtllm", "tensorrt-llm"},
-        {"trt-llm", "tensorrt-llm"},
-        {"tensorrt_llm", "tensorrt-llm"},
-        {"nim", "tensorrt-llm"},
-        {"text-generation-inference", "tgi"},
-        {"sglang", "vllm"},
-        {"lmdeploy", "vllm"},
-        {"transformers-neuronx", "neuron"},
-        {"neuronx", "neuron"},
-        {"nxdi", "neuron"},
-        {"optimum-neuron", "neuron"},
-        {"torch-neuronx", "neuron"},
-        {"neuronx-distributed", "neuron"},
-        {"neuronx-distributed-inference", "neuron"},
-        {"tensorrtllm_backend", "tensorrt-llm"},
-        {"optimum-nvidia", "tensorrt-llm"},
-        {"deepspeed-mii", "vllm"},
-        {"deepspeed-fastgen", "vllm"},
-        {"huggingface", "pytorch"},
-        {"hf", "pytorch"},
-        {"torch", "pytorch"},
-        {"transformers", "pytorch"}};
-    std::string n = lower(name);
-    for (const auto& [alias, engine] : aliases)
-        if (n == alias) n = engine;
-    return parse_serving_engine(n);
+    return serving_engine_from_name(name);
 }
 
 std::optional<StorageType> run_storage(const std::string& name) {

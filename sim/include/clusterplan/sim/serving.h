@@ -21,6 +21,11 @@ enum class StorageType { fp32, fp16, bf16, fp8, int8, int4 };
 const char* enum_name(ServingEngine engine);
 const char* enum_name(StorageType type);
 std::optional<ServingEngine> parse_serving_engine(std::string_view name);
+// An engine as published tables and users spell it (any case): the six profiles, and engines
+// without a profile of their own mapped to the one that runs like them (SGLang, LMDeploy and
+// DeepSpeed-FastGen batch continuously over a paged KV cache as vLLM does; NIM and Triton's
+// TensorRT-LLM backend run TensorRT-LLM engines; the Neuron SDK's libraries run Neuron graphs).
+std::optional<ServingEngine> serving_engine_from_name(std::string_view name);
 std::optional<StorageType> parse_storage_type(std::string_view name);
 // Bytes per stored element (int4 includes one fp16 scale per group of 128).
 double storage_bytes(StorageType type);
@@ -34,6 +39,7 @@ struct ServingSlo {
 // The scenario's `serving` section as written: nullopt = searched / default.
 struct ServingSpec {
     std::optional<ServingEngine> engine; // default: tensorrt-llm on GPUs, neuron on AWS chips
+    std::string engine_as_given;         // the scenario's name when it maps onto a profile
     std::optional<StorageType> weights;  // default: the engine's usual 16-bit type
     std::optional<StorageType> kv_cache; // default: the weights' type, at least 8-bit
     std::optional<int> tp, pp;           // per replica; devices are NeuronCores on Neuron
