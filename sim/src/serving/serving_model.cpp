@@ -66,7 +66,7 @@ constexpr double kCustomAllReduceLaunchS = 10e-6;
 double all_reduce_s(const ServingSetup& st, double bytes) {
     if (st.tp <= 1 || bytes <= 0) return 0;
     const IntraNodeLink link = st.hw.node.intra_link;
-    if (engine_policy(st.engine).custom_all_reduce && st.tp <= st.hw.devices_per_node &&
+    if (st.policy().custom_all_reduce && st.tp <= st.hw.devices_per_node &&
         (link == IntraNodeLink::nvlink || link == IntraNodeLink::nvswitch)) {
         // Two exchange steps (the two-shot form: reduce-scatter then all-gather of 1/n each), the
         // ring's bandwidth term for large messages.
@@ -99,7 +99,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
 double elementwise_bytes(const ServingSetup& st, double tokens) {
     const TransformerShape& s = st.workload->shape;
-    if (engine_policy(st.engine).fused_layer_epilogues)
+    if (st.policy().fused_layer_epilogues)
         return tokens * 6.0 * s.hidden * activation_bytes(st);
     return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
@@ -242,7 +242,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // in a 16-bit GEMM of half the FLOPs (compute_rates.h size_curve_flops_scale).
     if (st.compute == Precision::fp8)
         st.rates.size_curve_flops_scale = d.peak_16bit() / d.peak(Precision::fp8);
-    st.fused_attention = engine_policy(engine).fused_attention;
+    st.fused_attention = st.policy().fused_attention;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
@@ -283,8 +283,9 @@ std::string serving_hardware_gap(const ServingSetup& st) {
     return {};
 }
 
-ServingTerms decode_step_terms(const ServingSetup& st, double batch, double context) {
+ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, double context) {
     ServingTerms t;
+    const double batch = std::max(running_batch, double(st.compiled_decode_batch));
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     add_layer_gemms(st, batch, layers, t);

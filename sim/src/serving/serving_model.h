@@ -30,6 +30,9 @@ struct ServingHardware {
     int cores_per_chip = 1;
 };
 ServingHardware serving_hardware(const NodeSpec& node);
+inline bool neuron_devices(const ServingHardware& hw) {
+    return !hw.device.is_gpu;
+}
 
 // One deployment's fixed facts, resolved once and reused by every step evaluation.
 struct ServingSetup {
@@ -45,6 +48,10 @@ struct ServingSetup {
     ComputeRates rates;
     LinkTier tp_tier; // the network one TP group's all-reduces use
     bool tp_network_known = true;
+    // Sequences every decode step computes whatever the running batch: a server on Neuron runs
+    // the token-generation graph compiled for its batch, empty slots padded (0 = the batch).
+    int compiled_decode_batch = 0;
+    const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 
 // Per-term times of one unit of work at datasheet rates (overhead: layer-passes counted).

@@ -81,6 +81,14 @@ struct EnginePolicy {
 };
 
 const EnginePolicy& engine_policy(ServingEngine engine);
+// The policy of `engine` on AWS Neuron devices (`neuron_devices`): TGI and vLLM serve there through
+// their Neuron backends (optimum-neuron's TGI server, vLLM's Neuron worker), which run the Neuron
+// SDK's compiled decoder graphs but schedule requests as servers do; every other engine is the
+// Neuron SDK's own static-batch profile.
+const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices);
+// The engine whose fitted factors time `engine`'s steps: on Neuron devices every engine runs the
+// Neuron SDK's compiled graphs, so it takes the neuron factors.
+ServingEngine factor_engine(ServingEngine engine, bool neuron_devices);
 
 // Factors of every engine (index: ServingEngine). serving_fit.h computes them from published
 // runs; engines without runs of their own borrow another engine's factors (and say so).
