@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <cstdio>
+#include <cstdlib>
 
 namespace cp::sim {
 
@@ -63,6 +65,10 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     // A system of copies is checked, not fitted, unless one client keeps one copy busy (its
     // figures are that copy's own).
     if (run.replicas > 1 && run.concurrency != 1) return std::nullopt;
+    // Closed-loop clients: the decode step of one client alone is the copy's own step; other
+    // figures depend on how the clients' requests interleave (checked, not fitted).
+    if (run.concurrency > 0 && (run.concurrency != 1 || run.metric != ServingMetric::tpot_ms))
+        return std::nullopt;
     // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
     if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
     const double b = plan.batch;
@@ -368,6 +374,15 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
 
     const ServingCapacity cap =
         serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
+    if (std::getenv("DBG") && run.id.find(std::getenv("DBG")) != std::string::npos) {
+        const ServingTerms t = decode_step_terms(st, 1, run.input_tokens + run.output_tokens / 2.0);
+        std::fprintf(stderr, "%s batch %d prefill %.1f ms step %.2f ms:", run.id.c_str(), plan.batch, cap.prefill_s*1e3, cap.decode_step_s*1e3);
+        for (int i = 0; i < kServingTermCount; ++i) std::fprintf(stderr, " %s=%.2f", term_name(ServingTerm(i)), 1e3*t.x[i]*f.k[i]);
+        const ServingTerms p = prefill_terms(st, 1, run.input_tokens, 0);
+        std::fprintf(stderr, "\n   prefill:");
+        for (int i = 0; i < kServingTermCount; ++i) std::fprintf(stderr, " %s=%.2f", term_name(ServingTerm(i)), 1e3*p.x[i]*f.k[i]);
+        std::fprintf(stderr, " overhead_s %.4f\n", f.request_overhead_s);
+    }
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
                                           run.output_tokens, run.request_rate_per_s, run.quantile);
     const bool online = is_known(run.request_rate_per_s);

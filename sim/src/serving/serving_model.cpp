@@ -301,6 +301,11 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
+    // A server on Neuron adds its host loop to every step (schedule, read back the sampled tokens,
+    // detokenize and stream them); the Neuron SDK's own benchmark loop, which the neuron factors
+    // are otherwise fitted on, has none of it.
+    if (neuron_devices(st.hw) && st.policy().continuous_batching)
+        t[ServingTerm::pass_overhead] += 1.0 / st.pp;
     // A token passes every stage in turn (no overlap between stages for one step).
     return t.scaled(st.pp);
 }
