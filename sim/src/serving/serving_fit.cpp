@@ -188,7 +188,7 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
 bool measures_request_ttft(const ServingRun& run, const NodeSpec& node) {
     return run.metric == ServingMetric::ttft_ms &&
            engine_policy(run.engine, on_neuron(node)).continuous_batching &&
-           (run.requests > 0 || run.concurrency > 0 || is_known(run.request_rate_per_s));
+           (run.requests > 0 || run.concurrency == 1 || is_known(run.request_rate_per_s));
 }
 
 // The per-request overhead minimising the relative TTFT error, (p + c)/m - 1, over those runs:
