@@ -164,6 +164,8 @@ const char* term_name(ServingTerm term) {
         return "prefill_overhead_s_per_layer";
     case ServingTerm::pass_overhead:
         return "pass_overhead_s";
+    case ServingTerm::host_step_overhead:
+        return "host_step_overhead_s";
     }
     return "?";
 }

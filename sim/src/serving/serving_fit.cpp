@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <cstdio>
-#include <cstdlib>
 
 namespace cp::sim {
 
@@ -61,7 +59,7 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     const EnginePolicy policy = run_policy(run, node);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
-    if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
+    if (!plan.fits) return std::nullopt; // fitted only where the memory model agrees it ran
     // A system of copies is checked, not fitted, unless one client keeps one copy busy (its
     // figures are that copy's own).
     if (run.replicas > 1 && run.concurrency != 1) return std::nullopt;
@@ -374,15 +372,6 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
 
     const ServingCapacity cap =
         serving_capacity(st, policy, f, plan, run.input_tokens, run.output_tokens);
-    if (std::getenv("DBG") && run.id.find(std::getenv("DBG")) != std::string::npos) {
-        const ServingTerms t = decode_step_terms(st, 1, run.input_tokens + run.output_tokens / 2.0);
-        std::fprintf(stderr, "%s batch %d prefill %.1f ms step %.2f ms:", run.id.c_str(), plan.batch, cap.prefill_s*1e3, cap.decode_step_s*1e3);
-        for (int i = 0; i < kServingTermCount; ++i) std::fprintf(stderr, " %s=%.2f", term_name(ServingTerm(i)), 1e3*t.x[i]*f.k[i]);
-        const ServingTerms p = prefill_terms(st, 1, run.input_tokens, 0);
-        std::fprintf(stderr, "\n   prefill:");
-        for (int i = 0; i < kServingTermCount; ++i) std::fprintf(stderr, " %s=%.2f", term_name(ServingTerm(i)), 1e3*p.x[i]*f.k[i]);
-        std::fprintf(stderr, " overhead_s %.4f\n", f.request_overhead_s);
-    }
     const ServingLoad load = serving_load(st, policy, f, plan, cap, run.input_tokens,
                                           run.output_tokens, run.request_rate_per_s, run.quantile);
     const bool online = is_known(run.request_rate_per_s);

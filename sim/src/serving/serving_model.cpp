@@ -99,8 +99,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
 double elementwise_bytes(const ServingSetup& st, double tokens) {
     const TransformerShape& s = st.workload->shape;
-    if (st.policy().fused_layer_epilogues)
-        return tokens * 6.0 * s.hidden * activation_bytes(st);
+    if (st.policy().fused_layer_epilogues) return tokens * 6.0 * s.hidden * activation_bytes(st);
     return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
 
@@ -171,7 +170,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
                    t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead) +
-                   t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead);
+                   t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead) +
+                   t[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead);
     return b;
 }
 
@@ -305,7 +305,7 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     // detokenize and stream them); the Neuron SDK's own benchmark loop, which the neuron factors
     // are otherwise fitted on, has none of it.
     if (neuron_devices(st.hw) && st.policy().continuous_batching)
-        t[ServingTerm::pass_overhead] += 1.0 / st.pp;
+        t[ServingTerm::host_step_overhead] += 1.0 / st.pp;
     // A token passes every stage in turn (no overlap between stages for one step).
     return t.scaled(st.pp);
 }

@@ -30,16 +30,20 @@ enum class ServingTerm {
     prefill_overhead,
     // Seconds per encoder or CNN forward pass beyond its layers: one call into the runtime (the
     // inputs' copy to the device, the launch of the compiled graph, the outputs' copy back).
-    pass_overhead
+    pass_overhead,
+    // Seconds per decode step of a server's host loop on Neuron devices (schedule the step, read
+    // back the sampled tokens, detokenize and stream them), beyond the compiled graphs' time.
+    host_step_overhead
 };
-inline constexpr int kServingTermCount = 10;
+inline constexpr int kServingTermCount = 11;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
 // efficiency curves); `overhead` and `prefill_overhead` are seconds per layer per step or prefill
-// pass, `pass_overhead` seconds per forward pass (no datasheet figure exists).
+// pass, `pass_overhead` seconds per forward pass, `host_step_overhead` seconds per server step (no
+// datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
