@@ -2,6 +2,7 @@
 // servers (continuous batching, each arriving prompt encoded alone, decode at the compiled batch,
 // a host loop per step).
 #include "clusterplan/sim/serving_fit.h"
+#include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
@@ -74,4 +75,22 @@ TEST_CASE("copies behind a load balancer with one client: one copy busy, its own
     ServingRun one = out;
     one.replicas = 1;
     CHECK_REL(predict(out), predict(one), 1e-9);
+}
+
+TEST_CASE("serve plans TGI on Inferentia2 as a Neuron server, and other GPU engines as the "
+          "Neuron SDK") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = published(kRun + "-ttft").workload;
+    req.spec.input_tokens = 1500;
+    req.spec.output_tokens = 250;
+    req.spec.tp = 8;
+    req.spec.engine = ServingEngine::tgi;
+    const ServingPlan tgi = plan_serving(req, fx.node("inf2.48xlarge"), fx.factors, nullptr);
+    REQUIRE(tgi.valid);
+    CHECK(tgi.engine == ServingEngine::tgi);
+    CHECK(tgi.neuron);
+    req.spec.engine = ServingEngine::tensorrt_llm;
+    const ServingPlan trt = plan_serving(req, fx.node("inf2.48xlarge"), fx.factors, nullptr);
+    CHECK(trt.engine == ServingEngine::neuron);
 }

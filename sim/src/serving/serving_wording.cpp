@@ -92,7 +92,8 @@ void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
                 "with causal "
                 "fused attention");
     a.push_back(serving_factors_sentence(p.engine, f));
-    a.push_back(std::string("engine policy: ") + std::string(engine_policy(p.engine).source));
+    a.push_back(std::string("engine policy: ") +
+                std::string(engine_policy(p.engine, p.neuron).source));
     if (p.generation) {
         a.push_back(
             "KV cache: 2 x layers x kv_heads x head_dim x " + std::string(enum_name(p.kv_cache)) +
