@@ -4,6 +4,7 @@
 #include "clusterplan/sim/serving_fit.h"
 #include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
+#include "serving/serving_model.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
 
@@ -93,4 +94,20 @@ TEST_CASE("serve plans TGI on Inferentia2 as a Neuron server, and other GPU engi
     req.spec.engine = ServingEngine::tensorrt_llm;
     const ServingPlan trt = plan_serving(req, fx.node("inf2.48xlarge"), fx.factors, nullptr);
     CHECK(trt.engine == ServingEngine::neuron);
+}
+
+TEST_CASE("a prompt on Neuron is encoded at the next power-of-two bucket, on a GPU at its length") {
+    const ServingRun run = published(kRun + "-ttft");
+    auto& fx = cp::test::serving_fixture();
+    for (const char* instance : {"inf2.48xlarge", "p4d.24xlarge"}) {
+        const ServingSetup st = make_serving_setup(run.workload, fx.node(instance), run.engine,
+                                                   run.weights, run.kv_cache, 8, 1, nullptr);
+        const double at_1500 = serving_time_s(prefill_terms(st, 1, 1500, 0), EngineFactors{});
+        const double at_2048 = serving_time_s(prefill_terms(st, 1, 2048, 0), EngineFactors{});
+        INFO(instance);
+        if (neuron_devices(st.hw))
+            CHECK_REL(at_1500, at_2048, 1e-12);
+        else
+            CHECK(at_1500 < 0.9 * at_2048);
+    }
 }

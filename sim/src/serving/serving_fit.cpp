@@ -63,9 +63,10 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     // A system of copies is checked, not fitted, unless one client keeps one copy busy (its
     // figures are that copy's own).
     if (run.replicas > 1 && run.concurrency != 1) return std::nullopt;
-    // Closed-loop clients: the decode step of one client alone is the copy's own step; other
-    // figures depend on how the clients' requests interleave (checked, not fitted).
-    if (run.concurrency > 0 && (run.concurrency != 1 || run.metric != ServingMetric::tpot_ms))
+    // Closed-loop clients: one client alone has the copy's own decode step and first token;
+    // other figures depend on how the clients' requests interleave (checked, not fitted).
+    if (run.concurrency > 0 && (run.concurrency != 1 || (run.metric != ServingMetric::tpot_ms &&
+                                                         run.metric != ServingMetric::ttft_ms)))
         return std::nullopt;
     // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
     if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
@@ -82,7 +83,15 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::ttft_ms:
-        if (policy.continuous_batching) return std::nullopt; // queue-dependent: checked, not fitted
+        if (policy.continuous_batching) {
+            // Queue-dependent (checked, not fitted) unless one client's prompt runs alone: its
+            // first token then costs one prompt's encoding (and the per-request overhead, fitted
+            // afterwards on what remains).
+            if (run.concurrency != 1) return std::nullopt;
+            e.terms = prefill_terms(st, 1, run.input_tokens, policy.max_batch_tokens);
+            e.target_s = run.value / 1e3;
+            return e;
+        }
         e.terms = prefill_terms(st, b, run.input_tokens, 0);
         e.target_s = run.value / 1e3;
         return e;

@@ -112,6 +112,18 @@ double scores_traffic_s(const ServingSetup& st, double sequences, double tokens)
     return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
 }
 
+// Neuron graphs have static shapes: a prompt is encoded by the context-encoding graph of the
+// next bucket at or above its length, padded to it. NxD Inference buckets at powers of two from
+// 128 tokens up to the maximum context (its auto-bucketing default; the Neuron bucketing app note:
+// "each input is padded until its shape matches the next largest bucket shape").
+constexpr double kSmallestContextBucketTokens = 128;
+
+double context_bucket_tokens(double tokens) {
+    if (tokens <= kSmallestContextBucketTokens)
+        return tokens > 0 ? kSmallestContextBucketTokens : 0;
+    return std::exp2(std::ceil(std::log2(tokens)));
+}
+
 } // namespace
 
 int neuron_cores_per_chip(const AcceleratorSpec& a) {
@@ -310,9 +322,11 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     return t.scaled(st.pp);
 }
 
-ServingTerms prefill_terms(const ServingSetup& st, double requests, double tokens,
+ServingTerms prefill_terms(const ServingSetup& st, double requests, double prompt_tokens,
                            double chunk_tokens, bool lm_head) {
     ServingTerms t;
+    const double tokens =
+        neuron_devices(st.hw) ? context_bucket_tokens(prompt_tokens) : prompt_tokens;
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = requests * tokens;
