@@ -240,7 +240,14 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         (e->decoder ? used : forward_used)[i].push_back(&run);
     }
     auto fit_runs = [](const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs) {
-        EngineFactors f = fit_engine(q);
+        // Fewer equations than a few per term they exercise leave the factors undetermined: the
+        // runs keep datasheet rates (a GPU engine's scaled fit below replaces them).
+        std::size_t exercised = 0;
+        for (int j = 0; j < kServingTermCount; ++j)
+            exercised += std::any_of(q.begin(), q.end(),
+                                     [j](const Equation& e) { return e.terms.x[j] != 0; });
+        EngineFactors f =
+            q.size() >= kEquationsPerTerm * exercised ? fit_engine(q) : EngineFactors{};
         for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())

@@ -19,8 +19,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 0.9279, 1.5230, 0.9142, 1.7241},
         {"tgi", G::trainium, 3, 1, 0.6858, 0.8974, 0.6396, 0.9042},
         {"tgi", G::other, 10, 2, 0.9841, 1.1150, 0.8745, 1.1308},
-        {"neuron", G::trainium, 30, 2, 0.2846, 1.4519, 0.2486, 1.4904},
-        {"neuron", G::other, 33, 2, 0.2681, 1.7461, 0.0764, 2.0612},
+        {"neuron", G::trainium, 30, 2, 0.2846, 0.8316, 0.2486, 0.8492},
+        {"neuron", G::other, 33, 2, 0.2681, 1.0793, 0.0764, 1.6867},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.6888, 2.6983, 0.6819, 3.4069},
@@ -31,8 +31,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 0.7568, 3.5605, 0.7231, 4.4528},
         {"tgi", G::trainium, 3, 1, 0.8620, 1.2386, 0.7679, 1.2386},
         {"tgi", G::other, 10, 2, 0.8898, 1.4061, 0.8445, 1.4741},
-        {"neuron", G::trainium, 36, 1, 0.0613, 5.2276, 0.0392, 8.8298},
-        {"neuron", G::other, 42, 1, 0.0818, 5.0818, 0.0607, 10.1210},
+        {"neuron", G::trainium, 36, 1, 0.8982, 4.2858, 0.7930, 4.9338},
+        {"neuron", G::other, 42, 1, 1.1815, 3.0693, 1.1057, 3.6916},
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.5245, 0.9215, 0.4387, 0.9446},
@@ -43,8 +43,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 0.5928, 0.9281, 0.5020, 0.9299},
         {"tgi", G::trainium, 3, 1, 0.6550, 0.8644, 0.6101, 0.8718},
         {"tgi", G::other, 10, 2, 0.9294, 1.1016, 0.8267, 1.1021},
-        {"neuron", G::trainium, 48, 2, 0.2889, 1.3546, 0.2468, 1.4543},
-        {"neuron", G::other, 59, 2, 0.3031, 1.6706, 0.2633, 2.1822},
+        {"neuron", G::trainium, 48, 2, 0.2889, 0.6991, 0.2468, 0.8326},
+        {"neuron", G::other, 59, 2, 0.3031, 1.0257, 0.2633, 1.7064},
         {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
         {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
         {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},
