@@ -111,3 +111,21 @@ TEST_CASE("a prompt on Neuron is encoded at the next power-of-two bucket, on a G
             CHECK(at_1500 < 0.9 * at_2048);
     }
 }
+
+TEST_CASE("published serving runs: the Neuron backends of TGI and vLLM read as those servers") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "neuronx-tgi", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300},
+                 {"id": "b", "source": "s", "engine": "vllm-neuron", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::tgi);
+    CHECK(set.runs[1].engine == ServingEngine::vllm);
+}

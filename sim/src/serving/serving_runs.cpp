@@ -56,6 +56,14 @@ std::optional<ServingEngine> run_engine(const std::string& name) {
         {"tensorrt_llm", "tensorrt-llm"},
         {"nim", "tensorrt-llm"},
         {"text-generation-inference", "tgi"},
+        // The Neuron backends of TGI and vLLM (optimum-neuron's TGI image, vLLM's Neuron worker)
+        // are those servers on Neuron devices (engine_policy's Neuron server profile).
+        {"tgi-neuronx", "tgi"},
+        {"neuronx-tgi", "tgi"},
+        {"tgi-neuron", "tgi"},
+        {"vllm-neuron", "vllm"},
+        {"vllm-neuronx", "vllm"},
+        {"neuronx-vllm", "vllm"},
         {"sglang", "vllm"},
         {"lmdeploy", "vllm"},
         {"transformers-neuronx", "neuron"},
