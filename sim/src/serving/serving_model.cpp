@@ -130,7 +130,7 @@ int neuron_cores_per_chip(const AcceleratorSpec& a) {
     if (a.is_gpu) return 1;
     if (a.id.starts_with("Inferentia2") || a.id.starts_with("Trainium1")) return 2;
     if (a.id.starts_with("Inferentia1")) return 4;
-    if (a.id.starts_with("Trainium2")) return 8;
+    if (a.id.starts_with("Trainium2")) return 4;
     return 1;
 }
 

@@ -17,8 +17,10 @@
 
 namespace cp::sim {
 
-// NeuronCores per chip (AWS Neuron architecture docs: Inferentia2 and Trainium1 2 x
-// NeuronCore-v2, Inferentia1 4 x NeuronCore-v1, Trainium2 8 x NeuronCore-v3); 1 for GPUs.
+// NeuronCores per chip as the Neuron SDK counts them for TP (AWS Neuron architecture docs:
+// Inferentia2 and Trainium1 2 x NeuronCore-v2, Inferentia1 4 x NeuronCore-v1; Trainium2 8 x
+// NeuronCore-v3 paired into 4 logical cores by the default Logical NeuronCore configuration 2,
+// "64 ranks per instance" on trn2.48xlarge); 1 for GPUs.
 int neuron_cores_per_chip(const AcceleratorSpec& accelerator);
 
 // What one replica runs on: devices are GPUs, or NeuronCores (a chip's compute, memory and
