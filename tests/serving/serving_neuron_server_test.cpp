@@ -129,3 +129,27 @@ TEST_CASE("published serving runs: the Neuron backends of TGI and vLLM read as t
     CHECK(set.runs[0].engine == ServingEngine::tgi);
     CHECK(set.runs[1].engine == ServingEngine::vllm);
 }
+
+TEST_CASE("published serving runs: a Neuron decoder run measured through clients is a server's") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "optimum-neuron", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8, "batch": 32,
+                  "weights": "bf16", "concurrency": 1, "input_tokens": 1500,
+                  "output_tokens": 250, "metric": "ttft_ms", "value": 300},
+                 {"id": "b", "source": "s", "engine": "transformers-neuronx", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8, "batch": 32,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::tgi);
+    CHECK(set.runs[1].engine == ServingEngine::neuron);
+    // Its first token is one prompt's encoding, not the compiled batch's.
+    auto& fx = cp::test::serving_fixture();
+    const double served = predict_serving_run(set.runs[0], fx.node("inf2.48xlarge"), fx.factors);
+    const double static_batch =
+        predict_serving_run(set.runs[1], fx.node("inf2.48xlarge"), fx.factors);
+    CHECK(static_batch > 10 * served);
+}
