@@ -56,6 +56,14 @@ std::optional<ServingEngine> serving_engine_from_name(std::string_view name) {
         {"tensorrtllm_backend", "tensorrt-llm"},
         {"optimum-nvidia", "tensorrt-llm"},
         {"text-generation-inference", "tgi"},
+        // The Neuron backends of TGI and vLLM (optimum-neuron's TGI image, vLLM's Neuron worker)
+        // are those servers on Neuron devices (engine_policy's Neuron server profile).
+        {"tgi-neuronx", "tgi"},
+        {"neuronx-tgi", "tgi"},
+        {"tgi-neuron", "tgi"},
+        {"vllm-neuron", "vllm"},
+        {"vllm-neuronx", "vllm"},
+        {"neuronx-vllm", "vllm"},
         {"sglang", "vllm"},
         {"lmdeploy", "vllm"},
         {"deepspeed-mii", "vllm"},

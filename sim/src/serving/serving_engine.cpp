@@ -86,6 +86,24 @@ EnginePolicy make_policy(ServingEngine e) {
     return p;
 }
 
+// TGI and vLLM on Neuron: the Neuron SDK's compiled graphs (the neuron profile's memory, storage
+// and attention), scheduled continuously: a request joins a free slot of the compiled batch as it
+// arrives and its prompt is encoded alone (optimum-neuron's TGI generator prefills the new
+// requests only; NxD Inference compiles context encoding at ctx_batch_size 1 for continuous
+// batching, its tkg_batch_size being the batch), while decode runs the token-generation graph at
+// the compiled batch.
+EnginePolicy make_neuron_server_policy(ServingEngine e) {
+    EnginePolicy p = make_policy(ServingEngine::neuron);
+    p.engine = e;
+    p.continuous_batching = true;
+    p.source = e == ServingEngine::tgi
+                   ? "optimum-neuron TGI backend (continuous batching into the compiled batch, "
+                     "each new request's prompt encoded alone)"
+                   : "vLLM Neuron worker on NxD Inference (continuous batching, context encoding "
+                     "at ctx_batch_size 1, token generation at the compiled batch)";
+    return p;
+}
+
 } // namespace
 
 const char* enum_name(ServingEngine engine) {
@@ -146,6 +164,8 @@ const char* term_name(ServingTerm term) {
         return "prefill_overhead_s_per_layer";
     case ServingTerm::pass_overhead:
         return "pass_overhead_s";
+    case ServingTerm::host_step_overhead:
+        return "host_step_overhead_s";
     }
     return "?";
 }
@@ -158,6 +178,19 @@ const EnginePolicy& engine_policy(ServingEngine engine) {
         return a;
     }();
     return policies[static_cast<std::size_t>(engine)];
+}
+
+const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices) {
+    static const EnginePolicy tgi = make_neuron_server_policy(ServingEngine::tgi);
+    static const EnginePolicy vllm = make_neuron_server_policy(ServingEngine::vllm);
+    if (!neuron_devices) return engine_policy(engine);
+    if (engine == ServingEngine::tgi) return tgi;
+    if (engine == ServingEngine::vllm) return vllm;
+    return engine_policy(ServingEngine::neuron);
+}
+
+ServingEngine factor_engine(ServingEngine engine, bool neuron_devices) {
+    return neuron_devices ? ServingEngine::neuron : engine;
 }
 
 } // namespace cp::sim

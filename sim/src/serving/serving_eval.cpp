@@ -84,7 +84,7 @@ double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile)
 // 8192 of a full iteration); under a backlog they fill the budget.
 double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int input_tokens,
                         double prompts_per_s, double step_s) {
-    const double chunk = engine_policy(st.engine).max_batch_tokens;
+    const double chunk = st.policy().max_batch_tokens;
     const double together =
         chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
     const double k = std::clamp(1.0 + prompts_per_s * step_s, 1.0, together);

@@ -28,7 +28,15 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;
+    // A server on Neuron decodes at the batch its graphs were compiled for.
+    const EnginePolicy& policy = st.policy();
+    if (neuron_devices(st.hw) && policy.continuous_batching)
+        st.compiled_decode_batch = run.batch > 0 ? run.batch : policy.max_batch;
     return st;
+}
+
+bool on_neuron(const NodeSpec& node) {
+    return !node.accelerator.is_gpu;
 }
 
 struct Equation {
@@ -38,8 +46,8 @@ struct Equation {
 };
 
 // The engine's policy as the run configured it (a KV memory fraction the benchmark set).
-EnginePolicy run_policy(const ServingRun& run) {
-    EnginePolicy policy = engine_policy(run.engine);
+EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
+    EnginePolicy policy = engine_policy(run.engine, on_neuron(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
     return policy;
 }
@@ -48,11 +56,18 @@ EnginePolicy run_policy(const ServingRun& run) {
 std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node) {
     const ServingSetup st = run_setup(run, node);
     if (!serving_hardware_gap(st).empty()) return std::nullopt;
-    const EnginePolicy policy = run_policy(run);
+    const EnginePolicy policy = run_policy(run, node);
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
-    if (!plan.fits) return std::nullopt;       // fitted only where the memory model agrees it ran
-    if (run.replicas > 1) return std::nullopt; // a system of copies: checked, not fitted
+    if (!plan.fits) return std::nullopt; // fitted only where the memory model agrees it ran
+    // A system of copies is checked, not fitted, unless one client keeps one copy busy (its
+    // figures are that copy's own).
+    if (run.replicas > 1 && run.concurrency != 1) return std::nullopt;
+    // Closed-loop clients: one client alone has the copy's own decode step and first token;
+    // other figures depend on how the clients' requests interleave (checked, not fitted).
+    if (run.concurrency > 0 && (run.concurrency != 1 || (run.metric != ServingMetric::tpot_ms &&
+                                                         run.metric != ServingMetric::ttft_ms)))
+        return std::nullopt;
     // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
     if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
     const double b = plan.batch;
@@ -68,7 +83,15 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::ttft_ms:
-        if (policy.continuous_batching) return std::nullopt; // queue-dependent: checked, not fitted
+        if (policy.continuous_batching) {
+            // Queue-dependent (checked, not fitted) unless one client's prompt runs alone: its
+            // first token then costs one prompt's encoding (and the per-request overhead, fitted
+            // afterwards on what remains).
+            if (run.concurrency != 1) return std::nullopt;
+            e.terms = prefill_terms(st, 1, run.input_tokens, policy.max_batch_tokens);
+            e.target_s = run.value / 1e3;
+            return e;
+        }
         e.terms = prefill_terms(st, b, run.input_tokens, 0);
         e.target_s = run.value / 1e3;
         return e;
@@ -169,9 +192,10 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
 
 // TTFT of a published run served by continuous batching under load (online, finite or closed
 // loop): the runs the per-request overhead is fitted on.
-bool measures_request_ttft(const ServingRun& run) {
-    return run.metric == ServingMetric::ttft_ms && engine_policy(run.engine).continuous_batching &&
-           (run.requests > 0 || run.concurrency > 0 || is_known(run.request_rate_per_s));
+bool measures_request_ttft(const ServingRun& run, const NodeSpec& node) {
+    return run.metric == ServingMetric::ttft_ms &&
+           engine_policy(run.engine, on_neuron(node)).continuous_batching &&
+           (run.requests > 0 || run.concurrency == 1 || is_known(run.request_rate_per_s));
 }
 
 // The per-request overhead minimising the relative TTFT error, (p + c)/m - 1, over those runs:
@@ -180,14 +204,15 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
                            std::string_view exclude, ServingFactors& factors) {
     std::array<double, kServingEngineCount> num{}, den{};
     for (const ServingRun& run : set.runs) {
-        if (run.source == exclude || !measures_request_ttft(run)) continue;
+        if (run.source == exclude) continue;
         const auto node = resolve(run.instance);
-        if (!node) continue;
+        if (!node || !measures_request_ttft(run, *node)) continue;
         const double p_ms = predict_serving_run(run, *node, factors);
         if (!is_known(p_ms)) continue;
         const double m_s = run.value / 1e3;
-        num[static_cast<std::size_t>(run.engine)] += (1.0 - p_ms / run.value) / m_s;
-        den[static_cast<std::size_t>(run.engine)] += 1.0 / (m_s * m_s);
+        const auto i = static_cast<std::size_t>(factor_engine(run.engine, on_neuron(*node)));
+        num[i] += (1.0 - p_ms / run.value) / m_s;
+        den[i] += 1.0 / (m_s * m_s);
     }
     for (int i = 0; i < kServingEngineCount; ++i)
         if (den[static_cast<std::size_t>(i)] > 0)
@@ -210,12 +235,19 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         if (!node) continue;
         const auto e = equation_for(run, *node);
         if (!e) continue;
-        const auto i = static_cast<std::size_t>(run.engine);
+        const auto i = static_cast<std::size_t>(factor_engine(run.engine, on_neuron(*node)));
         (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
         (e->decoder ? used : forward_used)[i].push_back(&run);
     }
     auto fit_runs = [](const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs) {
-        EngineFactors f = fit_engine(q);
+        // Fewer equations than a few per term they exercise leave the factors undetermined: the
+        // runs keep datasheet rates (a GPU engine's scaled fit below replaces them).
+        std::size_t exercised = 0;
+        for (int j = 0; j < kServingTermCount; ++j)
+            exercised += std::any_of(q.begin(), q.end(),
+                                     [j](const Equation& e) { return e.terms.x[j] != 0; });
+        EngineFactors f =
+            q.size() >= kEquationsPerTerm * exercised ? fit_engine(q) : EngineFactors{};
         for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
@@ -314,7 +346,9 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         if (run.requests > 0) one.requests = std::max(1, int(std::ceil(run.requests / r)));
         if (run.concurrency > 0) one.concurrency = std::max(1, int(std::ceil(run.concurrency / r)));
         const double p = predict_serving_run(one, node, factors, why);
-        return measures_throughput(run.metric) ? p * r : p;
+        // Fewer clients than copies keep only as many copies busy.
+        const double busy = run.concurrency > 0 ? std::min(r, double(run.concurrency)) : r;
+        return measures_throughput(run.metric) ? p * busy : p;
     }
     if (run.counted_tokens_per_token != 1.0) {
         // The benchmark counts r tokens per token the model serves: the model serves the prompt
@@ -346,8 +380,9 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         if (why) *why = gap;
         return kUnknown;
     }
-    const EnginePolicy policy = run_policy(run);
-    const EngineFactors& f = factors.of(run.engine, serves_generation(st, run.output_tokens));
+    const EnginePolicy policy = run_policy(run, node);
+    const EngineFactors& f = factors.of(factor_engine(run.engine, neuron_devices(st.hw)),
+                                        serves_generation(st, run.output_tokens));
     const std::optional<int> batch = run.batch > 0 ? std::optional<int>(run.batch) : std::nullopt;
     const BatchPlan plan = plan_batch(st, policy, run.input_tokens, run.output_tokens, batch);
 

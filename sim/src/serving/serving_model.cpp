@@ -66,7 +66,7 @@ constexpr double kCustomAllReduceLaunchS = 10e-6;
 double all_reduce_s(const ServingSetup& st, double bytes) {
     if (st.tp <= 1 || bytes <= 0) return 0;
     const IntraNodeLink link = st.hw.node.intra_link;
-    if (engine_policy(st.engine).custom_all_reduce && st.tp <= st.hw.devices_per_node &&
+    if (st.policy().custom_all_reduce && st.tp <= st.hw.devices_per_node &&
         (link == IntraNodeLink::nvlink || link == IntraNodeLink::nvswitch)) {
         // Two exchange steps (the two-shot form: reduce-scatter then all-gather of 1/n each), the
         // ring's bandwidth term for large messages.
@@ -99,8 +99,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
 double elementwise_bytes(const ServingSetup& st, double tokens) {
     const TransformerShape& s = st.workload->shape;
-    if (engine_policy(st.engine).fused_layer_epilogues)
-        return tokens * 6.0 * s.hidden * activation_bytes(st);
+    if (st.policy().fused_layer_epilogues) return tokens * 6.0 * s.hidden * activation_bytes(st);
     return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
 
@@ -113,13 +112,25 @@ double scores_traffic_s(const ServingSetup& st, double sequences, double tokens)
     return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
 }
 
+// Neuron graphs have static shapes: a prompt is encoded by the context-encoding graph of the
+// next bucket at or above its length, padded to it. NxD Inference buckets at powers of two from
+// 128 tokens up to the maximum context (its auto-bucketing default; the Neuron bucketing app note:
+// "each input is padded until its shape matches the next largest bucket shape").
+constexpr double kSmallestContextBucketTokens = 128;
+
+double context_bucket_tokens(double tokens) {
+    if (tokens <= kSmallestContextBucketTokens)
+        return tokens > 0 ? kSmallestContextBucketTokens : 0;
+    return std::exp2(std::ceil(std::log2(tokens)));
+}
+
 } // namespace
 
 int neuron_cores_per_chip(const AcceleratorSpec& a) {
     if (a.is_gpu) return 1;
     if (a.id.starts_with("Inferentia2") || a.id.starts_with("Trainium1")) return 2;
     if (a.id.starts_with("Inferentia1")) return 4;
-    if (a.id.starts_with("Trainium2")) return 8;
+    if (a.id.starts_with("Trainium2")) return 4;
     return 1;
 }
 
@@ -171,7 +182,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
                    t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead) +
-                   t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead);
+                   t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead) +
+                   t[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead);
     return b;
 }
 
@@ -242,7 +254,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // in a 16-bit GEMM of half the FLOPs (compute_rates.h size_curve_flops_scale).
     if (st.compute == Precision::fp8)
         st.rates.size_curve_flops_scale = d.peak_16bit() / d.peak(Precision::fp8);
-    st.fused_attention = engine_policy(engine).fused_attention;
+    st.fused_attention = st.policy().fused_attention;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
@@ -283,8 +295,9 @@ std::string serving_hardware_gap(const ServingSetup& st) {
     return {};
 }
 
-ServingTerms decode_step_terms(const ServingSetup& st, double batch, double context) {
+ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, double context) {
     ServingTerms t;
+    const double batch = std::max(running_batch, double(st.compiled_decode_batch));
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     add_layer_gemms(st, batch, layers, t);
@@ -300,13 +313,20 @@ ServingTerms decode_step_terms(const ServingSetup& st, double batch, double cont
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
+    // A server on Neuron adds its host loop to every step (schedule, read back the sampled tokens,
+    // detokenize and stream them); the Neuron SDK's own benchmark loop, which the neuron factors
+    // are otherwise fitted on, has none of it.
+    if (neuron_devices(st.hw) && st.policy().continuous_batching)
+        t[ServingTerm::host_step_overhead] += 1.0 / st.pp;
     // A token passes every stage in turn (no overlap between stages for one step).
     return t.scaled(st.pp);
 }
 
-ServingTerms prefill_terms(const ServingSetup& st, double requests, double tokens,
+ServingTerms prefill_terms(const ServingSetup& st, double requests, double prompt_tokens,
                            double chunk_tokens, bool lm_head) {
     ServingTerms t;
+    const double tokens =
+        neuron_devices(st.hw) ? context_bucket_tokens(prompt_tokens) : prompt_tokens;
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = requests * tokens;

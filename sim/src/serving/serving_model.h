@@ -17,8 +17,10 @@
 
 namespace cp::sim {
 
-// NeuronCores per chip (AWS Neuron architecture docs: Inferentia2 and Trainium1 2 x
-// NeuronCore-v2, Inferentia1 4 x NeuronCore-v1, Trainium2 8 x NeuronCore-v3); 1 for GPUs.
+// NeuronCores per chip as the Neuron SDK counts them for TP (AWS Neuron architecture docs:
+// Inferentia2 and Trainium1 2 x NeuronCore-v2, Inferentia1 4 x NeuronCore-v1; Trainium2 8 x
+// NeuronCore-v3 paired into 4 logical cores by the default Logical NeuronCore configuration 2,
+// "64 ranks per instance" on trn2.48xlarge); 1 for GPUs.
 int neuron_cores_per_chip(const AcceleratorSpec& accelerator);
 
 // What one replica runs on: devices are GPUs, or NeuronCores (a chip's compute, memory and
@@ -30,6 +32,9 @@ struct ServingHardware {
     int cores_per_chip = 1;
 };
 ServingHardware serving_hardware(const NodeSpec& node);
+inline bool neuron_devices(const ServingHardware& hw) {
+    return !hw.device.is_gpu;
+}
 
 // One deployment's fixed facts, resolved once and reused by every step evaluation.
 struct ServingSetup {
@@ -45,6 +50,10 @@ struct ServingSetup {
     ComputeRates rates;
     LinkTier tp_tier; // the network one TP group's all-reduces use
     bool tp_network_known = true;
+    // Sequences every decode step computes whatever the running batch: a server on Neuron runs
+    // the token-generation graph compiled for its batch, empty slots padded (0 = the batch).
+    int compiled_decode_batch = 0;
+    const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 
 // Per-term times of one unit of work at datasheet rates (overhead: layer-passes counted).

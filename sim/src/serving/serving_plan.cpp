@@ -24,11 +24,15 @@ bool generation(const ServingRequest& r) {
            r.spec.output_tokens > 0;
 }
 
-// Neuron devices serve through the Neuron SDK only; GPUs through the engine asked for (default:
-// TensorRT-LLM for LLMs, TensorRT for encoders and CNNs).
+// Neuron devices serve through the Neuron SDK: its own static-batch runtime, or TGI's and vLLM's
+// Neuron backends where asked for; GPUs through the engine asked for (default: TensorRT-LLM for
+// LLMs, TensorRT for encoders and CNNs).
 ServingEngine engine_for(const ServingRequest& r, const AcceleratorSpec& a,
                          std::vector<std::string>& notes) {
     if (!a.is_gpu) {
+        const bool server = r.spec.engine && (*r.spec.engine == ServingEngine::tgi ||
+                                              *r.spec.engine == ServingEngine::vllm);
+        if (server && generation(r)) return *r.spec.engine;
         if (r.spec.engine && *r.spec.engine != ServingEngine::neuron)
             notes.push_back(a.id + " serves through the AWS Neuron SDK: engine " +
                             enum_name(*r.spec.engine) + " replaced by neuron");
@@ -46,7 +50,7 @@ std::vector<StorageType> weight_options(const ServingRequest& r, const Accelerat
                                         ServingEngine e) {
     if (r.spec.weights) return {*r.spec.weights};
     std::vector<StorageType> out{sixteen_bit(a)};
-    if (e == ServingEngine::neuron) {
+    if (!a.is_gpu) {
         // transformers-neuronx stores weights as int8 (Neuron LLM benchmark tables); Inferentia1
         // (NeuronCore-v1) runs fp16/bf16 graphs of small models only.
         if (!a.id.starts_with("Inferentia1")) out.push_back(StorageType::int8);
@@ -63,10 +67,9 @@ std::vector<StorageType> weight_options(const ServingRequest& r, const Accelerat
 
 // KV cache default: the weights' type, at least 8 bit (int4 weights keep an int8 cache); Neuron
 // keeps its cache in bf16 whatever the weight storage (Neuron LLM benchmark tables).
-StorageType kv_for(const ServingRequest& r, StorageType weights, ServingEngine e,
-                   const AcceleratorSpec& a) {
+StorageType kv_for(const ServingRequest& r, StorageType weights, const AcceleratorSpec& a) {
     if (r.spec.kv_cache) return *r.spec.kv_cache;
-    if (e == ServingEngine::neuron) return sixteen_bit(a);
+    if (!a.is_gpu) return sixteen_bit(a);
     return weights == StorageType::int4 ? StorageType::int8 : weights;
 }
 
@@ -148,12 +151,12 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     plan.output_tokens = plan.generation ? r.spec.output_tokens : 0;
     plan.request_rate_per_s = r.spec.request_rate_per_s;
     plan.slo = r.spec.slo;
-    const ServingSetup st = make_serving_setup(r.workload, node, c.engine, c.weights, c.kv_cache,
-                                               c.tp, c.pp, calibration);
+    ServingSetup st = make_serving_setup(r.workload, node, c.engine, c.weights, c.kv_cache, c.tp,
+                                         c.pp, calibration);
     plan.neuron = st.hw.cores_per_chip > 1 || !st.hw.device.is_gpu;
     plan.compute = st.compute;
     plan.price_as_of = node.price_as_of;
-    const EnginePolicy& policy = engine_policy(c.engine);
+    const EnginePolicy& policy = st.policy();
     if ((plan.generation && !policy.decoders) || (!plan.generation && !policy.encoders)) {
         plan.limits.unsupported = true;
         plan.limits.reason = std::string(enum_name(c.engine)) + " does not serve " +
@@ -178,8 +181,11 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
         plan.limits.reason = gap;
         return plan;
     }
-    const EngineFactors& f = factors.of(c.engine, serves_generation(st, plan.output_tokens));
+    const EngineFactors& f = factors.of(factor_engine(c.engine, neuron_devices(st.hw)),
+                                        serves_generation(st, plan.output_tokens));
     const BatchPlan bp = plan_batch(st, policy, plan.input_tokens, plan.output_tokens, c.batch);
+    // A server on Neuron compiles its decode graph for the batch it holds.
+    if (neuron_devices(st.hw) && policy.continuous_batching) st.compiled_decode_batch = bp.batch;
     plan.memory = bp.memory;
     plan.fits_in_memory = bp.fits;
     plan.limits.weights_do_not_fit = !bp.weights_fit;
@@ -272,15 +278,14 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     std::vector<std::string> notes;
     const ServingHardware hw = serving_hardware(node);
     const ServingEngine engine = engine_for(r, node.accelerator, notes);
-    const EnginePolicy& policy = engine_policy(engine);
+    const EnginePolicy& policy = engine_policy(engine, neuron_devices(hw));
     ServingPlan best;
     bool have = false;
     Candidate best_c;
     for (StorageType w : weight_options(r, hw.device, engine))
         for (int tp : tp_options(r, hw))
             for (const auto& b : batch_options(r, policy)) {
-                Candidate c{engine, w, kv_for(r, w, engine, hw.device), tp, r.spec.pp.value_or(1),
-                            b};
+                Candidate c{engine, w, kv_for(r, w, hw.device), tp, r.spec.pp.value_or(1), b};
                 ServingPlan p = evaluate(r, node, c, factors, calibration, false);
                 if (!have || better(p, best, r.spot)) {
                     best = std::move(p);
@@ -298,7 +303,8 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     }
     if (best.valid) best = evaluate(r, node, best_c, factors, calibration, true);
     best.assumptions = notes;
-    add_serving_assumptions(best, factors.of(best.engine, best.generation));
+    add_serving_assumptions(
+        best, factors.of(factor_engine(best.engine, !node.accelerator.is_gpu), best.generation));
     if (!r.spec.engine_as_given.empty())
         best.assumptions.push_back("serving.engine " + r.spec.engine_as_given +
                                    " is planned with the " + enum_name(best.engine) +

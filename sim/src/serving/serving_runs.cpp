@@ -213,6 +213,13 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.value =
                 r.at("value").get<double>() * (metric.per_device ? run.tp : 1) * metric.scale;
             run.fit = r.value("fit", true);
+            // The Neuron SDK's runtime has no clients: a Neuron decoder run measured through them
+            // (closed-loop concurrency, a request count or an arrival rate) went through a serving
+            // front end, a Neuron server (optimum-neuron's TGI, vLLM's Neuron worker).
+            const bool clients =
+                run.concurrency > 0 || run.requests > 0 || is_known(run.request_rate_per_s);
+            if (run.engine == ServingEngine::neuron && clients && run.output_tokens > 0)
+                run.engine = ServingEngine::tgi;
         } catch (const json::exception& e) {
             bad(where, e.what());
         }

@@ -38,8 +38,9 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; prefill compute " +
         fixed(f.k_of(ServingTerm::prefill_compute), 2) + ", prefill overhead " +
         fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; forward pass " +
-        fixed(1e6 * f.k_of(ServingTerm::pass_overhead), 1) + " us per call; request overhead " +
-        fixed(1e3 * f.request_overhead_s, 1) + " ms in TTFT; ";
+        fixed(1e6 * f.k_of(ServingTerm::pass_overhead), 1) + " us per call; server host loop " +
+        fixed(1e3 * f.k_of(ServingTerm::host_step_overhead), 2) +
+        " ms per step; request overhead " + fixed(1e3 * f.request_overhead_s, 1) + " ms in TTFT; ";
     if (!f.scaled_from.empty())
         s += "too few published runs for factors of its own: the factors of " + f.scaled_from +
              " with matrix and fixed-cost terms times " + fixed(f.scale, 2) +
@@ -91,7 +92,8 @@ void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
                 "with causal "
                 "fused attention");
     a.push_back(serving_factors_sentence(p.engine, f));
-    a.push_back(std::string("engine policy: ") + std::string(engine_policy(p.engine).source));
+    a.push_back(std::string("engine policy: ") +
+                std::string(engine_policy(p.engine, p.neuron).source));
     if (p.generation) {
         a.push_back(
             "KV cache: 2 x layers x kv_heads x head_dim x " + std::string(enum_name(p.kv_cache)) +

@@ -30,16 +30,20 @@ enum class ServingTerm {
     prefill_overhead,
     // Seconds per encoder or CNN forward pass beyond its layers: one call into the runtime (the
     // inputs' copy to the device, the launch of the compiled graph, the outputs' copy back).
-    pass_overhead
+    pass_overhead,
+    // Seconds per decode step of a server's host loop on Neuron devices (schedule the step, read
+    // back the sampled tokens, detokenize and stream them), beyond the compiled graphs' time.
+    host_step_overhead
 };
-inline constexpr int kServingTermCount = 10;
+inline constexpr int kServingTermCount = 11;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
 // efficiency curves); `overhead` and `prefill_overhead` are seconds per layer per step or prefill
-// pass, `pass_overhead` seconds per forward pass (no datasheet figure exists).
+// pass, `pass_overhead` seconds per forward pass, `host_step_overhead` seconds per server step (no
+// datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
@@ -81,6 +85,14 @@ struct EnginePolicy {
 };
 
 const EnginePolicy& engine_policy(ServingEngine engine);
+// The policy of `engine` on AWS Neuron devices (`neuron_devices`): TGI and vLLM serve there through
+// their Neuron backends (optimum-neuron's TGI server, vLLM's Neuron worker), which run the Neuron
+// SDK's compiled decoder graphs but schedule requests as servers do; every other engine is the
+// Neuron SDK's own static-batch profile.
+const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices);
+// The engine whose fitted factors time `engine`'s steps: on Neuron devices every engine runs the
+// Neuron SDK's compiled graphs, so it takes the neuron factors.
+ServingEngine factor_engine(ServingEngine engine, bool neuron_devices);
 
 // Factors of every engine (index: ServingEngine). serving_fit.h computes them from published
 // runs; engines without runs of their own borrow another engine's factors (and say so).

@@ -1,0 +1,155 @@
+// TGI and vLLM on Neuron devices: the Neuron SDK's compiled graphs and factors, scheduled as
+// servers (continuous batching, each arriving prompt encoded alone, decode at the compiled batch,
+// a host loop per step).
+#include "clusterplan/sim/serving_fit.h"
+#include "clusterplan/sim/serving_plan.h"
+#include "serving/serving_eval.h"
+#include "serving/serving_model.h"
+#include "serving_fixture.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp::sim;
+
+namespace {
+
+ServingRun published(const std::string& id) {
+    for (const auto& r : published_serving_runs().runs)
+        if (r.id == id) return r;
+    FAIL("no run " << id);
+    throw;
+}
+
+// The 2025 optimum-neuron TGI run of Llama 3.1 8B (three TP8 copies of batch 32) at one client.
+const std::string kRun =
+    "optneuron-tgi-inf2-llama3.1-8b-tp8x3-bs32-synchronous-2025-06-03-16-40-34";
+
+double predict(const ServingRun& run) {
+    auto& fx = cp::test::serving_fixture();
+    return predict_serving_run(run, fx.node(run.instance), fx.factors);
+}
+
+} // namespace
+
+TEST_CASE("serving engines on Neuron devices: TGI and vLLM batch continuously on the neuron "
+          "factors, other engines take the Neuron SDK's static profile") {
+    for (ServingEngine e : {ServingEngine::tgi, ServingEngine::vllm}) {
+        const EnginePolicy& p = engine_policy(e, true);
+        CHECK(p.continuous_batching);
+        CHECK_FALSE(p.gpu);
+        CHECK(p.max_batch_tokens == 0); // one prompt per context-encoding pass
+        CHECK(p.engine == e);
+        CHECK(engine_policy(e, false).gpu);
+    }
+    CHECK_FALSE(engine_policy(ServingEngine::tensorrt_llm, true).continuous_batching);
+    CHECK(factor_engine(ServingEngine::tgi, true) == ServingEngine::neuron);
+    CHECK(factor_engine(ServingEngine::tgi, false) == ServingEngine::tgi);
+    // The host loop per step is fitted on the Neuron servers' single-client steps.
+    const EngineFactors& f = cp::test::serving_fixture().factors.of(ServingEngine::neuron);
+    CHECK(f.k_of(ServingTerm::host_step_overhead) > 0);
+}
+
+TEST_CASE("a Neuron server encodes one client's prompt alone whatever its compiled batch, and "
+          "decodes at the compiled batch") {
+    const ServingRun ttft = published(kRun + "-ttft");
+    ServingRun one_slot = ttft;
+    one_slot.batch = 1;
+    // The first token waits for one prompt's encoding (and the server's per-request work), not
+    // the batch's: the same within the prompt queue's small share of the cycle.
+    CHECK_REL(predict(ttft), predict(one_slot), 0.05);
+    // The Neuron SDK's static profile encodes the whole compiled batch before the first token.
+    ServingRun static_batch = ttft;
+    static_batch.engine = ServingEngine::neuron;
+    CHECK(predict(static_batch) > 10 * predict(ttft));
+
+    const ServingRun step = published(kRun + "-itl");
+    ServingRun small = step;
+    small.batch = 1;
+    // Empty slots are padded: 32 slots' KV cache and logits cost more than one.
+    CHECK(predict(step) > 1.1 * predict(small));
+}
+
+TEST_CASE("copies behind a load balancer with one client: one copy busy, its own throughput") {
+    const ServingRun out = published(kRun + "-out");
+    REQUIRE(out.replicas == 3);
+    ServingRun one = out;
+    one.replicas = 1;
+    CHECK_REL(predict(out), predict(one), 1e-9);
+}
+
+TEST_CASE("serve plans TGI on Inferentia2 as a Neuron server, and other GPU engines as the "
+          "Neuron SDK") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = published(kRun + "-ttft").workload;
+    req.spec.input_tokens = 1500;
+    req.spec.output_tokens = 250;
+    req.spec.tp = 8;
+    req.spec.engine = ServingEngine::tgi;
+    const ServingPlan tgi = plan_serving(req, fx.node("inf2.48xlarge"), fx.factors, nullptr);
+    REQUIRE(tgi.valid);
+    CHECK(tgi.engine == ServingEngine::tgi);
+    CHECK(tgi.neuron);
+    req.spec.engine = ServingEngine::tensorrt_llm;
+    const ServingPlan trt = plan_serving(req, fx.node("inf2.48xlarge"), fx.factors, nullptr);
+    CHECK(trt.engine == ServingEngine::neuron);
+}
+
+TEST_CASE("a prompt on Neuron is encoded at the next power-of-two bucket, on a GPU at its length") {
+    const ServingRun run = published(kRun + "-ttft");
+    auto& fx = cp::test::serving_fixture();
+    for (const char* instance : {"inf2.48xlarge", "p4d.24xlarge"}) {
+        const ServingSetup st = make_serving_setup(run.workload, fx.node(instance), run.engine,
+                                                   run.weights, run.kv_cache, 8, 1, nullptr);
+        const double at_1500 = serving_time_s(prefill_terms(st, 1, 1500, 0), EngineFactors{});
+        const double at_2048 = serving_time_s(prefill_terms(st, 1, 2048, 0), EngineFactors{});
+        INFO(instance);
+        if (neuron_devices(st.hw))
+            CHECK_REL(at_1500, at_2048, 1e-12);
+        else
+            CHECK(at_1500 < 0.9 * at_2048);
+    }
+}
+
+TEST_CASE("published serving runs: the Neuron backends of TGI and vLLM read as those servers") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "neuronx-tgi", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300},
+                 {"id": "b", "source": "s", "engine": "vllm-neuron", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::tgi);
+    CHECK(set.runs[1].engine == ServingEngine::vllm);
+}
+
+TEST_CASE("published serving runs: a Neuron decoder run measured through clients is a server's") {
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "optimum-neuron", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8, "batch": 32,
+                  "weights": "bf16", "concurrency": 1, "input_tokens": 1500,
+                  "output_tokens": 250, "metric": "ttft_ms", "value": 300},
+                 {"id": "b", "source": "s", "engine": "transformers-neuronx", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8, "batch": 32,
+                  "weights": "bf16", "input_tokens": 1500, "output_tokens": 250,
+                  "metric": "ttft_ms", "value": 300}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].engine == ServingEngine::tgi);
+    CHECK(set.runs[1].engine == ServingEngine::neuron);
+    // Its first token is one prompt's encoding, not the compiled batch's.
+    auto& fx = cp::test::serving_fixture();
+    const double served = predict_serving_run(set.runs[0], fx.node("inf2.48xlarge"), fx.factors);
+    const double static_batch =
+        predict_serving_run(set.runs[1], fx.node("inf2.48xlarge"), fx.factors);
+    CHECK(static_batch > 10 * served);
+}
