@@ -64,4 +64,44 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
     return (cp - 1) * p2p_s(group_tier(net, cp, local), chunk_bytes);
 }
 
+namespace {
+
+// Bytes moved per element of the local attention output by PyTorch's eager ring kernels, counted
+// from _attention.py (2-byte block output, 4-byte fp32 running values). Forward merge per step:
+// block output upcast (2 read + 4 written), out - block_out (8 + 4), sigmoid(lse) scale
+// (4 + 4), out - scaled (8 + 4). Backward per step: dQ accumulate (2 + 4 read, 4 written), the
+// same for dK and dV (K/V carry as many elements as Q once repeated), and the fp32 dK/dV
+// concatenated for the send (8 read + 8 written).
+constexpr double kMergeBytesPerElement = 6.0 + 12.0 + 8.0 + 12.0;
+constexpr double kGradAccumBytesPerElement = 3.0 * 10.0 + 16.0;
+constexpr double kMergeKernels = 5.0, kGradAccumKernels = 4.0;
+
+} // namespace
+
+double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                            const ComputeRates& rates, double e, double core_forward_s,
+                            double core_backward_s, int forward_passes) {
+    const int cp = layout.cp;
+    if (cp <= 1) return 0;
+    const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
+    const double ring_heads = shape.llama_reference_code ? double(shape.heads) : kv_heads;
+    const double heads_per_rank = std::max(1.0, ring_heads / layout.tp);
+    const double local_tokens = double(layout.micro_batch) * (double(shape.seq_len) / cp);
+    const double kv_chunk_bytes =
+        local_tokens * 2.0 * heads_per_rank * shape.attention_head_dim() * e;
+    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
+    const LinkTier tier = group_tier(net, cp, local);
+    const double gather_s = all_gather_s(tier, cp, cp * kv_chunk_bytes);
+    const double step_fwd_s = core_forward_s / cp, step_bwd_s = core_backward_s / cp;
+    double s = (forward_passes + 1.0) * overlapped_comm_s(gather_s, step_fwd_s);
+    const double dkv_send_s = p2p_s(tier, kv_chunk_bytes * 4.0 / e);
+    s += (cp - 1.0) * overlapped_comm_s(dkv_send_s, step_bwd_s) + dkv_send_s;
+
+    const double out_elements = local_tokens * shape.query_width() / layout.tp;
+    s += forward_passes * (cp - 1.0) *
+         memory_time_s(rates, kMergeBytesPerElement * out_elements, kMergeKernels);
+    s += cp * memory_time_s(rates, kGradAccumBytesPerElement * out_elements, kGradAccumKernels);
+    return s;
+}
+
 } // namespace cp::sim
