@@ -66,15 +66,20 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
 
 namespace {
 
-// Bytes moved per element of the local attention output by PyTorch's eager ring kernels, counted
-// from _attention.py (2-byte block output, 4-byte fp32 running values). Forward merge per step:
-// block output upcast (2 read + 4 written), out - block_out (8 + 4), sigmoid(lse) scale
-// (4 + 4), out - scaled (8 + 4). Backward per step: dQ accumulate (2 + 4 read, 4 written), the
-// same for dK and dV (K/V carry as many elements as Q once repeated), and the fp32 dK/dV
-// concatenated for the send (8 read + 8 written).
-constexpr double kMergeBytesPerElement = 6.0 + 12.0 + 8.0 + 12.0;
-constexpr double kGradAccumBytesPerElement = 3.0 * 10.0 + 16.0;
-constexpr double kMergeKernels = 5.0, kGradAccumKernels = 4.0;
+// Bytes moved per element of the local attention output by the ring's pointwise work, counted
+// from _attention.py (2-byte block output, 4-byte fp32 running values). Eager, per step: the
+// forward merge upcasts the block output (2 read + 4 written), forms out - block_out (8 + 4),
+// scales it by sigmoid(lse) (4 + 4) and subtracts (8 + 4); backward accumulates dQ, dK and dV
+// (2 + 4 read, 4 written each; repeated K/V carry as many elements as Q) and concatenates dK/dV
+// for the send (8 + 8). Compiled (Inductor fuses each into one kernel): the merge reads the
+// running output and the block output and writes the running output (4 + 2 + 4), and each
+// gradient accumulation the same.
+struct RingPointwise {
+    double merge_bytes_per_element, merge_kernels;
+    double grad_bytes_per_element, grad_kernels;
+};
+constexpr RingPointwise kEagerRing{6.0 + 12.0 + 8.0 + 12.0, 4.0, 3.0 * 10.0 + 16.0, 4.0};
+constexpr RingPointwise kCompiledRing{10.0, 1.0, 3.0 * 10.0, 1.0};
 
 } // namespace
 
@@ -92,15 +97,21 @@ double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout,
     const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
     const LinkTier tier = group_tier(net, cp, local);
     const double gather_s = all_gather_s(tier, cp, cp * kv_chunk_bytes);
-    const double step_fwd_s = core_forward_s / cp, step_bwd_s = core_backward_s / cp;
-    double s = (forward_passes + 1.0) * overlapped_comm_s(gather_s, step_fwd_s);
     const double dkv_send_s = p2p_s(tier, kv_chunk_bytes * 4.0 / e);
+    // Eager, a collective is waited for at its first use (AsyncCollectiveTensor), a step later;
+    // traced by torch.compile, functional collectives wait where they are issued
+    // (_maybe_wrap_tensor), so nothing hides them.
+    const bool eager = shape.eager_elementwise;
+    const double step_fwd_s = eager ? core_forward_s / cp : 0.0;
+    const double step_bwd_s = eager ? core_backward_s / cp : 0.0;
+    double s = (forward_passes + 1.0) * overlapped_comm_s(gather_s, step_fwd_s);
     s += (cp - 1.0) * overlapped_comm_s(dkv_send_s, step_bwd_s) + dkv_send_s;
 
+    const RingPointwise& pw = eager ? kEagerRing : kCompiledRing;
     const double out_elements = local_tokens * shape.query_width() / layout.tp;
     s += forward_passes * (cp - 1.0) *
-         memory_time_s(rates, kMergeBytesPerElement * out_elements, kMergeKernels);
-    s += cp * memory_time_s(rates, kGradAccumBytesPerElement * out_elements, kGradAccumKernels);
+         memory_time_s(rates, pw.merge_bytes_per_element * out_elements, pw.merge_kernels);
+    s += cp * memory_time_s(rates, pw.grad_bytes_per_element * out_elements, pw.grad_kernels);
     return s;
 }
 

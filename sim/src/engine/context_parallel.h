@@ -34,15 +34,16 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
 // PyTorch's context_parallel (torch.distributed.tensor.experimental._attention, Dec 2024 nightly
 // as torchtitan 9dec370 runs it): the step time one layer's ring attention adds beyond the
 // attention kernels, given the attention core's forward and backward time on this rank.
-// - K/V are all-gathered once per pass (rotate method "allgather", torchtitan's default) and
-//   waited for after the local chunk's attention, so only that 1/cp of the kernels hides them;
+// - K/V are all-gathered once per pass (rotate method "allgather", torchtitan's default) and,
+//   eager, waited for after the local chunk's attention, so only that 1/cp of the kernels hides
+//   them; traced by torch.compile every collective is waited for where it is issued;
 //   the K/V are the ones SDPA sees, every query head's copy when the model code repeats GQA's
 //   K/V before SDPA (torchtitan model.py repeat_kv).
 // - Backward gathers K/V again and hands dK/dV in fp32 (convert_to_f32) to the next rank after
-//   every step (all-to-all permute), each hidden behind the next step; the last one is not.
+//   every step (all-to-all permute), eager each hidden behind the next step but the last.
 // - Every step after the first merges its output into an fp32 running output and log-sum-exp
 //   (_SDPAMerger), and every backward step accumulates dQ/dK/dV in fp32 and concatenates dK/dV
-//   for the next send: eager memory-bound kernels beside the attention.
+//   for the next send: memory-bound kernels beside the attention (fused under torch.compile).
 // `forward_passes` counts the forward and a fully recomputed forward.
 double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                             const ComputeRates& rates, double bytes_per_element,
