@@ -39,8 +39,8 @@ TEST_CASE("PyTorch's context-parallel ring waits on its K/V all-gather and fp32 
     LongContextRun run;
     const double megatron_s = run.cp_comm_s(sim::Framework::megatron_core, false);
     const double pytorch_s = run.cp_comm_s(sim::Framework::pytorch_fsdp, false);
-    // One all-gather hidden only by the local chunk's attention, fp32 dK/dV sends and merges,
-    // instead of one K/V send hidden behind every step of the ring.
+    // Compiled blocks wait for each all-gather and fp32 dK/dV send where it is issued, instead
+    // of hiding one K/V send behind every step of the ring.
     CHECK(pytorch_s > megatron_s);
     // The Llama reference code repeats GQA's K/V to all 16 local query heads before SDPA, so
     // the ring moves 16 heads per rank instead of 1.
