@@ -64,4 +64,55 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
     return (cp - 1) * p2p_s(group_tier(net, cp, local), chunk_bytes);
 }
 
+namespace {
+
+// Bytes moved per element of the local attention output by the ring's pointwise work, counted
+// from _attention.py (2-byte block output, 4-byte fp32 running values). Eager, per step: the
+// forward merge upcasts the block output (2 read + 4 written), forms out - block_out (8 + 4),
+// scales it by sigmoid(lse) (4 + 4) and subtracts (8 + 4); backward accumulates dQ, dK and dV
+// (2 + 4 read, 4 written each; repeated K/V carry as many elements as Q) and concatenates dK/dV
+// for the send (8 + 8). Compiled (Inductor fuses each into one kernel): the merge reads the
+// running output and the block output and writes the running output (4 + 2 + 4), and each
+// gradient accumulation the same.
+struct RingPointwise {
+    double merge_bytes_per_element, merge_kernels;
+    double grad_bytes_per_element, grad_kernels;
+};
+constexpr RingPointwise kEagerRing{6.0 + 12.0 + 8.0 + 12.0, 4.0, 3.0 * 10.0 + 16.0, 4.0};
+constexpr RingPointwise kCompiledRing{10.0, 1.0, 3.0 * 10.0, 1.0};
+
+} // namespace
+
+double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                            const ComputeRates& rates, double e, double core_forward_s,
+                            double core_backward_s, int forward_passes) {
+    const int cp = layout.cp;
+    if (cp <= 1) return 0;
+    const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
+    const double ring_heads = shape.llama_reference_code ? double(shape.heads) : kv_heads;
+    const double heads_per_rank = std::max(1.0, ring_heads / layout.tp);
+    const double local_tokens = double(layout.micro_batch) * (double(shape.seq_len) / cp);
+    const double kv_chunk_bytes =
+        local_tokens * 2.0 * heads_per_rank * shape.attention_head_dim() * e;
+    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
+    const LinkTier tier = group_tier(net, cp, local);
+    const double gather_s = all_gather_s(tier, cp, cp * kv_chunk_bytes);
+    const double dkv_send_s = p2p_s(tier, kv_chunk_bytes * 4.0 / e);
+    // Eager, a collective is waited for at its first use (AsyncCollectiveTensor), a step later;
+    // traced by torch.compile, functional collectives wait where they are issued
+    // (_maybe_wrap_tensor), so nothing hides them.
+    const bool eager = shape.eager_elementwise;
+    const double step_fwd_s = eager ? core_forward_s / cp : 0.0;
+    const double step_bwd_s = eager ? core_backward_s / cp : 0.0;
+    double s = (forward_passes + 1.0) * overlapped_comm_s(gather_s, step_fwd_s);
+    s += (cp - 1.0) * overlapped_comm_s(dkv_send_s, step_bwd_s) + dkv_send_s;
+
+    const RingPointwise& pw = eager ? kEagerRing : kCompiledRing;
+    const double out_elements = local_tokens * shape.query_width() / layout.tp;
+    s += forward_passes * (cp - 1.0) *
+         memory_time_s(rates, pw.merge_bytes_per_element * out_elements, pw.merge_kernels);
+    s += cp * memory_time_s(rates, pw.grad_bytes_per_element * out_elements, pw.grad_kernels);
+    return s;
+}
+
 } // namespace cp::sim

@@ -8,6 +8,7 @@
 #include "clusterplan/sim/plan.h"
 #include "clusterplan/sim/workload.h"
 #include "engine/collectives.h"
+#include "engine/compute_rates.h"
 #include "engine/transformer_work.h"
 
 namespace cp::sim {
@@ -29,5 +30,23 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
 // the cp group's links, before overlap. The backward pass moves twice the bytes.
 double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                          double bytes_per_element);
+
+// PyTorch's context_parallel (torch.distributed.tensor.experimental._attention, Dec 2024 nightly
+// as torchtitan 9dec370 runs it): the step time one layer's ring attention adds beyond the
+// attention kernels, given the attention core's forward and backward time on this rank.
+// - K/V are all-gathered once per pass (rotate method "allgather", torchtitan's default) and,
+//   eager, waited for after the local chunk's attention, so only that 1/cp of the kernels hides
+//   them; traced by torch.compile every collective is waited for where it is issued;
+//   the K/V are the ones SDPA sees, every query head's copy when the model code repeats GQA's
+//   K/V before SDPA (torchtitan model.py repeat_kv).
+// - Backward gathers K/V again and hands dK/dV in fp32 (convert_to_f32) to the next rank after
+//   every step (all-to-all permute), eager each hidden behind the next step but the last.
+// - Every step after the first merges its output into an fp32 running output and log-sum-exp
+//   (_SDPAMerger), and every backward step accumulates dQ/dK/dV in fp32 and concatenates dK/dV
+//   for the next send: memory-bound kernels beside the attention (fused under torch.compile).
+// `forward_passes` counts the forward and a fully recomputed forward.
+double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                            const ComputeRates& rates, double bytes_per_element,
+                            double core_forward_s, double core_backward_s, int forward_passes);
 
 } // namespace cp::sim

@@ -118,6 +118,10 @@ bool framework_runs_on(Framework framework, const AcceleratorSpec& a) {
     return framework == Framework::deepspeed || framework == Framework::pytorch_fsdp;
 }
 
+bool cp_all_gather_ring(Framework framework) {
+    return framework == Framework::pytorch_fsdp;
+}
+
 } // namespace cp::sim
 
 namespace cp::sim {

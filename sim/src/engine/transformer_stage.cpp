@@ -171,10 +171,17 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     }
     // The K/V ring hides behind the attention of the chunk at hand (forward, then K/V and their
     // gradients in backward; again in a fully recomputed forward).
-    const double ring_fwd = cp_ring_forward_s(shape, layout, net, e);
     const double core_fwd = core_gemm + core_mem;
-    const double ring_exposed = overlapped_comm_s(ring_fwd, core_fwd);
-    t.cp = (3.0 + (layout.recompute == Recompute::full ? 1.0 : 0.0)) * ring_exposed;
+    const int forward_passes = layout.recompute == Recompute::full ? 2 : 1;
+    if (options.cp_all_gather) {
+        const double core_bwd = 2.0 * core_fwd + (lw.attention_fused ? core_time(core) : 0.0);
+        t.cp =
+            cp_all_gather_ring_s(shape, layout, net, rates, e, core_fwd, core_bwd, forward_passes);
+    } else {
+        const double ring_exposed =
+            overlapped_comm_s(cp_ring_forward_s(shape, layout, net, e), core_fwd);
+        t.cp = (2.0 + forward_passes) * ring_exposed;
+    }
 
     // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
     // issued its kernels; what the host adds beyond the GPU work is idle GPU time.

@@ -38,6 +38,7 @@ struct StageOptions {
     bool selective_op_policy = false; // selective recompute is PyTorch's op policy (framework.h)
     bool tp_regather = true;          // SP inputs all-gathered again in backward (framework.h)
     bool fp8_tp_gather = false;       // FP8 runs all-gather TP inputs as FP8 (framework.h)
+    bool cp_all_gather = false;       // PyTorch's all-gather ring attention (framework.h)
     FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
 };
 

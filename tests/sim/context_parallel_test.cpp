@@ -1,0 +1,53 @@
+#include "clusterplan/sim/step_model.h"
+#include "engine_fixtures.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp;
+
+namespace {
+
+// A Llama-3.1-405B-like slice (128 query heads, 8 KV heads) at 256K tokens on 8 H100 nodes:
+// tp 8 fills each node, so the cp 8 group spans the 8 nodes.
+struct LongContextRun {
+    sim::Workload workload = test::gpt(8, 16384, 128, 262144, 128256);
+    sim::Layout layout;
+    sim::Cluster cluster = test::h100_cluster(8);
+
+    LongContextRun() {
+        workload.shape.kv_heads = 8;
+        workload.shape.flash_attention = true;
+        layout.tp = 8;
+        layout.cp = 8;
+        layout.micro_batch = 1;
+        layout.global_batch = 1;
+        layout.sequence_parallel = true;
+        layout.recompute = sim::Recompute::full;
+    }
+
+    double cp_comm_s(sim::Framework framework, bool repeated_kv_heads) {
+        workload.shape.llama_reference_code = repeated_kv_heads;
+        layout.framework = framework;
+        return sim::evaluate(workload, cluster, layout, sim::Precision::bf16).breakdown_s.cp_comm_s;
+    }
+};
+
+} // namespace
+
+TEST_CASE("PyTorch's context-parallel ring waits on its K/V all-gather and fp32 merges",
+          "[engine]") {
+    LongContextRun run;
+    const double megatron_s = run.cp_comm_s(sim::Framework::megatron_core, false);
+    const double pytorch_s = run.cp_comm_s(sim::Framework::pytorch_fsdp, false);
+    // Compiled blocks wait for each all-gather and fp32 dK/dV send where it is issued, instead
+    // of hiding one K/V send behind every step of the ring.
+    CHECK(pytorch_s > megatron_s);
+    // The Llama reference code repeats GQA's K/V to all 16 local query heads before SDPA, so
+    // the ring moves 16 heads per rank instead of 1.
+    CHECK(run.cp_comm_s(sim::Framework::pytorch_fsdp, true) > 2.0 * pytorch_s);
+
+    run.layout.cp = 1;
+    run.layout.global_batch = 8;
+    run.layout.dp = 8;
+    CHECK(run.cp_comm_s(sim::Framework::pytorch_fsdp, true) == 0.0);
+}
