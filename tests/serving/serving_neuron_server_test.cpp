@@ -112,6 +112,30 @@ TEST_CASE("a prompt on Neuron is encoded at the next power-of-two bucket, on a G
     }
 }
 
+TEST_CASE("a Neuron decode step reads its whole compiled KV bucket, a GPU's the filled cache") {
+    const ServingRun run = published(kRun + "-ttft");
+    auto& fx = cp::test::serving_fixture();
+    for (const char* instance : {"inf2.48xlarge", "p4d.24xlarge"}) {
+        const ServingSetup st = make_serving_setup(run.workload, fx.node(instance), run.engine,
+                                                   run.weights, run.kv_cache, 8, 1, nullptr);
+        INFO(instance);
+        if (neuron_devices(st.hw)) {
+            // 1100 -> 1300: every step runs in the 2048 bucket; 128 -> 384: 128 steps in the
+            // 256 bucket, 128 in the 512 one.
+            CHECK_REL(decode_context_tokens(st, 1100, 200), 2048.0, 1e-12);
+            CHECK_REL(decode_context_tokens(st, 128, 256), 384.0, 1e-12);
+            CHECK_REL(decode_context_tokens(st, 10, 0), 128.0, 1e-12);
+            const double short_s = serving_time_s(
+                decode_step_terms(st, 8, decode_context_tokens(st, 1100, 20)), EngineFactors{});
+            const double long_s = serving_time_s(
+                decode_step_terms(st, 8, decode_context_tokens(st, 2000, 20)), EngineFactors{});
+            CHECK_REL(short_s, long_s, 1e-12);
+        } else {
+            CHECK_REL(decode_context_tokens(st, 1100, 200), 1200.0, 1e-12);
+        }
+    }
+}
+
 TEST_CASE("published serving runs: the Neuron backends of TGI and vLLM read as those servers") {
     const ServingRunSet set = parse_serving_runs(R"({
         "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},

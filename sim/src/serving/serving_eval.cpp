@@ -107,7 +107,7 @@ ServingTerms marginal_prefill_terms(const ServingSetup& st, const EnginePolicy& 
 
 ServingTerms decode_cycle_terms(const ServingSetup& st, const EnginePolicy& policy, double batch,
                                 int input_tokens, int output_tokens) {
-    const double context = input_tokens + output_tokens / 2.0;
+    const double context = decode_context_tokens(st, input_tokens, output_tokens);
     ServingTerms t = decode_step_terms(st, batch, context).scaled(output_tokens);
     if (policy.continuous_batching)
         t += marginal_prefill_terms(st, policy, input_tokens).scaled(batch);
@@ -207,7 +207,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
         c.requests_per_s = b / c.forward_s;
         return c;
     }
-    const double context = input_tokens + output_tokens / 2.0;
+    const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const ServingTerms step = decode_step_terms(st, b, context);
     c.decode_step_s = serving_time_s(step, f);
     c.step = serving_breakdown(step, f);
@@ -249,7 +249,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         l.running_batch = plan.batch;
         return l;
     }
-    const double context = input_tokens + output_tokens / 2.0;
+    const double context = decode_context_tokens(st, input_tokens, output_tokens);
     if (saturated) {
         const double marginal = c.batch_prefill_s / plan.batch;
         l.tpot_ms = 1e3 * c.decode_step_s *
@@ -329,7 +329,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  int scheduler_steps) {
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
-    const double context = input_tokens + output_tokens / 2.0;
+    const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const double arrive_s = is_known(rate) && rate > 0 ? n / rate : 0.0;
     double b = std::min(slots, n), step_s = c.decode_step_s, wait_s = 0, duration_s = 0;
     double marginal = c.batch_prefill_s / slots;
@@ -386,7 +386,7 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
                                   int output_tokens, int clients, int scheduler_steps) {
     const double n = std::max(1, clients);
     const double b = std::min(n, double(std::max(1, plan.batch)));
-    const double context = input_tokens + output_tokens / 2.0;
+    const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
     double step_s = decode_s, wait_s = 0, cycle_s = 0;
     double marginal = c.batch_prefill_s / std::max(1, plan.batch);

@@ -79,7 +79,8 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = b * run.output_tokens / run.value;
         return e;
     case ServingMetric::tpot_ms:
-        e.terms = decode_step_terms(st, b, run.input_tokens + run.output_tokens / 2.0);
+        e.terms = decode_step_terms(st, b,
+                                    decode_context_tokens(st, run.input_tokens, run.output_tokens));
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::ttft_ms:

@@ -126,6 +126,23 @@ double context_bucket_tokens(double tokens) {
 
 } // namespace
 
+double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
+    if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
+    if (!(output_tokens > 0)) return context_bucket_tokens(input_tokens + 1);
+    // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
+    // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
+    // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
+    const double begin = input_tokens, end = input_tokens + output_tokens;
+    double sum = 0, from = begin;
+    while (from < end) {
+        const double bucket = context_bucket_tokens(from + 1);
+        const double to = std::min(end, bucket);
+        sum += (to - from) * bucket;
+        from = to;
+    }
+    return sum / output_tokens;
+}
+
 int neuron_cores_per_chip(const AcceleratorSpec& a) {
     if (a.is_gpu) return 1;
     if (a.id.starts_with("Inferentia2") || a.id.starts_with("Trainium1")) return 2;

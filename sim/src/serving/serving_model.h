@@ -88,6 +88,11 @@ double heads_per_rank(const TransformerShape& shape, int tp);
 // KV heads each TP rank holds: whole heads, at least one (heads are replicated when tp > kv).
 double kv_heads_per_rank(const TransformerShape& shape, int tp);
 
+// KV positions a decode step attends over, on average over the `output_tokens` generated after
+// an `input_tokens` prompt: the cache's fill on GPUs (input + output / 2); on Neuron the length
+// of the compiled token-generation bucket each step runs in (static shapes: a step reads and
+// attends over its whole bucket, padding masked, not the filled positions).
+double decode_context_tokens(const ServingSetup& setup, double input_tokens, double output_tokens);
 // One decode step of `batch` sequences whose caches hold `context` tokens on average.
 ServingTerms decode_step_terms(const ServingSetup& setup, double batch, double context);
 // A prefill of `requests` prompts of `tokens` each, run in passes of at most `chunk_tokens`
