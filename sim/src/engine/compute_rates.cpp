@@ -58,7 +58,9 @@ double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) 
 // A GPU whose TDP cannot feed its tensor cores at boost clock slows its large GEMMs to the clock
 // its power allows, fixed by the part's published sustained GEMM rate (model_constants.h): that
 // GEMM keeps a share u of the tensor cores busy at the clock fraction f = rate / (peak x u),
-// drawing the TDP, so all of them at boost would draw TDP / (f^3 u).
+// drawing the TDP, so all of them at boost would draw TDP / (f^3 u). A published rate above the
+// default best fraction of the peak is the part's own best fraction instead (a measured GEMM
+// outranks the default; the A10G, whose peak is an estimate).
 void set_tensor_power(const AcceleratorSpec& accelerator, ComputeRates& r) {
     const auto s =
         std::find_if(model::kSustainedGemmRates.begin(), model::kSustainedGemmRates.end(),
@@ -66,7 +68,15 @@ void set_tensor_power(const AcceleratorSpec& accelerator, ComputeRates& r) {
     if (s == model::kSustainedGemmRates.end()) return;
     const double peak16 = accelerator.peak_16bit(), tdp = accelerator.tdp_w;
     if (!is_known(tdp) || tdp <= 0 || !is_known(peak16) || peak16 <= 0) return;
-    const double u = r.best_gemm_fraction * interpolate_log(model::kGemmSizeCurve, s->gemm_flops);
+    const double curve = interpolate_log(model::kGemmSizeCurve, s->gemm_flops);
+    const double measured_fraction = s->tflops / (peak16 * curve);
+    if (measured_fraction * model::kFrameworkGemmFactor > r.best_gemm_fraction) {
+        // Only the 16-bit rates were measured.
+        if (std::abs(r.peak_flops - peak16 * 1e12) < 1e-6 * r.peak_flops)
+            r.best_gemm_fraction = std::min(1.0, measured_fraction) * model::kFrameworkGemmFactor;
+        return;
+    }
+    const double u = r.best_gemm_fraction * curve;
     const double f = std::min(1.0, s->tflops / (peak16 * u));
     r.tdp_w = tdp;
     r.full_tensor_w = tdp / (f * f * f * u);

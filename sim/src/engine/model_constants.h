@@ -21,13 +21,19 @@ inline constexpr double kBestGemmFractionDefault = 0.80;
 // performance", moderator's answer). L4 (72 W): 53.80 TFLOPS on torch.matmul FP16 8192^3 (53.02 at
 // 4096^3; zzc0721/torch-performance-test-data issue #120). The L40S has no such figure and is not
 // modelled; A100 and Hopper fractions above were measured at their sustained clocks.
+// A10G (300 W, no NVIDIA datasheet; catalog peak estimated at 70 TFLOPS): 69.47 TFLOPS on
+// torch.matmul BF16 and FP16 10240^3 (65.67-66.59 at 8192^3; zzc0721/torch-performance-test-data
+// issue #126). That is above the default best fraction of the estimated peak: the measured rate
+// then sets the part's best fraction (compute_rates.cpp set_tensor_power).
 struct SustainedGemmRate {
     std::string_view device_id;
     double tflops;
     double gemm_flops;
 };
-inline constexpr std::array<SustainedGemmRate, 2> kSustainedGemmRates{
-    {{"T4", 24.0, 2.0 * 4096.0 * 4096.0 * 4096.0}, {"L4", 53.80, 2.0 * 8192.0 * 8192.0 * 8192.0}}};
+inline constexpr std::array<SustainedGemmRate, 3> kSustainedGemmRates{
+    {{"T4", 24.0, 2.0 * 4096.0 * 4096.0 * 4096.0},
+     {"L4", 53.80, 2.0 * 8192.0 * 8192.0 * 8192.0},
+     {"A10G", 69.47, 2.0 * 10240.0 * 10240.0 * 10240.0}}};
 // Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
 // real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
 // (PyTorch/Megatron). Tuned on the published runs.
