@@ -143,6 +143,12 @@ TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field",
         parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1024,256,float,abc,1.0\n",
                        "x.csv"),
         CalibrationInputError);
+    // A message is whole bytes (a fractional size made the fit return negative times).
+    CHECK_THROWS_WITH(
+        parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1024,256,float,1000,1.0\n"
+                       "1.5e-300,256,float,900,1.0\n",
+                       "y.csv"),
+        Catch::Matchers::Contains("is not a whole number of bytes"));
 }
 
 TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]") {

@@ -76,11 +76,17 @@ inline int ranks_from_ratio(const std::string& collective, double ratio) {
     return static_cast<int>(std::lround(n));
 }
 
-// Sorts by size and rejects duplicate sizes and empty tables.
+// Sorts by size and rejects duplicate sizes, fractional sizes and empty tables.
 inline void finish_table(CollectiveTable& t, const std::string& source) {
     if (t.samples.empty())
         throw CalibrationInputError(source + ": no measurement rows found (expected nccl-tests "
                                              "rows of size, count, type, time, algbw, busbw)");
+    // A message is whole bytes; a fractional size (a denormal 1.7e-313 was found by fuzzing)
+    // made the alpha-beta fit return negative times.
+    for (const CollectiveSample& s : t.samples)
+        if (s.bytes != std::floor(s.bytes))
+            throw CalibrationInputError(source + ": size " + std::to_string(s.bytes) +
+                                        " is not a whole number of bytes");
     std::sort(
         t.samples.begin(), t.samples.end(),
         [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });
