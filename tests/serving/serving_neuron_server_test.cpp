@@ -30,6 +30,12 @@ double predict(const ServingRun& run) {
     return predict_serving_run(run, fx.node(run.instance), fx.factors);
 }
 
+// The run's model and types as one TP8 replica on `node`.
+ServingSetup setup_tp8(const ServingRun& run, const NodeSpec& node) {
+    return make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache, 8, 1,
+                              nullptr);
+}
+
 } // namespace
 
 TEST_CASE("serving engines on Neuron devices: TGI and vLLM batch continuously on the neuron "
@@ -100,8 +106,7 @@ TEST_CASE("a prompt on Neuron is encoded at the next power-of-two bucket, on a G
     const ServingRun run = published(kRun + "-ttft");
     auto& fx = cp::test::serving_fixture();
     for (const char* instance : {"inf2.48xlarge", "p4d.24xlarge"}) {
-        const ServingSetup st = make_serving_setup(run.workload, fx.node(instance), run.engine,
-                                                   run.weights, run.kv_cache, 8, 1, nullptr);
+        const ServingSetup st = setup_tp8(run, fx.node(instance));
         const double at_1500 = serving_time_s(prefill_terms(st, 1, 1500, 0), EngineFactors{});
         const double at_2048 = serving_time_s(prefill_terms(st, 1, 2048, 0), EngineFactors{});
         INFO(instance);
@@ -116,8 +121,7 @@ TEST_CASE("a Neuron decode step reads its whole compiled KV bucket, a GPU's the 
     const ServingRun run = published(kRun + "-ttft");
     auto& fx = cp::test::serving_fixture();
     for (const char* instance : {"inf2.48xlarge", "p4d.24xlarge"}) {
-        const ServingSetup st = make_serving_setup(run.workload, fx.node(instance), run.engine,
-                                                   run.weights, run.kv_cache, 8, 1, nullptr);
+        const ServingSetup st = setup_tp8(run, fx.node(instance));
         INFO(instance);
         if (neuron_devices(st.hw)) {
             // 1100 -> 1300: every step runs in the 2048 bucket; 128 -> 384: 128 steps in the

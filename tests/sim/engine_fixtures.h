@@ -73,6 +73,16 @@ inline sim::Workload gpt(int layers, int hidden, int heads, int seq_len = 2048, 
     return w;
 }
 
+// Llama 3 8B at 8,192 tokens (GQA 8 KV heads, SwiGLU 14,336, 128K vocabulary).
+inline sim::Workload llama3_8b(bool flash_attention) {
+    sim::Workload w = gpt(32, 4096, 32, 8192, 128256);
+    w.shape.kv_heads = 8;
+    w.shape.ffn_hidden = 14336;
+    w.shape.gated_mlp = true;
+    w.shape.flash_attention = flash_attention;
+    return w;
+}
+
 // The layout of a vTrain run (Megatron-DeepSpeed as vTrain ran it: 1F1B, full recompute, the
 // data-parallel all-reduce after the backward pass, no gradient buckets) from the CSV's
 // global batch, micro-batch, tp, dp and pp cells starting at `first` (the two CSVs differ only

@@ -13,15 +13,6 @@ using namespace cp;
 
 namespace {
 
-sim::Workload llama3_8b(bool flash) {
-    sim::Workload w = test::gpt(32, 4096, 32, 8192, 128256);
-    w.shape.kv_heads = 8;
-    w.shape.ffn_hidden = 14336;
-    w.shape.gated_mlp = true;
-    w.shape.flash_attention = flash;
-    return w;
-}
-
 sim::Layout data_parallel(int dp, int global_batch, sim::Recompute recompute) {
     sim::Layout l;
     l.dp = dp;
@@ -35,7 +26,7 @@ sim::Layout data_parallel(int dp, int global_batch, sim::Recompute recompute) {
 
 TEST_CASE("flash attention stores no s*s activations, only a log-sum-exp per row",
           "[engine][flash]") {
-    const sim::Workload plain = llama3_8b(false), flash = llama3_8b(true);
+    const sim::Workload plain = test::llama3_8b(false), flash = test::llama3_8b(true);
     const double a = 32, s = 8192, t = 2;
     const double selective =
         sim::layer_activation_bytes(plain.shape, 1, 2, false, sim::Recompute::selective);
@@ -51,7 +42,7 @@ TEST_CASE("flash attention stores no s*s activations, only a log-sum-exp per row
 
 TEST_CASE("flash attention removes the score traffic and recomputes Q*K^T in backward",
           "[engine][flash]") {
-    const sim::Workload plain = llama3_8b(false), flash = llama3_8b(true);
+    const sim::Workload plain = test::llama3_8b(false), flash = test::llama3_8b(true);
     const sim::LayerWork p = sim::transformer_layer_work(plain.shape, 1, 1, false, 2);
     const sim::LayerWork f = sim::transformer_layer_work(flash.shape, 1, 1, false, 2);
     CHECK(p.attention_core_bytes > 0);
@@ -75,9 +66,9 @@ TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with fla
     sim::Layout layout = data_parallel(64, 512, sim::Recompute::none);
     layout.framework = sim::Framework::pytorch_fsdp; // FlashAttention-2 (torchtitan, Llama 3 class)
     const sim::PlanResult plain =
-        sim::evaluate(llama3_8b(false), cluster, layout, sim::Precision::bf16);
+        sim::evaluate(test::llama3_8b(false), cluster, layout, sim::Precision::bf16);
     const sim::PlanResult flash =
-        sim::evaluate(llama3_8b(true), cluster, layout, sim::Precision::bf16);
+        sim::evaluate(test::llama3_8b(true), cluster, layout, sim::Precision::bf16);
     REQUIRE(flash.valid());
     INFO("MFU materialised " << plain.mfu << ", fused " << flash.mfu);
     // Published BF16 runs of this class reach roughly 38-47 % MFU on H100 (Llama 3 paper: 38-43 %

@@ -10,16 +10,6 @@ using namespace cp;
 
 namespace {
 
-// Llama 3 8B at 8,192 tokens (GQA 8 KV heads, SwiGLU 14,336, 128K vocabulary), fused attention.
-sim::Workload llama3_8b() {
-    sim::Workload w = test::gpt(32, 4096, 32, 8192, 128256);
-    w.shape.kv_heads = 8;
-    w.shape.ffn_hidden = 14336;
-    w.shape.gated_mlp = true;
-    w.shape.flash_attention = true;
-    return w;
-}
-
 sim::Layout fsdp_layout(int tp, int pp, int dp, int micro_batch, int global_batch) {
     sim::Layout l;
     l.framework = sim::Framework::pytorch_fsdp;
@@ -35,7 +25,7 @@ sim::Layout fsdp_layout(int tp, int pp, int dp, int micro_batch, int global_batc
 }
 
 sim::PlanResult run(const sim::Layout& l, sim::Precision p = sim::Precision::bf16,
-                    const sim::Workload& w = llama3_8b()) {
+                    const sim::Workload& w = test::llama3_8b(true)) {
     const sim::PlanResult r = sim::evaluate(w, test::h100_cluster(8), l, p);
     REQUIRE(r.limit == sim::Limit::none);
     return r;
@@ -112,12 +102,12 @@ TEST_CASE("torchao's FP8 tensor parallelism gathers FP8 and DTensor does not gat
 
 TEST_CASE("the Llama reference block costs more than the fused one, compiled or not", "[engine]") {
     const sim::Layout l = fsdp_layout(8, 1, 8, 2, 16);
-    sim::Workload reference = llama3_8b();
+    sim::Workload reference = test::llama3_8b(true);
     reference.shape.llama_reference_code = true;
     const sim::PlanResult fused = run(l), ref = run(l, sim::Precision::bf16, reference);
     CHECK(ref.breakdown_s.compute_s > fused.breakdown_s.compute_s);
     // Eager kernels already count the complex RoPE: only the separate projections add.
-    sim::Workload eager = llama3_8b(), eager_reference = reference;
+    sim::Workload eager = test::llama3_8b(true), eager_reference = reference;
     eager.shape.eager_elementwise = eager_reference.shape.eager_elementwise = true;
     const double eager_gap = run(l, sim::Precision::bf16, eager_reference).breakdown_s.compute_s -
                              run(l, sim::Precision::bf16, eager).breakdown_s.compute_s;

@@ -61,7 +61,7 @@ double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) 
 // drawing the TDP, so all of them at boost would draw TDP / (f^3 u). A published rate above the
 // default best fraction of the peak is the part's own best fraction instead (a measured GEMM
 // outranks the default; the A10G, whose peak is an estimate).
-void set_tensor_power(const AcceleratorSpec& accelerator, ComputeRates& r) {
+void set_tensor_power(const AcceleratorSpec& accelerator, Precision precision, ComputeRates& r) {
     const auto s =
         std::find_if(model::kSustainedGemmRates.begin(), model::kSustainedGemmRates.end(),
                      [&](const auto& rate) { return accelerator.id == rate.device_id; });
@@ -72,7 +72,7 @@ void set_tensor_power(const AcceleratorSpec& accelerator, ComputeRates& r) {
     const double measured_fraction = s->tflops / (peak16 * curve);
     if (measured_fraction * model::kFrameworkGemmFactor > r.best_gemm_fraction) {
         // Only the 16-bit rates were measured.
-        if (std::abs(r.peak_flops - peak16 * 1e12) < 1e-6 * r.peak_flops)
+        if (precision == Precision::fp16 || precision == Precision::bf16)
             r.best_gemm_fraction = std::min(1.0, measured_fraction) * model::kFrameworkGemmFactor;
         return;
     }
@@ -104,7 +104,7 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
-    set_tensor_power(accelerator, r);
+    set_tensor_power(accelerator, precision, r);
     if (calibration) {
         // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").
         const char* name = enum_name(precision);

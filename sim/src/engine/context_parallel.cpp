@@ -48,20 +48,35 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
     return bytes;
 }
 
+namespace {
+
+// K and V of one rank's local tokens for `heads` heads shared over tp (at least one head per rank
+// when tp exceeds them, which are then replicated).
+double kv_chunk_bytes(const TransformerShape& shape, const Layout& layout, double heads, double e) {
+    const double heads_per_rank = std::max(1.0, heads / layout.tp);
+    return double(layout.micro_batch) * (double(shape.seq_len) / layout.cp) * 2.0 * heads_per_rank *
+           shape.attention_head_dim() * e;
+}
+
+double kv_heads(const TransformerShape& shape) {
+    return shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
+}
+
+// The cp group's links: ranks are ordered tp, cp, dp, pp (Megatron, torchtitan), so the group's
+// neighbours sit tp ranks apart.
+LinkTier cp_group_tier(const Network& net, const Layout& layout) {
+    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, layout.cp);
+    return group_tier(net, layout.cp, local);
+}
+
+} // namespace
+
 double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                          double e) {
     const int cp = layout.cp;
     if (cp <= 1) return 0;
-    const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
-    const double head_dim = shape.attention_head_dim();
-    // K and V of the local tokens, for this rank's tensor-parallel share of the KV heads (at
-    // least one head when tp exceeds the KV heads, which are then replicated).
-    const double kv_per_rank = std::max(1.0, kv_heads / layout.tp);
-    const double chunk_bytes = double(layout.micro_batch) * (double(shape.seq_len) / cp) * 2.0 *
-                               kv_per_rank * head_dim * e;
-    // Megatron orders ranks tp, cp, dp, pp: the cp group's neighbours sit tp ranks apart.
-    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
-    return (cp - 1) * p2p_s(group_tier(net, cp, local), chunk_bytes);
+    return (cp - 1) *
+           p2p_s(cp_group_tier(net, layout), kv_chunk_bytes(shape, layout, kv_heads(shape), e));
 }
 
 namespace {
@@ -88,16 +103,12 @@ double cp_all_gather_ring_s(const TransformerShape& shape, const Layout& layout,
                             double core_backward_s, int forward_passes) {
     const int cp = layout.cp;
     if (cp <= 1) return 0;
-    const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
-    const double ring_heads = shape.llama_reference_code ? double(shape.heads) : kv_heads;
-    const double heads_per_rank = std::max(1.0, ring_heads / layout.tp);
+    const double ring_heads = shape.llama_reference_code ? double(shape.heads) : kv_heads(shape);
     const double local_tokens = double(layout.micro_batch) * (double(shape.seq_len) / cp);
-    const double kv_chunk_bytes =
-        local_tokens * 2.0 * heads_per_rank * shape.attention_head_dim() * e;
-    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
-    const LinkTier tier = group_tier(net, cp, local);
-    const double gather_s = all_gather_s(tier, cp, cp * kv_chunk_bytes);
-    const double dkv_send_s = p2p_s(tier, kv_chunk_bytes * 4.0 / e);
+    const double chunk_bytes = kv_chunk_bytes(shape, layout, ring_heads, e);
+    const LinkTier tier = cp_group_tier(net, layout);
+    const double gather_s = all_gather_s(tier, cp, cp * chunk_bytes);
+    const double dkv_send_s = p2p_s(tier, chunk_bytes * 4.0 / e);
     // Eager, a collective is waited for at its first use (AsyncCollectiveTensor), a step later;
     // traced by torch.compile, functional collectives wait where they are issued
     // (_maybe_wrap_tensor), so nothing hides them.

@@ -35,10 +35,6 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     return st;
 }
 
-bool on_neuron(const NodeSpec& node) {
-    return !node.accelerator.is_gpu;
-}
-
 struct Equation {
     ServingTerms terms;   // seconds at datasheet rates (overhead: layer-passes)
     double target_s = 0;  // the measured time the terms must add up to
@@ -47,7 +43,7 @@ struct Equation {
 
 // The engine's policy as the run configured it (a KV memory fraction the benchmark set).
 EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
-    EnginePolicy policy = engine_policy(run.engine, on_neuron(node));
+    EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
     return policy;
 }
@@ -195,7 +191,7 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
 // loop): the runs the per-request overhead is fitted on.
 bool measures_request_ttft(const ServingRun& run, const NodeSpec& node) {
     return run.metric == ServingMetric::ttft_ms &&
-           engine_policy(run.engine, on_neuron(node)).continuous_batching &&
+           engine_policy(run.engine, neuron_devices(node)).continuous_batching &&
            (run.requests > 0 || run.concurrency == 1 || is_known(run.request_rate_per_s));
 }
 
@@ -211,7 +207,7 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
         const double p_ms = predict_serving_run(run, *node, factors);
         if (!is_known(p_ms)) continue;
         const double m_s = run.value / 1e3;
-        const auto i = static_cast<std::size_t>(factor_engine(run.engine, on_neuron(*node)));
+        const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
         num[i] += (1.0 - p_ms / run.value) / m_s;
         den[i] += 1.0 / (m_s * m_s);
     }
@@ -236,7 +232,7 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         if (!node) continue;
         const auto e = equation_for(run, *node);
         if (!e) continue;
-        const auto i = static_cast<std::size_t>(factor_engine(run.engine, on_neuron(*node)));
+        const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
         (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
         (e->decoder ? used : forward_used)[i].push_back(&run);
     }

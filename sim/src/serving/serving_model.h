@@ -32,6 +32,10 @@ struct ServingHardware {
     int cores_per_chip = 1;
 };
 ServingHardware serving_hardware(const NodeSpec& node);
+// Whether the devices are NeuronCores (Inferentia, Trainium) rather than GPUs.
+inline bool neuron_devices(const NodeSpec& node) {
+    return !node.accelerator.is_gpu;
+}
 inline bool neuron_devices(const ServingHardware& hw) {
     return !hw.device.is_gpu;
 }

@@ -304,7 +304,7 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
     if (best.valid) best = evaluate(r, node, best_c, factors, calibration, true);
     best.assumptions = notes;
     add_serving_assumptions(
-        best, factors.of(factor_engine(best.engine, !node.accelerator.is_gpu), best.generation));
+        best, factors.of(factor_engine(best.engine, neuron_devices(node)), best.generation));
     if (!r.spec.engine_as_given.empty())
         best.assumptions.push_back("serving.engine " + r.spec.engine_as_given +
                                    " is planned with the " + enum_name(best.engine) +

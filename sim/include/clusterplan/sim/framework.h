@@ -67,6 +67,10 @@ struct FrameworkProfile {
     // FP8 runs all-gather TP inputs (and the row-parallel outputs' gradients) as FP8: torchao's
     // Float8ColwiseParallel / Float8RowwiseParallel / PrepareFloat8ModuleInput cast first.
     bool fp8_tp_gather;
+    // Context parallelism as PyTorch's context_parallel runs it (pytorch-fsdp, torchtitan): K/V
+    // all-gathered once per pass, fp32 output merges and dK/dV sends (engine/context_parallel.h),
+    // rather than Megatron-Core's per-step K/V ring through Transformer Engine's fused attention.
+    bool cp_all_gather;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
@@ -89,11 +93,6 @@ Framework factor_group(Framework framework);
 
 // Whether `framework` runs on `accelerator` at all (Neuron software only on Trainium, ...).
 bool framework_runs_on(Framework framework, const AcceleratorSpec& accelerator);
-
-// Context parallelism as PyTorch's context_parallel runs it (pytorch-fsdp, torchtitan): K/V
-// all-gathered once per pass, fp32 output merges and dK/dV sends (engine/context_parallel.h),
-// rather than Megatron-Core's per-step K/V ring through Transformer Engine's fused attention.
-bool cp_all_gather_ring(Framework framework);
 
 // The framework a layout runs in: its own, or for `automatic` the default of the accelerator,
 // except that sharded data parallelism beyond ZeRO-1 (ZeRO-2/3), which Megatron-Core does not
