@@ -82,15 +82,8 @@ inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{
 // their collectives. Each second of overlapped communication adds this many seconds to the step.
 inline constexpr double kOverlapComputeSlowdown = 0.189;
 
-// Host-issue floor. An eager framework (PyTorch + Megatron) issues every kernel of a layer from
-// Python on the host; when the GPU work of a layer is shorter than issuing it, the GPU idles.
-// Time to issue one layer's forward kernels (a backward pass counts as 2, a fully recomputed
-// forward as 1, selective recompute's attention core as 1/4), fitted on vTrain's 1,440
-// single-node A100 runs (Megatron-DeepSpeed, h 1024/2048, s 1024, micro-batch 1-8; MIT licence,
-// tests/data/validation): measured iterations never fall below ~3.5 ms per layer-micro-batch
-// with full recompute, which GPU work alone undershoots by up to 84 %. The floor binds only for
-// small layers (a 1.3B model at micro-batch 1-2); every published large-model run is above it.
-inline constexpr double kHostIssuePerLayerPassS = 0.875e-3;
+// Host-issue floor (clusterplan/sim/host_issue.h): passes a selectively recomputed layer's
+// attention core adds to the host's issue work, as a share of a forward pass.
 inline constexpr double kHostPassesSelectiveRecompute = 0.25;
 
 // Generic (non-transformer, e.g. CNN) models: fraction of the precision's peak reached over a
@@ -160,10 +153,11 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
     "network 0.95",
     "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
-    "host-issue floor: a layer takes at least the time the host needs to issue its kernels "
-    "(eager PyTorch/Megatron on GPUs, 0.875 ms per forward pass, backward 2x, recomputed forward "
-    "1x; fitted on vTrain's 1,440 single-node A100 runs; none for Neuron's compiled graphs); binds "
-    "only for small layers at small micro-batches",
+    "host-issue floor: a layer takes about the larger of the time the host needs to issue its "
+    "kernels and the GPU's work ((host^4 + GPU^4)^(1/4): the queue hides most, not all, of the "
+    "shorter one; eager PyTorch/Megatron on GPUs, 0.86 ms per forward pass, backward 2x, "
+    "recomputed forward 1x; fitted on vTrain's 1,440 single-node A100 runs; none for Neuron's "
+    "compiled graphs); binds only for small layers at small micro-batches",
     "TP: 4 all-reduces of b*s*h per layer per micro-batch (+2 with full recompute); RS+AG pairs "
     "with sequence parallel; not overlapped with compute",
     "PP: bubble (p-1)/(v*m) of a micro-batch's time; p2p of b*s*h per boundary, split over tp "

@@ -144,8 +144,10 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double e = weight_bytes_per_param(precision);
     StageOptions options;
     options.bytes_per_element = e;
-    options.host_pass_s =
-        cluster.node.accelerator.eager_kernel_issue ? model::kHostIssuePerLayerPassS : 0.0;
+    options.host_pass_s = cluster.node.accelerator.eager_kernel_issue
+                              ? cluster.node.accelerator.host_issue.per_layer_pass_s
+                              : 0.0;
+    options.host_overlap_exponent = cluster.node.accelerator.host_issue.overlap_exponent;
     options.expert_issue_pass_s =
         cluster.node.accelerator.eager_kernel_issue && fw.per_expert_gemm_launch
             ? model::kMoeExpertIssuePerPassS

@@ -26,7 +26,7 @@ inline constexpr double kHostMemoryUsableFraction = 0.85;
 // weighing the same) over the published dropless Megatron runs in
 // tests/data/validation/moe_training.csv; tests/sim/validation_moe_test.cpp refits it, checks
 // this value and prints the leave-one-source-out error. 0.123 ms is about a seventh of a dense
-// layer's forward issue time (kHostIssuePerLayerPassS, 0.875 ms, vTrain fit): four or five eager
+// layer's forward issue time (HostIssue::per_layer_pass_s, 0.86 ms, vTrain fit): four or five eager
 // kernel launches per expert and pass.
 inline constexpr double kMoeExpertIssuePerPassS = 0.123e-3;
 

@@ -183,14 +183,16 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         t.cp = (2.0 + forward_passes) * ring_exposed;
     }
 
-    // Host-issue floor (model_constants.h): the GPU cannot finish a layer before the host has
-    // issued its kernels; what the host adds beyond the GPU work is idle GPU time.
+    // Host-issue floor (host_issue.h): the GPU cannot finish a layer before the host has issued
+    // its kernels; what the host adds beyond the GPU work is idle GPU time.
     const double passes =
         3.0 + (layout.recompute == Recompute::full        ? 1.0
                : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
                                                           : 0.0);
+    const double gpu_s = t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep;
     t.host =
-        std::max(0.0, passes * options.host_pass_s - (t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep));
+        host_bound_layer_s(passes * options.host_pass_s, gpu_s, options.host_overlap_exponent) -
+        gpu_s;
     // Dropless MoE (moe.h): the dispatcher copies the per-expert token counts to the host before
     // it can size the expert GEMMs, so every MoE layer drains the GPU's queue and the host cannot
     // run ahead; the per-expert kernels it then issues are on the critical path.

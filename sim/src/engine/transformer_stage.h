@@ -27,7 +27,8 @@ struct StageTimes {
 
 struct StageOptions {
     double bytes_per_element = 2;
-    double host_pass_s = 0; // host-issue time per layer pass (0: compiled graphs)
+    double host_pass_s = 0;             // host-issue time per layer pass (0: compiled graphs)
+    double host_overlap_exponent = 4.0; // HostIssue::overlap_exponent
     // Host time to issue one local expert's kernels in one pass of a dropless MoE layer, on the
     // critical path behind the layer's device-to-host synchronisation (0: no such stall).
     double expert_issue_pass_s = 0;

@@ -3,6 +3,7 @@
 // cluster.custom block; values are datasheet defaults unless a calibration replaces them.
 #pragma once
 
+#include "clusterplan/sim/host_issue.h"
 #include "clusterplan/sim/purchase_options.h"
 
 #include <array>
@@ -37,6 +38,7 @@ struct AcceleratorSpec {
     // small layers can wait for the host (the host-issue floor). Neuron (Trainium) compiles the
     // whole step ahead of time through XLA, and Gaudi's lazy mode runs accumulated graphs.
     bool eager_kernel_issue = true;
+    HostIssue host_issue{}; // the floor's size when eager_kernel_issue (host_issue.h)
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                     kUnknown};
