@@ -77,9 +77,13 @@ TEST_CASE("only dropless routing puts per-expert host issue on the critical path
     CHECK(sim::moe_expert_issue_events(s, l) == Approx(32 * 3));
     l.recompute = sim::Recompute::full;
     CHECK(sim::moe_expert_issue_events(s, l) == Approx(32 * 4));
-    // Token dropping at a capacity factor has static shapes: no synchronisation.
+    // Token dropping at a capacity factor has static shapes: no synchronisation, but the host
+    // still issues every local expert's kernels (queued ahead of the GPU).
     s.moe.capacity_factor = 1.0;
     CHECK(sim::moe_expert_issue_events(s, l) == 0);
+    CHECK(sim::moe_expert_launch_events(s, l) == Approx(32 * 4));
+    s.moe.experts = 0;
+    CHECK(sim::moe_expert_launch_events(s, l) == 0);
 }
 
 TEST_CASE("the hybrid dispatcher sends each token once per destination node", "[engine][moe]") {

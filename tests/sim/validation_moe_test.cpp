@@ -209,9 +209,12 @@ TEST_CASE("published MoE training throughput on DGX-H100 is reproduced", "[valid
     // once per node (HybridEP); with them the fitted host issue moved from 0.103 to 0.115 ms per
     // local expert and pass. NeMo AutoModel's recipes checkpoint every block
     // (activation_checkpointing: true, full recompute): with it their rows fit in memory and come
-    // out slow (Qwen3-30B-A3B -33 %, GPT-OSS-20B -12 %).
-    CHECK(all.mean() <= 14.5);
-    CHECK(loso.mean() <= 15.5);
+    // out slow (Qwen3-30B-A3B -33 %, GPT-OSS-20B -12 %). The 26.02/26.02.01 Qwen3-30B-A3B rows
+    // overlap their all-to-all too (their recipe sets moe_a2a_overlap): 14.1 -> 13.5 % (LOSO
+    // 15.1 -> 14.2 %), host issue 0.123 -> 0.127 ms. Token-dropping layers issue their experts'
+    // kernels too, queued ahead with the rest of the layer's (25.09 +25 -> +15 %): 12.8 % (13.7).
+    CHECK(all.mean() <= 13.0);
+    CHECK(loso.mean() <= 14.0);
     CHECK(by_source["mcore-0.8-moe-readme"].mean() <= 8.0);
     // Regression bounds: Megatron-Bridge 25.11's FP8 dropless Qwen3 row runs at half the
     // throughput of the token-dropping and later dropless releases (README).

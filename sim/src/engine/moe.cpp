@@ -118,7 +118,11 @@ double moe_fp8_cast_elements(const TransformerShape& s, const Layout& l) {
 }
 
 double moe_expert_issue_events(const TransformerShape& s, const Layout& l) {
-    if (!s.moe.enabled() || s.moe.capacity_factor > 0) return 0;
+    return s.moe.capacity_factor > 0 ? 0.0 : moe_expert_launch_events(s, l);
+}
+
+double moe_expert_launch_events(const TransformerShape& s, const Layout& l) {
+    if (!s.moe.enabled()) return 0;
     const double local = double(s.moe.experts) / std::max(1, l.ep);
     // Forward 1, backward 2 (input and weight gradients), a fully recomputed forward 1: the same
     // pass weights as the host-issue floor (model_constants.h).

@@ -62,8 +62,10 @@ double moe_activation_delta_bytes(const TransformerShape& shape, const Layout& l
 // projection, the shared experts' inputs): Transformer Engine quantises every FP8 GEMM input.
 double moe_fp8_cast_elements(const TransformerShape& shape, const Layout& layout);
 
-// Expert-kernel issue events one MoE layer puts on the critical path per micro-batch when its
-// dispatcher synchronises with the host (dropless routing): local experts x passes.
+// Expert-kernel issue events of one MoE layer per micro-batch: local experts x passes. Every
+// routing issues them; moe_expert_issue_events counts them only where they sit on the critical
+// path, behind the dispatcher's synchronisation with the host (dropless routing).
+double moe_expert_launch_events(const TransformerShape& shape, const Layout& layout);
 double moe_expert_issue_events(const TransformerShape& shape, const Layout& layout);
 
 // Model FLOPs per token of one MoE layer minus those of the dense MLP it replaces, forward.

@@ -189,16 +189,20 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         3.0 + (layout.recompute == Recompute::full        ? 1.0
                : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
                                                           : 0.0);
+    // Per-expert kernels (moe.h) are host work too. Dropless routing copies the per-expert token
+    // counts to the host before it can size the expert GEMMs, so every MoE layer drains the GPU's
+    // queue and the host cannot run ahead: those kernels' issue is on the critical path. With
+    // token dropping (static shapes) the host queues them ahead like the rest of the layer.
+    const double moe_share = double(shape.moe.moe_layers(shape.layers)) / shape.layers;
+    const double synced_s =
+        moe_share * moe_expert_issue_events(shape, layout) * options.expert_issue_pass_s;
+    const double queued_s =
+        moe_share * moe_expert_launch_events(shape, layout) * options.expert_issue_pass_s -
+        synced_s;
     const double gpu_s = t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep;
-    t.host =
-        host_bound_layer_s(passes * options.host_pass_s, gpu_s, options.host_overlap_exponent) -
-        gpu_s;
-    // Dropless MoE (moe.h): the dispatcher copies the per-expert token counts to the host before
-    // it can size the expert GEMMs, so every MoE layer drains the GPU's queue and the host cannot
-    // run ahead; the per-expert kernels it then issues are on the critical path.
-    if (options.expert_issue_pass_s > 0)
-        t.host += double(shape.moe.moe_layers(shape.layers)) / shape.layers *
-                  moe_expert_issue_events(shape, layout) * options.expert_issue_pass_s;
+    t.host = host_bound_layer_s(passes * options.host_pass_s + queued_s, gpu_s,
+                                options.host_overlap_exponent) -
+             gpu_s + synced_s;
 
     // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
     const HeadWork head = transformer_head_work(local, layout.micro_batch, layout.tp);
