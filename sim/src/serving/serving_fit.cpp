@@ -45,6 +45,7 @@ struct Equation {
 EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
+    if (run.max_batch > 0) policy.max_batch = run.max_batch;
     return policy;
 }
 
