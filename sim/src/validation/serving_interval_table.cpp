@@ -22,6 +22,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 0.9597, 1.1107, 0.8698, 1.1224},
         {"neuron", G::trainium, 30, 2, 0.2842, 0.7721, 0.2483, 0.7879},
         {"neuron", G::other, 33, 2, 0.2678, 1.0507, 0.0764, 1.6874},
+        {"tensorrt", G::hopper, 1, 1, 0.4621, 0.4621, 0.4621, 0.4621},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.8267, 3.3881, 0.8098, 4.2950},
@@ -48,9 +49,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 0.9162, 1.0978, 0.8277, 1.1008},
         {"neuron", G::trainium, 48, 2, 0.2886, 0.6773, 0.2464, 0.7720},
         {"neuron", G::other, 59, 2, 0.3027, 0.9443, 0.2630, 1.7071},
-        {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
-        {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
-        {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},
+        {"tensorrt", G::ampere, 32, 1, 0.9164, 2.4123, 0.8782, 3.6308},
+        {"tensorrt", G::ada, 64, 1, 0.7398, 1.2154, 0.6521, 1.9863},
+        {"tensorrt", G::other, 3, 1, 1.0350, 1.1199, 1.0303, 1.1363},
     };
     switch (figure) {
     case ServingFigure::throughput:
