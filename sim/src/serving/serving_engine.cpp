@@ -36,6 +36,9 @@ EnginePolicy make_policy(ServingEngine e) {
         p.reserve_full_sequence = false;
         // vLLM's custom all-reduce on fully NVLink-connected GPUs (vllm-project/vllm PR 2192).
         p.custom_all_reduce = true;
+        // The scheduler, the sampler's bookkeeping and output processing run in Python, per
+        // sequence of every step.
+        p.python_host_loop = true;
         p.source = "vLLM EngineArgs defaults (max_num_seqs 256, gpu_memory_utilization 0.9, "
                    "max_num_batched_tokens 2048); PagedAttention (Kwon et al. 2023)";
         break;
@@ -166,6 +169,8 @@ const char* term_name(ServingTerm term) {
         return "pass_overhead_s";
     case ServingTerm::host_step_overhead:
         return "host_step_overhead_s";
+    case ServingTerm::host_seq_overhead:
+        return "host_seq_overhead_s";
     }
     return "?";
 }

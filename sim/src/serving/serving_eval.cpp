@@ -358,8 +358,12 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         const double busy_s =
             n * marginal +
             n / b * output_tokens * serving_time_s(decode_step_terms(st, b, context), f);
+        // Online arrivals that find a free slot are admitted at the next iteration (the
+        // schedulers put waiting prompts first: vLLM's and SGLang's prefill-first iterations,
+        // TensorRT-LLM's in-flight batching), so while the slots last the backlog is in the
+        // running batch, whose longer decode steps carry it, not in front of the prefill.
         if (busy_s > duration_s) {
-            wait_s += 0.5 * (busy_s - duration_s);
+            if (arrive_s <= 0 || slot_bound) wait_s += 0.5 * (busy_s - duration_s);
             duration_s = busy_s;
         }
         const double next = std::clamp(n * stay_s / duration_s, 1.0, slots);

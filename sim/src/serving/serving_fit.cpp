@@ -2,6 +2,7 @@
 
 #include "engine/model_constants.h"
 #include "serving/serving_eval.h"
+#include "serving/serving_ratio_fit.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -45,6 +46,7 @@ struct Equation {
 EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
+    if (run.max_batch > 0) policy.max_batch = run.max_batch;
     return policy;
 }
 
@@ -115,6 +117,13 @@ constexpr std::size_t kEquationsPerTerm = 3;
 bool engine_independent(ServingTerm term) {
     return term == ServingTerm::weights || term == ServingTerm::kv_cache ||
            term == ServingTerm::tp_comm;
+}
+
+// Terms a GPU engine's scaled fit multiplies: matrix work and fixed cost (kernel choice and
+// fusion, launches, CUDA graphs), where engines differ; the host's time per sequence is fitted on
+// its own.
+bool scaled_by_engine(ServingTerm term) {
+    return !engine_independent(term) && term != ServingTerm::host_seq_overhead;
 }
 
 // The least factor each term may take. A decode step streams the whole model's weights (GBs per
@@ -298,21 +307,32 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
             continue;
         EngineFactors fixed_part = donor, scaled_part = donor;
         for (int j = 0; j < kServingTermCount; ++j)
-            (engine_independent(static_cast<ServingTerm>(j)) ? scaled_part : fixed_part).k[j] = 0;
-        double num = 0, den = 0;
+            (scaled_by_engine(static_cast<ServingTerm>(j)) ? fixed_part : scaled_part).k[j] = 0;
+        constexpr auto host = static_cast<std::size_t>(ServingTerm::host_seq_overhead);
+        fixed_part.k[host] = 0;
+        // Per run over its measured time: the donor's unscaled terms, its scaled terms and the
+        // host's sequence-steps (the donor, a C++ runtime, has none).
+        std::vector<std::array<double, 3>> x;
+        bool host_loop = false;
         for (const Equation& q : own) {
-            const double a = serving_time_s(q.terms, fixed_part) / q.target_s;
-            const double b = serving_time_s(q.terms, scaled_part) / q.target_s;
-            num += b * (1.0 - a);
-            den += b * b;
+            x.push_back({serving_time_s(q.terms, fixed_part) / q.target_s,
+                         serving_time_s(q.terms, scaled_part) / q.target_s,
+                         q.terms.x[host] / q.target_s});
+            host_loop = host_loop || q.terms.x[host] > 0;
         }
-        if (!(den > 0)) continue;
+        // The host's time per sequence and step is a second unknown where the runs are enough
+        // for two.
+        const auto [scale, host_s] = host_loop && own.size() >= 2 * kEquationsPerTerm
+                                         ? fit_two_ratios(x)
+                                         : std::pair{fit_one_ratio(x), 0.0};
+        if (!(scale >= 0)) continue;
         EngineFactors& f = out.of(e);
-        const double scale = std::max(0.0, num / den);
         f.k = donor.k;
         f.fitted = donor.fitted;
         for (int j = 0; j < kServingTermCount; ++j)
-            if (!engine_independent(static_cast<ServingTerm>(j))) f.k[j] *= scale;
+            if (scaled_by_engine(static_cast<ServingTerm>(j))) f.k[j] *= scale;
+        f.k[host] = host_s;
+        f.fitted[host] = host_loop;
         f.scale = scale;
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }

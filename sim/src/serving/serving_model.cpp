@@ -200,7 +200,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
                    t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead) +
                    t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead) +
-                   t[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead);
+                   t[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead) +
+                   t[ServingTerm::host_seq_overhead] * f.k_of(ServingTerm::host_seq_overhead);
     return b;
 }
 
@@ -335,6 +336,8 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     // are otherwise fitted on, has none of it.
     if (neuron_devices(st.hw) && st.policy().continuous_batching)
         t[ServingTerm::host_step_overhead] += 1.0 / st.pp;
+    // A GPU server with a Python scheduler spends host time on every sequence of every step.
+    if (st.policy().python_host_loop) t[ServingTerm::host_seq_overhead] += batch / st.pp;
     // A token passes every stage in turn (no overlap between stages for one step).
     return t.scaled(st.pp);
 }

@@ -50,6 +50,16 @@ std::optional<ServingEngine> run_engine(const std::string& name) {
     return serving_engine_from_name(name);
 }
 
+// Sequences an engine that runs on another's profile holds at once by default, where that
+// differs from the profile's cap (0: the profile's). SGLang sizes its request pool from the KV
+// pool, min(max(KV tokens / context length x 512, 2048), 4096) (sglang
+// python/sglang/srt/model_executor/model_runner.py, max_num_reqs), and admits new requests while
+// KV blocks are free: under overload its queue is in the running batch (longer decode steps), not
+// in front of the prefill as under vLLM's max_num_seqs 256. Its KV pool binds first.
+int engine_max_running(const std::string& name) {
+    return name == "sglang" ? 4096 : 0;
+}
+
 std::optional<StorageType> run_storage(const std::string& name) {
     static const std::pair<std::string_view, std::string_view> aliases[] = {
         {"float32", "fp32"}, {"float16", "fp16"}, {"half", "fp16"}, {"bfloat16", "bf16"},
@@ -172,9 +182,13 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.source = r.at("source").get<std::string>();
             if (!set.sources.count(run.source))
                 bad(where, "source '" + run.source + "' is not listed");
-            const auto engine = run_engine(r.at("engine").get<std::string>());
+            const std::string engine_name = lower(r.at("engine").get<std::string>());
+            const auto engine = run_engine(engine_name);
             if (!engine) bad(where, "unknown engine");
             run.engine = *engine;
+            run.max_batch = engine_max_running(engine_name);
+            for (const char* key : {"max_batch", "max_num_seqs", "max_running_requests"})
+                if (r.contains(key)) run.max_batch = r.at(key).get<int>();
             const std::string model = r.at("model").get<std::string>();
             const auto it = models.find(model);
             if (it == models.end()) bad(where, "model '" + model + "' is not listed");

@@ -13,8 +13,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt-llm", G::ampere, 47, 2, 1.0024, 1.6001, 0.9371, 1.9518},
         {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2823, 0.9428, 1.7636},
         {"tensorrt-llm", G::ada, 36, 1, 0.8176, 1.2412, 0.7952, 1.2999},
-        {"vllm", G::ampere, 5, 2, 0.9280, 1.4854, 0.9211, 1.6905},
-        {"vllm", G::hopper, 1, 1, 1.3138, 1.3138, 1.3138, 1.3138},
+        {"vllm", G::ampere, 6, 3, 0.8676, 1.3013, 0.8527, 1.6367},
+        {"vllm", G::hopper, 24, 3, 0.9554, 1.1412, 0.9139, 1.3411},
         {"vllm", G::trainium, 1, 1, 0.8254, 0.8254, 0.8254, 0.8254},
         {"vllm", G::other, 3, 2, 0.9800, 1.1746, 0.9448, 1.1881},
         {"tgi", G::ampere, 4, 1, 0.9392, 1.7118, 0.9205, 1.9626},
@@ -22,12 +22,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 0.9597, 1.1107, 0.8698, 1.1224},
         {"neuron", G::trainium, 30, 2, 0.2842, 0.7721, 0.2483, 0.7879},
         {"neuron", G::other, 33, 2, 0.2678, 1.0507, 0.0764, 1.6874},
+        {"tensorrt", G::hopper, 1, 1, 0.4621, 0.4621, 0.4621, 0.4621},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.8267, 3.3881, 0.8098, 4.2950},
         {"tensorrt-llm", G::hopper, 48, 2, 0.9118, 1.5069, 0.8449, 2.6738},
-        {"vllm", G::ampere, 6, 2, 0.6508, 1.2366, 0.6346, 1.2637},
-        {"vllm", G::hopper, 2, 1, 1.1994, 1.2454, 1.1937, 1.2511},
+        {"vllm", G::ampere, 8, 3, 0.6050, 1.0752, 0.5843, 1.2238},
+        {"vllm", G::hopper, 17, 3, 0.7769, 1.5363, 0.7458, 1.6330},
         {"vllm", G::trainium, 1, 1, 0.5341, 0.5341, 0.5341, 0.5341},
         {"vllm", G::other, 3, 2, 1.1997, 3.3387, 1.0684, 3.7421},
         {"tgi", G::ampere, 4, 1, 0.9194, 4.4693, 0.8884, 5.6135},
@@ -39,8 +40,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.5810, 0.9262, 0.4990, 0.9446},
         {"tensorrt-llm", G::hopper, 48, 2, 0.8848, 1.2811, 0.8193, 3.1460},
-        {"vllm", G::ampere, 6, 2, 0.6420, 1.2213, 0.5042, 1.2680},
-        {"vllm", G::hopper, 2, 1, 1.1010, 1.1922, 1.0896, 1.2037},
+        {"vllm", G::ampere, 8, 3, 0.6819, 1.1029, 0.4882, 1.1451},
+        {"vllm", G::hopper, 17, 3, 0.7366, 1.0801, 0.7055, 1.4247},
         {"vllm", G::trainium, 1, 1, 0.8297, 0.8297, 0.8297, 0.8297},
         {"vllm", G::other, 3, 2, 0.9345, 1.0584, 0.9299, 1.0849},
         {"tgi", G::ampere, 4, 1, 0.6570, 0.9374, 0.5710, 0.9406},
@@ -48,9 +49,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 0.9162, 1.0978, 0.8277, 1.1008},
         {"neuron", G::trainium, 48, 2, 0.2886, 0.6773, 0.2464, 0.7720},
         {"neuron", G::other, 59, 2, 0.3027, 0.9443, 0.2630, 1.7071},
-        {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
-        {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
-        {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},
+        {"tensorrt", G::ampere, 32, 1, 0.9164, 2.4123, 0.8782, 3.6308},
+        {"tensorrt", G::ada, 64, 1, 0.7398, 1.2154, 0.6521, 1.9863},
+        {"tensorrt", G::other, 3, 1, 1.0350, 1.1199, 1.0303, 1.1363},
     };
     switch (figure) {
     case ServingFigure::throughput:

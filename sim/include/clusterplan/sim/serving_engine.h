@@ -33,9 +33,15 @@ enum class ServingTerm {
     pass_overhead,
     // Seconds per decode step of a server's host loop on Neuron devices (schedule the step, read
     // back the sampled tokens, detokenize and stream them), beyond the compiled graphs' time.
-    host_step_overhead
+    host_step_overhead,
+    // Seconds per sequence per decode step of a GPU server whose scheduler runs in Python (vLLM,
+    // SGLang): the batch's block tables and sampling metadata, appending each sampled token, stop
+    // checks and detokenization, while the GPU waits (vLLM's v0.6.0 performance update,
+    // blog.vllm.ai 2024-09-05: serving Llama 3 8B on one H100, the API server and the scheduler
+    // took 62 % of the time, the GPU 38 %).
+    host_seq_overhead
 };
-inline constexpr int kServingTermCount = 11;
+inline constexpr int kServingTermCount = 12;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
@@ -43,7 +49,8 @@ const char* term_name(ServingTerm term);
 // pass, `pass_overhead` seconds per forward pass, `host_step_overhead` seconds per server step (no
 // datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0,
+                                            1.0, 1.0, 0.0, 0.0, 0.0, 0.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
@@ -73,6 +80,7 @@ struct EnginePolicy {
     double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
     bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
+    bool python_host_loop = false;     // host work per sequence and step (host_seq_overhead)
     bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)
     // Residual add + layer norm in one kernel and the MLP's bias + activation in its first GEMM's
     // epilogue: a layer's elementwise traffic is the two norms' 3 h per token each, nothing else.

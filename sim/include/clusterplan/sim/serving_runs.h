@@ -50,6 +50,9 @@ struct ServingRun {
     // Share of free memory the benchmark gave the KV cache where it set one (trtllm-bench's
     // --kv_cache_free_gpu_mem_fraction); NaN = the engine's default.
     double kv_memory_fraction = kUnknown;
+    // Sequences the engine runs at once where the benchmark or the engine's own default differs
+    // from the profile's (vLLM --max-num-seqs, SGLang --max-running-requests); 0 = the profile's.
+    int max_batch = 0;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     // Tokens the benchmark's own tokenizer counts per token of the served model (llmperf counts
