@@ -43,8 +43,8 @@ TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
     CHECK(page->figureValue("throughput").contains(QStringLiteral("tokens/s")));
     test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-ranges.png"));
 
-    // vLLM has no published runs of its own: every figure carries the badge.
-    q.engine = "vllm";
+    // TGI has no published runs on Hopper: every figure carries the badge.
+    q.engine = "tgi";
     page->form()->setQuestion(q);
     REQUIRE(test::run_study(page));
     REQUIRE(page->errorText().isEmpty());
