@@ -113,6 +113,30 @@ TEST_CASE(
     CHECK(p.spot.nodes_with_headroom >= p.nodes);
 }
 
+TEST_CASE("an engine planned on another's profile keeps its own running cap") {
+    CHECK(engine_max_running("SGLang") == 4096);
+    CHECK(engine_max_running("vllm") == 0);
+    CHECK(engine_max_running("lmdeploy") == 0);
+    // Llama 3 8B on one H100 with short requests: vLLM's scheduler stops at 256 sequences while
+    // the KV cache would hold more; SGLang, on the same profile, runs the batch the KV cache holds.
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-8b")->workload;
+    req.spec.tp = 1;
+    req.spec.input_tokens = 128;
+    req.spec.output_tokens = 128;
+    req.spec.engine = ServingEngine::vllm;
+    const ServingPlan vllm = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    req.spec.engine_as_given = "sglang";
+    const ServingPlan sglang = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(vllm.valid);
+    REQUIRE(sglang.valid);
+    CHECK(vllm.batch <= 256);
+    CHECK(vllm.limits.batch_cap);
+    CHECK(sglang.batch > 256);
+    CHECK(sglang.output_tokens_per_s > vllm.output_tokens_per_s);
+}
+
 TEST_CASE("scenario serving section: defaults, round trip and errors naming the field") {
     const std::string text =
         R"({"model": {"preset": "llama3-8b"}, "cluster": {"instance": "g6e.xlarge"},

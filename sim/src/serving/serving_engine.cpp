@@ -1,5 +1,8 @@
 #include "clusterplan/sim/serving_engine.h"
 
+#include <cctype>
+#include <string>
+
 namespace cp::sim {
 
 namespace {
@@ -192,6 +195,18 @@ const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices) {
     if (engine == ServingEngine::tgi) return tgi;
     if (engine == ServingEngine::vllm) return vllm;
     return engine_policy(ServingEngine::neuron);
+}
+
+// SGLang sizes its request pool from the KV pool, min(max(KV tokens / context length x 512, 2048),
+// 4096) (sglang python/sglang/srt/model_executor/model_runner.py, max_num_reqs), and admits new
+// requests while KV blocks are free: under overload its queue is in the running batch (longer
+// decode steps), not in front of the prefill as under vLLM's max_num_seqs 256. Its KV pool binds
+// first.
+int engine_max_running(std::string_view name) {
+    std::string n(name);
+    for (char& ch : n)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return n == "sglang" ? 4096 : 0;
 }
 
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices) {

@@ -156,7 +156,9 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     plan.neuron = st.hw.cores_per_chip > 1 || !st.hw.device.is_gpu;
     plan.compute = st.compute;
     plan.price_as_of = node.price_as_of;
-    const EnginePolicy& policy = st.policy();
+    EnginePolicy policy = st.policy();
+    // An engine planned on another's profile keeps its own running cap (SGLang on vLLM's).
+    if (const int cap = engine_max_running(r.spec.engine_as_given); cap > 0) policy.max_batch = cap;
     if ((plan.generation && !policy.decoders) || (!plan.generation && !policy.encoders)) {
         plan.limits.unsupported = true;
         plan.limits.reason = std::string(enum_name(c.engine)) + " does not serve " +

@@ -1,5 +1,6 @@
 #include "clusterplan/sim/serving_runs.h"
 
+#include "clusterplan/sim/serving_engine.h"
 #include "sim_embedded.h"
 
 #include <algorithm>
@@ -48,16 +49,6 @@ std::string lower(std::string s) {
 
 std::optional<ServingEngine> run_engine(const std::string& name) {
     return serving_engine_from_name(name);
-}
-
-// Sequences an engine that runs on another's profile holds at once by default, where that
-// differs from the profile's cap (0: the profile's). SGLang sizes its request pool from the KV
-// pool, min(max(KV tokens / context length x 512, 2048), 4096) (sglang
-// python/sglang/srt/model_executor/model_runner.py, max_num_reqs), and admits new requests while
-// KV blocks are free: under overload its queue is in the running batch (longer decode steps), not
-// in front of the prefill as under vLLM's max_num_seqs 256. Its KV pool binds first.
-int engine_max_running(const std::string& name) {
-    return name == "sglang" ? 4096 : 0;
 }
 
 std::optional<StorageType> run_storage(const std::string& name) {

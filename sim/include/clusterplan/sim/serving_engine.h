@@ -98,6 +98,9 @@ const EnginePolicy& engine_policy(ServingEngine engine);
 // SDK's compiled decoder graphs but schedule requests as servers do; every other engine is the
 // Neuron SDK's own static-batch profile.
 const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices);
+// Sequences an engine named `name` (a scenario's or published run's engine name, lower case) holds
+// at once where that differs from the cap of the profile it runs on (0: the profile's cap).
+int engine_max_running(std::string_view name);
 // The engine whose fitted factors time `engine`'s steps: on Neuron devices every engine runs the
 // Neuron SDK's compiled graphs, so it takes the neuron factors.
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices);
