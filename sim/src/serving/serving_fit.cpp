@@ -25,6 +25,9 @@ double copies_running(const ServingRun& run, const ServingSetup& st) {
 ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache,
                                          run.tp, 1, nullptr);
+    // A run that states its attention implementation (NxD Inference's --attn-kernel-enabled: the
+    // NKI flash-attention kernel) overrides the engine's default.
+    if (run.fused_attention) st.fused_attention = *run.fused_attention;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;

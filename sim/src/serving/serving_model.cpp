@@ -354,10 +354,15 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     t[ServingTerm::weights] +=
         layers * passes *
         hbm_s(st, elementwise_bytes(st, pass_tokens), pass_tokens * s.hidden * 2.0);
-    // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only.
+    // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only. Where
+    // the scores are materialised, both products run over the whole s x s square and the mask
+    // only then removes the upper half (transformers-neuronx 0.10, Neuron 2.18: its context
+    // encoding computes score = Q @ K over all positions, masks it, and context_combined runs
+    // softmax(S) @ V as plain dot_generals, llama/hlo.py and layers/attention.py).
     const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
+    const double causal_share = st.fused_attention ? 0.5 : 1.0;
     GemmShape scores{tokens, tokens, dh, requests * heads};
-    t[ServingTerm::compute] += layers * 2.0 * 0.5 * gemm_compute_time_s(st.rates, scores);
+    t[ServingTerm::compute] += layers * 2.0 * causal_share * gemm_compute_time_s(st.rates, scores);
     t[ServingTerm::attention] += layers * scores_traffic_s(st, requests, tokens);
     // The new K and V are written to the cache once.
     t[ServingTerm::weights] +=
