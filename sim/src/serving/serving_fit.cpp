@@ -28,6 +28,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     // A run that states its attention implementation (NxD Inference's --attn-kernel-enabled: the
     // NKI flash-attention kernel) overrides the engine's default.
     if (run.fused_attention) st.fused_attention = *run.fused_attention;
+    st.context_buckets = run.context_buckets;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;

@@ -124,6 +124,14 @@ double context_bucket_tokens(double tokens) {
     return std::exp2(std::ceil(std::log2(tokens)));
 }
 
+// The context-encoding bucket of a prompt: the smallest of the buckets the deployment compiled
+// (NxD Inference --context-encoding-buckets) that holds it, else the power-of-two default.
+double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
+    for (const int bucket : st.context_buckets)
+        if (bucket >= tokens) return bucket;
+    return context_bucket_tokens(tokens);
+}
+
 } // namespace
 
 double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
@@ -343,7 +351,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
                            double chunk_tokens, bool lm_head) {
     ServingTerms t;
     const double tokens =
-        neuron_devices(st.hw) ? context_bucket_tokens(prompt_tokens) : prompt_tokens;
+        neuron_devices(st.hw) ? prompt_bucket_tokens(st, prompt_tokens) : prompt_tokens;
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = requests * tokens;

@@ -215,6 +215,10 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.fit = r.value("fit", true);
             if (r.contains("attention_kernel"))
                 run.fused_attention = r.at("attention_kernel").get<bool>();
+            if (r.contains("context_buckets")) {
+                run.context_buckets = r.at("context_buckets").get<std::vector<int>>();
+                std::sort(run.context_buckets.begin(), run.context_buckets.end());
+            }
             // The Neuron SDK's runtime has no clients: a Neuron decoder run measured through them
             // (closed-loop concurrency, a request count or an arrival rate) went through a serving
             // front end, a Neuron server (optimum-neuron's TGI, vLLM's Neuron worker).

@@ -65,6 +65,9 @@ struct ServingRun {
     // The attention the benchmark's compiled graphs ran, where the source states it: true = a
     // fused (flash) attention kernel, false = materialised scores; unset = the engine's default.
     std::optional<bool> fused_attention;
+    // Context-encoding buckets the deployment compiled, where the source states them (ascending;
+    // empty = the engine's default buckets).
+    std::vector<int> context_buckets;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
 };
