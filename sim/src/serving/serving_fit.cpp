@@ -275,6 +275,13 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         std::vector<const ServingRun*> runs = used[i];
         runs.insert(runs.end(), forward_used[i].begin(), forward_used[i].end());
         out.engines[i] = fit_runs(all, runs);
+        // A Neuron engine fitted on generation runs alone does not describe forward passes: its
+        // fixed costs and attention factor are those of the tensor-parallel decoder program
+        // (the generation factors put a BERT-base pass at ~3x the NeuronPerf latency), so its
+        // forward passes keep datasheet rates until runs of their own are published.
+        if (forward_eqs[i].empty() && !eqs[i].empty() &&
+            !engine_policy(static_cast<ServingEngine>(i)).gpu)
+            out.forward_datasheet[i] = true;
     }
     // An engine without published runs (or with its only source left out) takes the factors of
     // the nearest engine that has them: GPU engines from TensorRT-LLM, then TensorRT; Neuron has
