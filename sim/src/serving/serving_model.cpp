@@ -286,7 +286,12 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // in a 16-bit GEMM of half the FLOPs (compute_rates.h size_curve_flops_scale).
     if (st.compute == Precision::fp8)
         st.rates.size_curve_flops_scale = d.peak_16bit() / d.peak(Precision::fp8);
-    st.fused_attention = st.policy().fused_attention;
+    // Trainium2 serves through NxD Inference only (transformers-neuronx, which materialises the
+    // scores, ended with Neuron 2.26 and never ran on Trn2), and NxD Inference enables its flash
+    // attention kernel for context encoding at every bucket of 256 tokens or more under LNC 2
+    // (NxD Inference trn2 Llama 3.1 405B tutorial, "Flash attention"; under LNC 1, on
+    // NeuronCore-v2, only from 4096 tokens).
+    st.fused_attention = st.policy().fused_attention || d.id.starts_with("Trainium2");
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
