@@ -1,6 +1,7 @@
 // Neuron context encoding and collectives: materialised attention over the whole s x s square,
-// the flash-attention kernel on Trainium2, compiled context buckets a run states, the TP
-// all-reduce over chips, and forward passes of an engine fitted on generation runs alone.
+// the flash-attention kernel on Trainium2, compiled context buckets a run states, sequence
+// parallelism, the TP all-reduce over chips, and forward passes of an engine fitted on generation
+// runs alone.
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "engine/collectives.h"
@@ -61,6 +62,23 @@ TEST_CASE("Neuron context encoding: a prompt runs in the smallest compiled bucke
     // A prompt beyond every stated bucket falls back to the power-of-two default.
     const double beyond_s = serving_time_s(prefill_terms(st, 1, 13000, 0), EngineFactors{});
     CHECK_REL(beyond_s, at_16384, 1e-12);
+}
+
+TEST_CASE("context encoding with sequence parallelism norms 1/tp of the tokens on each rank") {
+    const Workload w = preset("llama3-70b");
+    ServingSetup st = neuron_setup(w, "trn2.48xlarge", 64);
+    const ServingTerms plain = prefill_terms(st, 1, 8192, 0);
+    st.sequence_parallel = true;
+    const ServingTerms sp = prefill_terms(st, 1, 8192, 0);
+    // Only the elementwise traffic (in the weights term) changes, and it shrinks.
+    CHECK(sp[ServingTerm::weights] < 0.5 * plain[ServingTerm::weights]);
+    CHECK_REL(sp[ServingTerm::prefill_compute], plain[ServingTerm::prefill_compute], 1e-12);
+    CHECK_REL(sp[ServingTerm::tp_comm], plain[ServingTerm::tp_comm], 1e-12);
+    // Decode steps are unchanged (NxD Inference applies it to context encoding).
+    CHECK_REL(serving_time_s(decode_step_terms(st, 1, 8192), EngineFactors{}),
+              serving_time_s(decode_step_terms(neuron_setup(w, "trn2.48xlarge", 64), 1, 8192),
+                             EngineFactors{}),
+              1e-12);
 }
 
 TEST_CASE("Neuron TP all-reduce: the cores of a chip reduce together and the ring runs over the "

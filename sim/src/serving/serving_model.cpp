@@ -104,10 +104,14 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each; an
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
-double elementwise_bytes(const ServingSetup& st, double tokens) {
+// With sequence parallelism (Korthikanti et al. 2022; NxD Inference --sequence-parallel-enabled,
+// context encoding only) each rank norms and adds the residual of its 1/tp share of the tokens
+// between a reduce-scatter and an all-gather, instead of every rank doing all of them.
+double elementwise_bytes(const ServingSetup& st, double tokens, bool sequence_parallel = false) {
     const TransformerShape& s = st.workload->shape;
     if (st.policy().fused_layer_epilogues) return tokens * 6.0 * s.hidden * activation_bytes(st);
-    return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
+    const double full_h_share = sequence_parallel ? 1.0 / st.tp : 1.0;
+    return tokens * (10.0 * s.hidden * full_h_share + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
 
 // Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
@@ -371,9 +375,9 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     const double pass_tokens = chunk_tokens > 0 ? std::min(all_tokens, chunk_tokens) : all_tokens;
     const double passes = all_tokens / pass_tokens;
     add_layer_gemms(st, pass_tokens, layers * passes, t);
-    t[ServingTerm::weights] +=
-        layers * passes *
-        hbm_s(st, elementwise_bytes(st, pass_tokens), pass_tokens * s.hidden * 2.0);
+    t[ServingTerm::weights] += layers * passes *
+                               hbm_s(st, elementwise_bytes(st, pass_tokens, st.sequence_parallel),
+                                     pass_tokens * s.hidden * 2.0);
     // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only. Where
     // the scores are materialised, both products run over the whole s x s square and the mask
     // only then removes the upper half (transformers-neuronx 0.10, Neuron 2.18: its context

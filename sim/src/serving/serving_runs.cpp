@@ -215,6 +215,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.fit = r.value("fit", true);
             if (r.contains("attention_kernel"))
                 run.fused_attention = r.at("attention_kernel").get<bool>();
+            run.sequence_parallel = r.value("sequence_parallel", false);
             if (r.contains("context_buckets")) {
                 run.context_buckets = r.at("context_buckets").get<std::vector<int>>();
                 std::sort(run.context_buckets.begin(), run.context_buckets.end());
