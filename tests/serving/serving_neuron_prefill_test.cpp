@@ -48,7 +48,8 @@ TEST_CASE("Neuron context encoding: materialised scores on NeuronCore-v2 run bot
     CHECK(neuron_setup(w, "trn2.48xlarge", 64).fused_attention);
 }
 
-TEST_CASE("Neuron context encoding: a prompt runs in the smallest compiled bucket that holds it") {
+TEST_CASE("Neuron buckets: a prompt runs in the smallest compiled context bucket that holds it, a "
+          "decode step in its stated token-generation bucket") {
     const Workload w = preset("llama3-70b");
     ServingSetup st = neuron_setup(w, "trn2.48xlarge", 64);
     const double default_s = serving_time_s(prefill_terms(st, 1, 10000, 0), EngineFactors{});
@@ -62,6 +63,14 @@ TEST_CASE("Neuron context encoding: a prompt runs in the smallest compiled bucke
     // A prompt beyond every stated bucket falls back to the power-of-two default.
     const double beyond_s = serving_time_s(prefill_terms(st, 1, 13000, 0), EngineFactors{});
     CHECK_REL(beyond_s, at_16384, 1e-12);
+    // Decode steps attend over the stated token-generation bucket of each position: 10000 ->
+    // 11000 runs in 12800, not 16384; 1500 steps from 10000 cross none.
+    CHECK_REL(decode_context_tokens(st, 10000, 1000), 16384.0, 1e-12);
+    st.generation_buckets = {2048, 4096, 8192, 12800};
+    CHECK_REL(decode_context_tokens(st, 10000, 1000), 12800.0, 1e-12);
+    // 12000 -> 14000: 800 steps in 12800, then 1200 beyond it in the power-of-two 16384.
+    CHECK_REL(decode_context_tokens(st, 12000, 2000), (800 * 12800.0 + 1200 * 16384.0) / 2000,
+              1e-12);
 }
 
 TEST_CASE("context encoding with sequence parallelism norms 1/tp of the tokens on each rank") {

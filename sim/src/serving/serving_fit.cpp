@@ -29,6 +29,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     // NKI flash-attention kernel) overrides the engine's default.
     if (run.fused_attention) st.fused_attention = *run.fused_attention;
     st.context_buckets = run.context_buckets;
+    st.generation_buckets = run.generation_buckets;
     st.sequence_parallel = run.sequence_parallel;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)

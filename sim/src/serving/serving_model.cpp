@@ -135,26 +135,32 @@ double context_bucket_tokens(double tokens) {
     return std::exp2(std::ceil(std::log2(tokens)));
 }
 
+// The smallest of `compiled` (ascending) that holds `tokens`, else the power-of-two default.
+double compiled_bucket_tokens(const std::vector<int>& compiled, double tokens) {
+    for (const int bucket : compiled)
+        if (bucket >= tokens) return bucket;
+    return context_bucket_tokens(tokens);
+}
+
 // The context-encoding bucket of a prompt: the smallest of the buckets the deployment compiled
 // (NxD Inference --context-encoding-buckets) that holds it, else the power-of-two default.
 double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
-    for (const int bucket : st.context_buckets)
-        if (bucket >= tokens) return bucket;
-    return context_bucket_tokens(tokens);
+    return compiled_bucket_tokens(st.context_buckets, tokens);
 }
 
 } // namespace
 
 double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
     if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
-    if (!(output_tokens > 0)) return context_bucket_tokens(input_tokens + 1);
+    if (!(output_tokens > 0))
+        return compiled_bucket_tokens(st.generation_buckets, input_tokens + 1);
     // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
     // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
     // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
     const double begin = input_tokens, end = input_tokens + output_tokens;
     double sum = 0, from = begin;
     while (from < end) {
-        const double bucket = context_bucket_tokens(from + 1);
+        const double bucket = compiled_bucket_tokens(st.generation_buckets, from + 1);
         const double to = std::min(end, bucket);
         sum += (to - from) * bucket;
         from = to;

@@ -61,6 +61,9 @@ struct ServingSetup {
     // Context-encoding buckets the Neuron graphs were compiled for, ascending (empty: powers of
     // two from 128, NxD Inference's auto-bucketing default).
     std::vector<int> context_buckets;
+    // Token-generation buckets (KV positions a decode step attends over), ascending (empty:
+    // powers of two from 128).
+    std::vector<int> generation_buckets;
     // Context encoding with sequence parallelism: norms and residual adds on 1/tp of the tokens.
     bool sequence_parallel = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }

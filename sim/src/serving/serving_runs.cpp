@@ -216,9 +216,11 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             if (r.contains("attention_kernel"))
                 run.fused_attention = r.at("attention_kernel").get<bool>();
             run.sequence_parallel = r.value("sequence_parallel", false);
-            if (r.contains("context_buckets")) {
-                run.context_buckets = r.at("context_buckets").get<std::vector<int>>();
-                std::sort(run.context_buckets.begin(), run.context_buckets.end());
+            for (auto [key, buckets] : {std::pair{"context_buckets", &run.context_buckets},
+                                        std::pair{"generation_buckets", &run.generation_buckets}}) {
+                if (!r.contains(key)) continue;
+                *buckets = r.at(key).get<std::vector<int>>();
+                std::sort(buckets->begin(), buckets->end());
             }
             // The Neuron SDK's runtime has no clients: a Neuron decoder run measured through them
             // (closed-loop concurrency, a request count or an arrival rate) went through a serving

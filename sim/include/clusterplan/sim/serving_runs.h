@@ -68,6 +68,8 @@ struct ServingRun {
     // Context-encoding buckets the deployment compiled, where the source states them (ascending;
     // empty = the engine's default buckets).
     std::vector<int> context_buckets;
+    // Token-generation buckets the deployment compiled, where the source states them (ascending).
+    std::vector<int> generation_buckets;
     // Context encoding run with sequence parallelism, where the source states it.
     bool sequence_parallel = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
