@@ -330,8 +330,11 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }
     fit_request_overheads(set, resolve, exclude, out);
-    borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
-    borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
+    // TensorRT-LLM and TensorRT do not stand in for each other: TensorRT-LLM's factors are fitted
+    // on generation (decode steps and prefills under in-flight batching, with a fixed cost per
+    // layer and step for the scheduler and its many small kernels), TensorRT's on one fused engine
+    // execution per encoder batch (demoBERT), and either describes the other's program no better
+    // than the datasheet rates an engine without runs keeps (as Neuron's forward passes do).
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})
         borrow(e, {ServingEngine::tensorrt_llm, ServingEngine::tensorrt});
     return out;

@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 47, 2, 1.0024, 1.6001, 0.9371, 1.9518},
-        {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2823, 0.9428, 1.7636},
-        {"tensorrt-llm", G::ada, 36, 1, 0.8176, 1.2412, 0.7952, 1.2999},
+        {"tensorrt-llm", G::ampere, 47, 2, 0.9612, 1.2551, 0.9371, 1.9217},
+        {"tensorrt-llm", G::hopper, 171, 3, 0.9349, 1.1844, 0.8788, 1.6375},
+        {"tensorrt-llm", G::ada, 36, 1, 0.7862, 1.0728, 0.7748, 1.1420},
         {"vllm", G::ampere, 5, 2, 0.9280, 1.4854, 0.9211, 1.6905},
         {"vllm", G::hopper, 1, 1, 1.3138, 1.3138, 1.3138, 1.3138},
         {"vllm", G::trainium, 1, 1, 0.8364, 0.8364, 0.8364, 0.8364},
@@ -48,9 +48,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 0.9113, 1.0973, 0.8249, 1.0975},
         {"neuron", G::trainium, 48, 2, 0.6805, 0.9397, 0.6585, 1.0081},
         {"neuron", G::other, 59, 2, 0.7133, 1.1747, 0.6366, 1.7029},
-        {"tensorrt", G::ampere, 32, 1, 0.5866, 0.9055, 0.5659, 0.9975},
-        {"tensorrt", G::ada, 64, 1, 0.4674, 0.8945, 0.3401, 1.0808},
-        {"tensorrt", G::other, 3, 1, 0.7494, 0.9584, 0.7120, 0.9733},
+        {"tensorrt", G::ampere, 32, 1, 0.9164, 2.4123, 0.8782, 3.6308},
+        {"tensorrt", G::ada, 64, 1, 0.7398, 1.2154, 0.6521, 1.9863},
+        {"tensorrt", G::other, 3, 1, 1.0350, 1.1199, 1.0303, 1.1363},
     };
     switch (figure) {
     case ServingFigure::throughput:
