@@ -1,7 +1,7 @@
 // Neuron context encoding and collectives: materialised attention over the whole s x s square,
 // the flash-attention kernel on Trainium2, compiled context buckets a run states, sequence
 // parallelism, the TP all-reduce over chips, and forward passes of an engine fitted on generation
-// runs alone.
+// runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each other).
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "engine/collectives.h"
@@ -114,4 +114,19 @@ TEST_CASE("Neuron forward passes keep datasheet rates when only generation runs 
     CHECK(f.k_of(ServingTerm::compute) == 1);
     // Generation keeps the decoder fit.
     CHECK(without.of(ServingEngine::neuron, true).k_of(ServingTerm::overhead) > 0);
+}
+
+TEST_CASE("left out, TensorRT and TensorRT-LLM keep datasheet rates rather than each other's "
+          "factors") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingFactors no_bert =
+        fit_serving_factors(published_serving_runs(), fx.resolve, "tensorrt-demobert");
+    CHECK(no_bert.of(ServingEngine::tensorrt).borrowed_from.empty());
+    CHECK(no_bert.of(ServingEngine::tensorrt).k_of(ServingTerm::overhead) == 0);
+    const ServingFactors no_trtllm =
+        fit_serving_factors(published_serving_runs(), fx.resolve, "trtllm-0.17-offline");
+    CHECK(no_trtllm.of(ServingEngine::tensorrt_llm).borrowed_from.empty());
+    CHECK(no_trtllm.of(ServingEngine::tensorrt_llm).k_of(ServingTerm::overhead) == 0);
+    // Engines without runs of their own still take TensorRT-LLM's generation factors.
+    CHECK(fx.factors.of(ServingEngine::tgi).borrowed_from == "tensorrt-llm");
 }
