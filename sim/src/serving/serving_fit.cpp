@@ -26,6 +26,12 @@ double copies_running(const ServingRun& run, const ServingSetup& st) {
 ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache,
                                          run.tp, 1, nullptr);
+    // A run that states its attention implementation (NxD Inference's --attn-kernel-enabled: the
+    // NKI flash-attention kernel) overrides the engine's default.
+    if (run.fused_attention) st.fused_attention = *run.fused_attention;
+    st.context_buckets = run.context_buckets;
+    st.generation_buckets = run.generation_buckets;
+    st.sequence_parallel = run.sequence_parallel;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;
@@ -280,6 +286,13 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         std::vector<const ServingRun*> runs = used[i];
         runs.insert(runs.end(), forward_used[i].begin(), forward_used[i].end());
         out.engines[i] = fit_runs(all, runs);
+        // A Neuron engine fitted on generation runs alone does not describe forward passes: its
+        // fixed costs and attention factor are those of the tensor-parallel decoder program
+        // (the generation factors put a BERT-base pass at ~3x the NeuronPerf latency), so its
+        // forward passes keep datasheet rates until runs of their own are published.
+        if (forward_eqs[i].empty() && !eqs[i].empty() &&
+            !engine_policy(static_cast<ServingEngine>(i)).gpu)
+            out.forward_datasheet[i] = true;
     }
     // An engine without published runs (or with its only source left out) takes the factors of
     // the nearest engine that has them: GPU engines from TensorRT-LLM, then TensorRT; Neuron has
@@ -337,8 +350,11 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }
     fit_request_overheads(set, resolve, exclude, out);
-    borrow(ServingEngine::tensorrt_llm, {ServingEngine::tensorrt});
-    borrow(ServingEngine::tensorrt, {ServingEngine::tensorrt_llm});
+    // TensorRT-LLM and TensorRT do not stand in for each other: TensorRT-LLM's factors are fitted
+    // on generation (decode steps and prefills under in-flight batching, with a fixed cost per
+    // layer and step for the scheduler and its many small kernels), TensorRT's on one fused engine
+    // execution per encoder batch (demoBERT), and either describes the other's program no better
+    // than the datasheet rates an engine without runs keeps (as Neuron's forward passes do).
     for (ServingEngine e : {ServingEngine::vllm, ServingEngine::tgi, ServingEngine::pytorch})
         borrow(e, {ServingEngine::tensorrt_llm, ServingEngine::tensorrt});
     return out;

@@ -74,6 +74,13 @@ double all_reduce_s(const ServingSetup& st, double bytes) {
         return kCustomAllReduceLaunchS + 2.0 * st.tp_tier.step_s +
                2.0 * (n - 1.0) / n * bytes / st.tp_tier.bus_bytes_per_s;
     }
+    if (neuron_devices(st.hw) && st.hw.cores_per_chip > 1 && st.tp > st.hw.cores_per_chip) {
+        // The NeuronCores of one chip share its memory: the group reduces within each chip and
+        // rings over the chips' NeuronLinks, one rank per chip (each link's bandwidth is the
+        // chip's, not a core's).
+        const int chips = (st.tp + st.hw.cores_per_chip - 1) / st.hw.cores_per_chip;
+        return ring_all_reduce_s(st.tp_tier, chips, bytes);
+    }
     return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
 }
 
@@ -97,10 +104,14 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
 
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each; an
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
-double elementwise_bytes(const ServingSetup& st, double tokens) {
+// With sequence parallelism (Korthikanti et al. 2022; NxD Inference --sequence-parallel-enabled,
+// context encoding only) each rank norms and adds the residual of its 1/tp share of the tokens
+// between a reduce-scatter and an all-gather, instead of every rank doing all of them.
+double elementwise_bytes(const ServingSetup& st, double tokens, bool sequence_parallel = false) {
     const TransformerShape& s = st.workload->shape;
     if (st.policy().fused_layer_epilogues) return tokens * 6.0 * s.hidden * activation_bytes(st);
-    return tokens * (10.0 * s.hidden + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
+    const double full_h_share = sequence_parallel ? 1.0 / st.tp : 1.0;
+    return tokens * (10.0 * s.hidden * full_h_share + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
 }
 
 // Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
@@ -124,18 +135,32 @@ double context_bucket_tokens(double tokens) {
     return std::exp2(std::ceil(std::log2(tokens)));
 }
 
+// The smallest of `compiled` (ascending) that holds `tokens`, else the power-of-two default.
+double compiled_bucket_tokens(const std::vector<int>& compiled, double tokens) {
+    for (const int bucket : compiled)
+        if (bucket >= tokens) return bucket;
+    return context_bucket_tokens(tokens);
+}
+
+// The context-encoding bucket of a prompt: the smallest of the buckets the deployment compiled
+// (NxD Inference --context-encoding-buckets) that holds it, else the power-of-two default.
+double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
+    return compiled_bucket_tokens(st.context_buckets, tokens);
+}
+
 } // namespace
 
 double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
     if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
-    if (!(output_tokens > 0)) return context_bucket_tokens(input_tokens + 1);
+    if (!(output_tokens > 0))
+        return compiled_bucket_tokens(st.generation_buckets, input_tokens + 1);
     // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
     // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
     // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
     const double begin = input_tokens, end = input_tokens + output_tokens;
     double sum = 0, from = begin;
     while (from < end) {
-        const double bucket = context_bucket_tokens(from + 1);
+        const double bucket = compiled_bucket_tokens(st.generation_buckets, from + 1);
         const double to = std::min(end, bucket);
         sum += (to - from) * bucket;
         from = to;
@@ -272,7 +297,12 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // in a 16-bit GEMM of half the FLOPs (compute_rates.h size_curve_flops_scale).
     if (st.compute == Precision::fp8)
         st.rates.size_curve_flops_scale = d.peak_16bit() / d.peak(Precision::fp8);
-    st.fused_attention = st.policy().fused_attention;
+    // Trainium2 serves through NxD Inference only (transformers-neuronx, which materialises the
+    // scores, ended with Neuron 2.26 and never ran on Trn2), and NxD Inference enables its flash
+    // attention kernel for context encoding at every bucket of 256 tokens or more under LNC 2
+    // (NxD Inference trn2 Llama 3.1 405B tutorial, "Flash attention"; under LNC 1, on
+    // NeuronCore-v2, only from 4096 tokens).
+    st.fused_attention = st.policy().fused_attention || d.id.starts_with("Trainium2");
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
@@ -346,7 +376,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
                            double chunk_tokens, bool lm_head) {
     ServingTerms t;
     const double tokens =
-        neuron_devices(st.hw) ? context_bucket_tokens(prompt_tokens) : prompt_tokens;
+        neuron_devices(st.hw) ? prompt_bucket_tokens(st, prompt_tokens) : prompt_tokens;
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = requests * tokens;
@@ -354,13 +384,18 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     const double pass_tokens = chunk_tokens > 0 ? std::min(all_tokens, chunk_tokens) : all_tokens;
     const double passes = all_tokens / pass_tokens;
     add_layer_gemms(st, pass_tokens, layers * passes, t);
-    t[ServingTerm::weights] +=
-        layers * passes *
-        hbm_s(st, elementwise_bytes(st, pass_tokens), pass_tokens * s.hidden * 2.0);
-    // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only.
+    t[ServingTerm::weights] += layers * passes *
+                               hbm_s(st, elementwise_bytes(st, pass_tokens, st.sequence_parallel),
+                                     pass_tokens * s.hidden * 2.0);
+    // Causal attention with a fused kernel: Q*K^T and P*V over the lower triangle only. Where
+    // the scores are materialised, both products run over the whole s x s square and the mask
+    // only then removes the upper half (transformers-neuronx 0.10, Neuron 2.18: its context
+    // encoding computes score = Q @ K over all positions, masks it, and context_combined runs
+    // softmax(S) @ V as plain dot_generals, llama/hlo.py and layers/attention.py).
     const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
+    const double causal_share = st.fused_attention ? 0.5 : 1.0;
     GemmShape scores{tokens, tokens, dh, requests * heads};
-    t[ServingTerm::compute] += layers * 2.0 * 0.5 * gemm_compute_time_s(st.rates, scores);
+    t[ServingTerm::compute] += layers * 2.0 * causal_share * gemm_compute_time_s(st.rates, scores);
     t[ServingTerm::attention] += layers * scores_traffic_s(st, requests, tokens);
     // The new K and V are written to the cache once.
     t[ServingTerm::weights] +=

@@ -14,6 +14,7 @@
 #include "engine/compute_rates.h"
 
 #include <array>
+#include <vector>
 
 namespace cp::sim {
 
@@ -57,6 +58,14 @@ struct ServingSetup {
     // Sequences every decode step computes whatever the running batch: a server on Neuron runs
     // the token-generation graph compiled for its batch, empty slots padded (0 = the batch).
     int compiled_decode_batch = 0;
+    // Context-encoding buckets the Neuron graphs were compiled for, ascending (empty: powers of
+    // two from 128, NxD Inference's auto-bucketing default).
+    std::vector<int> context_buckets;
+    // Token-generation buckets (KV positions a decode step attends over), ascending (empty:
+    // powers of two from 128).
+    std::vector<int> generation_buckets;
+    // Context encoding with sequence parallelism: norms and residual adds on 1/tp of the tokens.
+    bool sequence_parallel = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 

@@ -218,6 +218,15 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.value =
                 r.at("value").get<double>() * (metric.per_device ? run.tp : 1) * metric.scale;
             run.fit = r.value("fit", true);
+            if (r.contains("attention_kernel"))
+                run.fused_attention = r.at("attention_kernel").get<bool>();
+            run.sequence_parallel = r.value("sequence_parallel", false);
+            for (auto [key, buckets] : {std::pair{"context_buckets", &run.context_buckets},
+                                        std::pair{"generation_buckets", &run.generation_buckets}}) {
+                if (!r.contains(key)) continue;
+                *buckets = r.at(key).get<std::vector<int>>();
+                std::sort(buckets->begin(), buckets->end());
+            }
             // The Neuron SDK's runtime has no clients: a Neuron decoder run measured through them
             // (closed-loop concurrency, a request count or an arrival rate) went through a serving
             // front end, a Neuron server (optimum-neuron's TGI, vLLM's Neuron worker).

@@ -112,10 +112,15 @@ struct ServingFactors {
     // Forward passes (encoders, CNNs) of an engine whose published runs include both kinds,
     // fitted apart from its generation runs (no runs: `engines` serves both).
     std::array<EngineFactors, kServingEngineCount> forward;
+    // Forward passes of an engine whose generation factors do not carry over to them (different
+    // compiled programs) and that has no forward-pass runs: datasheet rates.
+    std::array<bool, kServingEngineCount> forward_datasheet{};
     const EngineFactors& of(ServingEngine e) const { return engines[static_cast<int>(e)]; }
     EngineFactors& of(ServingEngine e) { return engines[static_cast<int>(e)]; }
     // The factors of a generating deployment (`generation`) or of a forward pass.
     const EngineFactors& of(ServingEngine e, bool generation) const {
+        static const EngineFactors datasheet{};
+        if (!generation && forward_datasheet[static_cast<int>(e)]) return datasheet;
         const EngineFactors& f = forward[static_cast<int>(e)];
         return generation || f.runs.empty() ? of(e) : f;
     }

@@ -7,6 +7,7 @@
 #include "clusterplan/sim/workload.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,16 @@ struct ServingRun {
     // included (llmperf's inter-token latency, TGI's time_per_token), not the decode step.
     bool per_token_of_request = false;
     double value = 0;
+    // The attention the benchmark's compiled graphs ran, where the source states it: true = a
+    // fused (flash) attention kernel, false = materialised scores; unset = the engine's default.
+    std::optional<bool> fused_attention;
+    // Context-encoding buckets the deployment compiled, where the source states them (ascending;
+    // empty = the engine's default buckets).
+    std::vector<int> context_buckets;
+    // Token-generation buckets the deployment compiled, where the source states them (ascending).
+    std::vector<int> generation_buckets;
+    // Context encoding run with sequence parallelism, where the source states it.
+    bool sequence_parallel = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
 };

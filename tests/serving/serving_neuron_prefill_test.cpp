@@ -1,0 +1,132 @@
+// Neuron context encoding and collectives: materialised attention over the whole s x s square,
+// the flash-attention kernel on Trainium2, compiled context buckets a run states, sequence
+// parallelism, the TP all-reduce over chips, and forward passes of an engine fitted on generation
+// runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each other).
+#include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/serving_fit.h"
+#include "engine/collectives.h"
+#include "serving/serving_model.h"
+#include "serving_fixture.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp::sim;
+
+namespace {
+
+Workload preset(const char* id) {
+    const ModelPreset* p = find_model_preset(id);
+    REQUIRE(p);
+    return p->workload;
+}
+
+ServingSetup neuron_setup(const Workload& w, const char* instance, int tp) {
+    auto& fx = cp::test::serving_fixture();
+    return make_serving_setup(w, fx.node(instance), ServingEngine::neuron, StorageType::bf16,
+                              StorageType::bf16, tp, 1, nullptr);
+}
+
+} // namespace
+
+TEST_CASE("Neuron context encoding: materialised scores on NeuronCore-v2 run both products over "
+          "the whole square, Trainium2's flash kernel the causal half without score traffic") {
+    const Workload w = preset("llama3-8b");
+    ServingSetup st = neuron_setup(w, "inf2.48xlarge", 24);
+    CHECK_FALSE(st.fused_attention);
+    const ServingTerms materialised = prefill_terms(st, 1, 4096, 0);
+    st.fused_attention = true;
+    const ServingTerms fused = prefill_terms(st, 1, 4096, 0);
+    CHECK(materialised[ServingTerm::attention] > 0);
+    CHECK(fused[ServingTerm::attention] == 0);
+    // Only the score products differ: the fused pass computes half of what the square costs.
+    const GemmShape scores{4096, 4096, double(w.shape.attention_head_dim()),
+                           heads_per_rank(w.shape, 24)};
+    const double square_s = w.shape.layers * 2.0 * gemm_compute_time_s(st.rates, scores);
+    CHECK_REL(materialised[ServingTerm::prefill_compute] - fused[ServingTerm::prefill_compute],
+              0.5 * square_s, 1e-9);
+    CHECK(neuron_setup(w, "trn2.48xlarge", 64).fused_attention);
+}
+
+TEST_CASE("Neuron buckets: a prompt runs in the smallest compiled context bucket that holds it, a "
+          "decode step in its stated token-generation bucket") {
+    const Workload w = preset("llama3-70b");
+    ServingSetup st = neuron_setup(w, "trn2.48xlarge", 64);
+    const double default_s = serving_time_s(prefill_terms(st, 1, 10000, 0), EngineFactors{});
+    const double at_16384 = serving_time_s(prefill_terms(st, 1, 16384, 0), EngineFactors{});
+    CHECK_REL(default_s, at_16384, 1e-12);
+    st.context_buckets = {2048, 4096, 8192, 12288};
+    const double stated_s = serving_time_s(prefill_terms(st, 1, 10000, 0), EngineFactors{});
+    const double at_12288 = serving_time_s(prefill_terms(st, 1, 12288, 0), EngineFactors{});
+    CHECK_REL(stated_s, at_12288, 1e-12);
+    CHECK(stated_s < 0.8 * default_s);
+    // A prompt beyond every stated bucket falls back to the power-of-two default.
+    const double beyond_s = serving_time_s(prefill_terms(st, 1, 13000, 0), EngineFactors{});
+    CHECK_REL(beyond_s, at_16384, 1e-12);
+    // Decode steps attend over the stated token-generation bucket of each position: 10000 ->
+    // 11000 runs in 12800, not 16384; 1500 steps from 10000 cross none.
+    CHECK_REL(decode_context_tokens(st, 10000, 1000), 16384.0, 1e-12);
+    st.generation_buckets = {2048, 4096, 8192, 12800};
+    CHECK_REL(decode_context_tokens(st, 10000, 1000), 12800.0, 1e-12);
+    // 12000 -> 14000: 800 steps in 12800, then 1200 beyond it in the power-of-two 16384.
+    CHECK_REL(decode_context_tokens(st, 12000, 2000), (800 * 12800.0 + 1200 * 16384.0) / 2000,
+              1e-12);
+}
+
+TEST_CASE("context encoding with sequence parallelism norms 1/tp of the tokens on each rank") {
+    const Workload w = preset("llama3-70b");
+    ServingSetup st = neuron_setup(w, "trn2.48xlarge", 64);
+    const ServingTerms plain = prefill_terms(st, 1, 8192, 0);
+    st.sequence_parallel = true;
+    const ServingTerms sp = prefill_terms(st, 1, 8192, 0);
+    // Only the elementwise traffic (in the weights term) changes, and it shrinks.
+    CHECK(sp[ServingTerm::weights] < 0.5 * plain[ServingTerm::weights]);
+    CHECK_REL(sp[ServingTerm::prefill_compute], plain[ServingTerm::prefill_compute], 1e-12);
+    CHECK_REL(sp[ServingTerm::tp_comm], plain[ServingTerm::tp_comm], 1e-12);
+    // Decode steps are unchanged (NxD Inference applies it to context encoding).
+    CHECK_REL(serving_time_s(decode_step_terms(st, 1, 8192), EngineFactors{}),
+              serving_time_s(decode_step_terms(neuron_setup(w, "trn2.48xlarge", 64), 1, 8192),
+                             EngineFactors{}),
+              1e-12);
+}
+
+TEST_CASE("Neuron TP all-reduce: the cores of a chip reduce together and the ring runs over the "
+          "chips") {
+    const Workload w = preset("llama3-8b");
+    const ServingSetup st = neuron_setup(w, "inf2.48xlarge", 24);
+    const ServingTerms step = decode_step_terms(st, 1, 128);
+    const double bytes = w.shape.hidden * 2.0;
+    // 24 NeuronCores are 12 Inferentia2 chips on the NeuronLink ring.
+    CHECK_REL(step[ServingTerm::tp_comm],
+              2.0 * w.shape.layers * ring_all_reduce_s(st.tp_tier, 12, bytes), 1e-12);
+    CHECK(ring_all_reduce_s(st.tp_tier, 12, bytes) < ring_all_reduce_s(st.tp_tier, 24, bytes));
+}
+
+TEST_CASE("Neuron forward passes keep datasheet rates when only generation runs are fitted") {
+    auto& fx = cp::test::serving_fixture();
+    // With the encoder tables, forward passes have factors of their own.
+    CHECK_FALSE(fx.factors.forward_datasheet[static_cast<int>(ServingEngine::neuron)]);
+    const ServingFactors without =
+        fit_serving_factors(published_serving_runs(), fx.resolve, "neuron-encoder-cnn");
+    CHECK(without.forward_datasheet[static_cast<int>(ServingEngine::neuron)]);
+    const EngineFactors& f = without.of(ServingEngine::neuron, false);
+    CHECK(f.k_of(ServingTerm::overhead) == 0);
+    CHECK(f.k_of(ServingTerm::compute) == 1);
+    // Generation keeps the decoder fit.
+    CHECK(without.of(ServingEngine::neuron, true).k_of(ServingTerm::overhead) > 0);
+}
+
+TEST_CASE("left out, TensorRT and TensorRT-LLM keep datasheet rates rather than each other's "
+          "factors") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingFactors no_bert =
+        fit_serving_factors(published_serving_runs(), fx.resolve, "tensorrt-demobert");
+    CHECK(no_bert.of(ServingEngine::tensorrt).borrowed_from.empty());
+    CHECK(no_bert.of(ServingEngine::tensorrt).k_of(ServingTerm::overhead) == 0);
+    const ServingFactors no_trtllm =
+        fit_serving_factors(published_serving_runs(), fx.resolve, "trtllm-0.17-offline");
+    CHECK(no_trtllm.of(ServingEngine::tensorrt_llm).borrowed_from.empty());
+    CHECK(no_trtllm.of(ServingEngine::tensorrt_llm).k_of(ServingTerm::overhead) == 0);
+    // Engines without runs of their own still take TensorRT-LLM's generation factors.
+    CHECK(fx.factors.of(ServingEngine::tgi).borrowed_from == "tensorrt-llm");
+}
