@@ -73,6 +73,44 @@ TEST_CASE("serving: a decode step is memory-bound at batch 1 and compute-bound a
     CHECK(big[ServingTerm::kv_cache] > 500 * one[ServingTerm::kv_cache]);
 }
 
+TEST_CASE("serving: a MoE decoder holds every expert but a small batch reads only the experts "
+          "its tokens reach") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload mixtral = preset("mixtral-8x7b");
+    // Mixtral 8x7B: 46.7B parameters (Jiang et al. 2024), all resident; output layer and
+    // embedding at 16 bit.
+    CHECK_REL(serving_weight_bytes(mixtral, StorageType::bf16), 2.0 * 46.7e9, 0.02);
+    const ServingSetup st = make_serving_setup(mixtral, fx.node("p5.48xlarge"),
+                                               ServingEngine::tensorrt_llm, StorageType::fp8,
+                                               StorageType::fp8, 2, 1, nullptr);
+    REQUIRE(serving_hardware_gap(st).empty());
+    // One token reaches 2 of 8 experts: it streams ~12.9B active parameters' worth of weights,
+    // not 46.7B; a batch of 64 tokens reaches all 8 (1 - (3/4)^64 ~ 1).
+    const double one = decode_step_terms(st, 1, 512)[ServingTerm::weights];
+    const double many = decode_step_terms(st, 64, 512)[ServingTerm::weights];
+    const double all_gb = serving_weight_bytes(mixtral, StorageType::fp8) / 2 / 1e9;
+    CHECK(one * 3.35e12 / 1e9 < 0.45 * all_gb);
+    CHECK(many > 2.5 * one);
+    // The routed experts' matrix work is its own term (MoE kernels), the attention GEMMs dense.
+    const ServingTerms big = decode_step_terms(st, 2048, 512);
+    CHECK(big[ServingTerm::expert_compute] > big[ServingTerm::compute]);
+    // Until MoE runs fit the expert term, it takes the engine's dense compute factor.
+    EngineFactors f;
+    f.k[static_cast<int>(ServingTerm::compute)] = 1.3;
+    CHECK(f.k_of(ServingTerm::expert_compute) == 1.3);
+    f.fitted[static_cast<int>(ServingTerm::expert_compute)] = true;
+    f.k[static_cast<int>(ServingTerm::expert_compute)] = 1.5;
+    CHECK(f.k_of(ServingTerm::expert_compute) == 1.5);
+    // A dense model of the same total size streams all of it at batch 1.
+    Workload dense = mixtral;
+    dense.shape.moe = {};
+    dense.shape.ffn_hidden = 8 * 14336;
+    const ServingSetup dst = make_serving_setup(dense, fx.node("p5.48xlarge"),
+                                                ServingEngine::tensorrt_llm, StorageType::fp8,
+                                                StorageType::fp8, 2, 1, nullptr);
+    CHECK(decode_step_terms(dst, 1, 512)[ServingTerm::weights] > 2.5 * one);
+}
+
 TEST_CASE("serving: TP all-reduces at decode are latency-bound, so alpha sets their cost") {
     auto& fx = cp::test::serving_fixture();
     const Workload w = preset("llama3-70b");

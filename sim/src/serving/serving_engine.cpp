@@ -174,6 +174,8 @@ const char* term_name(ServingTerm term) {
         return "host_step_overhead_s";
     case ServingTerm::host_seq_overhead:
         return "host_seq_overhead_s";
+    case ServingTerm::expert_compute:
+        return "expert_compute";
     }
     return "?";
 }

@@ -2,6 +2,7 @@
 
 #include "clusterplan/sim/scenario.h"
 #include "engine/model_constants.h"
+#include "engine/model_state.h"
 #include "engine/transformer_work.h"
 
 #include <algorithm>
@@ -40,22 +41,6 @@ double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
     if (bytes <= 0) return 0;
     return bytes /
            (st.rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes_per_kernel));
-}
-
-// Roofline of one GEMM whose B operand is a weight matrix stored at `weight_bytes` per element:
-// the time goes to the compute or the weights term, whichever bounds it.
-void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_bytes, double count,
-                     ServingTerms& t) {
-    const double flops = g.flops();
-    if (flops <= 0 || count <= 0) return;
-    const double compute_s = flops / (gemm_flops_per_s(st.rates, flops) * n_quantisation(g.n));
-    const double bytes =
-        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * activation_bytes(st));
-    const double memory_s = hbm_s(st, bytes, bytes);
-    if (compute_s >= memory_s)
-        t[ServingTerm::compute] += count * compute_s;
-    else
-        t[ServingTerm::weights] += count * memory_s;
 }
 
 // Launch and synchronisation of an engine's custom one-shot all-reduce kernel on NVLink: 6-15 us
@@ -97,9 +82,11 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     const double wb = storage_bytes(st.weights);
     add_weight_gemm(st, {tokens, q + kv_cols, h, 1}, wb, count, t); // QKV
     add_weight_gemm(st, {tokens, h, q, 1}, wb, count, t);           // output proj.
-    add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, count,
+    const double moe = moe_layer_share(s), dense = count * (1.0 - moe);
+    add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, dense,
                     t);                                        // up(+gate)
-    add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, count, t); // down
+    add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, dense, t); // down
+    if (moe > 0) add_moe_gemms(st, tokens, count * moe, t);
 }
 
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each; an
@@ -111,7 +98,8 @@ double elementwise_bytes(const ServingSetup& st, double tokens, bool sequence_pa
     const TransformerShape& s = st.workload->shape;
     if (st.policy().fused_layer_epilogues) return tokens * 6.0 * s.hidden * activation_bytes(st);
     const double full_h_share = sequence_parallel ? 1.0 / st.tp : 1.0;
-    return tokens * (10.0 * s.hidden * full_h_share + 3.0 * ffn(s) / st.tp) * activation_bytes(st);
+    return tokens * (10.0 * s.hidden * full_h_share + 3.0 * mlp_width(s) / st.tp) *
+           activation_bytes(st);
 }
 
 // Unfused attention writes the a x s x s scores, runs the softmax over them and reads them for
@@ -149,6 +137,24 @@ double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
 }
 
 } // namespace
+
+// Roofline of one GEMM whose B operand is a weight matrix stored at `weight_bytes` per element
+// (g.batch > 1: a grouped GEMM of that many such matrices, each running at its own size's rate):
+// the time goes to the compute or the weights term, whichever bounds it.
+void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_bytes, double count,
+                     ServingTerms& t, ServingTerm compute_term) {
+    const double flops = g.flops();
+    if (flops <= 0 || count <= 0) return;
+    const double compute_s =
+        flops / (gemm_flops_per_s(st.rates, flops / g.batch) * n_quantisation(g.n));
+    const double bytes =
+        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * activation_bytes(st));
+    const double memory_s = hbm_s(st, bytes, bytes);
+    if (compute_s >= memory_s)
+        t[compute_term] += count * compute_s;
+    else
+        t[ServingTerm::weights] += count * memory_s;
+}
 
 double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
     if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
@@ -209,7 +215,7 @@ ServingTerms ServingTerms::scaled(double factor) const {
 double serving_time_s(const ServingTerms& terms, const EngineFactors& factors) {
     double s = 0;
     for (int i = 0; i < kServingTermCount; ++i)
-        s += terms.x[i] * factors.k[i];
+        s += terms.x[i] * factors.k_of(static_cast<ServingTerm>(i));
     return s;
 }
 
@@ -217,7 +223,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     ServingStepBreakdown b;
     b.compute_s = t[ServingTerm::compute] * f.k_of(ServingTerm::compute) +
                   t[ServingTerm::cnn_compute] * f.k_of(ServingTerm::cnn_compute) +
-                  t[ServingTerm::prefill_compute] * f.k_of(ServingTerm::prefill_compute);
+                  t[ServingTerm::prefill_compute] * f.k_of(ServingTerm::prefill_compute) +
+                  t[ServingTerm::expert_compute] * f.k_of(ServingTerm::expert_compute);
     b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights) +
                   t[ServingTerm::attention] * f.k_of(ServingTerm::attention);
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
@@ -267,7 +274,11 @@ double serving_weight_bytes(const Workload& w, StorageType weights) {
     // Decoders keep a separate output matrix (Llama, Mistral, GPT-J checkpoints are untied);
     // a model marked untied already counts it in its embedding parameters.
     const double head = (s.encoder_only || !s.tied_embeddings) ? 0.0 : double(s.vocab) * s.hidden;
-    const double layers = transformer_params(s) - embedding;
+    // A MoE layer holds every expert, the router and the shared experts in place of a dense MLP.
+    const LayerPieces p = layer_pieces(s, FineTuning{});
+    const double moe_layers = s.moe.moe_layers(s.layers);
+    const double layers = transformer_params(s) - embedding +
+                          moe_layers * (p.experts * p.expert + p.router + p.shared - p.dense_mlp);
     return layers * storage_bytes(weights) + (embedding + head) * 2.0;
 }
 

@@ -12,6 +12,7 @@
 #include "clusterplan/sim/workload.h"
 #include "engine/collectives.h"
 #include "engine/compute_rates.h"
+#include "engine/transformer_work.h"
 
 #include <array>
 #include <vector>
@@ -92,6 +93,18 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
 // output layer kept at 16 bit, as quantised checkpoints keep them; int4 adds one fp16 scale per
 // 128 weights, the AWQ/GPTQ group size).
 double serving_weight_bytes(const Workload& workload, StorageType weights);
+
+// Roofline of one GEMM on a weight matrix stored at `weight_bytes` per element, `count` times:
+// its time goes to `compute_term` or to the weights term, whichever bounds it.
+void add_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double weight_bytes,
+                     double count, ServingTerms& terms,
+                     ServingTerm compute_term = ServingTerm::compute);
+
+// Mixture-of-Experts layers (serving_moe.cpp): the share of layers that are MoE, the MLP width a
+// token writes in a layer, and the routed and shared experts' GEMMs for `tokens` rows.
+double moe_layer_share(const TransformerShape& shape);
+double mlp_width(const TransformerShape& shape);
+void add_moe_gemms(const ServingSetup& setup, double tokens, double count, ServingTerms& terms);
 // KV-cache bytes per token of the whole model (2 x layers x kv_heads x head_dim x bytes).
 double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
 // Attention heads the busiest TP rank computes: ranks hold whole heads, so where TP does not

@@ -37,6 +37,11 @@ Workload parse_model(const std::string& id, const json& m) {
     s.gated_mlp = m.at("gated_mlp").get<bool>();
     s.vocab = m.at("vocab").get<int>();
     s.encoder_only = m.value("encoder_only", false);
+    // Mixture-of-Experts decoders (Mixtral): routed experts per MoE layer, top-k, expert width.
+    s.moe.experts = m.value("experts", 0);
+    s.moe.experts_per_token = m.value("experts_per_token", 0);
+    s.moe.moe_ffn_hidden = m.value("moe_ffn_hidden", 0);
+    s.moe.shared_experts = m.value("shared_experts", 0);
     s.seq_len = 2048;
     return w;
 }

@@ -30,7 +30,8 @@ std::string join(const std::vector<std::string>& items) {
 std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& f) {
     std::string s =
         std::string("engine ") + enum_name(engine) + " factors on the datasheet times: compute " +
-        fixed(f.k_of(ServingTerm::compute), 2) + ", weight streaming " +
+        fixed(f.k_of(ServingTerm::compute), 2) + ", MoE expert compute " +
+        fixed(f.k_of(ServingTerm::expert_compute), 2) + ", weight streaming " +
         fixed(f.k_of(ServingTerm::weights), 2) + ", KV-cache reads " +
         fixed(f.k_of(ServingTerm::kv_cache), 2) + ", TP all-reduce " +
         fixed(f.k_of(ServingTerm::tp_comm), 2) + ", CNN compute " +

@@ -39,9 +39,13 @@ enum class ServingTerm {
     // checks and detokenization, while the GPU waits (vLLM's v0.6.0 performance update,
     // blog.vllm.ai 2024-09-05: serving Llama 3 8B on one H100, the API server and the scheduler
     // took 62 % of the time, the GPU 38 %).
-    host_seq_overhead
+    host_seq_overhead,
+    // Matrix work of Mixture-of-Experts layers' routed experts (grouped GEMMs over the experts a
+    // step reaches, with their token permutation): engines run them through their own MoE
+    // kernels, not the dense GEMMs. Until MoE runs fit it, it takes the engine's compute factor.
+    expert_compute
 };
-inline constexpr int kServingTermCount = 12;
+inline constexpr int kServingTermCount = 13;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
@@ -49,8 +53,8 @@ const char* term_name(ServingTerm term);
 // pass, `pass_overhead` seconds per forward pass, `host_step_overhead` seconds per server step (no
 // datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0,
-                                            1.0, 1.0, 0.0, 0.0, 0.0, 0.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0,
+                                            1.0, 0.0, 0.0, 0.0, 0.0, 1.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
@@ -65,7 +69,11 @@ struct EngineFactors {
     // end, tokenization, detokenization, scheduler admission), fitted on the published TTFT of
     // online runs of continuous-batching engines; 0 where none is published.
     double request_overhead_s = 0.0;
-    double k_of(ServingTerm t) const { return k[static_cast<int>(t)]; }
+    double k_of(ServingTerm t) const {
+        if (t == ServingTerm::expert_compute && !fitted[static_cast<int>(t)])
+            return k[static_cast<int>(ServingTerm::compute)];
+        return k[static_cast<int>(t)];
+    }
 };
 
 // Scheduling behaviour of an engine, from its documentation (each value cited in the .cpp).

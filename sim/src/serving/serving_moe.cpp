@@ -1,0 +1,47 @@
+#include "serving/serving_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cp::sim {
+
+// Share of the layers whose MLP is a Mixture-of-Experts block.
+double moe_layer_share(const TransformerShape& s) {
+    return s.layers > 0 ? double(s.moe.moe_layers(s.layers)) / s.layers : 0.0;
+}
+
+// Width of the MLP rows one token writes in a layer (the activation's elementwise traffic): the
+// dense MLP's f, or in a MoE layer its k routed experts' and the shared experts' widths.
+double mlp_width(const TransformerShape& s) {
+    const double f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
+    const double moe = moe_layer_share(s);
+    return (1.0 - moe) * f +
+           moe * (s.moe.experts_per_token + s.moe.shared_experts) * double(s.moe.moe_ffn_hidden);
+}
+
+// Mixture-of-Experts MLP for `tokens` rows on one TP rank (Mixtral, Qwen3-MoE). Serving engines
+// shard every expert over the TP ranks (TensorRT-LLM's default MoE tensor parallelism, vLLM's
+// fused_moe) and run only the experts that received tokens: with each token routed to k of E
+// experts at random, a batch of T tokens reaches E (1 - (1 - k/E)^T) of them (the chance that
+// none of T tokens picks a given expert is (1 - k/E)^T), and a step reads those experts' weights
+// once. So a small decode batch reads about k/E of the expert weights; a large one all of them.
+void add_moe_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
+    const TransformerShape& s = st.workload->shape;
+    const double h = s.hidden, tp = st.tp, fe = s.moe.moe_ffn_hidden;
+    const double experts = s.moe.experts, k = s.moe.experts_per_token;
+    const double up = s.gated_mlp ? 2.0 : 1.0, wb = storage_bytes(st.weights);
+    add_weight_gemm(st, {tokens, experts, h, 1}, 2.0, count, t); // router, kept at 16 bit
+    const double reached = experts * (1.0 - std::pow(1.0 - std::min(1.0, k / experts), tokens));
+    const double rows = tokens * k / reached;
+    add_weight_gemm(st, {rows, up * fe / tp, h, reached}, wb, count, t,
+                    ServingTerm::expert_compute); // up(+gate)
+    add_weight_gemm(st, {rows, h, fe / tp, reached}, wb, count, t,
+                    ServingTerm::expert_compute); // down
+    if (s.moe.shared_experts > 0) {
+        const double shared = s.moe.shared_experts * fe;
+        add_weight_gemm(st, {tokens, up * shared / tp, h, 1}, wb, count, t);
+        add_weight_gemm(st, {tokens, h, shared / tp, 1}, wb, count, t);
+    }
+}
+
+} // namespace cp::sim
