@@ -13,8 +13,8 @@ const std::vector<ResidualBucket>& residual_buckets() {
         {"fsdp", G::ampere, 154, 6, 0.8687, 1.0374, 0.8096, 1.2946},
         {"fsdp", G::hopper, 105, 5, 0.8776, 1.1521, 0.7844, 1.2624},
         {"megatron", G::ampere, 127, 3, 0.9339, 1.1523, 0.9184, 1.9428},
-        {"megatron", G::hopper, 66, 5, 0.8679, 1.1232, 0.8203, 1.2353},
-        {"neuron", G::trainium, 10, 1, 1.1723, 1.3074, 1.1009, 1.4596},
+        {"megatron", G::hopper, 82, 5, 0.8715, 1.0981, 0.8203, 1.2213},
+        {"neuron", G::trainium, 10, 1, 1.1717, 1.3069, 1.1003, 1.4590},
     };
     return table;
 }
