@@ -80,9 +80,11 @@ TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with fla
     // 0.554 here), hence the guard at 0.56.
     CHECK(flash.mfu > 0.38);
     CHECK(flash.mfu < 0.56);
-    // Megatron-Core runs cuDNN's fused attention (FlashAttention-3 class on Hopper): at the same
-    // whole-framework efficiency its attention kernel is faster than FlashAttention-2's (the
-    // frameworks' fitted efficiencies differ by what their published runs measured).
+    // Megatron-Core runs Transformer Engine's fused attention, whose rate on Hopper is fitted over
+    // the published runs between FlashAttention-2's and FlashAttention-3's (te_attention.h): at
+    // the same whole-framework efficiency its kernel time is FlashAttention-2's scaled by the
+    // ratio of the two rates (the frameworks' fitted efficiencies differ by what their published
+    // runs measured).
     const sim::AcceleratorSpec& h100 = cluster.node.accelerator;
     auto attention_s = [&](sim::Framework framework) {
         sim::ComputeRates rates = sim::make_compute_rates(h100, sim::Precision::bf16, nullptr);
@@ -90,8 +92,9 @@ TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with fla
                              1.0);
         return sim::fused_attention_time_s(rates, {8192, 8192, 128, 32});
     };
-    CHECK(attention_s(sim::Framework::megatron_core) <
-          0.7 * attention_s(sim::Framework::pytorch_fsdp));
+    CHECK_REL(attention_s(sim::Framework::pytorch_fsdp) /
+                  attention_s(sim::Framework::megatron_core),
+              h100.te_attention.hopper_fraction / sim::TeAttention::kMinHopperFraction, 1e-9);
     CHECK(plain.mfu < 0.35);
     CHECK(flash.step_time_s < plain.step_time_s);
     CHECK(flash.memory_gib.activations < plain.memory_gib.activations);

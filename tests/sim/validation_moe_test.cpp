@@ -213,8 +213,10 @@ TEST_CASE("published MoE training throughput on DGX-H100 is reproduced", "[valid
     // overlap their all-to-all too (their recipe sets moe_a2a_overlap): 14.1 -> 13.5 % (LOSO
     // 15.1 -> 14.2 %), host issue 0.123 -> 0.127 ms. Token-dropping layers issue their experts'
     // kernels too, queued ahead with the rest of the layer's (25.09 +25 -> +15 %): 12.8 % (13.7).
-    CHECK(all.mean() <= 13.0);
-    CHECK(loso.mean() <= 14.0);
+    // With Transformer Engine's attention rate on Hopper fitted over the dense runs (0.60 -> 0.40
+    // of peak, te_attention.h) the host issue refits 0.127 -> 0.124 ms: 11.2 % (12.0).
+    CHECK(all.mean() <= 12.5);
+    CHECK(loso.mean() <= 13.5);
     CHECK(by_source["mcore-0.8-moe-readme"].mean() <= 8.0);
     // Regression bounds: Megatron-Bridge 25.11's FP8 dropless Qwen3 row runs at half the
     // throughput of the token-dropping and later dropless releases (README).

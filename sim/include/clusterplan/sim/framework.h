@@ -34,7 +34,7 @@ struct FrameworkProfile {
     std::string_view name;   // as written in scenarios and JSON ("megatron-core")
     std::string_view family; // validation bucket: "megatron", "deepspeed", "fsdp", "neuron"
     bool fused_attention;    // attention kernel when model.flash_attention is not given
-    bool te_attention;       // cuDNN/Transformer Engine fused attention (FA3-class rate on Hopper)
+    bool te_attention;       // cuDNN/Transformer Engine fused attention (fitted rate on Hopper)
     bool tp_comm_overlap;  // TP all-gather/reduce-scatter split and hidden behind GEMMs (needs SP)
     bool dp_overlap;       // gradient reduce can overlap the backward pass
     bool fp8;              // FP8 GEMMs offered (Transformer Engine, torchao float8)

@@ -5,6 +5,7 @@
 
 #include "clusterplan/sim/host_issue.h"
 #include "clusterplan/sim/purchase_options.h"
+#include "clusterplan/sim/te_attention.h"
 
 #include <array>
 #include <cmath>
@@ -38,7 +39,8 @@ struct AcceleratorSpec {
     // small layers can wait for the host (the host-issue floor). Neuron (Trainium) compiles the
     // whole step ahead of time through XLA, and Gaudi's lazy mode runs accumulated graphs.
     bool eager_kernel_issue = true;
-    HostIssue host_issue{}; // the floor's size when eager_kernel_issue (host_issue.h)
+    HostIssue host_issue{};     // the floor's size when eager_kernel_issue (host_issue.h)
+    TeAttention te_attention{}; // Transformer Engine's fused attention rate (te_attention.h)
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                     kUnknown};

@@ -61,6 +61,15 @@ RunPrediction predict_run(const ValidationRun& run, const FactorTable* factors =
 // (Eigen least squares on the relative step-time error, linearised, two Gauss-Newton passes).
 FactorTable fit_framework_factors(const std::vector<ValidationRun>& runs);
 
+// The runs with Transformer Engine's fused-attention share on Hopper set to `fraction`.
+std::vector<ValidationRun> with_te_attention(std::vector<ValidationRun> runs, double fraction);
+// Mean over sources of the runs' mean absolute error at that share, the framework factors
+// refitted at it.
+double te_attention_mean_error(const std::vector<ValidationRun>& runs, double fraction);
+// The share (TeAttention::hopper_fraction) with the lowest such error, searched over the bracket
+// the published kernel rates set (te_attention.h).
+double fit_te_attention_fraction(const std::vector<ValidationRun>& runs);
+
 // The metric's value from a plan result.
 double metric_value(RunMetric metric, const PlanResult& result, int devices);
 std::string_view enum_name(RunMetric metric);
