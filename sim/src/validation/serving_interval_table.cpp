@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 47, 2, 1.0024, 1.6001, 0.9371, 1.9518},
-        {"tensorrt-llm", G::hopper, 171, 3, 0.9705, 1.2823, 0.9428, 1.7636},
-        {"tensorrt-llm", G::ada, 36, 1, 0.8176, 1.2412, 0.7952, 1.2999},
+        {"tensorrt-llm", G::ampere, 193, 5, 0.9692, 1.3725, 0.9132, 3.4854},
+        {"tensorrt-llm", G::hopper, 609, 7, 0.9580, 1.3128, 0.8542, 2.1914},
+        {"tensorrt-llm", G::ada, 140, 4, 0.9249, 1.2059, 0.7952, 1.5466},
         {"vllm", G::ampere, 6, 3, 0.8676, 1.3013, 0.8527, 1.6367},
         {"vllm", G::hopper, 24, 3, 0.9554, 1.1412, 0.9139, 1.3411},
         {"vllm", G::trainium, 1, 1, 0.8254, 0.8254, 0.8254, 0.8254},
