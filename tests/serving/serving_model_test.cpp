@@ -80,9 +80,9 @@ TEST_CASE("serving: a MoE decoder holds every expert but a small batch reads onl
     // Mixtral 8x7B: 46.7B parameters (Jiang et al. 2024), all resident; output layer and
     // embedding at 16 bit.
     CHECK_REL(serving_weight_bytes(mixtral, StorageType::bf16), 2.0 * 46.7e9, 0.02);
-    const ServingSetup st = make_serving_setup(mixtral, fx.node("p5.48xlarge"),
-                                               ServingEngine::tensorrt_llm, StorageType::fp8,
-                                               StorageType::fp8, 2, 1, nullptr);
+    const ServingSetup st =
+        make_serving_setup(mixtral, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::fp8, StorageType::fp8, 2, 1, nullptr);
     REQUIRE(serving_hardware_gap(st).empty());
     // One token reaches 2 of 8 experts: it streams ~12.9B active parameters' worth of weights,
     // not 46.7B; a batch of 64 tokens reaches all 8 (1 - (3/4)^64 ~ 1).
@@ -105,9 +105,9 @@ TEST_CASE("serving: a MoE decoder holds every expert but a small batch reads onl
     Workload dense = mixtral;
     dense.shape.moe = {};
     dense.shape.ffn_hidden = 8 * 14336;
-    const ServingSetup dst = make_serving_setup(dense, fx.node("p5.48xlarge"),
-                                                ServingEngine::tensorrt_llm, StorageType::fp8,
-                                                StorageType::fp8, 2, 1, nullptr);
+    const ServingSetup dst =
+        make_serving_setup(dense, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::fp8, StorageType::fp8, 2, 1, nullptr);
     CHECK(decode_step_terms(dst, 1, 512)[ServingTerm::weights] > 2.5 * one);
 }
 
