@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clusterplan/catalog/catalog.h"
+#include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "test_helpers.h"
 
@@ -22,6 +23,13 @@ struct ServingFixture {
         return n.value();
     }
 };
+
+// A model preset's workload (the preset must exist).
+inline sim::Workload preset_workload(const char* id) {
+    const sim::ModelPreset* p = sim::find_model_preset(id);
+    REQUIRE(p);
+    return p->workload;
+}
 
 inline ServingFixture& serving_fixture() {
     static ServingFixture fixture;

@@ -14,9 +14,7 @@ using namespace cp::sim;
 namespace {
 
 Workload preset(const char* id) {
-    const ModelPreset* p = find_model_preset(id);
-    REQUIRE(p);
-    return p->workload;
+    return cp::test::preset_workload(id);
 }
 
 } // namespace

@@ -16,9 +16,7 @@ using namespace cp::sim;
 namespace {
 
 Workload preset(const char* id) {
-    const ModelPreset* p = find_model_preset(id);
-    REQUIRE(p);
-    return p->workload;
+    return cp::test::preset_workload(id);
 }
 
 ServingSetup neuron_setup(const Workload& w, const char* instance, int tp) {
