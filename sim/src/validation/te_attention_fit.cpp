@@ -35,7 +35,8 @@ double fit_te_attention_fraction(const std::vector<ValidationRun>& runs) {
     // A grid over the published bracket in steps of 0.01 of the peak, each point with the
     // framework factors refitted at it: the rate and the factors are not separable in one
     // linear fit (the factors scale every kernel, the rate only attention).
-    double best = TeAttention::kMaxHopperFraction, best_error = std::numeric_limits<double>::infinity();
+    double best = TeAttention::kMaxHopperFraction,
+           best_error = std::numeric_limits<double>::infinity();
     const int steps = static_cast<int>(
         std::lround((TeAttention::kMaxHopperFraction - TeAttention::kMinHopperFraction) / 0.01));
     for (int i = 0; i <= steps; ++i) {
