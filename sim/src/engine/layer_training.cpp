@@ -23,7 +23,7 @@ double adapters_forward_s(const TransformerShape& s, const Layout& l, const Fine
     const double r = ft.lora.rank, tp = std::max(1, l.tp), h = s.hidden;
     const double tokens = double(l.micro_batch) * s.seq_len;
     const double kv_dim = s.kv_width(), q = s.query_width();
-    const double f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    const double f = s.ffn_width();
     double t = 0;
     if (ft.lora.targets != LoraTargets::mlp)
         t += adapter_s(rates, tokens, h, q / tp, r, e) + adapter_s(rates, tokens, q / tp, h, r, e) +

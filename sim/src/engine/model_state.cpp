@@ -11,7 +11,7 @@ namespace cp::sim {
 
 LayerPieces layer_pieces(const TransformerShape& s, const FineTuning& ft) {
     LayerPieces p;
-    const double h = s.hidden, f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    const double h = s.hidden, f = s.ffn_width();
     const double kv_dim = s.kv_width(), q = s.query_width();
     const double matrices = s.gated_mlp ? 3.0 : 2.0;
     p.dense_mlp_linear = matrices * h * f;

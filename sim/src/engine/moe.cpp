@@ -134,7 +134,7 @@ double moe_activation_delta_bytes(const TransformerShape& s, const Layout& l) {
     if (!s.moe.enabled()) return 0;
     const MoeShape& m = s.moe;
     const double tp = std::max(1, l.tp), bs = double(l.micro_batch) * s.seq_len, h = s.hidden;
-    const double f_dense = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    const double f_dense = s.ffn_width();
     const double per_f =
         s.gated_mlp ? 6.0 : 4.0; // Korthikanti's MLP intermediates, bytes per f element
     const double dense = per_f * bs * f_dense / tp;
@@ -153,7 +153,7 @@ double moe_forward_flops_delta_per_token(const TransformerShape& s) {
     if (!s.moe.enabled()) return 0;
     const MoeShape& m = s.moe;
     const double h = s.hidden, mat = s.gated_mlp ? 3.0 : 2.0;
-    const double f_dense = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * h;
+    const double f_dense = s.ffn_width();
     return 2.0 * h * m.experts +
            (m.experts_per_token + m.shared_experts) * 2.0 * mat * h * m.moe_ffn_hidden -
            2.0 * mat * h * f_dense;

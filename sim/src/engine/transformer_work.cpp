@@ -10,9 +10,6 @@ double head_dim(const TransformerShape& s) {
 double kv_heads(const TransformerShape& s) {
     return s.kv_heads > 0 ? s.kv_heads : s.heads;
 }
-double ffn(const TransformerShape& s) {
-    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
-}
 
 // RoPE as fp32 complex products on q and k: upcast (e + 4), complex product (8), downcast
 // (4 + e) per column, three kernels each.
@@ -38,7 +35,7 @@ constexpr double kComplexRopeKernels = 6.0;
 void set_eager_elementwise_bytes(const TransformerShape& shape, double tokens, double t,
                                  bool sequence_parallel, double e, LayerWork& w) {
     constexpr double kFp32 = 4.0;
-    const double h = shape.hidden, f = ffn(shape);
+    const double h = shape.hidden, f = shape.ffn_width();
     const double q = shape.query_width(), kv = shape.kv_width();
     const double norm = (e + kFp32) + 2.0 * kFp32 + kFp32 + 2.0 * kFp32 + (kFp32 + e) + 2.0 * e;
     const double replicated = tokens * h * (2.0 * norm + 2.0 * 3.0 * e);
@@ -57,7 +54,7 @@ void set_eager_elementwise_bytes(const TransformerShape& shape, double tokens, d
 LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch, int tp,
                                  bool sequence_parallel, double bytes_per_element) {
     const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
-    const double t = tp, tokens = b * s, f = ffn(shape), dh = head_dim(shape);
+    const double t = tp, tokens = b * s, f = shape.ffn_width(), dh = head_dim(shape);
     const double q = shape.query_width();               // heads x head_dim (= h unless set)
     const double kv_width = 2.0 * kv_heads(shape) * dh; // K and V columns (GQA shares them)
     const double e = bytes_per_element;
@@ -112,7 +109,7 @@ HeadWork transformer_head_work(const TransformerShape& shape, int micro_batch, i
 }
 
 double transformer_layer_params(const TransformerShape& shape) {
-    const double h = shape.hidden, f = ffn(shape), q = shape.query_width();
+    const double h = shape.hidden, f = shape.ffn_width(), q = shape.query_width();
     const double qkv = h * (q + 2.0 * kv_heads(shape) * head_dim(shape));
     const double attention = qkv + q * h + (q + 2.0 * kv_heads(shape) * head_dim(shape)) + h;
     const double mlp =
@@ -194,7 +191,7 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     // Not split by tp: 2 layernorm inputs (4), attention and MLP inputs (2+2), 2 dropout masks (2).
     // Split by tp: Q (2), K and V (4 * kv/a), context (2), MLP intermediates (4f/h, 6f/h gated).
     const double q_ratio = shape.query_width() / h, kv_ratio = shape.kv_width() / h;
-    const double f_ratio = ffn(shape) / h;
+    const double f_ratio = shape.ffn_width() / h;
     // FP8 keeps the inputs of the QKV, MLP-up, output-projection and MLP-down GEMMs at 1 byte:
     // the two layernorm outputs, the attention context and the activation function's output.
     // Q, K, V stay 16-bit for the attention kernel, the MLP-up output for the activation's
@@ -220,7 +217,7 @@ double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro
     const double tokens = double(micro_batch) * shape.seq_len, h = shape.hidden, t = tp;
     const double replicated = 2.0 * h + 2.0 * h; // block input, down-projection output
     const double sharded = 2.0 * shape.query_width() + 2.0 * shape.kv_width() +
-                           2.0 * shape.query_width() + 2.0 * ffn(shape) + 4.0 * shape.heads;
+                           2.0 * shape.query_width() + 2.0 * shape.ffn_width() + 4.0 * shape.heads;
     return tokens * (replicated / (sequence_parallel ? t : 1.0) + sharded / t);
 }
 

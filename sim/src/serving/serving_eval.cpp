@@ -17,10 +17,6 @@ bool is_decoder(const ServingSetup& st, int output_tokens) {
            output_tokens > 0;
 }
 
-double ffn_width(const TransformerShape& s) {
-    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
-}
-
 // Working buffers of one iteration on one device: the activations of the tokens in flight (one
 // layer at a time: residual stream, attention and MLP intermediates, 16 bit) and the fp32 logits.
 double activation_bytes(const ServingSetup& st, double iteration_tokens, double batch) {
@@ -28,7 +24,7 @@ double activation_bytes(const ServingSetup& st, double iteration_tokens, double 
     if (w.kind == WorkloadKind::generic)
         return batch * w.flops_per_sample / 3.0 * model::kGenericActivationBytesPerForwardFlop;
     const TransformerShape& s = w.shape;
-    const double per_token = (6.0 * s.hidden + 3.0 * ffn_width(s) / st.tp) * 2.0;
+    const double per_token = (6.0 * s.hidden + 3.0 * s.ffn_width() / st.tp) * 2.0;
     const double logits = s.encoder_only ? 0.0 : batch * double(s.vocab) / st.tp * 4.0;
     return iteration_tokens * per_token + logits;
 }

@@ -32,9 +32,6 @@ constexpr double kSizeCurveReferenceFlops = 312e12;
 double head_dim(const TransformerShape& s) {
     return s.attention_head_dim();
 }
-double ffn(const TransformerShape& s) {
-    return s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
-}
 
 // HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
 double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
@@ -76,7 +73,7 @@ double layers_per_stage(const ServingSetup& st) {
 // The linear layers of one transformer layer for `tokens` rows on one TP rank.
 void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
     const TransformerShape& s = st.workload->shape;
-    const double h = s.hidden, tp = st.tp, f = ffn(s);
+    const double h = s.hidden, tp = st.tp, f = s.ffn_width();
     const double q = heads_per_rank(s, st.tp) * head_dim(s);
     const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
     const double wb = storage_bytes(st.weights);

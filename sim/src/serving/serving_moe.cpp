@@ -13,9 +13,8 @@ double moe_layer_share(const TransformerShape& s) {
 // Width of the MLP rows one token writes in a layer (the activation's elementwise traffic): the
 // dense MLP's f, or in a MoE layer its k routed experts' and the shared experts' widths.
 double mlp_width(const TransformerShape& s) {
-    const double f = s.ffn_hidden > 0 ? s.ffn_hidden : 4.0 * s.hidden;
     const double moe = moe_layer_share(s);
-    return (1.0 - moe) * f +
+    return (1.0 - moe) * s.ffn_width() +
            moe * (s.moe.experts_per_token + s.moe.shared_experts) * double(s.moe.moe_ffn_hidden);
 }
 

@@ -73,6 +73,8 @@ struct TransformerShape {
         return head_dim > 0 ? double(head_dim) : double(hidden) / std::max(1, heads);
     }
     double query_width() const { return double(heads) * attention_head_dim(); }
+    // Width of the dense MLP (GPT-style 4 h where the shape leaves ffn_hidden at 0).
+    double ffn_width() const { return ffn_hidden > 0 ? double(ffn_hidden) : 4.0 * hidden; }
     // K and V width each (grouped-query attention shares them over heads / kv_heads).
     double kv_width() const {
         return double(kv_heads > 0 ? kv_heads : heads) * attention_head_dim();
