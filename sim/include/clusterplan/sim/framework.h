@@ -30,47 +30,49 @@ inline constexpr int kFrameworkCount = 7; // real frameworks (automatic excluded
 enum class AcceleratorGeneration { volta, ampere, hopper, blackwell, trainium, gaudi, ada, other };
 
 struct FrameworkProfile {
+    // Mechanisms default to off; each profile names only what its framework turns on.
     Framework id;
-    std::string_view name;   // as written in scenarios and JSON ("megatron-core")
-    std::string_view family; // validation bucket: "megatron", "deepspeed", "fsdp", "neuron"
-    bool fused_attention;    // attention kernel when model.flash_attention is not given
-    bool te_attention;       // cuDNN/Transformer Engine fused attention (fitted rate on Hopper)
-    bool tp_comm_overlap;  // TP all-gather/reduce-scatter split and hidden behind GEMMs (needs SP)
-    bool dp_overlap;       // gradient reduce can overlap the backward pass
-    bool fp8;              // FP8 GEMMs offered (Transformer Engine, torchao float8)
-    int max_zero;          // highest ZeRO stage (FSDP FULL_SHARD = 3)
-    int max_zero_with_pp;  // highest ZeRO stage combined with pipeline parallelism
-    bool context_parallel; // ring attention over the sequence (cp > 1)
-    bool gpu;              // runs on NVIDIA GPUs
-    bool neuron;           // runs on Trainium
+    std::string_view name;        // as written in scenarios and JSON ("megatron-core")
+    std::string_view family;      // validation bucket: "megatron", "deepspeed", "fsdp", "neuron"
+    bool fused_attention = false; // attention kernel when model.flash_attention is not given
+    bool te_attention = false; // cuDNN/Transformer Engine fused attention (fitted rate on Hopper)
+    // TP all-gather/reduce-scatter split and hidden behind GEMMs (needs SP).
+    bool tp_comm_overlap = false;
+    bool dp_overlap = false;       // gradient reduce can overlap the backward pass
+    bool fp8 = false;              // FP8 GEMMs offered (Transformer Engine, torchao float8)
+    int max_zero = 0;              // highest ZeRO stage (FSDP FULL_SHARD = 3)
+    int max_zero_with_pp = 0;      // highest ZeRO stage combined with pipeline parallelism
+    bool context_parallel = false; // ring attention over the sequence (cp > 1)
+    bool gpu = false;              // runs on NVIDIA GPUs
+    bool neuron = false;           // runs on Trainium
     // MoE experts' GEMMs launched one per local expert (Transformer Engine's grouped GEMM loops
     // cuBLAS calls over the experts; DeepSpeed-MoE loops its experts in Python) rather than as
     // one grouped kernel (grouped_gemm / torch._grouped_mm, as torchtitan and NeMo AutoModel).
-    bool per_expert_gemm_launch;
+    bool per_expert_gemm_launch = false;
     // Selective recompute is PyTorch's op-level policy (torchtitan "selective op" activation
     // checkpointing): every op's output is recomputed in backward except the attention kernel's
     // and every other matmul's, instead of Megatron's recompute of the attention core only.
-    bool selective_op_policy;
+    bool selective_op_policy = false;
     // FP8 GEMMs keep their activation inputs for backward as the 1-byte casts (Transformer
     // Engine's Linear/LayerNormLinear/LayerNormMLP save the FP8 tensor for the weight gradient);
     // torchao's Float8Linear saves the 16-bit input and casts again in backward.
-    bool fp8_saves_casts;
+    bool fp8_saves_casts = false;
     // TP collectives can be pipelined with their GEMMs as a per-run option (Layout::async_tp):
     // PyTorch's micro-pipelined async TP (torch.distributed._symmetric_memory, fused
     // all-gather-matmul and matmul-reduce-scatter under torch.compile), torchtitan
     // enable_async_tensor_parallel.
-    bool async_tp_option;
+    bool async_tp_option = false;
     // Sequence-parallel inputs of the column-parallel GEMMs all-gathered again in backward for
     // the weight gradients (Megatron's and NeuronX's linear layers keep them sharded); DTensor
     // (PyTorch TP) saves the gathered tensor instead.
-    bool tp_regather;
+    bool tp_regather = false;
     // FP8 runs all-gather TP inputs (and the row-parallel outputs' gradients) as FP8: torchao's
     // Float8ColwiseParallel / Float8RowwiseParallel / PrepareFloat8ModuleInput cast first.
-    bool fp8_tp_gather;
+    bool fp8_tp_gather = false;
     // Context parallelism as PyTorch's context_parallel runs it (pytorch-fsdp, torchtitan): K/V
     // all-gathered once per pass, fp32 output merges and dK/dV sends (engine/context_parallel.h),
     // rather than Megatron-Core's per-step K/V ring through Transformer Engine's fused attention.
-    bool cp_all_gather;
+    bool cp_all_gather = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
