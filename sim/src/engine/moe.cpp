@@ -20,9 +20,17 @@ double matrices_in(const TransformerShape& s) {
 
 double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_bytes,
                          double experts_per_token, double routed_bytes) {
-    if (ranks <= 1 || routed_bytes <= 0) return 0;
+    if (ranks <= 1 || routed_bytes <= 0 || token_bytes <= 0) return 0;
     local = std::clamp(local, 1, ranks);
-    if (ranks <= local) return all_to_all_s(net, ranks, local, routed_bytes);
+    // DeepEP and HybridEP send a token once to each rank holding at least one of its k experts
+    // (DeepEP's is_token_in_rank layout), where the all-to-all dispatcher sends one copy per
+    // routed expert; the rank then permutes it to its local experts. With experts spread evenly
+    // over the ranks a token reaches ranks (1 - (1 - 1/ranks)^k) of them, the own rank included
+    // (Qwen3-30B-A3B, top-8 over 8 ranks: 5.3 copies instead of 8).
+    const double rank_copies = ranks * (1.0 - std::pow(1.0 - 1.0 / ranks, experts_per_token));
+    const double imbalance = routed_bytes / (token_bytes * experts_per_token);
+    const double sent_bytes = token_bytes * rank_copies * imbalance;
+    if (ranks <= local) return all_to_all_s(net, ranks, local, sent_bytes);
     // DeepEP internode dispatch / Megatron-Core HybridEP: a token crosses the network once to
     // each node holding at least one of its k experts (the same-index GPU there), which forwards
     // it over NVLink to the local ranks of those experts; combine reduces in the node first and
@@ -33,8 +41,8 @@ double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_
         (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, experts_per_token));
     const double inter_s =
         token_bytes * remote_nodes / (net.inter.bus_bytes_per_s / net.devices_per_node);
-    // Every routed copy but those landing on the receiving GPU itself moves once over NVLink.
-    const double intra_s = (local - 1.0) / local * routed_bytes / net.intra.bus_bytes_per_s;
+    // Every rank copy but those landing on the receiving GPU itself moves once over NVLink.
+    const double intra_s = (local - 1.0) / local * sent_bytes / net.intra.bus_bytes_per_s;
     // The RDMA sends and the NVLink forwarding run as a pipeline of chunks: the slower sets the
     // time.
     const double latency_s =

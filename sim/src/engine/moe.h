@@ -33,7 +33,8 @@ int ep_ranks_per_node(const Layout& layout, int devices_per_node);
 
 // One dispatch (or combine) of the hierarchical dispatcher (DeepEP, Megatron-Core HybridEP, the
 // `hybrid` EpDispatcher) over `ranks` expert-parallel ranks, `local` per node: `token_bytes` of
-// tokens per rank, each routed to `experts_per_token` experts, `routed_bytes` of routed copies.
+// tokens per rank, each routed to `experts_per_token` experts, `routed_bytes` of routed copies
+// (the all-to-all dispatcher's volume; these dispatchers send one copy per destination rank).
 double hybrid_dispatch_s(const Network& net, int ranks, int local, double token_bytes,
                          double experts_per_token, double routed_bytes);
 

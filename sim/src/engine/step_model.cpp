@@ -152,6 +152,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         cluster.node.accelerator.eager_kernel_issue && fw.per_expert_gemm_launch
             ? model::kMoeExpertIssuePerPassS
             : 0.0;
+    options.expert_issue_combined_pass_s =
+        options.expert_issue_pass_s > 0 ? model::kMoeCombinedScheduleIssuePerPassS : 0.0;
     options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
     options.tp_comm_overlap = fw.tp_comm_overlap || (layout.async_tp && fw.async_tp_option);
     options.fp8 = precision == Precision::fp8;

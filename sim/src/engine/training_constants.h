@@ -30,6 +30,18 @@ inline constexpr double kHostMemoryUsableFraction = 0.85;
 // kernel launches per expert and pass.
 inline constexpr double kMoeExpertIssuePerPassS = 0.124e-3;
 
+// Host time per local expert and pass that a dropless MoE layer adds on top of
+// kMoeExpertIssuePerPassS under Megatron-Core's combined 1F1B schedule
+// (--overlap-moe-expert-parallel-comm, megatron/core/pipeline_parallel/combined_1f1b.py): each
+// layer step issues one micro-batch's forward beside another's backward on one compute stream, so
+// the forward dispatcher's device-to-host synchronisation (token_dispatcher.py,
+// d2h_event.synchronize) also waits for the other micro-batch's queued backward kernels; the
+// per-expert kernels of both passes are issued into a drained queue and none runs ahead. Fitted
+// together with kMoeExpertIssuePerPassS by tests/sim/validation_moe_test.cpp over the published
+// runs with moe_a2a_overlap (Megatron-Bridge Qwen3-30B-A3B PP2 VP12 EP8 and Qwen3-235B-A22B TP2
+// PP8 VP4 EP32 on H100), which checks this value and prints the leave-one-source-out error.
+inline constexpr double kMoeCombinedScheduleIssuePerPassS = 0.102e-3;
+
 // Streams Transformer Engine's grouped GEMM spreads its per-expert cuBLAS GEMMs over
 // (transformer_engine/common/include/transformer_engine/gemm.h: num_streams = 4), so at most
 // four experts' GEMMs share the GPU at a time.
@@ -43,11 +55,14 @@ inline constexpr std::string_view kMoeAssumption =
     "expert; FP8 casts of the routed rows); dispatch and combine are all-to-alls over the "
     "expert-parallel group (intra-node fabric, the node's NICs beyond it), 2 per MoE layer per "
     "pass, overlapped with another micro-batch's compute only with moe_a2a_overlap, each token "
-    "sent once per destination node with the hybrid (DeepEP/HybridEP) dispatcher; dropless routing "
+    "sent once per destination node and rank with the hybrid (DeepEP/HybridEP) dispatcher; "
+    "dropless "
+    "routing "
     "synchronises device and host every MoE "
     "layer, so frameworks launching one GEMM per local expert (Megatron-Core/NeMo via Transformer "
-    "Engine, 4 experts at a time over 4 streams) expose 0.115 ms of host issue per local expert "
-    "and pass (fitted on published dropless runs); sequence parallelism assumed with tp > 1 "
+    "Engine, 4 experts at a time over 4 streams) expose 0.124 ms of host issue per local expert "
+    "and pass, 0.226 ms under the combined 1F1B schedule of moe_a2a_overlap (fitted on published "
+    "dropless runs); sequence parallelism assumed with tp > 1 "
     "(Megatron-Core); "
     "expert weights sharded by ep x etp, their gradients and optimizer state by ZeRO over the "
     "expert data-parallel group";

@@ -194,11 +194,15 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     // queue and the host cannot run ahead: those kernels' issue is on the critical path. With
     // token dropping (static shapes) the host queues them ahead like the rest of the layer.
     const double moe_share = double(shape.moe.moe_layers(shape.layers)) / shape.layers;
-    const double synced_s =
-        moe_share * moe_expert_issue_events(shape, layout) * options.expert_issue_pass_s;
-    const double queued_s =
-        moe_share * moe_expert_launch_events(shape, layout) * options.expert_issue_pass_s -
-        synced_s;
+    // Under the combined 1F1B schedule the synchronisation of one micro-batch's forward also
+    // drains the other's queued backward, so each expert's issue costs more there.
+    const double synced_pass_s =
+        options.expert_issue_pass_s +
+        (layout.moe_a2a_overlap ? options.expert_issue_combined_pass_s : 0.0);
+    const double synced_events = moe_share * moe_expert_issue_events(shape, layout);
+    const double synced_s = synced_events * synced_pass_s;
+    const double queued_s = (moe_share * moe_expert_launch_events(shape, layout) - synced_events) *
+                            options.expert_issue_pass_s;
     const double gpu_s = t.fwd + t.bwd + t.rec + t.tp + t.cp + t.ep;
     t.host = host_bound_layer_s(passes * options.host_pass_s + queued_s, gpu_s,
                                 options.host_overlap_exponent) -

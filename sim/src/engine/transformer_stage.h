@@ -32,6 +32,9 @@ struct StageOptions {
     // Host time to issue one local expert's kernels in one pass of a dropless MoE layer, on the
     // critical path behind the layer's device-to-host synchronisation (0: no such stall).
     double expert_issue_pass_s = 0;
+    // The same, added per local expert and pass under the combined 1F1B schedule
+    // (Layout::moe_a2a_overlap), whose synchronisation also drains the other micro-batch's work.
+    double expert_issue_combined_pass_s = 0;
     // Streams the per-expert GEMMs run over (0: one grouped kernel for all local experts).
     int expert_gemm_streams = 0;
     bool tp_comm_overlap = false;     // the framework hides TP collectives behind GEMMs
