@@ -26,11 +26,12 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     lora_rank_ = int_field(1, 65536, QString(), tr("LoRA rank r of the adapters A and B."));
     lora_targets_ = choice_field({tr("Attention (q, k, v, o)"), tr("MLP / experts"), tr("All")},
                                  tr("Which linear layers carry adapters."));
-    optimizer_ = choice_field(
-        {tr("AdamW"), tr("AdamW 8-bit"), tr("Adafactor"), tr("SGD momentum"), tr("Lion")},
-        tr("Optimizer state per trainable parameter: AdamW 8 B, 8-bit "
-           "AdamW 2 B, Adafactor ~0, SGD and Lion 4 B (plus the fp32 "
-           "master copy in mixed precision)."));
+    optimizer_ = choice_field({tr("AdamW"), tr("AdamW 8-bit"), tr("Adafactor"), tr("SGD momentum"),
+                               tr("Lion"), tr("AdamW full BF16 (Neuron)")},
+                              tr("Optimizer state per trainable parameter: AdamW 8 B, 8-bit "
+                                 "AdamW 2 B, Adafactor ~0, SGD and Lion 4 B (plus the fp32 "
+                                 "master copy in mixed precision); full BF16 (Neuron "
+                                 "XLA_USE_BF16) 4 B and no master copy."));
     const QStringList targets{tr("GPU (none)"), tr("Host memory"), tr("NVMe")};
     offload_optimizer_ = choice_field(
         targets, tr("ZeRO-Offload: gradients and optimizer state on the host, the optimizer "

@@ -7,6 +7,7 @@ namespace cp::sim {
 namespace {
 
 constexpr double kFp32Bytes = 4.0;
+constexpr double kBf16Bytes = 2.0;
 
 // Moment state per parameter, bytes.
 double moment_bytes(Optimizer optimizer) {
@@ -29,6 +30,9 @@ double moment_bytes(Optimizer optimizer) {
     // momentum.
     case Optimizer::lion:
         return kFp32Bytes;
+    // Full BF16 (XLA_USE_BF16 on Neuron): both moments in BF16.
+    case Optimizer::adamw_bf16:
+        return 2.0 * kBf16Bytes;
     }
     return 2.0 * kFp32Bytes;
 }
@@ -37,14 +41,21 @@ bool mixed(Precision precision) {
     return precision != Precision::fp32 && precision != Precision::tf32;
 }
 
+// An fp32 master copy of the 16-bit weights: mixed precision keeps one, except full BF16 training,
+// which updates the BF16 weights in place with stochastic rounding.
+bool master_copy(Optimizer optimizer, Precision precision) {
+    return mixed(precision) && optimizer != Optimizer::adamw_bf16;
+}
+
 // Bytes moved per parameter by the update itself: gradient read, moments and master read and
 // written, the low-precision weight copy written. Adafactor reads the gradient twice (its
 // row/column statistics, then the update).
 double raw_traffic(Optimizer optimizer, Precision precision) {
     const double w = weight_bytes_per_param(precision);
-    const double master = mixed(precision) ? kFp32Bytes : 0.0;
+    const double master = master_copy(optimizer, precision) ? kFp32Bytes : 0.0;
     const double grad_reads = optimizer == Optimizer::adafactor ? 2.0 : 1.0;
-    return grad_reads * w + 2.0 * (moment_bytes(optimizer) + master) + (mixed(precision) ? w : 0.0);
+    return grad_reads * w + 2.0 * (moment_bytes(optimizer) + master) +
+           (master_copy(optimizer, precision) ? w : 0.0);
 }
 
 } // namespace
@@ -52,7 +63,7 @@ double raw_traffic(Optimizer optimizer, Precision precision) {
 double optimizer_state_bytes_per_param(Optimizer optimizer, Precision precision) {
     // AdamW reproduces the step model's constants (12 B mixed precision, 8 B fp32).
     const double master = model::kOptimizerBytesMixed - model::kOptimizerBytesFp32;
-    return moment_bytes(optimizer) + (mixed(precision) ? master : 0.0);
+    return moment_bytes(optimizer) + (master_copy(optimizer, precision) ? master : 0.0);
 }
 
 double optimizer_traffic_bytes_per_param(Optimizer optimizer, Precision precision) {
@@ -76,6 +87,9 @@ const char* optimizer_description(Optimizer optimizer) {
         return "SGD with momentum: fp32 momentum 4 B + master 4 B";
     case Optimizer::lion:
         return "Lion (Chen et al. 2023): momentum only, 4 B + master 4 B";
+    case Optimizer::adamw_bf16:
+        return "AdamW in full BF16 (Neuron XLA_USE_BF16, stochastic rounding): BF16 moments 4 B, "
+               "no fp32 master";
     }
     return "";
 }

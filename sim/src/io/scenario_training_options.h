@@ -12,11 +12,12 @@ inline constexpr Names<TrainingMethod, 4> kMethods{{{TrainingMethod::pretrain, "
                                                     {TrainingMethod::qlora, "qlora"}}};
 inline constexpr Names<LoraTargets, 3> kLoraTargets{
     {{LoraTargets::attention, "attention"}, {LoraTargets::mlp, "mlp"}, {LoraTargets::all, "all"}}};
-inline constexpr Names<Optimizer, 5> kOptimizers{{{Optimizer::adamw, "adamw"},
+inline constexpr Names<Optimizer, 6> kOptimizers{{{Optimizer::adamw, "adamw"},
                                                   {Optimizer::adamw_8bit, "adamw-8bit"},
                                                   {Optimizer::adafactor, "adafactor"},
                                                   {Optimizer::sgd, "sgd"},
-                                                  {Optimizer::lion, "lion"}}};
+                                                  {Optimizer::lion, "lion"},
+                                                  {Optimizer::adamw_bf16, "adamw-bf16"}}};
 inline constexpr Names<OffloadTarget, 3> kOffloadTargets{
     {{OffloadTarget::none, "none"}, {OffloadTarget::cpu, "cpu"}, {OffloadTarget::nvme, "nvme"}}};
 

@@ -208,6 +208,12 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.has_optional("fp8_all_gather") && row.flag("fp8_all_gather");
+    // optimizer adamw-bf16: weights, gradients and Adam moments all BF16 (Neuron XLA_USE_BF16).
+    if (row.has_optional("optimizer")) {
+        const std::string& o = row.text("optimizer");
+        if (o != "adamw" && o != "adamw-bf16") row.fail("optimizer", "adamw or adamw-bf16");
+        l.optimizer = o == "adamw-bf16" ? Optimizer::adamw_bf16 : Optimizer::adamw;
+    }
     if (row.has("stage_layers")) {
         std::vector<int> stages;
         std::string item;

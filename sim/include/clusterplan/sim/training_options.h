@@ -27,7 +27,10 @@ struct FineTuning {
     }
 };
 
-enum class Optimizer { adamw, adamw_8bit, adafactor, sgd, lion };
+// adamw_bf16: AdamW with parameters, gradients and both moments in BF16 and no fp32 copy, as
+// Neuron trains under XLA_USE_BF16 with stochastic rounding ("full BF16", aws-neuron-sdk
+// archive/appnotes/torch-neuronx/migration-from-xla-downcast-bf16.rst).
+enum class Optimizer { adamw, adamw_8bit, adafactor, sgd, lion, adamw_bf16 };
 enum class OffloadTarget { none, cpu, nvme };
 
 // ZeRO-Offload (Ren et al. 2021) moves optimizer state and its step to the host CPU;
