@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 258, 7, 0.9352, 1.3589, 0.8693, 3.4261},
-        {"tensorrt-llm", G::hopper, 809, 9, 0.9170, 1.3206, 0.6581, 3.1463},
-        {"tensorrt-llm", G::ada, 202, 6, 0.8892, 1.1875, 0.7449, 1.6972},
+        {"tensorrt-llm", G::ampere, 258, 7, 0.9209, 1.3312, 0.8693, 3.4261},
+        {"tensorrt-llm", G::hopper, 809, 9, 0.9101, 1.2868, 0.6146, 3.0639},
+        {"tensorrt-llm", G::ada, 202, 6, 0.8778, 1.1405, 0.7449, 1.5967},
         {"vllm", G::ampere, 6, 3, 0.8676, 1.3013, 0.8527, 1.6367},
         {"vllm", G::hopper, 24, 3, 0.9554, 1.1412, 0.9139, 1.3411},
         {"vllm", G::trainium, 1, 1, 0.8364, 0.8364, 0.8364, 0.8364},
