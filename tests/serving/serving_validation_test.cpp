@@ -110,10 +110,10 @@ double mean_error_bound(const std::string& source, bool throughput) {
     if (source == "trtllm-0.12-offline") return 0.16;
     // Out of sample: 0.10 is the first release measured with in-flight batching ("initial
     // measurements ... expected to improve"), streaming every token back (gptManagerBenchmark
-    // --streaming) under the max_utilization scheduler; the same GPUs run Llama 3 8B 1.4-3.0x
+    // --streaming) under the max_utilization scheduler; the same GPUs run Llama 3 8B 1.0-3.0x
     // faster in 0.11 and 0.12 (H200 FP8 128/2048: 8,368 -> 23,724 / 23,231 tok/s) while Llama 2
-    // 7B and GPT-J stay within 10 %, and the 70B at TP8 1.3-1.7x faster even at 128/128, where
-    // every request fits in the KV cache. With the dataset's 2,000 requests 30.5 -> 26.0 %.
+    // 7B stays within 10 %, and the 70B at TP8 on H100/H200 1.35-1.6x faster even at 128/128,
+    // where every request fits in the KV cache. With the dataset's 2,000 requests 30.5 -> 26.0 %.
     // Bound: the level reached.
     if (source == "trtllm-0.10-offline") return 0.27;
     return 0.15;
