@@ -312,9 +312,12 @@ FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double 
 // M/D/1 wait while the prompts' prefill work is below the arrival window; where it is above
 // (rate x prefill >= 1) the backlog grows through the window, request k waiting k (prefill -
 // 1/rate), N/2 of that on average, plus the queue's fluctuation at the capped utilisation.
-double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile) {
+// Paced arrivals (one every 1/rate exactly, a client launching its requests in turn) have no such
+// fluctuation: only the backlog (D/D/1).
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile,
+                             bool paced) {
     const double backlog_s = rate * marginal_s >= 1.0 ? 0.5 * n * (marginal_s - 1.0 / rate) : 0.0;
-    return backlog_s + prefill_queue_s(rate, marginal_s, quantile);
+    return backlog_s + (paced ? 0.0 : prefill_queue_s(rate, marginal_s, quantile));
 }
 
 } // namespace
@@ -322,7 +325,7 @@ double finite_prefill_wait_s(double n, double rate, double marginal_s, double qu
 FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                  int output_tokens, double rate, int requests, double quantile,
-                                 int scheduler_steps) {
+                                 int scheduler_steps, bool paced) {
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
@@ -372,12 +375,13 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
-    const double prefill_wait_s = arrive_s > 0
-                                      ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile)
-                                      : prefill_queue_s(n / duration_s, marginal, quantile);
+    const double prefill_wait_s =
+        arrive_s > 0 ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile, paced)
+                     : prefill_queue_s(n / duration_s, marginal, quantile);
     // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
-    // time averages).
-    return run_load(c, f, b, b, step_s, wait_s, scheduler_steps, prefill_wait_s,
+    // time averages); a paced request finds those launched before it, (n - 1) / 2 on average.
+    const double others = paced ? std::min(b, 0.5 * (n - 1.0)) : b;
+    return run_load(c, f, b, others, step_s, wait_s, scheduler_steps, prefill_wait_s,
                     n * output_tokens / duration_s);
 }
 
@@ -407,6 +411,24 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     // A client's request finds the other clients' requests in flight.
     return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler_steps,
                     prefill_queue_s(n / cycle_s, marginal, kUnknown), n * output_tokens / cycle_s);
+}
+
+FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& f,
+                                   const BatchPlan& plan, const ServingCapacity& c,
+                                   int input_tokens, int output_tokens, int clients,
+                                   const ClientWaves& waves, double quantile, int scheduler_steps) {
+    const double n = std::max(1, clients);
+    const double rate = waves.launch_interval_s > 0 ? 1.0 / waves.launch_interval_s : kUnknown;
+    FiniteRunLoad r = serving_finite_run(st, f, plan, c, input_tokens, output_tokens, rate, clients,
+                                         quantile, scheduler_steps, true);
+    if (!(r.output_tokens_per_s > 0)) return r;
+    const double wave_s = n * output_tokens / r.output_tokens_per_s;
+    const double count = std::ceil(std::max(1, waves.requests) / n);
+    const double slots = std::max(1, waves.worker_slots);
+    const double starts = std::ceil(std::max(0.0, n - slots) / slots);
+    r.output_tokens_per_s =
+        count * n * output_tokens / (count * wave_s + starts * waves.worker_start_s);
+    return r;
 }
 
 } // namespace cp::sim
