@@ -124,3 +124,24 @@ TEST_CASE("serving runs: a client sending waves spends its launches and worker s
     CHECK(predict_serving_run(first, node, fx.factors) <
           predict_serving_run(first_at_once, node, fx.factors));
 }
+
+TEST_CASE("serving runs: TGI adds waiting prompts to a running batch only in groups") {
+    auto& fx = cp::test::serving_fixture();
+    // TGI 2.0.4 on one A10G, 16 llmperf clients: waiting prompts join once they number 1.2 x the
+    // running batch or after 20 decode steps, so its TTFT (476 ms) is above NIM's (336 ms), whose
+    // in-flight batching admits them at the next iteration. The same run on TensorRT-LLM's
+    // profile (TGI borrows its factors) admits at once.
+    const ServingRun& run = published_run("llmperf-tgi204-a10g-llama3-8b-550x150-c16-ttft");
+    CHECK(engine_policy(ServingEngine::tgi).max_waiting_steps == 20);
+    ServingRun every_step = run;
+    every_step.engine = ServingEngine::tensorrt_llm;
+    const NodeSpec node = fx.node(run.instance);
+    const double tgi_ms = predict_serving_run(run, node, fx.factors);
+    CHECK(tgi_ms > predict_serving_run(every_step, node, fx.factors) + 150.0);
+    // One client alone never waits for a group.
+    ServingRun alone = run;
+    alone.concurrency = 1;
+    every_step.concurrency = 1;
+    CHECK_REL(predict_serving_run(alone, node, fx.factors),
+              predict_serving_run(every_step, node, fx.factors), 0.05);
+}

@@ -87,6 +87,27 @@ double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int inpu
     return serving_time_s(prefill_terms(st, k, input_tokens, chunk), f) / k;
 }
 
+// An engine that adds waiting prompts to a running batch only in groups (EnginePolicy
+// waiting_served_ratio, max_waiting_steps: TGI's router) holds an arrival that finds `others`
+// decoding until its group fills, ratio x the batch arrivals at `arrivals_per_s`, or until the
+// step limit: half of the shorter on average.
+double admission_wait_s(const EnginePolicy& p, double others, double arrivals_per_s,
+                        double step_s) {
+    if (p.max_waiting_steps <= 0 || !(others > 0)) return 0;
+    const double group = std::max(1.0, std::floor(p.waiting_served_ratio * others));
+    const double limit_s = p.max_waiting_steps * step_s;
+    const double fill_s = arrivals_per_s > 0 ? (group - 1.0) / arrivals_per_s : limit_s;
+    return 0.5 * std::min(fill_s, limit_s);
+}
+
+// The same where the arrival finds a batch running with probability 1 - e^-others (Poisson), as
+// in run_load.
+double likely_admission_wait_s(const EnginePolicy& p, double others, double arrivals_per_s,
+                               double step_s) {
+    return (1.0 - std::exp(-std::max(0.0, others))) *
+           admission_wait_s(p, others, arrivals_per_s, step_s);
+}
+
 } // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -273,7 +294,8 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         // are decoding, an arrival finding the mean batch in flight.
         const double busy = 1.0 - std::exp(-b);
         ttft_s = c.prefill_s + busy * 1.5 * step_s + wait +
-                 prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s;
+                 prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s +
+                 likely_admission_wait_s(policy, b, rate, step_s);
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
@@ -381,7 +403,19 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
     // time averages); a paced request finds those launched before it, (n - 1) / 2 on average.
     const double others = paced ? std::min(b, 0.5 * (n - 1.0)) : b;
-    return run_load(c, f, b, others, step_s, wait_s, scheduler_steps, prefill_wait_s,
+    // Paced requests find exactly those launched before them in flight, request k k - 1 of them
+    // (at most the batch): the group each waits for grows through the run.
+    const double arrivals_per_s =
+        arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::infinity();
+    double admission_s = 0;
+    if (paced) {
+        for (int k = 2; k <= requests; ++k)
+            admission_s +=
+                admission_wait_s(st.policy(), std::min(b, k - 1.0), arrivals_per_s, step_s) / n;
+    } else {
+        admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
+    }
+    return run_load(c, f, b, others, step_s, wait_s, scheduler_steps, prefill_wait_s + admission_s,
                     n * output_tokens / duration_s);
 }
 
@@ -410,7 +444,9 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     }
     // A client's request finds the other clients' requests in flight.
     return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler_steps,
-                    prefill_queue_s(n / cycle_s, marginal, kUnknown), n * output_tokens / cycle_s);
+                    prefill_queue_s(n / cycle_s, marginal, kUnknown) +
+                        likely_admission_wait_s(st.policy(), b - 1.0, n / cycle_s, step_s),
+                    n * output_tokens / cycle_s);
 }
 
 FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& f,
