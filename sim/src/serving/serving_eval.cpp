@@ -401,10 +401,10 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         arrive_s > 0 ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile, paced)
                      : prefill_queue_s(n / duration_s, marginal, quantile);
     // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
-    // time averages); a paced request finds those launched before it, (n - 1) / 2 on average.
+    // time averages); a paced request finds exactly those launched before it, request k k - 1 of
+    // them (at most the batch), (n - 1) / 2 on average, and the group it waits to join grows
+    // through the run.
     const double others = paced ? std::min(b, 0.5 * (n - 1.0)) : b;
-    // Paced requests find exactly those launched before them in flight, request k k - 1 of them
-    // (at most the batch): the group each waits for grows through the run.
     const double arrivals_per_s =
         arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::infinity();
     double admission_s = 0;
