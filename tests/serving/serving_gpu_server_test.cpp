@@ -99,3 +99,49 @@ TEST_CASE("serving factors: the Python schedulers' host time per sequence and st
                                                    run.weights, run.kv_cache, run.tp, 1, nullptr);
     CHECK(decode_step_terms(trt_st, 256, 300)[ServingTerm::host_seq_overhead] == 0.0);
 }
+
+TEST_CASE("serving runs: a client sending waves spends its launches and worker starts in the run") {
+    auto& fx = cp::test::serving_fixture();
+    // llmperf before pull request 59 on one A10G: 64 clients, each wave waits for its slowest
+    // request, and 56 of the 64 Ray workers start within the run.
+    const ServingRun& run = published_run("llmperf-tgi204-a10g-llama3-8b-550x150-c64-out");
+    REQUIRE(run.waves);
+    CHECK(run.waves->requests == 100);
+    const NodeSpec node = fx.node(run.instance);
+    ServingRun closed = run, instant = run;
+    closed.waves.reset();
+    instant.waves->launch_interval_s = 0;
+    instant.waves->worker_start_s = 0;
+    const double waves = predict_serving_run(run, node, fx.factors);
+    // All at once and nothing to start: still below clients that each send on completion (a wave
+    // idles while its last requests finish).
+    const double at_once = predict_serving_run(instant, node, fx.factors);
+    CHECK(waves < at_once);
+    CHECK(at_once < predict_serving_run(closed, node, fx.factors));
+    // Prompts launched in turn queue less for their prefill than a wave launched at once.
+    ServingRun first = run, first_at_once = instant;
+    first.metric = first_at_once.metric = ServingMetric::ttft_ms;
+    CHECK(predict_serving_run(first, node, fx.factors) <
+          predict_serving_run(first_at_once, node, fx.factors));
+}
+
+TEST_CASE("serving runs: TGI adds waiting prompts to a running batch only in groups") {
+    auto& fx = cp::test::serving_fixture();
+    // TGI 2.0.4 on one A10G, 16 llmperf clients: waiting prompts join once they number 1.2 x the
+    // running batch or after 20 decode steps, so its TTFT (476 ms) is above NIM's (336 ms), whose
+    // in-flight batching admits them at the next iteration. The same run on TensorRT-LLM's
+    // profile (TGI borrows its factors) admits at once.
+    const ServingRun& run = published_run("llmperf-tgi204-a10g-llama3-8b-550x150-c16-ttft");
+    CHECK(engine_policy(ServingEngine::tgi).max_waiting_steps == 20);
+    ServingRun every_step = run;
+    every_step.engine = ServingEngine::tensorrt_llm;
+    const NodeSpec node = fx.node(run.instance);
+    const double tgi_ms = predict_serving_run(run, node, fx.factors);
+    CHECK(tgi_ms > predict_serving_run(every_step, node, fx.factors) + 150.0);
+    // One client alone never waits for a group.
+    ServingRun alone = run;
+    alone.concurrency = 1;
+    every_step.concurrency = 1;
+    CHECK_REL(predict_serving_run(alone, node, fx.factors),
+              predict_serving_run(every_step, node, fx.factors), 0.05);
+}

@@ -50,15 +50,15 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // Llama 2 13B, CodeLlama 13B and Mistral 7B encode 4k-8k prompts 3-5x slower than Llama 3
     // on the same devices (the model, with one prefill factor, sits between them).
     if (source == "neuron-2.18-decoder" && !throughput) return 0.18;
-    // Out of sample (not fitted): llmperf ran on the same 8-vCPU g5.2xlarge as the server, and all
-    // three engines flatten at ~300 tok/s from 16 to 64 clients while their ITL implies 3x that
-    // capacity (the client bounds the load). The A10G's GEMM rate is measured (torch.matmul
-    // sustains 69.47 TFLOPS bf16 at 10240^3, zzc0721/torch-performance-test-data issue #126;
-    // model_constants.h): with it this source's latency mean went 43.5 -> 33.5 % (TTFT at 1-4
-    // clients within 1-54 %, was 38-79 % high) and its throughput mean 20.8 -> 26.0 %, because the
-    // faster prefill lifts the 16-64-client rows above the cap the client sets. Bounds: the
-    // levels reached plus a margin.
-    if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.27 : 0.35;
+    // Out of sample (not fitted): llmperf 2024 counts tokens with the Llama 2 tokenizer, reports
+    // the request's latency over its tokens as inter-token latency, and sends waves of
+    // `concurrency` requests from a driver sharing the server's 8 vCPUs (client_waves), and TGI
+    // admits waiting prompts in groups. With that modelled, throughput is within 16 % at every
+    // concurrency (was 96 % at 64 clients) and TGI's TTFT within 15 % up to 16 clients; what is
+    // left is TTFT: the vLLM 0.4.3 prompt encoding on the vLLM profile is 1.4-2x slow at 1-16
+    // clients, and TGI and NIM wait 1.8-2.4 s at 64 clients against the model's 0.3-0.9 s.
+    // Bounds: the levels reached plus a margin.
+    if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.07 : 0.25;
     // Out of sample (not fitted: llmperf counts Llama 3's tokens with the Llama 2 tokenizer and
     // spreads TTFT over the request's tokens): TGI on Neuron in 2024 takes 1.6x the TTFT of a
     // batch-1 graph when the 70B model is compiled for batch 4 or 8 (0.85 vs 0.53 s on trn1, 1.20
@@ -257,25 +257,32 @@ TEST_CASE("published serving runs: figures counted in another tokenizer's tokens
             run.id != "llmperf-tgi204-a10g-llama3-8b-550x150-c4-itl")
             continue;
         const NodeSpec node = fx.node(run.instance);
-        const double served = predict_serving_run(run, node, fx.factors);
+        // The run in served tokens, its per-token figure the decode step.
+        ServingRun base = run;
+        base.counted_tokens_per_token = 1.0;
+        base.per_token_of_request = false;
+        base.input_tokens = int(std::lround(run.input_tokens / run.counted_tokens_per_token));
+        base.output_tokens = int(std::lround(run.output_tokens / run.counted_tokens_per_token));
+        const double served = predict_serving_run(base, node, fx.factors);
         // The same text counted as 1.2 tokens per served token: 1.2x the tokens per second and
         // 1/1.2 the latency per token.
-        ServingRun counted = run;
+        ServingRun counted = base;
         counted.counted_tokens_per_token = 1.2;
-        counted.input_tokens = int(std::lround(run.input_tokens * 1.2));
-        counted.output_tokens = int(std::lround(run.output_tokens * 1.2));
+        counted.input_tokens = int(std::lround(base.input_tokens * 1.2));
+        counted.output_tokens = int(std::lround(base.output_tokens * 1.2));
         const double p = predict_serving_run(counted, node, fx.factors);
         INFO(run.id);
-        CHECK_REL(p, run.metric == ServingMetric::output_tokens_per_s ? 1.2 * served : served / 1.2,
+        CHECK_REL(p,
+                  base.metric == ServingMetric::output_tokens_per_s ? 1.2 * served : served / 1.2,
                   1e-9);
-        if (run.metric != ServingMetric::tpot_ms) continue;
+        if (base.metric != ServingMetric::tpot_ms) continue;
         // The request's latency over its tokens lies above the step: the first token's wait.
-        ServingRun whole = run;
+        ServingRun whole = base;
         whole.per_token_of_request = true;
-        ServingRun first = run;
+        ServingRun first = base;
         first.metric = ServingMetric::ttft_ms;
         const double ttft = predict_serving_run(first, node, fx.factors);
-        const double n = run.output_tokens;
+        const double n = base.output_tokens;
         CHECK_REL(predict_serving_run(whole, node, fx.factors), (ttft + (n - 1) * served) / n,
                   1e-9);
         CHECK(predict_serving_run(whole, node, fx.factors) > served);

@@ -52,8 +52,15 @@ EnginePolicy make_policy(ServingEngine e) {
         p.max_batch_tokens = 4096;
         p.kv_memory_fraction = 0.9;
         p.reserve_full_sequence = false;
+        // Its router's batching loop adds waiting requests to the running batch only once they
+        // number waiting_served_ratio x the batch (1.2) or max_waiting_tokens decode steps (20)
+        // have passed without adding any (launcher defaults; router/src/infer.rs batching_task,
+        // TGI 2.x; TGI 3 drops the group for models it prefills in chunks).
+        p.max_waiting_steps = 20;
+        p.waiting_served_ratio = 1.2;
         p.source = "text-generation-inference launcher defaults (max_concurrent_requests 128, "
-                   "max_batch_prefill_tokens 4096)";
+                   "max_batch_prefill_tokens 4096, waiting_served_ratio 1.2, "
+                   "max_waiting_tokens 20)";
         break;
     case ServingEngine::neuron:
         // transformers-neuronx / NxD Inference: compiled static shapes, one batch size per compiled

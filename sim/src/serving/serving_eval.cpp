@@ -87,6 +87,27 @@ double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int inpu
     return serving_time_s(prefill_terms(st, k, input_tokens, chunk), f) / k;
 }
 
+// An engine that adds waiting prompts to a running batch only in groups (EnginePolicy
+// waiting_served_ratio, max_waiting_steps: TGI's router) holds an arrival that finds `others`
+// decoding until its group fills, ratio x the batch arrivals at `arrivals_per_s`, or until the
+// step limit: half of the shorter on average.
+double admission_wait_s(const EnginePolicy& p, double others, double arrivals_per_s,
+                        double step_s) {
+    if (p.max_waiting_steps <= 0 || !(others > 0)) return 0;
+    const double group = std::max(1.0, std::floor(p.waiting_served_ratio * others));
+    const double limit_s = p.max_waiting_steps * step_s;
+    const double fill_s = arrivals_per_s > 0 ? (group - 1.0) / arrivals_per_s : limit_s;
+    return 0.5 * std::min(fill_s, limit_s);
+}
+
+// The same where the arrival finds a batch running with probability 1 - e^-others (Poisson), as
+// in run_load.
+double likely_admission_wait_s(const EnginePolicy& p, double others, double arrivals_per_s,
+                               double step_s) {
+    return (1.0 - std::exp(-std::max(0.0, others))) *
+           admission_wait_s(p, others, arrivals_per_s, step_s);
+}
+
 } // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -273,7 +294,8 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         // are decoding, an arrival finding the mean batch in flight.
         const double busy = 1.0 - std::exp(-b);
         ttft_s = c.prefill_s + busy * 1.5 * step_s + wait +
-                 prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s;
+                 prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s +
+                 likely_admission_wait_s(policy, b, rate, step_s);
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
         if (std::abs(next - b) < 1e-3 * b) break;
         b = 0.5 * (b + next);
@@ -312,9 +334,12 @@ FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double 
 // M/D/1 wait while the prompts' prefill work is below the arrival window; where it is above
 // (rate x prefill >= 1) the backlog grows through the window, request k waiting k (prefill -
 // 1/rate), N/2 of that on average, plus the queue's fluctuation at the capped utilisation.
-double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile) {
+// Paced arrivals (one every 1/rate exactly, a client launching its requests in turn) have no such
+// fluctuation: only the backlog (D/D/1).
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile,
+                             bool paced) {
     const double backlog_s = rate * marginal_s >= 1.0 ? 0.5 * n * (marginal_s - 1.0 / rate) : 0.0;
-    return backlog_s + prefill_queue_s(rate, marginal_s, quantile);
+    return backlog_s + (paced ? 0.0 : prefill_queue_s(rate, marginal_s, quantile));
 }
 
 } // namespace
@@ -322,7 +347,7 @@ double finite_prefill_wait_s(double n, double rate, double marginal_s, double qu
 FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                  int output_tokens, double rate, int requests, double quantile,
-                                 int scheduler_steps) {
+                                 int scheduler_steps, bool paced) {
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
@@ -372,12 +397,25 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
-    const double prefill_wait_s = arrive_s > 0
-                                      ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile)
-                                      : prefill_queue_s(n / duration_s, marginal, quantile);
+    const double prefill_wait_s =
+        arrive_s > 0 ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile, paced)
+                     : prefill_queue_s(n / duration_s, marginal, quantile);
     // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
-    // time averages).
-    return run_load(c, f, b, b, step_s, wait_s, scheduler_steps, prefill_wait_s,
+    // time averages); a paced request finds exactly those launched before it, request k k - 1 of
+    // them (at most the batch), (n - 1) / 2 on average, and the group it waits to join grows
+    // through the run.
+    const double others = paced ? std::min(b, 0.5 * (n - 1.0)) : b;
+    const double arrivals_per_s =
+        arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::infinity();
+    double admission_s = 0;
+    if (paced) {
+        for (int k = 2; k <= requests; ++k)
+            admission_s +=
+                admission_wait_s(st.policy(), std::min(b, k - 1.0), arrivals_per_s, step_s) / n;
+    } else {
+        admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
+    }
+    return run_load(c, f, b, others, step_s, wait_s, scheduler_steps, prefill_wait_s + admission_s,
                     n * output_tokens / duration_s);
 }
 
@@ -406,7 +444,27 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     }
     // A client's request finds the other clients' requests in flight.
     return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler_steps,
-                    prefill_queue_s(n / cycle_s, marginal, kUnknown), n * output_tokens / cycle_s);
+                    prefill_queue_s(n / cycle_s, marginal, kUnknown) +
+                        likely_admission_wait_s(st.policy(), b - 1.0, n / cycle_s, step_s),
+                    n * output_tokens / cycle_s);
+}
+
+FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& f,
+                                   const BatchPlan& plan, const ServingCapacity& c,
+                                   int input_tokens, int output_tokens, int clients,
+                                   const ClientWaves& waves, double quantile, int scheduler_steps) {
+    const double n = std::max(1, clients);
+    const double rate = waves.launch_interval_s > 0 ? 1.0 / waves.launch_interval_s : kUnknown;
+    FiniteRunLoad r = serving_finite_run(st, f, plan, c, input_tokens, output_tokens, rate, clients,
+                                         quantile, scheduler_steps, true);
+    if (!(r.output_tokens_per_s > 0)) return r;
+    const double wave_s = n * output_tokens / r.output_tokens_per_s;
+    const double count = std::ceil(std::max(1, waves.requests) / n);
+    const double slots = std::max(1, waves.worker_slots);
+    const double starts = std::ceil(std::max(0.0, n - slots) / slots);
+    r.output_tokens_per_s =
+        count * n * output_tokens / (count * wave_s + starts * waves.worker_start_s);
+    return r;
 }
 
 } // namespace cp::sim

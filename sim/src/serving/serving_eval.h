@@ -12,6 +12,7 @@
 
 #include "clusterplan/sim/serving.h"
 #include "clusterplan/sim/serving_engine.h"
+#include "clusterplan/sim/serving_runs.h"
 #include "serving/serving_model.h"
 
 namespace cp::sim {
@@ -80,6 +81,8 @@ ServingLoad serving_load(const ServingSetup& setup, const EnginePolicy& policy,
 // carries the prompts entering at N/duration, so prefill takes that share of the replica. With
 // multi-step scheduling (`scheduler_steps` decode steps per scheduler call) a request arrives
 // uniformly within a block and waits for its end: half a block on average and at the median.
+// `paced`: the requests arrive exactly 1/rate apart (a client launching them in turn), not as a
+// Poisson stream.
 struct FiniteRunLoad {
     double ttft_ms = 0, tpot_ms = 0;
     double output_tokens_per_s = 0; // generated tokens / run duration
@@ -88,7 +91,7 @@ struct FiniteRunLoad {
 FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors& factors,
                                  const BatchPlan& plan, const ServingCapacity& capacity,
                                  int input_tokens, int output_tokens, double rate, int requests,
-                                 double quantile, int scheduler_steps = 1);
+                                 double quantile, int scheduler_steps = 1, bool paced = false);
 
 // `clients` closed-loop clients, each sending its next request when the last one completes (the
 // concurrency sweeps of genai-perf/AIPerf and TGI's virtual users): the replica holds
@@ -98,5 +101,16 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& setup, const EngineFactors
                                   const BatchPlan& plan, const ServingCapacity& capacity,
                                   int input_tokens, int output_tokens, int clients,
                                   int scheduler_steps = 1);
+
+// A benchmark client that sends waves of `clients` requests (ClientWaves, serving_runs.h): each
+// wave is a finite run of `clients` requests arriving one launch interval apart (latencies as
+// serving_finite_run gives them); the run sends whole waves until `waves.requests` are complete,
+// one after another, and starts the client workers beyond the node's started ones within its
+// time: throughput is the waves' tokens over their durations plus those starts.
+FiniteRunLoad serving_client_waves(const ServingSetup& setup, const EngineFactors& factors,
+                                   const BatchPlan& plan, const ServingCapacity& capacity,
+                                   int input_tokens, int output_tokens, int clients,
+                                   const ClientWaves& waves, double quantile,
+                                   int scheduler_steps = 1);
 
 } // namespace cp::sim

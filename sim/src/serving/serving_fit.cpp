@@ -428,7 +428,10 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     if (policy.continuous_batching && finite && run.output_tokens > 0) {
         // A finite benchmark run or a closed-loop sweep: no open-arrival steady state to assume.
         const FiniteRunLoad fr =
-            run.concurrency > 0
+            run.waves ? serving_client_waves(st, f, plan, cap, run.input_tokens, run.output_tokens,
+                                             run.concurrency, *run.waves, run.quantile,
+                                             run.scheduler_steps)
+            : run.concurrency > 0
                 ? serving_closed_loop(st, f, plan, cap, run.input_tokens, run.output_tokens,
                                       run.concurrency, run.scheduler_steps)
                 : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,

@@ -204,6 +204,15 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.batch = r.value("batch", 0);
             run.requests = r.value("requests", 0);
             run.concurrency = r.value("concurrency", 0);
+            if (r.contains("client_waves")) {
+                const auto& c = r.at("client_waves");
+                run.waves = ClientWaves{
+                    c.at("requests").get<int>(), c.at("launch_interval_s").get<double>(),
+                    c.at("worker_start_s").get<double>(), c.at("worker_slots").get<int>()};
+                if (run.concurrency < 1 || run.waves->requests < 1 || run.waves->worker_slots < 1 ||
+                    run.waves->launch_interval_s < 0 || run.waves->worker_start_s < 0)
+                    bad(where, "client_waves needs a concurrency, requests and worker slots");
+            }
             if (r.contains("request_rate_per_s"))
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
             if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();

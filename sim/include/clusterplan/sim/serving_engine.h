@@ -97,6 +97,10 @@ struct EnginePolicy {
     // reads its peers' buffers directly): one kernel launch and two exchange steps, not NCCL's
     // call and ring of 2(n - 1) steps.
     bool custom_all_reduce = false;
+    // Waiting prompts join a running batch only once they number `waiting_served_ratio` x the
+    // batch, or after `max_waiting_steps` decode steps without any joining (0 = at every step).
+    int max_waiting_steps = 0;
+    double waiting_served_ratio = 0;
     std::string_view source; // where the policy figures come from
 };
 

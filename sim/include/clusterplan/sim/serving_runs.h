@@ -19,6 +19,21 @@ namespace cp::sim {
 enum class ServingMetric { output_tokens_per_s, ttft_ms, tpot_ms, latency_ms, samples_per_s };
 const char* enum_name(ServingMetric metric);
 
+// A benchmark client that sends its requests in waves: `concurrency` requests launched one after
+// another, then nothing until the whole wave has completed (llmperf's token_benchmark_ray.py
+// before pull request 59, December 2024: get_next_ready drains every request in flight once per
+// `concurrency` launches). Its driver spends `launch_interval_s` per request between launches
+// (building and submitting it, reading back and tokenizing the answer), and each client is a Ray
+// actor in a worker process of its own: the node keeps `worker_slots` workers started (Ray
+// prestarts one per CPU) and starts the others at most `worker_slots` at a time, `worker_start_s`
+// each, within the timed run.
+struct ClientWaves {
+    int requests = 0; // requests the run completes at least (whole waves are sent)
+    double launch_interval_s = 0;
+    double worker_start_s = 0;
+    int worker_slots = 0;
+};
+
 struct ServingRun {
     std::string id;
     std::string source; // key into ServingRunSet::sources
@@ -33,6 +48,8 @@ struct ServingRun {
     double request_rate_per_s = kUnknown; // NaN = saturated
     int requests = 0;    // requests in the benchmark run (bounds the queue when overloaded)
     int concurrency = 0; // closed-loop clients (a new request when one completes), 0 = none
+    // Clients that send in waves of `concurrency` instead of one request per completion.
+    std::optional<ClientWaves> waves;
     // The statistic a latency figure reports: NaN = the mean, else that quantile (0.5 = median).
     double quantile = kUnknown;
     // Decode steps the engine runs per scheduler call (vLLM --num-scheduler-steps): a request
