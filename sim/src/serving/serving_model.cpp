@@ -75,7 +75,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     const TransformerShape& s = st.workload->shape;
     const double h = s.hidden, tp = st.tp, f = s.ffn_width();
     const double q = heads_per_rank(s, st.tp) * head_dim(s);
-    const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
+    const double kv_cols = 2.0 * kv_heads_per_rank(st) * head_dim(s);
     const double wb = storage_bytes(st.weights);
     add_weight_gemm(st, {tokens, q + kv_cols, h, 1}, wb, count, t); // QKV
     add_weight_gemm(st, {tokens, h, q, 1}, wb, count, t);           // output proj.
@@ -259,6 +259,15 @@ double kv_heads_per_rank(const TransformerShape& s, int tp) {
     return std::ceil(kv / std::max(1, tp));
 }
 
+double kv_heads_per_rank(const ServingSetup& st) {
+    const TransformerShape& s = st.workload->shape;
+    const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
+    const int tp = std::max(1, st.tp);
+    const bool splits = kv % tp == 0 || st.kv_sharding == KvHeadSharding::gpu ||
+                        (st.kv_sharding == KvHeadSharding::nxd_inference && tp % kv == 0);
+    return splits ? kv_heads_per_rank(s, tp) : heads_per_rank(s, tp);
+}
+
 double kv_bytes_per_token(const TransformerShape& s, StorageType kv_cache) {
     const double kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     return 2.0 * s.layers * kv * head_dim(s) * storage_bytes(kv_cache);
@@ -290,6 +299,9 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     st.kv_cache = kv_cache;
     st.tp = std::max(1, tp);
     st.pp = std::max(1, pp);
+    // Neuron serves through NxD Inference today (transformers-neuronx ended with Neuron 2.26); a
+    // run on the older library says so.
+    if (!node.accelerator.is_gpu) st.kv_sharding = KvHeadSharding::nxd_inference;
     const AcceleratorSpec& d = st.hw.device;
     // Matrix precision: fp8 weights run fp8 GEMMs where the part has them (W8A8); int8 runs int8
     // kernels only in TensorRT (encoders, PTQ); other quantised weights are dequantised into
@@ -360,7 +372,7 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, batch), batch * s.hidden * 2.0);
     // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
-    const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s) *
+    const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) *
                             storage_bytes(st.kv_cache);
     t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
