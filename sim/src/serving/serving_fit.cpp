@@ -32,8 +32,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     st.context_buckets = run.context_buckets;
     st.generation_buckets = run.generation_buckets;
     st.sequence_parallel = run.sequence_parallel;
-    if (run.transformers_neuronx && neuron_devices(st.hw))
-        st.kv_sharding = KvHeadSharding::transformers_neuronx;
+    st.transformers_neuronx = run.transformers_neuronx && neuron_devices(st.hw);
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;

@@ -263,8 +263,8 @@ double kv_heads_per_rank(const ServingSetup& st) {
     const TransformerShape& s = st.workload->shape;
     const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     const int tp = std::max(1, st.tp);
-    const bool splits = kv % tp == 0 || st.kv_sharding == KvHeadSharding::gpu ||
-                        (st.kv_sharding == KvHeadSharding::nxd_inference && tp % kv == 0);
+    const bool splits = kv % tp == 0 || !neuron_devices(st.hw) ||
+                        (!st.transformers_neuronx && tp % kv == 0);
     return splits ? kv_heads_per_rank(s, tp) : heads_per_rank(s, tp);
 }
 
@@ -299,9 +299,6 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     st.kv_cache = kv_cache;
     st.tp = std::max(1, tp);
     st.pp = std::max(1, pp);
-    // Neuron serves through NxD Inference today (transformers-neuronx ended with Neuron 2.26); a
-    // run on the older library says so.
-    if (!node.accelerator.is_gpu) st.kv_sharding = KvHeadSharding::nxd_inference;
     const AcceleratorSpec& d = st.hw.device;
     // Matrix precision: fp8 weights run fp8 GEMMs where the part has them (W8A8); int8 runs int8
     // kernels only in TensorRT (encoders, PTQ); other quantised weights are dequantised into
@@ -381,10 +378,14 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
-    // A server on Neuron adds its host loop to every step (schedule, read back the sampled tokens,
-    // detokenize and stream them); the Neuron SDK's own benchmark loop, which the neuron factors
-    // are otherwise fitted on, has none of it.
-    if (neuron_devices(st.hw) && st.policy().continuous_batching)
+    // A server on NxD Inference adds its host loop to every step (schedule, prepare the inputs,
+    // read back the sampled tokens, detokenize and stream them), which the Neuron SDK's own
+    // benchmark loop, whose runs the neuron factors are otherwise fitted on, has none of. A server
+    // on transformers-neuronx steps as that loop does (optimum-neuron's 2024 TGI generator calls
+    // the model's forward, which returns the logits to the host, and samples each live slot there,
+    // as the library's sample() loop does: generator.py _generate_token), so the fitted steps hold
+    // its host work.
+    if (neuron_devices(st.hw) && st.policy().continuous_batching && !st.transformers_neuronx)
         t[ServingTerm::host_step_overhead] += 1.0 / st.pp;
     // A GPU server with a Python scheduler spends host time on every sequence of every step.
     if (st.policy().python_host_loop) t[ServingTerm::host_seq_overhead] += batch / st.pp;

@@ -52,8 +52,6 @@ inline bool neuron_devices(const ServingHardware& hw) {
 // heads ("KV head replication will be enabled since the number of KV heads is not evenly
 // divisible by the tensor parallel degree": GQA.REPLICATED_HEADS, decoder.py @ 0.10.0.332), so
 // Llama 3's 8 KV heads on 24 or 32 NeuronCores are read as 2-3 per core, not 1.
-enum class KvHeadSharding { gpu, nxd_inference, transformers_neuronx };
-
 // One deployment's fixed facts, resolved once and reused by every step evaluation.
 struct ServingSetup {
     const Workload* workload = nullptr;
@@ -79,7 +77,9 @@ struct ServingSetup {
     std::vector<int> generation_buckets;
     // Context encoding with sequence parallelism: norms and residual adds on 1/tp of the tokens.
     bool sequence_parallel = false;
-    KvHeadSharding kv_sharding = KvHeadSharding::gpu;
+    // Compiled by transformers-neuronx rather than NxD Inference (Neuron devices only): its KV-head
+    // sharding, and a server's steps run through its generation loop (see decode_step_terms).
+    bool transformers_neuronx = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 
@@ -126,7 +126,7 @@ double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
 double heads_per_rank(const TransformerShape& shape, int tp);
 // KV heads each TP rank holds: whole heads, at least one (heads are replicated when tp > kv).
 double kv_heads_per_rank(const TransformerShape& shape, int tp);
-// The same under the deployment's library (KvHeadSharding).
+// The same under the deployment's library (GPU engines, NxD Inference or transformers-neuronx).
 double kv_heads_per_rank(const ServingSetup& setup);
 
 // KV positions a decode step attends over, on average over the `output_tokens` generated after
