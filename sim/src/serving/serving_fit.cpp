@@ -224,6 +224,13 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
         if (!is_known(p_ms)) continue;
         const double m_s = run.value / 1e3;
         const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
+        // A Neuron run on a NeuronCore generation the factors were not fitted on (Trainium2's
+        // v3 under NeuronCore-v2 factors) leaves its prefill's own error in the TTFT, not the
+        // front end's time.
+        const std::vector<std::string>& fitted_on = factors.engines[i].accelerators;
+        if (neuron_devices(*node) &&
+            std::find(fitted_on.begin(), fitted_on.end(), run.accelerator) == fitted_on.end())
+            continue;
         num[i] += (1.0 - p_ms / run.value) / m_s;
         den[i] += 1.0 / (m_s * m_s);
     }
