@@ -263,8 +263,8 @@ double kv_heads_per_rank(const ServingSetup& st) {
     const TransformerShape& s = st.workload->shape;
     const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     const int tp = std::max(1, st.tp);
-    const bool splits = kv % tp == 0 || !neuron_devices(st.hw) ||
-                        (!st.transformers_neuronx && tp % kv == 0);
+    const bool splits =
+        kv % tp == 0 || !neuron_devices(st.hw) || (!st.transformers_neuronx && tp % kv == 0);
     return splits ? kv_heads_per_rank(s, tp) : heads_per_rank(s, tp);
 }
 
@@ -369,8 +369,8 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, batch), batch * s.hidden * 2.0);
     // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
-    const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) *
-                            storage_bytes(st.kv_cache);
+    const double kv_layer =
+        batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) * storage_bytes(st.kv_cache);
     t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
     add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
