@@ -181,3 +181,47 @@ TEST_CASE("published serving runs: a Neuron decoder run measured through clients
         predict_serving_run(set.runs[1], fx.node("inf2.48xlarge"), fx.factors);
     CHECK(static_batch > 10 * served);
 }
+
+TEST_CASE("serving: KV heads per NeuronCore follow the decoder library's GQA sharding") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = cp::test::preset_workload("llama3-8b"); // 32 query, 8 KV heads
+    auto heads = [&](const char* instance, int tp, bool transformers_neuronx) {
+        ServingSetup st = make_serving_setup(w, fx.node(instance), ServingEngine::neuron,
+                                             StorageType::bf16, StorageType::bf16, tp, 1, nullptr);
+        st.transformers_neuronx = transformers_neuronx;
+        return kv_heads_per_rank(st);
+    };
+    // 8 KV heads over 24 cores: transformers-neuronx replicates them to the padded query heads
+    // (48 / 24 = 2 per core); NxD Inference to one per rank (24 is a multiple of 8).
+    CHECK(heads("inf2.48xlarge", 24, true) == 2.0);
+    CHECK(heads("inf2.48xlarge", 24, false) == 1.0);
+    // Where the KV heads split evenly both libraries shard them.
+    CHECK(heads("inf2.48xlarge", 8, true) == 1.0);
+    CHECK(heads("inf2.48xlarge", 4, true) == 2.0);
+    // 8 KV heads over 12 ranks: neither divides the other, NxD Inference converts to MHA.
+    CHECK(heads("inf2.48xlarge", 12, false) == 3.0);
+    // GPU engines keep one per rank.
+    const ServingSetup gpu =
+        make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::bf16, StorageType::bf16, 16, 1, nullptr);
+    CHECK(kv_heads_per_rank(gpu) == 1.0);
+
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "neuron", "model": "m",
+                  "neuron_library": "transformers-neuronx", "accelerator": "Inferentia2",
+                  "instance": "inf2.48xlarge", "tp": 24, "batch": 8, "weights": "bf16",
+                  "input_tokens": 128, "output_tokens": 3968, "metric": "tpot_ms", "value": 10},
+                 {"id": "b", "source": "s", "engine": "neuron", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 24,
+                  "batch": 8, "weights": "bf16", "input_tokens": 128, "output_tokens": 3968,
+                  "metric": "tpot_ms", "value": 10}]})");
+    REQUIRE(set.runs.size() == 2);
+    CHECK(set.runs[0].transformers_neuronx);
+    CHECK_FALSE(set.runs[1].transformers_neuronx);
+    // The replicated heads are read every step: the transformers-neuronx step is the longer.
+    CHECK(predict_serving_run(set.runs[0], fx.node("inf2.48xlarge"), fx.factors) >
+          predict_serving_run(set.runs[1], fx.node("inf2.48xlarge"), fx.factors));
+}

@@ -48,8 +48,9 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // transformers-neuronx encodes 8k-token prompts far slower than its short-prompt rate
     // (TTFT 2.4 s on trn1 for Llama 2 13B at 8192 tokens, ~5x the model).
     // Llama 2 13B, CodeLlama 13B and Mistral 7B encode 4k-8k prompts 3-5x slower than Llama 3
-    // on the same devices (the model, with one prefill factor, sits between them).
-    if (source == "neuron-2.18-decoder" && !throughput) return 0.18;
+    // on the same devices (the model, with one prefill factor, sits between them). Tightened
+    // 0.18 -> 0.17 at 15.8 % (the library's KV-head replication: 16.4 -> 15.8 %).
+    if (source == "neuron-2.18-decoder" && !throughput) return 0.17;
     // Out of sample (not fitted): llmperf 2024 counts tokens with the Llama 2 tokenizer, reports
     // the request's latency over its tokens as inter-token latency, and sends waves of
     // `concurrency` requests from a driver sharing the server's 8 vCPUs (client_waves), and TGI
@@ -60,23 +61,23 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // Bounds: the levels reached plus a margin.
     if (source == "llmperf-a10g-llama3-8b") return throughput ? 0.07 : 0.25;
     // Out of sample (not fitted: llmperf counts Llama 3's tokens with the Llama 2 tokenizer and
-    // spreads TTFT over the request's tokens): TGI on Neuron in 2024 takes 1.6x the TTFT of a
-    // batch-1 graph when the 70B model is compiled for batch 4 or 8 (0.85 vs 0.53 s on trn1, 1.20
-    // vs 0.77 s on inf2 at the same prompt), which one prompt's encoding does not describe, and
-    // its batch-1 70B step on trn1 (~22 ms) is 0.6x the model's. The cause of the first is
-    // known (optimum-neuron compiled batch > 1 with one 4096-token bucket, DESIGN.md); stating it
-    // takes this source to 38 % because the model's 4096-token encodings are 1.5-2.2x these.
-    if (source == "optimum-neuron-tgi-llmperf" && !throughput) return 0.23;
+    // spreads TTFT over the request's tokens): TGI on Neuron 2.19.1 (transformers-neuronx). Its
+    // trn1 batch-1 70B step (~18 ms) is 0.7x the model's, whose factors are Neuron 2.18's, and
+    // its Llama 2 7B and Llama 3 8B first tokens are 28-33 % apart in opposite directions.
+    // Tightened 0.23 -> 0.18 at 16.6 % (the runs' library, its KV-head replication and generation
+    // loop, and the batch > 1 builds' single 4096-token buckets with flash attention: 21.8 %).
+    if (source == "optimum-neuron-tgi-llmperf" && !throughput) return 0.18;
     // 32 guidellm clients on 32 slots whose prompts (each encoded alone, ~0.3 s) arrive in step:
     // TTFT 2.1 s against the model's 0.6 s for clients spread over the cycle (all 32 in phase
     // would wait 16.5 prompts, ~5 s); the single-client and decode figures are within 9 %.
     // Tightened 0.24 -> 0.22 at 21.0 % (the fitted per-request overhead, 47 -> 70 ms).
     if (source == "optimum-neuron-vllm-ods" && !throughput) return 0.22;
     // One run on Trainium2 (NeuronCore-v3, checked, not fitted): with NxD Inference's flash
-    // attention on Trn2 its TTFT is 257 ms against 197 measured (324 with materialised scores),
+    // attention on Trn2 its TTFT is 242 ms against 197 measured (324 with materialised scores),
     // its ITL 27 against 22 ms (per-layer overhead fitted on NeuronCore-v2). Tightened 0.44 ->
-    // 0.26 (latency) and 0.19 -> 0.18 (throughput) at 25.5 and 16.4 %.
-    if (source == "optimum-neuron-vllm-trn2") return throughput ? 0.18 : 0.26;
+    // 0.26 (latency) and 0.19 -> 0.18 (throughput) at 25.5 and 16.4 %, and 0.26 -> 0.23 at
+    // 21.9 % (its TTFT no longer in the per-request overhead fit).
+    if (source == "optimum-neuron-vllm-trn2") return throughput ? 0.18 : 0.23;
     // NxD Inference on trn2.48xlarge (checked, not fitted): 70B and 405B at TP 64 with the NKI
     // QKV, flash-attention and MLP kernels. The Neuron factors come from transformers-neuronx
     // 2.18 on NeuronCore-v2 (unfused layers, 143 us per layer and decode step): the model's

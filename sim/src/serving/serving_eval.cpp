@@ -32,7 +32,7 @@ double activation_bytes(const ServingSetup& st, double iteration_tokens, double 
 double kv_bytes_per_token_per_device(const ServingSetup& st) {
     const TransformerShape& s = st.workload->shape;
     const double layers = double(s.layers) / st.pp;
-    return 2.0 * layers * kv_heads_per_rank(s, st.tp) * s.attention_head_dim() *
+    return 2.0 * layers * kv_heads_per_rank(st) * s.attention_head_dim() *
            storage_bytes(st.kv_cache);
 }
 

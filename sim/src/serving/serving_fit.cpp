@@ -32,6 +32,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     st.context_buckets = run.context_buckets;
     st.generation_buckets = run.generation_buckets;
     st.sequence_parallel = run.sequence_parallel;
+    st.transformers_neuronx = run.transformers_neuronx && neuron_devices(st.hw);
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;
@@ -223,6 +224,13 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
         if (!is_known(p_ms)) continue;
         const double m_s = run.value / 1e3;
         const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
+        // A Neuron run on a NeuronCore generation the factors were not fitted on (Trainium2's
+        // v3 under NeuronCore-v2 factors) leaves its prefill's own error in the TTFT, not the
+        // front end's time.
+        const std::vector<std::string>& fitted_on = factors.engines[i].accelerators;
+        if (neuron_devices(*node) &&
+            std::find(fitted_on.begin(), fitted_on.end(), run.accelerator) == fitted_on.end())
+            continue;
         num[i] += (1.0 - p_ms / run.value) / m_s;
         den[i] += 1.0 / (m_s * m_s);
     }

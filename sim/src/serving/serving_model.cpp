@@ -75,7 +75,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     const TransformerShape& s = st.workload->shape;
     const double h = s.hidden, tp = st.tp, f = s.ffn_width();
     const double q = heads_per_rank(s, st.tp) * head_dim(s);
-    const double kv_cols = 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s);
+    const double kv_cols = 2.0 * kv_heads_per_rank(st) * head_dim(s);
     const double wb = storage_bytes(st.weights);
     add_weight_gemm(st, {tokens, q + kv_cols, h, 1}, wb, count, t); // QKV
     add_weight_gemm(st, {tokens, h, q, 1}, wb, count, t);           // output proj.
@@ -259,6 +259,15 @@ double kv_heads_per_rank(const TransformerShape& s, int tp) {
     return std::ceil(kv / std::max(1, tp));
 }
 
+double kv_heads_per_rank(const ServingSetup& st) {
+    const TransformerShape& s = st.workload->shape;
+    const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
+    const int tp = std::max(1, st.tp);
+    const bool splits =
+        kv % tp == 0 || !neuron_devices(st.hw) || (!st.transformers_neuronx && tp % kv == 0);
+    return splits ? kv_heads_per_rank(s, tp) : heads_per_rank(s, tp);
+}
+
 double kv_bytes_per_token(const TransformerShape& s, StorageType kv_cache) {
     const double kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     return 2.0 * s.layers * kv * head_dim(s) * storage_bytes(kv_cache);
@@ -360,8 +369,8 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, batch), batch * s.hidden * 2.0);
     // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
-    const double kv_layer = batch * context * 2.0 * kv_heads_per_rank(s, st.tp) * head_dim(s) *
-                            storage_bytes(st.kv_cache);
+    const double kv_layer =
+        batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) * storage_bytes(st.kv_cache);
     t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
     add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
@@ -369,10 +378,14 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;
-    // A server on Neuron adds its host loop to every step (schedule, read back the sampled tokens,
-    // detokenize and stream them); the Neuron SDK's own benchmark loop, which the neuron factors
-    // are otherwise fitted on, has none of it.
-    if (neuron_devices(st.hw) && st.policy().continuous_batching)
+    // A server on NxD Inference adds its host loop to every step (schedule, prepare the inputs,
+    // read back the sampled tokens, detokenize and stream them), which the Neuron SDK's own
+    // benchmark loop, whose runs the neuron factors are otherwise fitted on, has none of. A server
+    // on transformers-neuronx steps as that loop does (optimum-neuron's 2024 TGI generator calls
+    // the model's forward, which returns the logits to the host, and samples each live slot there,
+    // as the library's sample() loop does: generator.py _generate_token), so the fitted steps hold
+    // its host work.
+    if (neuron_devices(st.hw) && st.policy().continuous_batching && !st.transformers_neuronx)
         t[ServingTerm::host_step_overhead] += 1.0 / st.pp;
     // A GPU server with a Python scheduler spends host time on every sequence of every step.
     if (st.policy().python_host_loop) t[ServingTerm::host_seq_overhead] += batch / st.pp;

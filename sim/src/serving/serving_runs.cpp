@@ -235,6 +235,12 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             if (r.contains("attention_kernel"))
                 run.fused_attention = r.at("attention_kernel").get<bool>();
             run.sequence_parallel = r.value("sequence_parallel", false);
+            if (r.contains("neuron_library")) {
+                const std::string library = lower(r.at("neuron_library").get<std::string>());
+                if (library != "transformers-neuronx" && library != "nxd-inference")
+                    bad(where, "unknown neuron_library (transformers-neuronx or nxd-inference)");
+                run.transformers_neuronx = library == "transformers-neuronx";
+            }
             for (auto [key, buckets] : {std::pair{"context_buckets", &run.context_buckets},
                                         std::pair{"generation_buckets", &run.generation_buckets}}) {
                 if (!r.contains(key)) continue;

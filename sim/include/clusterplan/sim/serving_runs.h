@@ -92,6 +92,9 @@ struct ServingRun {
     std::vector<int> generation_buckets;
     // Context encoding run with sequence parallelism, where the source states it.
     bool sequence_parallel = false;
+    // Compiled by transformers-neuronx (the Neuron SDK's decoder library to 2.26), where the
+    // source states it; else a Neuron run is NxD Inference's (serving_model.h KvHeadSharding).
+    bool transformers_neuronx = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
 };
