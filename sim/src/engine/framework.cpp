@@ -29,6 +29,29 @@ namespace {
 //   copy) saves the outputs of aten.mm (all but every second one in a block), of the SDPA/flash
 //   kernel and of max, and recomputes every other op in backward (torchtitan
 //   torchtitan/models/llama3/infra/parallelize.py, _save_list and _custom_policy).
+// Megatron-Core with Transformer Engine; NeMo runs the same stack (with its own name).
+constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
+                                         .name = "megatron-core",
+                                         .family = "megatron",
+                                         .fused_attention = true,
+                                         .te_attention = true,
+                                         .tp_comm_overlap = true,
+                                         .dp_overlap = true,
+                                         .fp8 = true,
+                                         .max_zero = 1,
+                                         .max_zero_with_pp = 1,
+                                         .context_parallel = true,
+                                         .gpu = true,
+                                         .per_expert_gemm_launch = true,
+                                         .fp8_saves_casts = true,
+                                         .tp_regather = true};
+
+constexpr FrameworkProfile renamed(FrameworkProfile profile, Framework id, std::string_view name) {
+    profile.id = id;
+    profile.name = name;
+    return profile;
+}
+
 constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
     {.id = Framework::megatron_lm,
      .name = "megatron-lm",
@@ -37,21 +60,7 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .max_zero_with_pp = 1,
      .gpu = true,
      .tp_regather = true},
-    {.id = Framework::megatron_core,
-     .name = "megatron-core",
-     .family = "megatron",
-     .fused_attention = true,
-     .te_attention = true,
-     .tp_comm_overlap = true,
-     .dp_overlap = true,
-     .fp8 = true,
-     .max_zero = 1,
-     .max_zero_with_pp = 1,
-     .context_parallel = true,
-     .gpu = true,
-     .per_expert_gemm_launch = true,
-     .fp8_saves_casts = true,
-     .tp_regather = true},
+    kMegatronCore,
     {.id = Framework::megatron_deepspeed,
      .name = "megatron-deepspeed",
      .family = "deepspeed",
@@ -84,21 +93,7 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .async_tp_option = true,
      .fp8_tp_gather = true,
      .cp_all_gather = true},
-    {.id = Framework::nemo,
-     .name = "nemo",
-     .family = "megatron",
-     .fused_attention = true,
-     .te_attention = true,
-     .tp_comm_overlap = true,
-     .dp_overlap = true,
-     .fp8 = true,
-     .max_zero = 1,
-     .max_zero_with_pp = 1,
-     .context_parallel = true,
-     .gpu = true,
-     .per_expert_gemm_launch = true,
-     .fp8_saves_casts = true,
-     .tp_regather = true},
+    renamed(kMegatronCore, Framework::nemo, "nemo"),
     {.id = Framework::neuronx_distributed,
      .name = "neuronx-distributed",
      .family = "neuron",
