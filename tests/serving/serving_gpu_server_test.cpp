@@ -159,6 +159,9 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     const double serial_ms = predict_serving_run(run, node, fx.factors);
     // Every arrival finds others decoding at this load, so the extra wait is the whole step.
     CHECK_REL(overlapped_ms - serial_ms, step_ms, 0.02);
+    // The planner takes SGLang's current default (overlap on since v0.4), not vLLM's.
+    CHECK(engine_overlap_schedule("SGLang"));
+    CHECK_FALSE(engine_overlap_schedule("vllm"));
     // SGLang 0.3 runs state no overlap scheduler (it came with v0.4).
     CHECK_FALSE(published_run("sglang030-a100-80gb-llama3.1-8b-tp1-sharegpt-qps4-ttft-p50")
                     .overlap_schedule);
