@@ -145,3 +145,24 @@ TEST_CASE("serving runs: TGI adds waiting prompts to a running batch only in gro
     CHECK_REL(predict_serving_run(alone, node, fx.factors),
               predict_serving_run(every_step, node, fx.factors), 0.05);
 }
+TEST_CASE("serving runs: an overlap scheduler's next batch is already launched when a request "
+          "arrives, so its first token waits one decode step more") {
+    auto& fx = cp::test::serving_fixture();
+    // SGLang v0.4+ on 4 x H200 at 8 requests/s: the run states the overlap scheduler.
+    ServingRun run = published_run("sglang-h200-llama3.3-70b-tp4-random1024-510x508-qps8-ttft-p50");
+    REQUIRE(run.overlap_schedule);
+    const NodeSpec node = fx.node(run.instance);
+    const double overlapped_ms = predict_serving_run(run, node, fx.factors);
+    ServingRun itl = published_run("sglang-h200-llama3.3-70b-tp4-random1024-510x508-qps8-itl-p50");
+    const double step_ms = predict_serving_run(itl, node, fx.factors);
+    run.overlap_schedule = false;
+    const double serial_ms = predict_serving_run(run, node, fx.factors);
+    // Every arrival finds others decoding at this load, so the extra wait is the whole step.
+    CHECK_REL(overlapped_ms - serial_ms, step_ms, 0.02);
+    // The planner takes SGLang's current default (overlap on since v0.4), not vLLM's.
+    CHECK(engine_overlap_schedule("SGLang"));
+    CHECK_FALSE(engine_overlap_schedule("vllm"));
+    // SGLang 0.3 runs state no overlap scheduler (it came with v0.4).
+    CHECK_FALSE(published_run("sglang030-a100-80gb-llama3.1-8b-tp1-sharegpt-qps4-ttft-p50")
+                    .overlap_schedule);
+}

@@ -218,6 +218,16 @@ int engine_max_running(std::string_view name) {
     return n == "sglang" ? 4096 : 0;
 }
 
+// SGLang's overlap scheduler, on by default since v0.4 (lmsys.org/blog/2024-12-04-sglang-v0-4,
+// "Zero-Overhead Batch Scheduler": the scheduler runs one batch ahead and prepares the next
+// batch's metadata while the GPU runs the current one; --disable-overlap-schedule turns it off).
+bool engine_overlap_schedule(std::string_view name) {
+    std::string n(name);
+    for (char& ch : n)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return n == "sglang";
+}
+
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices) {
     return neuron_devices ? ServingEngine::neuron : engine;
 }

@@ -267,11 +267,13 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         return l;
     }
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
+    // An overlap scheduler's next batch is already launched when a request arrives: one step more.
+    const double ahead = policy.overlap_schedule ? 1.0 : 0.0;
     if (saturated) {
         const double marginal = c.batch_prefill_s / plan.batch;
         l.tpot_ms = 1e3 * c.decode_step_s *
                     (1.0 + plan.batch * marginal / (output_tokens * c.decode_step_s));
-        l.ttft_ms = 1e3 * (c.prefill_s + 1.5 * c.decode_step_s + f.request_overhead_s);
+        l.ttft_ms = 1e3 * (c.prefill_s + (1.5 + ahead) * c.decode_step_s + f.request_overhead_s);
         l.running_batch = plan.batch;
         l.e2e_latency_ms = l.ttft_ms + (output_tokens - 1) * l.tpot_ms;
         return l;
@@ -293,7 +295,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         // As in a benchmark run (run_load): the others' step and half an iteration where others
         // are decoding, an arrival finding the mean batch in flight.
         const double busy = 1.0 - std::exp(-b);
-        ttft_s = c.prefill_s + busy * 1.5 * step_s + wait +
+        ttft_s = c.prefill_s + busy * (1.5 + ahead) * step_s + wait +
                  prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s +
                  likely_admission_wait_s(policy, b, rate, step_s);
         const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
@@ -313,14 +315,16 @@ namespace {
 // slot wait, the engine's per-request overhead and the queue for earlier prompts' prefill, and,
 // where other requests are decoding, their step in the prompt's own iteration and the wait for
 // the iteration under way to end (requests join at iteration boundaries: half an iteration, or
-// half a multi-step scheduler block, on average). `others` is the mean number of requests in
+// half a multi-step scheduler block, on average; an overlap scheduler's batch already launched
+// behind it, one step more). `others` is the mean number of requests in
 // flight an arrival finds; it finds at least one with probability 1 - e^-others (Poisson). A
 // request alone on the replica produces its first token from its prefill pass.
 FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double batch,
-                       double others, double step_s, double wait_s, int scheduler_steps,
+                       double others, double step_s, double wait_s, SchedulerLoop scheduler,
                        double prefill_wait_s, double output_tokens_per_s) {
     FiniteRunLoad r;
-    const double block_wait_s = 0.5 * std::max(1, scheduler_steps) * step_s;
+    const double block_wait_s =
+        (0.5 * std::max(1, scheduler.steps) + (scheduler.overlap ? 1.0 : 0.0)) * step_s;
     const double busy = 1.0 - std::exp(-std::max(0.0, others));
     r.running_batch = batch;
     r.tpot_ms = 1e3 * step_s;
@@ -347,7 +351,7 @@ double finite_prefill_wait_s(double n, double rate, double marginal_s, double qu
 FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                  int output_tokens, double rate, int requests, double quantile,
-                                 int scheduler_steps, bool paced) {
+                                 SchedulerLoop scheduler, bool paced) {
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
@@ -415,13 +419,13 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     } else {
         admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
     }
-    return run_load(c, f, b, others, step_s, wait_s, scheduler_steps, prefill_wait_s + admission_s,
+    return run_load(c, f, b, others, step_s, wait_s, scheduler, prefill_wait_s + admission_s,
                     n * output_tokens / duration_s);
 }
 
 FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f,
                                   const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
-                                  int output_tokens, int clients, int scheduler_steps) {
+                                  int output_tokens, int clients, SchedulerLoop scheduler) {
     const double n = std::max(1, clients);
     const double b = std::min(n, double(std::max(1, plan.batch)));
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
@@ -443,7 +447,7 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
         if (settled) break;
     }
     // A client's request finds the other clients' requests in flight.
-    return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler_steps,
+    return run_load(c, f, b, b - 1.0, step_s, wait_s, scheduler,
                     prefill_queue_s(n / cycle_s, marginal, kUnknown) +
                         likely_admission_wait_s(st.policy(), b - 1.0, n / cycle_s, step_s),
                     n * output_tokens / cycle_s);
@@ -452,11 +456,12 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
 FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& f,
                                    const BatchPlan& plan, const ServingCapacity& c,
                                    int input_tokens, int output_tokens, int clients,
-                                   const ClientWaves& waves, double quantile, int scheduler_steps) {
+                                   const ClientWaves& waves, double quantile,
+                                   SchedulerLoop scheduler) {
     const double n = std::max(1, clients);
     const double rate = waves.launch_interval_s > 0 ? 1.0 / waves.launch_interval_s : kUnknown;
     FiniteRunLoad r = serving_finite_run(st, f, plan, c, input_tokens, output_tokens, rate, clients,
-                                         quantile, scheduler_steps, true);
+                                         quantile, scheduler, true);
     if (!(r.output_tokens_per_s > 0)) return r;
     const double wave_s = n * output_tokens / r.output_tokens_per_s;
     const double count = std::ceil(std::max(1, waves.requests) / n);

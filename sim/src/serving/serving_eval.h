@@ -81,8 +81,18 @@ ServingLoad serving_load(const ServingSetup& setup, const EnginePolicy& policy,
 // carries the prompts entering at N/duration, so prefill takes that share of the replica. With
 // multi-step scheduling (`scheduler_steps` decode steps per scheduler call) a request arrives
 // uniformly within a block and waits for its end: half a block on average and at the median.
+// With an overlap scheduler (SchedulerLoop::overlap) the scheduler has already launched the next
+// batch when a request arrives, so the request waits for that batch too: one step more.
 // `paced`: the requests arrive exactly 1/rate apart (a client launching them in turn), not as a
 // Poisson stream.
+// How an engine's scheduler steps: `steps` decode steps per scheduler call (vLLM
+// --num-scheduler-steps) and whether it prepares the next batch on the host while the device runs
+// the current one (SGLang's overlap scheduler, on by default from v0.4: it runs one batch ahead,
+// lmsys.org/blog/2024-12-04-sglang-v0-4, "Zero-Overhead Batch Scheduler").
+struct SchedulerLoop {
+    int steps = 1;
+    bool overlap = false;
+};
 struct FiniteRunLoad {
     double ttft_ms = 0, tpot_ms = 0;
     double output_tokens_per_s = 0; // generated tokens / run duration
@@ -91,7 +101,7 @@ struct FiniteRunLoad {
 FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors& factors,
                                  const BatchPlan& plan, const ServingCapacity& capacity,
                                  int input_tokens, int output_tokens, double rate, int requests,
-                                 double quantile, int scheduler_steps = 1, bool paced = false);
+                                 double quantile, SchedulerLoop scheduler = {}, bool paced = false);
 
 // `clients` closed-loop clients, each sending its next request when the last one completes (the
 // concurrency sweeps of genai-perf/AIPerf and TGI's virtual users): the replica holds
@@ -100,7 +110,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors&
 FiniteRunLoad serving_closed_loop(const ServingSetup& setup, const EngineFactors& factors,
                                   const BatchPlan& plan, const ServingCapacity& capacity,
                                   int input_tokens, int output_tokens, int clients,
-                                  int scheduler_steps = 1);
+                                  SchedulerLoop scheduler = {});
 
 // A benchmark client that sends waves of `clients` requests (ClientWaves, serving_runs.h): each
 // wave is a finite run of `clients` requests arriving one launch interval apart (latencies as
@@ -111,6 +121,6 @@ FiniteRunLoad serving_client_waves(const ServingSetup& setup, const EngineFactor
                                    const BatchPlan& plan, const ServingCapacity& capacity,
                                    int input_tokens, int output_tokens, int clients,
                                    const ClientWaves& waves, double quantile,
-                                   int scheduler_steps = 1);
+                                   SchedulerLoop scheduler = {});
 
 } // namespace cp::sim

@@ -159,6 +159,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     EnginePolicy policy = st.policy();
     // An engine planned on another's profile keeps its own running cap (SGLang on vLLM's).
     if (const int cap = engine_max_running(r.spec.engine_as_given); cap > 0) policy.max_batch = cap;
+    policy.overlap_schedule = engine_overlap_schedule(r.spec.engine_as_given);
     if ((plan.generation && !policy.decoders) || (!plan.generation && !policy.encoders)) {
         plan.limits.unsupported = true;
         plan.limits.reason = std::string(enum_name(c.engine)) + " does not serve " +

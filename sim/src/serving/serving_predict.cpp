@@ -43,6 +43,7 @@ EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
     if (run.max_batch > 0) policy.max_batch = run.max_batch;
+    policy.overlap_schedule = run.overlap_schedule;
     return policy;
 }
 
@@ -113,16 +114,15 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const bool finite = run.requests > 0 || run.concurrency > 0;
     if (policy.continuous_batching && finite && run.output_tokens > 0) {
         // A finite benchmark run or a closed-loop sweep: no open-arrival steady state to assume.
+        const SchedulerLoop loop{run.scheduler_steps, policy.overlap_schedule};
         const FiniteRunLoad fr =
             run.waves ? serving_client_waves(st, f, plan, cap, run.input_tokens, run.output_tokens,
-                                             run.concurrency, *run.waves, run.quantile,
-                                             run.scheduler_steps)
+                                             run.concurrency, *run.waves, run.quantile, loop)
             : run.concurrency > 0
                 ? serving_closed_loop(st, f, plan, cap, run.input_tokens, run.output_tokens,
-                                      run.concurrency, run.scheduler_steps)
+                                      run.concurrency, loop)
                 : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,
-                                     run.request_rate_per_s, run.requests, run.quantile,
-                                     run.scheduler_steps);
+                                     run.request_rate_per_s, run.requests, run.quantile, loop);
         if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
         if (run.metric == ServingMetric::tpot_ms) return fr.tpot_ms;
         if (run.metric == ServingMetric::output_tokens_per_s) return fr.output_tokens_per_s;

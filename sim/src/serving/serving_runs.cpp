@@ -217,6 +217,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.request_rate_per_s = r.at("request_rate_per_s").get<double>();
             if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
             run.scheduler_steps = r.value("scheduler_steps", 1);
+            run.overlap_schedule = r.value("overlap_schedule", false);
             run.models = r.value("models", 0);
             run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
             run.replicas = std::max(1, r.value("replicas", 1));

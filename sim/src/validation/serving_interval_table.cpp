@@ -28,7 +28,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt-llm", G::ampere, 4, 1, 0.9728, 4.6521, 0.9569, 6.0075},
         {"tensorrt-llm", G::hopper, 48, 2, 0.7774, 1.4555, 0.7192, 2.6407},
         {"vllm", G::ampere, 8, 3, 0.5373, 0.9718, 0.4980, 1.0114},
-        {"vllm", G::hopper, 17, 3, 0.7750, 1.5363, 0.7414, 1.6330},
+        {"vllm", G::hopper, 17, 3, 0.8383, 1.0568, 0.7260, 1.1165},
         {"vllm", G::trainium, 3, 2, 0.8225, 1.0495, 0.8146, 1.0985},
         {"vllm", G::other, 3, 2, 1.1669, 3.3518, 1.0320, 3.7632},
         {"tgi", G::ampere, 4, 1, 0.8927, 2.1173, 0.8759, 2.5807},

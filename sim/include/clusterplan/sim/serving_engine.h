@@ -101,6 +101,9 @@ struct EnginePolicy {
     // batch, or after `max_waiting_steps` decode steps without any joining (0 = at every step).
     int max_waiting_steps = 0;
     double waiting_served_ratio = 0;
+    // The host prepares the next batch while the device runs the current one (SGLang's overlap
+    // scheduler): it runs one batch ahead, so an arrival waits for that batch as well.
+    bool overlap_schedule = false;
     std::string_view source; // where the policy figures come from
 };
 
@@ -113,6 +116,8 @@ const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices);
 // Sequences an engine named `name` (a scenario's or published run's engine name, lower case) holds
 // at once where that differs from the cap of the profile it runs on (0: the profile's cap).
 int engine_max_running(std::string_view name);
+// Whether an engine named `name` runs its scheduler one batch ahead of the device by default.
+bool engine_overlap_schedule(std::string_view name);
 // The engine whose fitted factors time `engine`'s steps: on Neuron devices every engine runs the
 // Neuron SDK's compiled graphs, so it takes the neuron factors.
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices);

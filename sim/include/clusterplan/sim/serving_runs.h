@@ -55,6 +55,10 @@ struct ServingRun {
     // Decode steps the engine runs per scheduler call (vLLM --num-scheduler-steps): a request
     // arriving mid-block waits for the block's end before its prefill is scheduled.
     int scheduler_steps = 1;
+    // The engine's scheduler prepares the next batch while the device runs the current one, so it
+    // runs one batch ahead (SGLang from v0.4 unless --disable-overlap-schedule; where the run's
+    // engine version has it).
+    bool overlap_schedule = false;
     // Encoders and CNNs on Neuron (NeuronPerf n_models and workers_per_model): model copies
     // loaded, each on its own NeuronCore (0 = one per core of the chip, the encoder tables' Data
     // Parallel default), and threads submitting to each copy. A core runs one batch at a time, so
