@@ -71,6 +71,9 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         return e;
     case ServingMetric::samples_per_s:
         if (serves_generation(st, run.output_tokens)) return std::nullopt; // requests/s
+        // Open-loop arrivals (MLPerf Server): what completes is what arrived while the latency
+        // bound held, not the copy's capacity (checked, not fitted).
+        if (is_known(run.request_rate_per_s)) return std::nullopt;
         // Neuron runs one model copy per NeuronCore it loads (Data Parallel run mode).
         e.terms = forward_terms(st, b, run.input_tokens);
         e.target_s = b * copies_running(run, st) / run.value;

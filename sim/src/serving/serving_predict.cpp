@@ -149,7 +149,10 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     case ServingMetric::latency_ms:
         return 1e3 * cap.forward_s * run.workers_per_model;
     case ServingMetric::samples_per_s:
-        return cap.requests_per_s * copies_running(run, st);
+        // An open-loop run completes at most what arrives.
+        return online
+                   ? std::min(run.request_rate_per_s, cap.requests_per_s * copies_running(run, st))
+                   : cap.requests_per_s * copies_running(run, st);
     }
     return kUnknown;
 }
