@@ -110,6 +110,16 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // datasets' request counts (the doc's num_requests table) 18.0 -> 15.7 %. Bound: the level
     // reached.
     if (source == "trtllm-0.12-offline") return 0.16;
+    // MLPerf ResNet-50 (INT8 TensorRT) on A100, H100 and L4 share one CNN compute factor. H100
+    // reaches 2.17x A100's rate where the INT8 peaks give 3.17x (achieved share of the dense INT8
+    // peak: A100 56 %, H100 38 %, L4 45 %), which feature-map traffic through each GPU's L2 would
+    // explain (the catalog holds no L2 sizes). The v4.0 H100 row, alone in its source, used to set
+    // that factor by itself (0.0 % in-sample, 53.8 % left out); it is now a check of the factor the
+    // eight rows share (23.6 %, left out 23.6 %). SingleStream latency is LoadGen's per-query time
+    // end to end (host, copy, completion), which the model does not price for encoders and CNNs.
+    // Bounds: the levels reached plus a margin.
+    if (source == "mlperf-inference-v4.0-h100") return 0.25;
+    if (source == "mlperf-inference-v3.0-nvidia" && !throughput) return 0.26;
     // Out of sample: 0.10 is the first release measured with in-flight batching ("initial
     // measurements ... expected to improve"), streaming every token back (gptManagerBenchmark
     // --streaming) under the max_utilization scheduler; the same GPUs run Llama 3 8B 1.0-3.0x
