@@ -206,26 +206,32 @@ const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices) {
     return engine_policy(ServingEngine::neuron);
 }
 
+namespace {
+
+// Engine names are matched as scenario files write them, in any case.
+bool is_sglang(std::string_view name) {
+    std::string n(name);
+    for (char& ch : n)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return n == "sglang";
+}
+
+} // namespace
+
 // SGLang sizes its request pool from the KV pool, min(max(KV tokens / context length x 512, 2048),
 // 4096) (sglang python/sglang/srt/model_executor/model_runner.py, max_num_reqs), and admits new
 // requests while KV blocks are free: under overload its queue is in the running batch (longer
 // decode steps), not in front of the prefill as under vLLM's max_num_seqs 256. Its KV pool binds
 // first.
 int engine_max_running(std::string_view name) {
-    std::string n(name);
-    for (char& ch : n)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return n == "sglang" ? 4096 : 0;
+    return is_sglang(name) ? 4096 : 0;
 }
 
 // SGLang's overlap scheduler, on by default since v0.4 (lmsys.org/blog/2024-12-04-sglang-v0-4,
 // "Zero-Overhead Batch Scheduler": the scheduler runs one batch ahead and prepares the next
 // batch's metadata while the GPU runs the current one; --disable-overlap-schedule turns it off).
 bool engine_overlap_schedule(std::string_view name) {
-    std::string n(name);
-    for (char& ch : n)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return n == "sglang";
+    return is_sglang(name);
 }
 
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices) {
