@@ -42,16 +42,6 @@ inline bool neuron_devices(const ServingHardware& hw) {
     return !hw.device.is_gpu;
 }
 
-// Where the KV heads of a grouped-query model go when they do not split evenly over the TP ranks.
-// GPU engines replicate each KV head to the ranks of its query heads (at least one per rank). NxD
-// Inference replicates them to one per rank where the TP degree is a multiple of their count and
-// otherwise converts the model to multi-head attention, one KV head per (padded) query head
-// (neuronx-distributed-inference modules/attention/gqa.py, get_shardable_head_counts, which
-// optimum-neuron's NxD backend adapts). transformers-neuronx (Neuron 2.18-2.26) shards them only
-// where their count is a multiple of the TP degree and otherwise replicates them to the query
-// heads ("KV head replication will be enabled since the number of KV heads is not evenly
-// divisible by the tensor parallel degree": GQA.REPLICATED_HEADS, decoder.py @ 0.10.0.332), so
-// Llama 3's 8 KV heads on 24 or 32 NeuronCores are read as 2-3 per core, not 1.
 // One deployment's fixed facts, resolved once and reused by every step evaluation.
 struct ServingSetup {
     const Workload* workload = nullptr;
@@ -126,7 +116,17 @@ double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
 double heads_per_rank(const TransformerShape& shape, int tp);
 // KV heads each TP rank holds: whole heads, at least one (heads are replicated when tp > kv).
 double kv_heads_per_rank(const TransformerShape& shape, int tp);
-// The same under the deployment's library (GPU engines, NxD Inference or transformers-neuronx).
+// The same under the deployment's library. Where the KV heads of a grouped-query model go when they
+// do not split evenly over the TP ranks:
+// GPU engines replicate each KV head to the ranks of its query heads (at least one per rank). NxD
+// Inference replicates them to one per rank where the TP degree is a multiple of their count and
+// otherwise converts the model to multi-head attention, one KV head per (padded) query head
+// (neuronx-distributed-inference modules/attention/gqa.py, get_shardable_head_counts, which
+// optimum-neuron's NxD backend adapts). transformers-neuronx (Neuron 2.18-2.26) shards them only
+// where their count is a multiple of the TP degree and otherwise replicates them to the query
+// heads ("KV head replication will be enabled since the number of KV heads is not evenly
+// divisible by the tensor parallel degree": GQA.REPLICATED_HEADS, decoder.py @ 0.10.0.332), so
+// Llama 3's 8 KV heads on 24 or 32 NeuronCores are read as 2-3 per core, not 1.
 double kv_heads_per_rank(const ServingSetup& setup);
 
 // KV positions a decode step attends over, on average over the `output_tokens` generated after
