@@ -20,7 +20,11 @@ namespace {
 //   float8 through torchao.
 // - NeMo: Megatron-Core underneath with NVIDIA's tuned recipes.
 // - NeuronX Distributed: XLA-compiled graphs, ZeRO-1 only (Neuron docs, "ZeRO-1 Tutorial"),
-//   NKI flash attention.
+//   NKI flash attention. Gradients are reduced after the backward pass: the training loop runs
+//   xm.mark_step() on the last micro-batch (which executes the accumulated forward/backward
+//   graph) and only then optimizer.step(), whose NeuronZero1Optimizer reduce-scatters the
+//   gradients and all-gathers the weights in a graph of its own (aws-neuron/neuronx-distributed
+//   examples/training/llama/tp_zero1_llama_hf_pretrain; awslabs/HLAT 7b and 70b scripts).
 // - MoE expert GEMMs: Megatron-Core's TEGroupedMLP runs Transformer Engine's GroupedLinear, whose
 //   grouped GEMM launches one cuBLAS GEMM per local expert over 4 streams
 //   (multi_stream_cublas_gemm); DeepSpeed-MoE loops over its local experts; NeMo AutoModel and
@@ -98,7 +102,6 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .name = "neuronx-distributed",
      .family = "neuron",
      .fused_attention = true,
-     .dp_overlap = true,
      .max_zero = 1,
      .max_zero_with_pp = 1,
      .neuron = true,
