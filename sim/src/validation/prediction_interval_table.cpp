@@ -14,7 +14,7 @@ const std::vector<ResidualBucket>& residual_buckets() {
         {"fsdp", G::hopper, 105, 5, 0.8776, 1.1521, 0.7844, 1.2624},
         {"megatron", G::ampere, 127, 3, 0.9339, 1.1523, 0.9184, 1.9428},
         {"megatron", G::hopper, 82, 5, 0.8715, 1.0981, 0.8203, 1.2213},
-        {"neuron", G::trainium, 14, 1, 1.0941, 1.4556, 1.0548, 1.5676},
+        {"neuron", G::trainium, 16, 1, 1.0953, 1.4429, 1.0548, 1.5676},
     };
     return table;
 }
