@@ -327,6 +327,8 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.measured = row.number("value");
         if (!(run.measured > 0)) row.fail("value", "must be positive");
         run.note = row.text("note");
+        // fit false: a held-out source (ValidationRun::in_fit); true or empty: fitted.
+        if (row.has_optional("fit")) run.in_fit = row.flag("fit");
         runs.push_back(std::move(run));
     }
     return runs;
