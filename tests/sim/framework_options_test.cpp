@@ -1,5 +1,6 @@
 // Per-run framework options and what PyTorch's stack (torchtitan) runs: fp32 gradient reduce,
-// FP8 parameter and TP all-gathers, async TP, pipelined FSDP2 and the Llama reference block.
+// FP8 parameter and TP all-gathers, async TP, pipelined FSDP2, the Llama reference block and TP
+// plans that gather per projection.
 #include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -113,4 +114,17 @@ TEST_CASE("the Llama reference block costs more than the fused one, compiled or 
                              run(l, sim::Precision::bf16, eager).breakdown_s.compute_s;
     CHECK(eager_gap > 0);
     CHECK(eager_gap < ref.breakdown_s.compute_s - fused.breakdown_s.compute_s);
+}
+
+TEST_CASE("a TP plan that gathers per projection runs five all-gathers per block, not two",
+          "[engine]") {
+    sim::Layout l = fsdp_layout(8, 1, 8, 2, 16);
+    const sim::PlanResult per_sublayer = run(l);
+    l.tp_gather_per_projection = true;
+    const sim::PlanResult per_projection = run(l);
+    // Forward 2 all-gathers + 2 reduce-scatters become 5 + 2 (q, k, v, gate, up), the backward
+    // mirrors them and the recomputed forward repeats them: 7/4 when a gather costs a scatter.
+    CHECK_REL(per_projection.breakdown_s.tp_comm_s / per_sublayer.breakdown_s.tp_comm_s, 1.75,
+              0.05);
+    CHECK(per_projection.breakdown_s.compute_s == per_sublayer.breakdown_s.compute_s);
 }

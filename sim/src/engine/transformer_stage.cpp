@@ -31,17 +31,23 @@ struct TpComm {
     double fwd = 0, bwd_extra = 0, rec = 0;
 };
 
-TpComm tp_comm(const Layout& layout, const Network& net, double msg, const StageOptions& options) {
+TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Network& net, double msg,
+               const StageOptions& options) {
     TpComm c;
     const int tp = layout.tp;
     if (tp <= 1) return c;
+    // Sequence-parallel inputs gathered per sublayer (attention, MLP), or once per column-parallel
+    // projection (Layout::tp_gather_per_projection: q, k, v and gate, up); each gather's backward
+    // is a reduce-scatter of the input gradient, so the backward mirrors the count.
+    const double gathers =
+        layout.tp_gather_per_projection ? 3.0 + (shape.gated_mlp ? 2.0 : 1.0) : 2.0;
     const LinkTier tier = group_tier(net, tp, std::min(tp, net.devices_per_node));
     // torchao's float8 tensor parallelism casts before it gathers: the all-gathers carry FP8
     // (1 byte), the reduce-scatters the 16-bit outputs and gradients.
     const double gathered =
         options.fp8 && options.fp8_tp_gather ? msg / options.bytes_per_element : msg;
     c.fwd = layout.sequence_parallel
-                ? 2.0 * (all_gather_s(tier, tp, gathered) + reduce_scatter_s(tier, tp, msg))
+                ? gathers * all_gather_s(tier, tp, gathered) + 2.0 * reduce_scatter_s(tier, tp, msg)
                 : 2.0 * ring_all_reduce_s(tier, tp, msg);
     // With sequence parallelism Megatron keeps the inputs of the two column-parallel GEMMs
     // sharded and all-gathers them again in backward for their weight gradients. DTensor keeps
@@ -49,7 +55,8 @@ TpComm tp_comm(const Layout& layout, const Network& net, double msg, const Stage
     // reduce-scatters but not the all-gathers) gathers again.
     const bool regather = options.tp_regather ||
                           (layout.recompute == Recompute::selective && options.selective_op_policy);
-    if (layout.sequence_parallel && regather) c.bwd_extra = 2.0 * all_gather_s(tier, tp, gathered);
+    if (layout.sequence_parallel && regather)
+        c.bwd_extra = gathers * all_gather_s(tier, tp, gathered);
     if (layout.recompute == Recompute::full) c.rec = c.fwd;
     return c;
 }
@@ -156,7 +163,7 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
 
     const TransformerShape local = cp_local_shape(shape, layout.cp);
     const double msg = double(layout.micro_batch) * local.seq_len * shape.hidden * e;
-    const TpComm tp = tp_comm(layout, net, msg, options);
+    const TpComm tp = tp_comm(shape, layout, net, msg, options);
     // Transformer Engine's userbuffer overlap (Megatron-Core --tp-comm-overlap, sequence
     // parallel only, NVLink inside a node) splits each all-gather / reduce-scatter into chunks
     // pipelined with the GEMM that consumes or produces them: what the GEMMs cannot cover stays.

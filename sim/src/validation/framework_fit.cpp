@@ -3,6 +3,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -68,7 +69,10 @@ struct Key {
 
 } // namespace
 
-FactorTable fit_framework_factors(const std::vector<ValidationRun>& runs) {
+FactorTable fit_framework_factors(const std::vector<ValidationRun>& all_runs) {
+    std::vector<ValidationRun> runs;
+    std::copy_if(all_runs.begin(), all_runs.end(), std::back_inserter(runs),
+                 [](const ValidationRun& run) { return run.in_fit; });
     // Each source weighs the same in every cell, however many rows it published.
     std::map<std::string, int> rows_per_source;
     for (const auto& run : runs)

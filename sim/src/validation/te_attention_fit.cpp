@@ -19,6 +19,7 @@ double te_attention_mean_error(const std::vector<ValidationRun>& runs, double fr
     // Each source weighs the same, as in the factor fit and the published accuracy table.
     std::map<std::string, std::pair<double, int>> per_source;
     for (const auto& run : at) {
+        if (!run.in_fit) continue;
         const RunPrediction p = predict_run(run, &factors);
         if (!p.valid) continue;
         auto& [sum, n] = per_source[run.source];

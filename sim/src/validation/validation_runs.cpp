@@ -208,6 +208,14 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.has_optional("fp8_all_gather") && row.flag("fp8_all_gather");
+    // tp_input_gather per-projection: Layout::tp_gather_per_projection (DTensor TP plans only).
+    if (row.has_optional("tp_input_gather")) {
+        if (row.text("tp_input_gather") != "per-projection")
+            row.fail("tp_input_gather", "expected per-projection or empty");
+        if (framework != Framework::pytorch_fsdp)
+            row.fail("tp_input_gather", "per-projection gathers are a PyTorch TP plan's");
+        l.tp_gather_per_projection = true;
+    }
     // optimizer adamw-bf16: weights, gradients and Adam moments all BF16 (Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
         const std::string& o = row.text("optimizer");
@@ -327,6 +335,8 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.measured = row.number("value");
         if (!(run.measured > 0)) row.fail("value", "must be positive");
         run.note = row.text("note");
+        // fit false: a held-out source (ValidationRun::in_fit); true or empty: fitted.
+        if (row.has_optional("fit")) run.in_fit = row.flag("fit");
         runs.push_back(std::move(run));
     }
     return runs;

@@ -62,6 +62,11 @@ struct Layout {
     bool async_tp = false;
     bool fp32_grad_reduce = false;
     bool fp8_param_gather = false;
+    // Each column-parallel projection gathers its sequence-parallel input itself (PyTorch
+    // ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up, with no PrepareModuleInput
+    // gathering once per sublayer, as torchtitan does): a block's forward runs one all-gather per
+    // projection instead of one per sublayer, and its backward one reduce-scatter per projection.
+    bool tp_gather_per_projection = false;
 
     int devices() const { return tp * pp * dp * cp; }
     // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.

@@ -38,6 +38,10 @@ struct ValidationRun {
     RunMetric metric = RunMetric::step_time_s;
     double measured = 0;
     std::string note;
+    // false: a held-out source, predicted with the factors fitted on the other rows and never
+    // fitted on itself (column `fit`), so its error stays an estimate for runs the model has not
+    // seen.
+    bool in_fit = true;
 };
 
 // Parses the CSV text (header row first). Throws std::runtime_error naming the row and column.
@@ -59,6 +63,7 @@ RunPrediction predict_run(const ValidationRun& run, const FactorTable* factors =
 // Fits one compute efficiency per (framework, generation, precision class) cell that has rows,
 // and pooled cells per (framework, generation) and per framework, each source weighted equally
 // (Eigen least squares on the relative step-time error, linearised, two Gauss-Newton passes).
+// Held-out runs (`in_fit` false) are skipped.
 FactorTable fit_framework_factors(const std::vector<ValidationRun>& runs);
 
 // The runs with Transformer Engine's fused-attention share on Hopper set to `fraction`.
@@ -67,7 +72,7 @@ std::vector<ValidationRun> with_te_attention(std::vector<ValidationRun> runs, do
 // refitted at it.
 double te_attention_mean_error(const std::vector<ValidationRun>& runs, double fraction);
 // The share (TeAttention::hopper_fraction) with the lowest such error, searched over the bracket
-// the published kernel rates set (te_attention.h).
+// the published kernel rates set (te_attention.h); held-out runs are not counted.
 double fit_te_attention_fraction(const std::vector<ValidationRun>& runs);
 
 // The metric's value from a plan result.
