@@ -183,7 +183,8 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
                            std::string_view exclude, ServingFactors& factors) {
     std::array<double, kServingEngineCount> num{}, den{};
     for (const ServingRun& run : set.runs) {
-        if (run.source == exclude) continue;
+        // Runs marked checked, not fitted, stay out of this fit as out of the factors'.
+        if (!run.fit || run.source == exclude) continue;
         const auto node = resolve(run.instance);
         if (!node || !measures_request_ttft(run, *node)) continue;
         const double p_ms = predict_serving_run(run, *node, factors);
