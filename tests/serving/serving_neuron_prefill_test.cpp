@@ -1,7 +1,8 @@
 // Neuron context encoding and collectives: materialised attention over the whole s x s square,
 // the flash-attention kernel on Trainium2, compiled context buckets a run states, sequence
 // parallelism, the TP all-reduce over chips, and forward passes of an engine fitted on generation
-// runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each other).
+// runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each other), and the fixed
+// cost per layer of a decode step on NeuronCore-v3.
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "engine/collectives.h"
@@ -10,6 +11,7 @@
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
 using namespace cp::sim;
 
@@ -127,4 +129,36 @@ TEST_CASE("left out, TensorRT and TensorRT-LLM keep datasheet rates rather than 
     CHECK(no_trtllm.of(ServingEngine::tensorrt_llm).k_of(ServingTerm::overhead) == 0);
     // Engines without runs of their own still take TensorRT-LLM's generation factors.
     CHECK(fx.factors.of(ServingEngine::tgi).borrowed_from == "tensorrt-llm");
+}
+
+TEST_CASE("a decode step on Trainium2 counts its layers as NeuronCore-v3 fixed cost, on "
+          "Inferentia2 and Trainium1 as NeuronCore-v2's") {
+    const Workload w = preset("llama3-70b");
+    for (const char* instance : {"inf2.48xlarge", "trn1.32xlarge", "trn2.48xlarge"}) {
+        const ServingSetup st = neuron_setup(w, instance, 16);
+        const ServingTerms step = decode_step_terms(st, 1, 1024);
+        const bool v3 = std::string(instance).starts_with("trn2");
+        CHECK(step[ServingTerm::overhead_v3] == (v3 ? w.shape.layers : 0));
+        CHECK(step[ServingTerm::overhead] == (v3 ? 0 : w.shape.layers));
+    }
+    // Unfitted, NeuronCore-v3 takes the engine's per-layer cost.
+    EngineFactors f;
+    f.k[static_cast<int>(ServingTerm::overhead)] = 1e-4;
+    CHECK(f.k_of(ServingTerm::overhead_v3) == 1e-4);
+}
+
+TEST_CASE("NeuronCore-v3's per-layer cost is fitted on the Trainium2 decode steps alone, every "
+          "other Neuron factor on the NeuronCore-v2 runs") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRunSet v2_only = published_serving_runs();
+    std::erase_if(v2_only.runs, [](const ServingRun& r) { return r.accelerator == "Trainium2"; });
+    const EngineFactors& all = fx.factors.of(ServingEngine::neuron);
+    const EngineFactors v2 = fit_serving_factors(v2_only, fx.resolve).of(ServingEngine::neuron);
+    constexpr int v3 = static_cast<int>(ServingTerm::overhead_v3);
+    CHECK(all.fitted[v3]);
+    CHECK_FALSE(v2.fitted[v3]);
+    CHECK(all.k[v3] >= 0);
+    for (int j = 0; j < kServingTermCount; ++j)
+        if (j != v3) CHECK(all.k[j] == v2.k[j]);
+    CHECK(all.request_overhead_s == v2.request_overhead_s);
 }

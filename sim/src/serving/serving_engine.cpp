@@ -183,6 +183,8 @@ const char* term_name(ServingTerm term) {
         return "host_seq_overhead_s";
     case ServingTerm::expert_compute:
         return "expert_compute";
+    case ServingTerm::overhead_v3:
+        return "overhead_v3_s_per_layer";
     }
     return "?";
 }

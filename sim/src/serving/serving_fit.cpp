@@ -183,7 +183,8 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
                            std::string_view exclude, ServingFactors& factors) {
     std::array<double, kServingEngineCount> num{}, den{};
     for (const ServingRun& run : set.runs) {
-        if (run.source == exclude) continue;
+        // Runs marked checked, not fitted, stay out of this fit as out of the factors'.
+        if (!run.fit || run.source == exclude) continue;
         const auto node = resolve(run.instance);
         if (!node || !measures_request_ttft(run, *node)) continue;
         const double p_ms = predict_serving_run(run, *node, factors);
@@ -206,6 +207,33 @@ void fit_request_overheads(const ServingRunSet& set, const NodeResolver& resolve
                 std::max(0.0, num[static_cast<std::size_t>(i)] / den[static_cast<std::size_t>(i)]);
 }
 
+// NeuronCore-v3's fixed cost per layer and decode step (ServingTerm::overhead_v3), fitted after
+// every other factor on the Trainium2 decode steps alone: the other terms keep what the many
+// NeuronCore-v2 runs fit, and only what differs on the new generation is fitted on its few runs.
+// Least squares on relative error, (p + k L)/m - 1: k = sum((1 - p/m) L/m) / sum((L/m)^2), at
+// least zero. The runs' prefills stay unfitted (their accelerator is not listed as fitted).
+void fit_v3_overhead(const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs,
+                     EngineFactors& f) {
+    constexpr auto v3 = static_cast<std::size_t>(ServingTerm::overhead_v3);
+    EngineFactors rest = f;
+    rest.k[v3] = 0;
+    rest.fitted[v3] = true;
+    double num = 0, den = 0;
+    for (const Equation& e : q) {
+        const double l = e.terms.x[v3] / e.target_s;
+        num += (1.0 - serving_time_s(e.terms, rest) / e.target_s) * l;
+        den += l * l;
+    }
+    if (!(den > 0)) return;
+    f.k[v3] = std::max(0.0, num / den);
+    f.fitted[v3] = true;
+    for (const ServingRun* r : runs) {
+        f.runs.push_back(r->id);
+        if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
+            f.sources.push_back(r->source);
+    }
+}
+
 } // namespace
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
@@ -214,6 +242,9 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     // (encoders, CNNs).
     std::array<std::vector<Equation>, kServingEngineCount> eqs, forward_eqs;
     std::array<std::vector<const ServingRun*>, kServingEngineCount> used, forward_used;
+    // Decode steps on NeuronCore-v3, fitted for their per-layer cost alone (fit_v3_overhead).
+    std::array<std::vector<Equation>, kServingEngineCount> v3_eqs;
+    std::array<std::vector<const ServingRun*>, kServingEngineCount> v3_used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
         // A run on an instance the catalog lacks cannot be fitted; validation reports it.
@@ -222,6 +253,11 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         const auto e = equation_for(run, *node);
         if (!e) continue;
         const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
+        if (e->terms[ServingTerm::overhead_v3] != 0) {
+            v3_eqs[i].push_back(*e);
+            v3_used[i].push_back(&run);
+            continue;
+        }
         (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
         (e->decoder ? used : forward_used)[i].push_back(&run);
     }
@@ -323,6 +359,8 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         f.scale = scale;
         f.scaled_from = enum_name(ServingEngine::tensorrt_llm);
     }
+    for (std::size_t i = 0; i < kServingEngineCount; ++i)
+        fit_v3_overhead(v3_eqs[i], v3_used[i], out.engines[i]);
     fit_request_overheads(set, resolve, exclude, out);
     // TensorRT-LLM and TensorRT do not stand in for each other: TensorRT-LLM's factors are fitted
     // on generation (decode steps and prefills under in-flight batching, with a fixed cost per

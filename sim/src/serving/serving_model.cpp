@@ -227,6 +227,7 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
+                   t[ServingTerm::overhead_v3] * f.k_of(ServingTerm::overhead_v3) +
                    t[ServingTerm::prefill_overhead] * f.k_of(ServingTerm::prefill_overhead) +
                    t[ServingTerm::pass_overhead] * f.k_of(ServingTerm::pass_overhead) +
                    t[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead) +
@@ -377,7 +378,10 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     // Two all-reduces of b x h activations per layer (after attention and after the MLP).
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
-    t[ServingTerm::overhead] += layers;
+    // Fixed cost per layer: NeuronCore-v3 (Trainium2) has its own, its collectives orchestrated
+    // by CC-Cores rather than by the NeuronCores (serving_engine.h, overhead_v3).
+    t[st.hw.device.id.starts_with("Trainium2") ? ServingTerm::overhead_v3
+                                               : ServingTerm::overhead] += layers;
     // A server on NxD Inference adds its host loop to every step (schedule, prepare the inputs,
     // read back the sampled tokens, detokenize and stream them), which the Neuron SDK's own
     // benchmark loop, whose runs the neuron factors are otherwise fitted on, has none of. A server

@@ -43,9 +43,17 @@ enum class ServingTerm {
     // Matrix work of Mixture-of-Experts layers' routed experts (grouped GEMMs over the experts a
     // step reaches, with their token permutation): engines run them through their own MoE
     // kernels, not the dense GEMMs. Until MoE runs fit it, it takes the engine's compute factor.
-    expert_compute
+    expert_compute,
+    // Seconds per layer per decode step on NeuronCore-v3 (Trainium2), in place of `overhead`. On
+    // NeuronCore-v2 chips (Inferentia2, Trainium1) the NeuronCores and their DMA rings run each
+    // TP all-reduce themselves, so a layer's fixed cost holds its two all-reduces' synchronisation
+    // (the Neuron tp_comm factor fits to zero and `overhead` carries it); Trainium2 adds 16
+    // CC-Cores that orchestrate collectives (AWS Neuron docs, trainium2.rst, "Collective
+    // communication"), which the v2 chips' datasheets (inferentia2.rst, trainium.rst) do not list.
+    // Until Trainium2 runs fit it, it takes the engine's `overhead` factor.
+    overhead_v3
 };
-inline constexpr int kServingTermCount = 13;
+inline constexpr int kServingTermCount = 14;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
@@ -54,7 +62,7 @@ const char* term_name(ServingTerm term);
 // datasheet figure exists).
 struct EngineFactors {
     std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0,
-                                            1.0, 0.0, 0.0, 0.0, 0.0, 1.0};
+                                            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
@@ -72,6 +80,8 @@ struct EngineFactors {
     double k_of(ServingTerm t) const {
         if (t == ServingTerm::expert_compute && !fitted[static_cast<int>(t)])
             return k[static_cast<int>(ServingTerm::compute)];
+        if (t == ServingTerm::overhead_v3 && !fitted[static_cast<int>(t)])
+            return k[static_cast<int>(ServingTerm::overhead)];
         return k[static_cast<int>(t)];
     }
 };
