@@ -154,6 +154,8 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     const NodeSpec node = fx.node(run.instance);
     const double overlapped_ms = predict_serving_run(run, node, fx.factors);
     ServingRun itl = published_run("sglang-h200-llama3.3-70b-tp4-random1024-510x508-qps8-itl-p50");
+    // The iteration under way is a decode step or a prefill: the mean gap, prefills included.
+    itl.prefill_alone = false;
     const double step_ms = predict_serving_run(itl, node, fx.factors);
     run.overlap_schedule = false;
     const double serial_ms = predict_serving_run(run, node, fx.factors);
@@ -165,4 +167,30 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     // SGLang 0.3 runs state no overlap scheduler (it came with v0.4).
     CHECK_FALSE(published_run("sglang030-a100-80gb-llama3.1-8b-tp1-sharegpt-qps4-ttft-p50")
                     .overlap_schedule);
+}
+
+TEST_CASE("serving runs: where prefills run in iterations of their own, the median gap between "
+          "tokens is a decode step alone while fewer than half the gaps hold a prefill") {
+    auto& fx = cp::test::serving_fixture();
+    // SGLang (mixed chunks off by default) at 1 request/s: few gaps hold a prompt's prefill.
+    ServingRun run = published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x534-qps1-itl-p50");
+    REQUIRE(run.per_gap);
+    REQUIRE(run.prefill_alone);
+    const NodeSpec node = fx.node(run.instance);
+    const double median_ms = predict_serving_run(run, node, fx.factors);
+    ServingRun mean = run;
+    mean.quantile = kUnknown;
+    const double mean_ms = predict_serving_run(mean, node, fx.factors);
+    CHECK(median_ms < mean_ms);
+    // The same figure from an engine that prefills within the decode iterations is their mean.
+    ServingRun mixed = run;
+    mixed.prefill_alone = false;
+    CHECK_REL(predict_serving_run(mixed, node, fx.factors), mean_ms, 1e-9);
+    // A request's TPOT (its own mean over its tokens) carries the prefills whatever the engine.
+    ServingRun tpot = run;
+    tpot.per_gap = false;
+    CHECK_REL(predict_serving_run(tpot, node, fx.factors), mean_ms, 1e-9);
+    CHECK_FALSE(engine_mixes_prefill("SGLang"));
+    CHECK(engine_mixes_prefill("tensorrt-llm"));
+    CHECK(engine_mixes_prefill("vllm"));
 }

@@ -419,8 +419,17 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     } else {
         admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
     }
-    return run_load(c, f, b, others, step_s, wait_s, scheduler, prefill_wait_s + admission_s,
-                    n * output_tokens / duration_s);
+    FiniteRunLoad r = run_load(c, f, b, others, step_s, wait_s, scheduler,
+                               prefill_wait_s + admission_s, n * output_tokens / duration_s);
+    // Where a prompt's prefill runs in an iteration of its own, a gap holds one only if a prompt
+    // arrived during the decode step before it (Poisson: 1 - e^(-rate x step)); while fewer than
+    // half the gaps do, the median gap is a decode step alone, the mean (tpot) carrying the
+    // prefills.
+    const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+    const double prompts_per_s = n / (arrive_s > 0 ? arrive_s : duration_s);
+    const bool prefill_in_half = 1.0 - std::exp(-prompts_per_s * decode_s) >= 0.5;
+    r.median_gap_ms = 1e3 * (prefill_in_half ? step_s : decode_s);
+    return r;
 }
 
 FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f,

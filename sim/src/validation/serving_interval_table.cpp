@@ -43,7 +43,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt-llm", G::ampere, 4, 1, 0.9134, 1.0477, 0.8818, 1.0633},
         {"tensorrt-llm", G::hopper, 48, 2, 0.8848, 1.2811, 0.8193, 3.1460},
         {"vllm", G::ampere, 8, 3, 1.0011, 1.1210, 0.9887, 1.1663},
-        {"vllm", G::hopper, 17, 3, 0.6831, 1.0769, 0.6673, 1.2868},
+        {"vllm", G::hopper, 17, 3, 0.7150, 1.1340, 0.6820, 1.7484},
         {"vllm", G::trainium, 3, 2, 0.7045, 0.8028, 0.7029, 0.8259},
         {"vllm", G::other, 3, 2, 0.9306, 1.0611, 0.9217, 1.0849},
         {"tgi", G::ampere, 4, 1, 0.9905, 1.0656, 0.9656, 1.0712},
