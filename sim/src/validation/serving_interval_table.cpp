@@ -11,7 +11,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 258, 7, 0.9209, 1.3253, 0.8693, 3.4261},
-        {"tensorrt-llm", G::hopper, 809, 9, 0.9101, 1.2868, 0.6146, 3.0639},
+        {"tensorrt-llm", G::hopper, 810, 9, 0.9101, 1.2868, 0.6146, 3.0639},
         {"tensorrt-llm", G::ada, 202, 6, 0.8778, 1.1405, 0.7449, 1.5967},
         {"vllm", G::ampere, 6, 3, 0.8844, 1.0950, 0.8574, 1.1479},
         {"vllm", G::hopper, 24, 3, 0.9477, 1.2141, 0.9157, 1.3993},
@@ -27,13 +27,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 2, 1, 0.4723, 0.4977, 0.4691, 0.5009},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.9728, 4.6521, 0.9569, 6.0075},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.7774, 1.4555, 0.7192, 2.6407},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.9724, 4.6511, 0.9566, 6.0062},
+        {"tensorrt-llm", G::hopper, 49, 2, 0.7583, 1.4385, 0.7051, 2.6363},
         {"vllm", G::ampere, 8, 3, 0.8136, 2.0146, 0.7919, 3.5867},
         {"vllm", G::hopper, 17, 3, 0.8807, 1.0927, 0.7420, 1.0964},
         {"vllm", G::trainium, 3, 2, 0.8225, 1.0495, 0.8146, 1.0985},
         {"vllm", G::other, 3, 2, 1.1669, 3.3518, 1.0320, 3.7632},
-        {"tgi", G::ampere, 4, 1, 0.8927, 2.1173, 0.8759, 2.5807},
+        {"tgi", G::ampere, 4, 1, 0.8925, 2.1170, 0.8758, 2.5806},
         {"tgi", G::trainium, 3, 1, 0.7677, 0.8231, 0.7550, 0.8242},
         {"tgi", G::other, 10, 2, 0.8480, 1.4605, 0.6972, 1.4618},
         {"neuron", G::trainium, 36, 1, 1.1733, 4.1904, 1.0929, 4.8761},
@@ -41,7 +41,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9134, 1.0477, 0.8818, 1.0633},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8848, 1.2811, 0.8193, 3.1460},
+        {"tensorrt-llm", G::hopper, 49, 2, 0.8852, 1.2763, 0.8193, 3.1460},
         {"vllm", G::ampere, 8, 3, 1.0011, 1.1210, 0.9887, 1.1663},
         {"vllm", G::hopper, 17, 3, 0.7150, 1.1340, 0.6820, 1.7484},
         {"vllm", G::trainium, 3, 2, 0.7045, 0.8028, 0.7029, 0.8259},
