@@ -155,7 +155,7 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     const double overlapped_ms = predict_serving_run(run, node, fx.factors);
     ServingRun itl = published_run("sglang-h200-llama3.3-70b-tp4-random1024-510x508-qps8-itl-p50");
     // The iteration under way is a decode step or a prefill: the mean gap, prefills included.
-    itl.prefill_alone = false;
+    itl.quantile = kUnknown;
     const double step_ms = predict_serving_run(itl, node, fx.factors);
     run.overlap_schedule = false;
     const double serial_ms = predict_serving_run(run, node, fx.factors);
@@ -169,28 +169,27 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
                     .overlap_schedule);
 }
 
-TEST_CASE("serving runs: where prefills run in iterations of their own, the median gap between "
-          "tokens is a decode step alone while fewer than half the gaps hold a prefill") {
+TEST_CASE("serving runs: the median gap between tokens is a decode step alone while fewer than "
+          "half the iterations encode a prompt") {
     auto& fx = cp::test::serving_fixture();
-    // SGLang (mixed chunks off by default) at 1 request/s: few gaps hold a prompt's prefill.
+    // SGLang at 1 request/s: few iterations hold a prompt's prefill.
     ServingRun run = published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x534-qps1-itl-p50");
     REQUIRE(run.per_gap);
-    REQUIRE(run.prefill_alone);
     const NodeSpec node = fx.node(run.instance);
     const double median_ms = predict_serving_run(run, node, fx.factors);
     ServingRun mean = run;
     mean.quantile = kUnknown;
     const double mean_ms = predict_serving_run(mean, node, fx.factors);
     CHECK(median_ms < mean_ms);
-    // The same figure from an engine that prefills within the decode iterations is their mean.
-    ServingRun mixed = run;
-    mixed.prefill_alone = false;
-    CHECK_REL(predict_serving_run(mixed, node, fx.factors), mean_ms, 1e-9);
-    // A request's TPOT (its own mean over its tokens) carries the prefills whatever the engine.
+    // A request's TPOT (its own mean over its tokens) carries the prefills.
     ServingRun tpot = run;
     tpot.per_gap = false;
     CHECK_REL(predict_serving_run(tpot, node, fx.factors), mean_ms, 1e-9);
-    CHECK_FALSE(engine_mixes_prefill("SGLang"));
-    CHECK(engine_mixes_prefill("tensorrt-llm"));
-    CHECK(engine_mixes_prefill("vllm"));
+    // At 16 requests/s most iterations encode a prompt: the median gap is one of those.
+    ServingRun busy =
+        published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x513-qps16-itl-p50");
+    ServingRun busy_mean = busy;
+    busy_mean.quantile = kUnknown;
+    CHECK_REL(predict_serving_run(busy, node, fx.factors),
+              predict_serving_run(busy_mean, node, fx.factors), 1e-9);
 }

@@ -90,8 +90,8 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // SGLang 0.3 (online rows out of sample) is within the target since its prompts are encoded
     // at TensorRT-LLM's rate (9.3 %; was 15.6 %, its 8B TTFT 31-36 % above measured). The later
     // SGLang on 4-8 x H200 (v0.4 or later, torch.compile, overlap scheduler) reports the median
-    // ITL over every gap: with prefills in iterations of their own (mixed chunks off by default)
-    // that is a decode step alone while fewer than half the gaps hold a prefill; 21.3 -> 14.1 %.
+    // ITL over every gap: a decode step alone while fewer than half the iterations encode a
+    // prompt; 21.3 -> 14.1 %.
     // Its 70B steps at 1-4 requests/s are still 28-35 % above measured (13.6-14.8 ms: a fixed
     // cost per layer and step shared with the 2024 vLLM 0.6 and SGLang 0.3 runs), and at 8/s
     // (70B) the measured median gap, 70.8 ms, is 1.6x the model's decode step. Both sources are

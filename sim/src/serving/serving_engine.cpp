@@ -234,16 +234,6 @@ bool engine_overlap_schedule(std::string_view name) {
     return is_sglang(name);
 }
 
-// SGLang schedules a prefill batch whenever prompts wait and runs it alone, the decoding requests
-// paused ("--enable-mixed-chunk: Enabling mixing prefill and decode in a batch when using chunked
-// prefill", off by default: python/sglang/srt/server_args.py, enable_mixed_chunk = False, v0.3 to
-// v0.5). TensorRT-LLM's in-flight batching runs context and generation requests in one iteration,
-// and the vllm profile is vLLM's chunked-prefill scheduler, which fills each step's token budget
-// with the decodes first and the prompt chunks after.
-bool engine_mixes_prefill(std::string_view name) {
-    return !is_sglang(name);
-}
-
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices) {
     return neuron_devices ? ServingEngine::neuron : engine;
 }

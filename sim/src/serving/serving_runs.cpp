@@ -231,7 +231,6 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.metric = metric.metric;
             run.per_token_of_request = metric.per_token_of_request;
             run.per_gap = metric.per_gap;
-            run.prefill_alone = !engine_mixes_prefill(engine_name);
             run.counted_tokens_per_token = r.value("counted_tokens_per_token", 1.0);
             if (!is_known(run.quantile)) run.quantile = metric.quantile;
             run.value =

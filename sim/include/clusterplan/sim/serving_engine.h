@@ -118,9 +118,6 @@ const EnginePolicy& engine_policy(ServingEngine engine, bool neuron_devices);
 int engine_max_running(std::string_view name);
 // Whether an engine named `name` runs its scheduler one batch ahead of the device by default.
 bool engine_overlap_schedule(std::string_view name);
-// Whether an engine named `name` runs a waiting prompt's prefill in the same iteration as the
-// running requests' decode step by default (false: in an iteration of its own).
-bool engine_mixes_prefill(std::string_view name);
 // The engine whose fitted factors time `engine`'s steps: on Neuron devices every engine runs the
 // Neuron SDK's compiled graphs, so it takes the neuron factors.
 ServingEngine factor_engine(ServingEngine engine, bool neuron_devices);

@@ -88,10 +88,6 @@ struct ServingRun {
     // A latency over every gap between two tokens of every request (bench_serving's ITL: its median
     // is np.median over all the gaps), not each request's mean time per output token (TPOT).
     bool per_gap = false;
-    // The engine runs a prompt's prefill as an iteration of its own, the running requests' decode
-    // paused for it (SGLang: enable_mixed_chunk is off by default), rather than in the same
-    // iteration as their decode step.
-    bool prefill_alone = false;
     double value = 0;
     // The attention the benchmark's compiled graphs ran, where the source states it: true = a
     // fused (flash) attention kernel, false = materialised scores; unset = the engine's default.
