@@ -154,6 +154,8 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     const NodeSpec node = fx.node(run.instance);
     const double overlapped_ms = predict_serving_run(run, node, fx.factors);
     ServingRun itl = published_run("sglang-h200-llama3.3-70b-tp4-random1024-510x508-qps8-itl-p50");
+    // The iteration under way is a decode step or a prefill: the mean gap, prefills included.
+    itl.quantile = kUnknown;
     const double step_ms = predict_serving_run(itl, node, fx.factors);
     run.overlap_schedule = false;
     const double serial_ms = predict_serving_run(run, node, fx.factors);
@@ -165,4 +167,29 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     // SGLang 0.3 runs state no overlap scheduler (it came with v0.4).
     CHECK_FALSE(published_run("sglang030-a100-80gb-llama3.1-8b-tp1-sharegpt-qps4-ttft-p50")
                     .overlap_schedule);
+}
+
+TEST_CASE("serving runs: the median gap between tokens is a decode step alone while fewer than "
+          "half the iterations encode a prompt") {
+    auto& fx = cp::test::serving_fixture();
+    // SGLang at 1 request/s: few iterations hold a prompt's prefill.
+    ServingRun run = published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x534-qps1-itl-p50");
+    REQUIRE(run.per_gap);
+    const NodeSpec node = fx.node(run.instance);
+    const double median_ms = predict_serving_run(run, node, fx.factors);
+    ServingRun mean = run;
+    mean.quantile = kUnknown;
+    const double mean_ms = predict_serving_run(mean, node, fx.factors);
+    CHECK(median_ms < mean_ms);
+    // A request's TPOT (its own mean over its tokens) carries the prefills.
+    ServingRun tpot = run;
+    tpot.per_gap = false;
+    CHECK_REL(predict_serving_run(tpot, node, fx.factors), mean_ms, 1e-9);
+    // At 16 requests/s most iterations encode a prompt: the median gap is one of those.
+    ServingRun busy =
+        published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x513-qps16-itl-p50");
+    ServingRun busy_mean = busy;
+    busy_mean.quantile = kUnknown;
+    CHECK_REL(predict_serving_run(busy, node, fx.factors),
+              predict_serving_run(busy_mean, node, fx.factors), 1e-9);
 }

@@ -419,8 +419,22 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     } else {
         admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
     }
-    return run_load(c, f, b, others, step_s, wait_s, scheduler, prefill_wait_s + admission_s,
-                    n * output_tokens / duration_s);
+    FiniteRunLoad r = run_load(c, f, b, others, step_s, wait_s, scheduler,
+                               prefill_wait_s + admission_s, n * output_tokens / duration_s);
+    // A gap between two tokens of the running requests is one iteration: a decode step alone, or
+    // one that also encodes a prompt, whether the engine runs the prompt in the decodes' iteration
+    // (TensorRT-LLM's in-flight batching, vLLM's chunked prefill) or in one of its own, the
+    // decodes paused (SGLang, mixed chunks off by default). An iteration holds a prompt only if one
+    // arrived during the step before it, each prompt taking ceil(tokens / budget) of them:
+    // 1 - e^(-rate x step x chunks) of the gaps (Poisson). While that is below one half the median
+    // gap is a decode step alone; the mean (tpot) carries the prefills.
+    const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+    const double prompts_per_s = n / (arrive_s > 0 ? arrive_s : duration_s);
+    const double budget = st.policy().max_batch_tokens;
+    const double chunks = budget > 0 ? std::ceil(input_tokens / budget) : 1.0;
+    const bool prefill_in_half = 1.0 - std::exp(-prompts_per_s * decode_s * chunks) >= 0.5;
+    r.median_gap_ms = 1e3 * (prefill_in_half ? step_s : decode_s);
+    return r;
 }
 
 FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f,

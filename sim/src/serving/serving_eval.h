@@ -97,6 +97,8 @@ struct FiniteRunLoad {
     double ttft_ms = 0, tpot_ms = 0;
     double output_tokens_per_s = 0; // generated tokens / run duration
     double running_batch = 0;       // mean sequences in flight over the run
+    // Median gap between two tokens of the running requests (0: as tpot_ms).
+    double median_gap_ms = 0;
 };
 FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors& factors,
                                  const BatchPlan& plan, const ServingCapacity& capacity,

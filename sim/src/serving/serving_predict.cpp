@@ -124,6 +124,10 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
                 : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,
                                      run.request_rate_per_s, run.requests, run.quantile, loop);
         if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
+        // The median of the gaps between tokens (most iterations carry no prompt).
+        if (run.metric == ServingMetric::tpot_ms && run.per_gap && run.quantile == 0.5 &&
+            fr.median_gap_ms > 0)
+            return fr.median_gap_ms;
         if (run.metric == ServingMetric::tpot_ms) return fr.tpot_ms;
         if (run.metric == ServingMetric::output_tokens_per_s) return fr.output_tokens_per_s;
         if (run.metric == ServingMetric::latency_ms)

@@ -76,6 +76,7 @@ struct MetricName {
     bool per_device = false;
     double scale = 1.0; // 1000 for a latency published in seconds
     bool per_token_of_request = false;
+    bool per_gap = false; // inter-token latency: a statistic over the gaps, not the requests
 };
 
 MetricName parse_metric(const std::string& where, std::string name) {
@@ -93,6 +94,7 @@ MetricName parse_metric(const std::string& where, std::string name) {
         name = "output_tokens_per_s";
         out.per_device = true;
     }
+    out.per_gap = name == "itl_ms" || name == "itl_s" || name == "inter_token_latency_ms";
     // Latencies published in seconds.
     static const std::pair<std::string_view, std::string_view> seconds[] = {
         {"ttft_s", "ttft_ms"},
@@ -228,6 +230,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
             run.metric = metric.metric;
             run.per_token_of_request = metric.per_token_of_request;
+            run.per_gap = metric.per_gap;
             run.counted_tokens_per_token = r.value("counted_tokens_per_token", 1.0);
             if (!is_known(run.quantile)) run.quantile = metric.quantile;
             run.value =

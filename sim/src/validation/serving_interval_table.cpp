@@ -11,10 +11,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 258, 7, 0.9209, 1.3253, 0.8693, 3.4261},
-        {"tensorrt-llm", G::hopper, 809, 9, 0.9101, 1.2868, 0.6146, 3.0639},
+        {"tensorrt-llm", G::hopper, 810, 9, 0.9101, 1.2868, 0.6146, 3.0639},
         {"tensorrt-llm", G::ada, 202, 6, 0.8778, 1.1405, 0.7449, 1.5967},
-        {"vllm", G::ampere, 6, 3, 0.8676, 1.0575, 0.8527, 1.0848},
-        {"vllm", G::hopper, 24, 3, 0.9554, 1.1412, 0.9139, 1.3411},
+        {"vllm", G::ampere, 6, 3, 0.8844, 1.0950, 0.8574, 1.1479},
+        {"vllm", G::hopper, 24, 3, 0.9477, 1.2141, 0.9157, 1.3993},
         {"vllm", G::trainium, 4, 2, 0.9746, 1.0275, 0.9579, 1.0323},
         {"vllm", G::other, 3, 2, 0.9748, 1.1887, 0.9380, 1.2053},
         {"tgi", G::ampere, 4, 1, 1.0469, 1.1308, 1.0387, 1.1541},
@@ -28,9 +28,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9781, 4.6662, 0.9616, 6.0252},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.9118, 1.5070, 0.8449, 2.6738},
-        {"vllm", G::ampere, 8, 3, 0.5373, 0.9718, 0.4980, 1.0114},
-        {"vllm", G::hopper, 17, 3, 0.8383, 1.0568, 0.7260, 1.1165},
+        {"tensorrt-llm", G::hopper, 49, 2, 0.9132, 1.5049, 0.8449, 2.6738},
+        {"vllm", G::ampere, 8, 3, 0.8662, 2.0146, 0.8460, 3.5867},
+        {"vllm", G::hopper, 17, 3, 0.9033, 1.0927, 0.7420, 1.0964},
         {"vllm", G::trainium, 6, 3, 0.7743, 1.3103, 0.7734, 1.5276},
         {"vllm", G::other, 3, 2, 1.1669, 3.3518, 1.0320, 3.7632},
         {"tgi", G::ampere, 4, 1, 0.8948, 2.1211, 0.8773, 2.5832},
@@ -41,9 +41,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9135, 1.0479, 0.8819, 1.0635},
-        {"tensorrt-llm", G::hopper, 48, 2, 0.8848, 1.2811, 0.8193, 3.1460},
-        {"vllm", G::ampere, 8, 3, 0.8992, 1.1029, 0.7753, 1.1451},
-        {"vllm", G::hopper, 17, 3, 0.7366, 1.0801, 0.7055, 1.4247},
+        {"tensorrt-llm", G::hopper, 49, 2, 0.8852, 1.2763, 0.8193, 3.1460},
+        {"vllm", G::ampere, 8, 3, 1.0011, 1.1210, 0.9887, 1.1663},
+        {"vllm", G::hopper, 17, 3, 0.7150, 1.1340, 0.6820, 1.7484},
         {"vllm", G::trainium, 6, 3, 0.9737, 1.1257, 0.9525, 1.1831},
         {"vllm", G::other, 3, 2, 0.9306, 1.0611, 0.9217, 1.0849},
         {"tgi", G::ampere, 4, 1, 0.9906, 1.0658, 0.9657, 1.0714},

@@ -85,6 +85,9 @@ struct ServingRun {
     // A per-token latency that is the whole request's latency over its output tokens, first token
     // included (llmperf's inter-token latency, TGI's time_per_token), not the decode step.
     bool per_token_of_request = false;
+    // A latency over every gap between two tokens of every request (bench_serving's ITL: its median
+    // is np.median over all the gaps), not each request's mean time per output token (TPOT).
+    bool per_gap = false;
     double value = 0;
     // The attention the benchmark's compiled graphs ran, where the source states it: true = a
     // fused (flash) attention kernel, false = materialised scores; unset = the engine's default.
