@@ -1,6 +1,6 @@
 #include "io/scenario_serving.h"
 
-#include <cctype>
+#include "io/ascii_text.h"
 
 namespace cp::sim {
 
@@ -79,9 +79,7 @@ std::optional<ServingEngine> serving_engine_from_name(std::string_view name) {
         {"hf", "pytorch"},
         {"torch", "pytorch"},
         {"transformers", "pytorch"}};
-    std::string n(name);
-    for (char& c : n)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string n = ascii_lower(name);
     for (const auto& [alias, engine] : aliases)
         if (n == alias) return parse_serving_engine(engine);
     return parse_serving_engine(n);

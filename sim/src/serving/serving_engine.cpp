@@ -1,6 +1,7 @@
 #include "clusterplan/sim/serving_engine.h"
 
-#include <cctype>
+#include "io/ascii_text.h"
+
 #include <string>
 
 namespace cp::sim {
@@ -212,10 +213,7 @@ namespace {
 
 // Engine names are matched as scenario files write them, in any case.
 bool is_sglang(std::string_view name) {
-    std::string n(name);
-    for (char& ch : n)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return n == "sglang";
+    return ascii_lower(name) == "sglang";
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 #include "clusterplan/sim/serving_runs.h"
 
 #include "clusterplan/sim/serving_engine.h"
+#include "io/ascii_text.h"
 #include "sim_embedded.h"
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -46,12 +46,6 @@ Workload parse_model(const std::string& id, const json& m) {
     return w;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::optional<ServingEngine> run_engine(const std::string& name) {
     return serving_engine_from_name(name);
 }
@@ -61,7 +55,7 @@ std::optional<StorageType> run_storage(const std::string& name) {
         {"float32", "fp32"}, {"float16", "fp16"}, {"half", "fp16"}, {"bfloat16", "bf16"},
         {"fp8_e4m3", "fp8"}, {"e4m3", "fp8"},     {"w8a8", "int8"}, {"awq", "int4"},
         {"gptq", "int4"},    {"w4a16", "int4"}};
-    std::string n = lower(name);
+    std::string n = ascii_lower(name);
     for (const auto& [alias, type] : aliases)
         if (n == alias) n = type;
     return parse_storage_type(n);
@@ -81,7 +75,7 @@ struct MetricName {
 
 MetricName parse_metric(const std::string& where, std::string name) {
     MetricName out;
-    name = lower(name);
+    name = ascii_lower(name);
     const std::pair<std::string_view, double> suffixes[] = {
         {"_mean", kUnknown}, {"_p50", 0.5}, {"_median", 0.5}, {"_p90", 0.9}, {"_p99", 0.99}};
     for (const auto& [suffix, q] : suffixes)
@@ -180,7 +174,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.source = r.at("source").get<std::string>();
             if (!set.sources.count(run.source))
                 bad(where, "source '" + run.source + "' is not listed");
-            const std::string engine_name = lower(r.at("engine").get<std::string>());
+            const std::string engine_name = ascii_lower(r.at("engine").get<std::string>());
             const auto engine = run_engine(engine_name);
             if (!engine) bad(where, "unknown engine");
             run.engine = *engine;
@@ -240,7 +234,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.fused_attention = r.at("attention_kernel").get<bool>();
             run.sequence_parallel = r.value("sequence_parallel", false);
             if (r.contains("neuron_library")) {
-                const std::string library = lower(r.at("neuron_library").get<std::string>());
+                const std::string library = ascii_lower(r.at("neuron_library").get<std::string>());
                 if (library != "transformers-neuronx" && library != "nxd-inference")
                     bad(where, "unknown neuron_library (transformers-neuronx or nxd-inference)");
                 run.transformers_neuronx = library == "transformers-neuronx";
