@@ -22,9 +22,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 1.0634, 1.1425, 1.0590, 1.2367},
         {"neuron", G::trainium, 30, 2, 0.6703, 1.0028, 0.6587, 1.0258},
         {"neuron", G::other, 33, 2, 0.6783, 1.1164, 0.1563, 1.6832},
-        {"tensorrt", G::ampere, 2, 1, 0.3835, 0.4225, 0.3786, 0.4274},
-        {"tensorrt", G::hopper, 3, 2, 0.5771, 1.1223, 0.5541, 1.2357},
-        {"tensorrt", G::ada, 2, 1, 0.4723, 0.4977, 0.4691, 0.5009},
+        {"tensorrt", G::ampere, 2, 1, 0.3835, 0.4225, 0.3786, 0.4273},
+        {"tensorrt", G::hopper, 3, 2, 0.5770, 1.1330, 0.5541, 1.2491},
+        {"tensorrt", G::ada, 2, 1, 0.4710, 0.4955, 0.4680, 0.4985},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9728, 4.6521, 0.9569, 6.0075},
@@ -51,9 +51,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 1.0265, 1.1210, 1.0040, 1.1590},
         {"neuron", G::trainium, 48, 2, 0.6805, 0.9397, 0.6585, 1.0081},
         {"neuron", G::other, 59, 2, 0.7133, 1.0868, 0.6366, 1.7029},
-        {"tensorrt", G::ampere, 32, 1, 0.9164, 2.4123, 0.8782, 3.6308},
-        {"tensorrt", G::ada, 65, 2, 0.7407, 1.2378, 0.6521, 1.9863},
-        {"tensorrt", G::other, 3, 1, 1.0350, 1.1199, 1.0303, 1.1363},
+        {"tensorrt", G::ampere, 32, 1, 0.9053, 1.8752, 0.8848, 3.1250},
+        {"tensorrt", G::ada, 65, 2, 0.7502, 1.2439, 0.6627, 1.5770},
+        {"tensorrt", G::other, 3, 1, 1.0560, 1.1591, 1.0535, 1.1824},
     };
     switch (figure) {
     case ServingFigure::throughput:
