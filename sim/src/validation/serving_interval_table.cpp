@@ -51,8 +51,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 1.0265, 1.1210, 1.0040, 1.1590},
         {"neuron", G::trainium, 48, 2, 0.6805, 0.9397, 0.6585, 1.0081},
         {"neuron", G::other, 59, 2, 0.7133, 1.0868, 0.6366, 1.7029},
-        {"tensorrt", G::ampere, 32, 1, 0.9053, 1.8752, 0.8848, 3.1250},
-        {"tensorrt", G::ada, 65, 2, 0.7502, 1.2439, 0.6627, 1.5770},
+        {"tensorrt", G::ampere, 112, 2, 0.9228, 1.3374, 0.8848, 3.1250},
+        {"tensorrt", G::ada, 225, 3, 0.7971, 1.2566, 0.6627, 1.6640},
         {"tensorrt", G::other, 3, 1, 1.0560, 1.1591, 1.0535, 1.1824},
     };
     switch (figure) {
