@@ -53,6 +53,43 @@ inline constexpr double kFlashAttentionFractionDefault = 0.50;
 // so of n x n tiles n(n+1)/2 run. Tiles are 128 rows for head dimension 128 (its sec. 3.3 block
 // sizes {64, 128} x {64, 128}).
 inline constexpr double kFusedAttentionTileRows = 128.0;
+// Streaming multiprocessors of NVIDIA parts and the SM clock their datasheet dense FP16 peak is
+// quoted at (peak / (SMs x dense FP16 FLOPs per SM per clock: 1,024 on Volta, Turing and Ada,
+// 2,048 on the A100, 4,096 on Hopper)). SM counts: Turing whitepaper appendix (T4, 40 SMs),
+// Volta whitepaper table 1 (V100 SXM2, 80), A100 whitepaper table 3 (108), H100 whitepaper table
+// 3 (H100 SXM5, 132; H200 is the same die), the L4 and L40S datasheets' CUDA cores / 128 (7,424
+// -> 58, 18,176 -> 142). Clocks: 1,590 MHz (T4 65 TFLOPS), 1,530 (V100 125), 1,410 (A100 312),
+// 1,830 (H100 989.4), 2,040 (L4 121), 2,490 (L40S 362). The A10G has no NVIDIA datasheet and is
+// left out.
+struct SmFigures {
+    std::string_view device_id;
+    double sms;
+    double clock_mhz;
+};
+inline constexpr std::array<SmFigures, 9> kSmFigures{{{"T4", 40, 1590},
+                                                      {"V100-16GB", 80, 1530},
+                                                      {"V100-32GB", 80, 1530},
+                                                      {"A100-40GB", 108, 1410},
+                                                      {"A100-80GB", 108, 1410},
+                                                      {"H100-80GB", 132, 1830},
+                                                      {"H200-141GB", 132, 1830},
+                                                      {"L4", 58, 2040},
+                                                      {"L40S", 142, 2490}}};
+// The figures of `device_id`, or null where the table has none.
+constexpr const SmFigures* sm_figures(std::string_view device_id) {
+    for (const SmFigures& f : kSmFigures)
+        if (f.device_id == device_id) return &f;
+    return nullptr;
+}
+// Encoder fused attention for sequences up to 512 (NVIDIA's fused multi-head attention, fmha v1/v2:
+// the kernels TensorRT's bertQKVToContextPlugin runs, also in NVIDIA apex contrib/csrc/fmha)
+// launches one thread block per head of one sequence (dim3 grid(params.h, params.b)), which steps
+// through the whole s x s problem of that head alone, 16 query rows at a time (FMHA_kernel_traits
+// <512, 64, 16, ...>). A block's steps wait on its loads, its row reductions and its softmax, so
+// its time goes with the SM clock, not with the tensor cores' peak; the blocks run in waves of one
+// per SM. A block's time is priced at this many FLOPs per clock (the dense FP16 tensor rate of one
+// Volta/Turing/Ada SM) and scaled by the engine's fitted attention factor.
+inline constexpr double kFusedAttentionBlockFlopsPerClock = 1024.0;
 // Time of a FlashAttention-1-generation kernel over FlashAttention-2's for the same work
 // (TransformerShape::flash_attention_v1; Dao 2023: "around 2x speedup compared to FlashAttention").
 inline constexpr double kFlashAttentionV1TimeRatio = 2.0;

@@ -448,10 +448,21 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
+    // A GPU's fused kernel runs one block per head of one sequence, in waves over the SMs
+    // (model_constants.h kFusedAttentionBlockFlopsPerClock).
     const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
-    t[ServingTerm::compute] +=
-        layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
-    t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);
+    const model::SmFigures* sm = model::sm_figures(st.hw.device.id);
+    if (st.hw.device.is_gpu && st.fused_attention && sm) {
+        const double waves = std::ceil(batch * heads / sm->sms);
+        const double block_flops = 2.0 * 2.0 * tokens * tokens * dh;
+        t[ServingTerm::attention] +=
+            layers * waves * block_flops /
+            (model::kFusedAttentionBlockFlopsPerClock * sm->clock_mhz * 1e6);
+    } else {
+        t[ServingTerm::compute] +=
+            layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});
+        t[ServingTerm::attention] += layers * scores_traffic_s(st, batch, tokens);
+    }
     t[ServingTerm::tp_comm] +=
         2.0 * layers * all_reduce_s(st, all_tokens * s.hidden * activation_bytes(st));
     t[ServingTerm::overhead] += layers;

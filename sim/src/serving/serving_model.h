@@ -140,7 +140,9 @@ ServingTerms decode_step_terms(const ServingSetup& setup, double batch, double c
 // (0 = one pass); with `lm_head` the first token's logits are computed.
 ServingTerms prefill_terms(const ServingSetup& setup, double requests, double tokens,
                            double chunk_tokens, bool lm_head = true);
-// One encoder forward pass (bidirectional attention, no generation) of `batch` x `tokens`.
+// One encoder forward pass (bidirectional attention, no generation) of `batch` x `tokens`. On a
+// GPU with SM figures (model_constants.h kSmFigures) the fused attention is timed by its launch
+// shape (the attention term); elsewhere at the GEMM rate.
 ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
 // One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3).
 ServingTerms cnn_terms(const ServingSetup& setup, double batch);

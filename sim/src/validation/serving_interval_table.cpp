@@ -20,11 +20,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 1.0469, 1.1308, 1.0387, 1.1541},
         {"tgi", G::trainium, 3, 1, 0.8463, 0.9483, 0.8328, 0.9602},
         {"tgi", G::other, 10, 2, 1.0634, 1.1425, 1.0590, 1.2367},
-        {"neuron", G::trainium, 30, 2, 0.6703, 1.0028, 0.6587, 1.0258},
-        {"neuron", G::other, 33, 2, 0.6783, 1.1164, 0.1563, 1.6832},
-        {"tensorrt", G::ampere, 2, 1, 0.3835, 0.4225, 0.3786, 0.4274},
-        {"tensorrt", G::hopper, 3, 2, 0.5771, 1.1223, 0.5541, 1.2357},
-        {"tensorrt", G::ada, 2, 1, 0.4723, 0.4977, 0.4691, 0.5009},
+        {"neuron", G::trainium, 52, 3, 0.6851, 1.2104, 0.6587, 1.3073},
+        {"neuron", G::other, 55, 3, 0.7157, 1.2279, 0.1563, 1.6832},
+        {"tensorrt", G::ampere, 2, 1, 0.3835, 0.4225, 0.3786, 0.4273},
+        {"tensorrt", G::hopper, 3, 2, 0.5770, 1.1330, 0.5541, 1.2491},
+        {"tensorrt", G::ada, 2, 1, 0.4710, 0.4955, 0.4680, 0.4985},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9781, 4.6662, 0.9616, 6.0252},
@@ -49,11 +49,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::ampere, 4, 1, 0.9906, 1.0658, 0.9657, 1.0714},
         {"tgi", G::trainium, 3, 1, 0.8042, 0.9042, 0.7891, 0.9141},
         {"tgi", G::other, 10, 2, 1.0265, 1.1210, 1.0040, 1.1590},
-        {"neuron", G::trainium, 54, 3, 0.6858, 0.9338, 0.6585, 1.0081},
-        {"neuron", G::other, 65, 3, 0.7290, 1.0780, 0.6366, 1.7029},
-        {"tensorrt", G::ampere, 32, 1, 0.9164, 2.4123, 0.8782, 3.6308},
-        {"tensorrt", G::ada, 65, 2, 0.7407, 1.2378, 0.6521, 1.9863},
-        {"tensorrt", G::other, 3, 1, 1.0350, 1.1199, 1.0303, 1.1363},
+        {"neuron", G::trainium, 76, 4, 0.6988, 1.1613, 0.6585, 1.3043},
+        {"neuron", G::other, 87, 4, 0.7613, 1.1305, 0.6366, 1.7029},
+        {"tensorrt", G::ampere, 112, 2, 0.9228, 1.3374, 0.8848, 3.1250},
+        {"tensorrt", G::ada, 225, 3, 0.7971, 1.2566, 0.6627, 1.6640},
+        {"tensorrt", G::other, 3, 1, 1.0560, 1.1591, 1.0535, 1.1824},
     };
     switch (figure) {
     case ServingFigure::throughput:

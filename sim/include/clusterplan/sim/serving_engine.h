@@ -25,6 +25,8 @@ enum class ServingTerm {
     tp_comm,
     overhead,
     cnn_compute,
+    // The s x s scores written and read by unfused attention; on GPUs, an encoder's fused attention
+    // kernel, one block per head of one sequence, in waves over the SMs at the SM clock.
     attention,
     prefill_compute,
     prefill_overhead,
