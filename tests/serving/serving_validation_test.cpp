@@ -100,6 +100,14 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // datasets' request counts (the doc's num_requests table) 18.0 -> 15.7 %. Bound: the level
     // reached.
     if (source == "trtllm-0.12-offline") return 0.16;
+    // Out of sample (added as a held-out check, not fitted): the 0.13.0 table, same trtllm-bench
+    // method as 0.12, 607 dense rows. Its error is 0.12's: 15.6 % mean, the model high where many
+    // GPUs decode long outputs (+19 % signed at TP8, +25 % at 128/4096; H100 FP16 Llama 3 70B TP8
+    // 128/4096 4,259 tok/s, 0.15 has 6,932) and 5.6-8.9 % mean on the 6-8B models (TP1). The rows
+    // furthest above the model are the least KV room: 70B FP8 on one H100 (128/2048 344 tok/s,
+    // 0.17 has 912) and FP16 70B on 2 x A100 at 2048/2048 (109 tok/s), 2.2-2.8x below the model.
+    // Bound: the level reached.
+    if (source == "trtllm-0.13-offline") return 0.16;
     // MLPerf ResNet-50 (INT8 TensorRT) on A100, H100 and L4 share one CNN compute factor. H100
     // reaches 2.17x A100's rate where the INT8 peaks give 3.17x (achieved share of the dense INT8
     // peak: A100 56 %, H100 38 %, L4 45 %), which feature-map traffic through each GPU's L2 would

@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 258, 7, 0.9209, 1.3253, 0.8693, 3.4261},
-        {"tensorrt-llm", G::hopper, 810, 9, 0.9101, 1.2868, 0.6146, 3.0639},
-        {"tensorrt-llm", G::ada, 202, 6, 0.8778, 1.1405, 0.7449, 1.5967},
+        {"tensorrt-llm", G::ampere, 401, 9, 0.9282, 1.3476, 0.8693, 3.4261},
+        {"tensorrt-llm", G::hopper, 1298, 13, 0.9193, 1.3088, 0.6146, 3.0639},
+        {"tensorrt-llm", G::ada, 312, 8, 0.9082, 1.1478, 0.7449, 1.6014},
         {"vllm", G::ampere, 6, 3, 0.8844, 1.0950, 0.8574, 1.1479},
         {"vllm", G::hopper, 24, 3, 0.9477, 1.2141, 0.9157, 1.3993},
         {"vllm", G::trainium, 4, 2, 0.9746, 1.0275, 0.9579, 1.0323},
