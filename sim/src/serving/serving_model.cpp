@@ -184,6 +184,12 @@ ServingHardware serving_hardware(const NodeSpec& node) {
     hw.node = node;
     hw.device = node.accelerator;
     hw.cores_per_chip = neuron_cores_per_chip(node.accelerator);
+    hw.neuron_core_v3 = node.accelerator.id.starts_with("Trainium2");
+    if (const model::SmFigures* sm = model::sm_figures(node.accelerator.id);
+        sm && node.accelerator.is_gpu) {
+        hw.sms = sm->sms;
+        hw.sm_clock_mhz = sm->clock_mhz;
+    }
     const double c = hw.cores_per_chip;
     if (c > 1) {
         for (double& p : hw.device.peak_tflops)
@@ -320,7 +326,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // attention kernel for context encoding at every bucket of 256 tokens or more under LNC 2
     // (NxD Inference trn2 Llama 3.1 405B tutorial, "Flash attention"; under LNC 1, on
     // NeuronCore-v2, only from 4096 tokens).
-    st.fused_attention = st.policy().fused_attention || d.id.starts_with("Trainium2");
+    st.fused_attention = st.policy().fused_attention || st.hw.neuron_core_v3;
     if (weights == StorageType::int8 && engine == ServingEngine::tensorrt &&
         is_known(d.int8_tops)) {
         st.int8_compute = true;
@@ -380,8 +386,7 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
         2.0 * layers * all_reduce_s(st, batch * s.hidden * activation_bytes(st));
     // Fixed cost per layer: NeuronCore-v3 (Trainium2) has its own, its collectives orchestrated
     // by CC-Cores rather than by the NeuronCores (serving_engine.h, overhead_v3).
-    t[st.hw.device.id.starts_with("Trainium2") ? ServingTerm::overhead_v3
-                                               : ServingTerm::overhead] += layers;
+    t[st.hw.neuron_core_v3 ? ServingTerm::overhead_v3 : ServingTerm::overhead] += layers;
     // A server on NxD Inference adds its host loop to every step (schedule, prepare the inputs,
     // read back the sampled tokens, detokenize and stream them), which the Neuron SDK's own
     // benchmark loop, whose runs the neuron factors are otherwise fitted on, has none of. A server
@@ -451,13 +456,12 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     // A GPU's fused kernel runs one block per head of one sequence, in waves over the SMs
     // (model_constants.h kFusedAttentionBlockFlopsPerClock).
     const double heads = heads_per_rank(s, st.tp), dh = head_dim(s);
-    const model::SmFigures* sm = model::sm_figures(st.hw.device.id);
-    if (st.hw.device.is_gpu && st.fused_attention && sm) {
-        const double waves = std::ceil(batch * heads / sm->sms);
+    if (st.fused_attention && st.hw.sms > 0) {
+        const double waves = std::ceil(batch * heads / st.hw.sms);
         const double block_flops = 2.0 * 2.0 * tokens * tokens * dh;
         t[ServingTerm::attention] +=
             layers * waves * block_flops /
-            (model::kFusedAttentionBlockFlopsPerClock * sm->clock_mhz * 1e6);
+            (model::kFusedAttentionBlockFlopsPerClock * st.hw.sm_clock_mhz * 1e6);
     } else {
         t[ServingTerm::compute] +=
             layers * 2.0 * gemm_compute_time_s(st.rates, {tokens, tokens, dh, batch * heads});

@@ -32,6 +32,11 @@ struct ServingHardware {
     AcceleratorSpec device;   // one device (a GPU or one NeuronCore)
     int devices_per_node = 1; // GPUs or NeuronCores in one instance
     int cores_per_chip = 1;
+    // Trainium2's NeuronCore-v3: flash-attention context encoding and its own fixed cost per
+    // layer (ServingTerm::overhead_v3).
+    bool neuron_core_v3 = false;
+    // A GPU's SM count and clock (model_constants.h kSmFigures); zero where the table has none.
+    double sms = 0, sm_clock_mhz = 0;
 };
 ServingHardware serving_hardware(const NodeSpec& node);
 // Whether the devices are NeuronCores (Inferentia, Trainium) rather than GPUs.
