@@ -52,10 +52,10 @@ bool master_copy(Optimizer optimizer, Precision precision) {
 // row/column statistics, then the update).
 double raw_traffic(Optimizer optimizer, Precision precision) {
     const double w = weight_bytes_per_param(precision);
-    const double master = master_copy(optimizer, precision) ? kFp32Bytes : 0.0;
+    const bool master = master_copy(optimizer, precision);
     const double grad_reads = optimizer == Optimizer::adafactor ? 2.0 : 1.0;
-    return grad_reads * w + 2.0 * (moment_bytes(optimizer) + master) +
-           (master_copy(optimizer, precision) ? w : 0.0);
+    return grad_reads * w + 2.0 * (moment_bytes(optimizer) + (master ? kFp32Bytes : 0.0)) +
+           (master ? w : 0.0);
 }
 
 } // namespace

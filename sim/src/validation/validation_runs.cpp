@@ -1,6 +1,7 @@
 #include "clusterplan/sim/validation_runs.h"
 
 #include "engine/pipeline_stages.h"
+#include "io/scenario_training_options.h"
 
 #include <algorithm>
 #include <cmath>
@@ -216,11 +217,15 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
             row.fail("tp_input_gather", "per-projection gathers are a PyTorch TP plan's");
         l.tp_gather_per_projection = true;
     }
-    // optimizer adamw-bf16: weights, gradients and Adam moments all BF16 (Neuron XLA_USE_BF16).
+    // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all
+    // BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
         const std::string& o = row.text("optimizer");
-        if (o != "adamw" && o != "adamw-bf16") row.fail("optimizer", "adamw or adamw-bf16");
-        l.optimizer = o == "adamw-bf16" ? Optimizer::adamw_bf16 : Optimizer::adamw;
+        const auto& names = scenario_io::kOptimizers;
+        const auto it = std::find_if(names.begin(), names.end(),
+                                     [&](const auto& entry) { return o == entry.second; });
+        if (it == names.end()) row.fail("optimizer", "unknown optimizer '" + o + "'");
+        l.optimizer = it->first;
     }
     if (row.has("stage_layers")) {
         std::vector<int> stages;
