@@ -133,8 +133,7 @@ Cluster parse_cluster(const Row& row, Precision precision) {
     for (auto [p, key] : {std::pair{Precision::tf32, "peak_tflops_tf32"},
                           std::pair{Precision::fp32, "peak_tflops_fp32"}})
         if (row.has_optional(key)) a.peak_tflops[static_cast<int>(p)] = row.number(key);
-    if ((precision == Precision::fp32 || precision == Precision::tf32) &&
-        !(a.peak(precision) > 0))
+    if ((precision == Precision::fp32 || precision == Precision::tf32) && !(a.peak(precision) > 0))
         row.fail("precision", "a tf32 or fp32 run needs its peak_tflops_tf32 / peak_tflops_fp32");
     a.memory_gib = row.number("memory_gib");
     if (row.has_optional("tdp_w")) a.tdp_w = row.number("tdp_w");
