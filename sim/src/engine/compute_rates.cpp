@@ -104,6 +104,14 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
+    // A GEMM at a slower precision (tf32 tiles at half the 16-bit tensor rate, fp32 on the CUDA
+    // cores) runs the same output tiles for longer, so its fixed launch and tail latency weighs
+    // as in a 16-bit GEMM of proportionally more FLOPs: the size curve, drawn from 16-bit GEMMs,
+    // is read there (the converse of the fp8 / int8 scale the serving model sets).
+    const double peak16 = accelerator.peak_16bit();
+    if ((precision == Precision::fp32 || precision == Precision::tf32) && is_known(peak16) &&
+        peak16 > 0 && r.peak_flops > 0)
+        r.size_curve_flops_scale = std::max(1.0, peak16 * 1e12 / r.peak_flops);
     set_tensor_power(accelerator, precision, r);
     if (calibration) {
         // Calibration profiles key GEMM curves by the scenario name of the precision ("bf16").

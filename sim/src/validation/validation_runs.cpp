@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace cp::sim {
@@ -128,8 +129,12 @@ Cluster parse_cluster(const Row& row, Precision precision) {
     a.peak_tflops[static_cast<int>(Precision::bf16)] = row.number("peak_tflops_half");
     if (row.has("peak_tflops_fp8"))
         a.peak_tflops[static_cast<int>(Precision::fp8)] = row.number("peak_tflops_fp8");
-    if (precision == Precision::fp32 || precision == Precision::tf32)
-        row.fail("precision", "fixtures carry 16-bit and fp8 peaks only");
+    // TF32 and FP32 runs (CNN and BERT fixtures) carry their dense peaks in optional columns.
+    for (auto [p, key] : {std::pair{Precision::tf32, "peak_tflops_tf32"},
+                          std::pair{Precision::fp32, "peak_tflops_fp32"}})
+        if (row.has_optional(key)) a.peak_tflops[static_cast<int>(p)] = row.number(key);
+    if ((precision == Precision::fp32 || precision == Precision::tf32) && !(a.peak(precision) > 0))
+        row.fail("precision", "a tf32 or fp32 run needs its peak_tflops_tf32 / peak_tflops_fp32");
     a.memory_gib = row.number("memory_gib");
     if (row.has_optional("tdp_w")) a.tdp_w = row.number("tdp_w");
     if (row.has_optional("power_limit_w")) a.power_limit_w = row.number("power_limit_w");
@@ -152,6 +157,17 @@ Cluster parse_cluster(const Row& row, Precision precision) {
 Workload parse_workload(const Row& row) {
     Workload w;
     w.name = row.text("model");
+    // A generic model (CNN) is given by its parameters and FLOPs per sample (workload.h), as the
+    // planner takes it from a scenario; the shape columns stay empty.
+    if (row.has_optional("flops_per_sample")) {
+        if (row.has("layers")) row.fail("layers", "a generic model has no transformer shape");
+        w.kind = WorkloadKind::generic;
+        w.params = row.number("params");
+        w.flops_per_sample = row.number("flops_per_sample");
+        if (!(w.params > 0) || !(w.flops_per_sample > 0))
+            row.fail("flops_per_sample", "params and flops_per_sample must be positive");
+        return w;
+    }
     w.kind = WorkloadKind::transformer;
     TransformerShape& s = w.shape;
     s.layers = row.integer("layers", 1, 100000);
@@ -313,11 +329,15 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.id = row.text("id");
         run.source = row.text("source");
         if (run.id.empty() || run.source.empty()) row.fail("id", "id and source are required");
-        const auto fw = framework_from_name(row.text("framework"));
-        if (!fw) row.fail("framework", "unknown framework '" + row.text("framework") + "'");
-        run.framework = *fw;
         run.precision = parse_precision(row);
         run.workload = parse_workload(row);
+        // A generic model names no framework: it is planned as a scenario without one is.
+        const bool generic = run.workload.kind == WorkloadKind::generic;
+        const auto fw = generic && !row.has("framework")
+                            ? std::optional{Framework::automatic}
+                            : framework_from_name(row.text("framework"));
+        if (!fw) row.fail("framework", "unknown framework '" + row.text("framework") + "'");
+        run.framework = *fw;
         // torch_compile false: the Llama block's pointwise ops run as eager PyTorch kernels
         // (TransformerShape::eager_elementwise); true or empty: fused.
         if (row.has_optional("torch_compile") && !row.flag("torch_compile")) {
@@ -349,11 +369,15 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
 
 RunPrediction predict_run(const ValidationRun& run, const FactorTable* factors) {
     const FactorTable& table = factors ? *factors : fitted_factor_table();
+    // A generic model's whole-step fraction is already a measured rate: the transformer factors
+    // do not apply to it (as the planner evaluates it, step_model.cpp).
     const double eff =
-        table
-            .lookup(run.framework, accelerator_generation(run.cluster.node.accelerator),
-                    run.precision)
-            .efficiency;
+        run.workload.kind == WorkloadKind::generic
+            ? 1.0
+            : table
+                  .lookup(run.framework, accelerator_generation(run.cluster.node.accelerator),
+                          run.precision)
+                  .efficiency;
     std::vector<int> mbs{run.layout.micro_batch}, vs{run.layout.virtual_stages};
     if (run.micro_batch_searched) {
         mbs.clear();
