@@ -1,7 +1,10 @@
 #include "planning/framework_notes.h"
 
 #include "clusterplan/sim/framework_factors.h"
+#include "engine/gaudi_rates.h"
 #include "engine/pipeline_stages.h"
+
+#include <cstdio>
 
 namespace cp::sim {
 
@@ -35,8 +38,19 @@ std::vector<std::string> framework_assumptions(const Scenario& sc, const Acceler
     add(!acc.eager_kernel_issue, "compiled graphs (no host-issue floor)");
     if (!mechanisms.empty()) line += ": " + mechanisms;
     out.push_back(line);
-    out.push_back(describe_factor(
-        fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
+    const double gaudi_cnn = gaudi_generic_compute_fraction(acc, sc.precision);
+    if (!transformer && is_known(gaudi_cnn)) {
+        // The general assumption lines quote NVIDIA's CNN fraction; Gaudi has its own.
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%.0f %% of its bf16 rate (%.1f TFLOP/s)", 100.0 * gaudi_cnn,
+                      gaudi_cnn * acc.peak(sc.precision));
+        out.push_back("generic (CNN) models on " + acc.id + ": " + buf +
+                      " over a whole step, fitted on Habana's published single-card ResNet-50 "
+                      "training throughput (not NVIDIA's fraction); no framework factor");
+    } else {
+        out.push_back(describe_factor(
+            fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
+    }
     if (transformer && layout.pp > 1) {
         const StageSplit s = stage_split(shape.layers, layout);
         if (s.first != s.last || (layout.pp > 2 && s.middle != s.first))
