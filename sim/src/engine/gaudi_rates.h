@@ -11,4 +11,9 @@ namespace cp::sim {
 // it was measured on that accelerator family; NaN where no measurement of the family is known.
 double gaudi_generic_compute_fraction(const AcceleratorSpec& accelerator, Precision precision);
 
+// Whether the accelerator's catalog 16-bit rate was fitted on its own measured runs (Gaudi1): such
+// a rate already carries its software stack's efficiency, so the framework factors fitted on other
+// hardware's runs do not apply to it.
+bool rate_measured_derived(const AcceleratorSpec& accelerator);
+
 } // namespace cp::sim

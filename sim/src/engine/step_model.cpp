@@ -333,14 +333,16 @@ PlanResult evaluate_one_length(const Workload& workload, const Cluster& cluster,
     Cluster cores;
     const Cluster& on = neuron_core_view(cluster, layout, cores) ? cores : cluster;
     const Framework fw = resolve_framework(layout.framework, on.node.accelerator, layout.zero);
-    // The CNN whole-step fraction already is a framework's measured rate (model_constants.h);
-    // the factors fitted on transformer runs do not apply to it.
-    const double eff = efficiency ? *efficiency
-                       : workload.kind == WorkloadKind::generic
-                           ? 1.0
-                           : fitted_factor_table()
-                                 .lookup(fw, accelerator_generation(on.node.accelerator), precision)
-                                 .efficiency;
+    // The CNN whole-step fraction already is a framework's measured rate (model_constants.h),
+    // as is a measured-derived accelerator rate (engine/gaudi_rates.h); the factors fitted on
+    // transformer runs on other hardware do not apply to them.
+    const double eff =
+        efficiency ? *efficiency
+        : workload.kind == WorkloadKind::generic || rate_measured_derived(on.node.accelerator)
+            ? 1.0
+            : fitted_factor_table()
+                  .lookup(fw, accelerator_generation(on.node.accelerator), precision)
+                  .efficiency;
     return evaluate_resolved(workload, on, layout, precision, calibration, eff);
 }
 

@@ -47,6 +47,9 @@ std::vector<std::string> framework_assumptions(const Scenario& sc, const Acceler
         out.push_back("generic (CNN) models on " + acc.id + ": " + buf +
                       " over a whole step, fitted on Habana's published single-card ResNet-50 "
                       "training throughput (not NVIDIA's fraction); no framework factor");
+    } else if (rate_measured_derived(acc)) {
+        out.push_back("no framework compute efficiency factor: " + acc.id +
+                      "'s rate was fitted on its own measured runs and carries its software stack");
     } else {
         out.push_back(describe_factor(
             fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
