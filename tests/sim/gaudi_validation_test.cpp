@@ -254,6 +254,12 @@ TEST_CASE("planning on dl1.24xlarge answers transformer and CNN training and ref
     const PlanResult bert =
         evaluate(find_model_preset("bert-large")->workload, cluster, l, Precision::bf16);
     CHECK(bert.valid());
+    // No fused attention kernel on Gaudi1: asking for one plans the unfused attention.
+    Workload fused = find_model_preset("bert-large")->workload, unfused = fused;
+    fused.shape.flash_attention = true;
+    unfused.shape.flash_attention = false;
+    CHECK(evaluate(fused, cluster, l, Precision::bf16).step_time_s ==
+          evaluate(unfused, cluster, l, Precision::bf16).step_time_s);
     l.micro_batch = 256;
     l.global_batch = 4096;
     const PlanResult resnet =

@@ -25,4 +25,8 @@ bool rate_measured_derived(const AcceleratorSpec& accelerator) {
     return accelerator.id == "Gaudi1";
 }
 
+bool has_fused_attention_kernel(const AcceleratorSpec& accelerator) {
+    return accelerator.id != "Gaudi1";
+}
+
 } // namespace cp::sim

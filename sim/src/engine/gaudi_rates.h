@@ -16,4 +16,11 @@ double gaudi_generic_compute_fraction(const AcceleratorSpec& accelerator, Precis
 // hardware's runs do not apply to it.
 bool rate_measured_derived(const AcceleratorSpec& accelerator);
 
+// Whether the accelerator's software has a fused attention kernel (FlashAttention, cuDNN/TE fused
+// attention, Neuron's, Habana's FusedSDPA). Gaudi1 has none: Habana's PyTorch bridge skips its
+// FusedSDPA tests on it ("SDPA tests not supported on G1", HabanaAI/gaudi-pytorch-bridge
+// tests/pytest_working/any_mode/FusedSDPA/test_hpu_sdpa.py at 5a56187e), so its attention
+// materialises the s x s scores whatever the scenario asks.
+bool has_fused_attention_kernel(const AcceleratorSpec& accelerator);
+
 } // namespace cp::sim

@@ -343,6 +343,14 @@ PlanResult evaluate_one_length(const Workload& workload, const Cluster& cluster,
             : fitted_factor_table()
                   .lookup(fw, accelerator_generation(on.node.accelerator), precision)
                   .efficiency;
+    if (workload.kind == WorkloadKind::transformer && workload.shape.flash_attention &&
+        !has_fused_attention_kernel(on.node.accelerator)) {
+        // Without a fused kernel the attention materialises its scores (engine/gaudi_rates.h).
+        Workload unfused = workload;
+        unfused.shape.flash_attention = false;
+        unfused.shape.flash_attention_v1 = false;
+        return evaluate_resolved(unfused, on, layout, precision, calibration, eff);
+    }
     return evaluate_resolved(workload, on, layout, precision, calibration, eff);
 }
 

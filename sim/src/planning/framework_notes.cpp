@@ -54,6 +54,10 @@ std::vector<std::string> framework_assumptions(const Scenario& sc, const Acceler
         out.push_back(describe_factor(
             fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
     }
+    if (transformer && shape.flash_attention && !has_fused_attention_kernel(acc))
+        out.push_back(acc.id +
+                      " has no fused attention kernel (Habana's FusedSDPA does not run "
+                      "on Gaudi1): attention is planned unfused, its scores written to HBM");
     if (transformer && layout.pp > 1) {
         const StageSplit s = stage_split(shape.layers, layout);
         if (s.first != s.last || (layout.pp > 2 && s.middle != s.first))
