@@ -8,6 +8,7 @@
 #include "sqlite_util.h"
 
 #include <string>
+#include <string_view>
 
 namespace cp::catalog::detail {
 namespace {
@@ -61,6 +62,7 @@ void apply_accelerator_estimates(sqlite3* db) {
         const std::string& marks = t.cell(r, "estimated_fields");
         if (marks.empty()) continue;
         for (const auto& [column, field] : numeric) {
+            if (lacks_fp16(id) && std::string_view(field) == "fp16_tflops") continue;
             Stmt u(db, std::string("UPDATE accelerators SET ") + field + " = coalesce(" + field +
                            ", ?1) WHERE id = ?2");
             u.bind(1, t.number(r, column)).bind(2, id).run();

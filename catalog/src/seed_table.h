@@ -61,4 +61,10 @@ inline bool lacks_bf16(const std::string& id) {
     return id == "T4" || id == "V100-16GB" || id == "V100-32GB";
 }
 
+// Gaudi1 has no fp16 data type (Habana SynapseAI graph compiler HAL: its supported types are
+// int8/16/32, fp32 and bf16), although the seed column is "fp16_bf16".
+inline bool lacks_fp16(const std::string& id) {
+    return id == "Gaudi1";
+}
+
 } // namespace cp::catalog::detail

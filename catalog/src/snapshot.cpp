@@ -60,7 +60,7 @@ void load_accelerators(sqlite3* db) {
             .bind(9, t.number(r, "mem_bw_gb_s"))
             .bind(10, t.number(r, "fp32_tflops"))
             .bind(11, t.number(r, "tf32_tflops_dense"))
-            .bind(12, fp16)
+            .bind(12, lacks_fp16(id) ? std::nullopt : fp16)
             .bind(13, lacks_bf16(id) ? std::nullopt : fp16)
             .bind(14, t.number(r, "fp8_tflops_dense"))
             .bind(15, t.number(r, "int8_tops_dense"))

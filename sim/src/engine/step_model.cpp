@@ -8,6 +8,7 @@
 #include "engine/context_parallel.h"
 #include "engine/data_parallel_sync.h"
 #include "engine/framework_rates.h"
+#include "engine/gaudi_rates.h"
 #include "engine/layer_training.h"
 #include "engine/layout_check.h"
 #include "engine/memory_model.h"
@@ -72,8 +73,11 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
     PlanResult r;
     const double m = layout.micro_batches();
     r.micro_batches = layout.micro_batches();
-    const double per_mb_s = workload.flops_per_sample * layout.micro_batch /
-                            (rates.peak_flops * generic_compute_fraction(precision));
+    // Gaudi's own measured fraction where known (engine/gaudi_rates.h), else NVIDIA's.
+    const double gaudi = gaudi_generic_compute_fraction(cluster.node.accelerator, precision);
+    const double fraction = is_known(gaudi) ? gaudi : generic_compute_fraction(precision);
+    const double per_mb_s =
+        workload.flops_per_sample * layout.micro_batch / (rates.peak_flops * fraction);
     r.breakdown_s.compute_s = m * per_mb_s;
     const int g = net.devices_per_node;
     const int dp_local = std::min(layout.dp, g);
@@ -302,9 +306,10 @@ PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, c
     ComputeRates rates = make_compute_rates(acc, precision, calibration);
     apply_framework(rates, fw, acc, precision, efficiency);
     if (workload.kind == WorkloadKind::generic) {
-        // The whole-step CNN fraction was measured on NVIDIA GPUs (model_constants.h); other
-        // accelerators' compilers and kernels differ, and no measurement of theirs is known.
-        if (acc.vendor != "NVIDIA") {
+        // The whole-step CNN fraction was measured on NVIDIA GPUs (model_constants.h) and on
+        // Gaudi1 (engine/gaudi_rates.h); other accelerators' compilers and kernels differ, and no
+        // measurement of theirs is known.
+        if (acc.vendor != "NVIDIA" && !is_known(gaudi_generic_compute_fraction(acc, precision))) {
             r.limit = Limit::unknown_hardware;
             return r;
         }
@@ -328,14 +333,24 @@ PlanResult evaluate_one_length(const Workload& workload, const Cluster& cluster,
     Cluster cores;
     const Cluster& on = neuron_core_view(cluster, layout, cores) ? cores : cluster;
     const Framework fw = resolve_framework(layout.framework, on.node.accelerator, layout.zero);
-    // The CNN whole-step fraction already is a framework's measured rate (model_constants.h);
-    // the factors fitted on transformer runs do not apply to it.
-    const double eff = efficiency ? *efficiency
-                       : workload.kind == WorkloadKind::generic
-                           ? 1.0
-                           : fitted_factor_table()
-                                 .lookup(fw, accelerator_generation(on.node.accelerator), precision)
-                                 .efficiency;
+    // The CNN whole-step fraction already is a framework's measured rate (model_constants.h),
+    // as is a measured-derived accelerator rate (engine/gaudi_rates.h); the factors fitted on
+    // transformer runs on other hardware do not apply to them.
+    const double eff =
+        efficiency ? *efficiency
+        : workload.kind == WorkloadKind::generic || rate_measured_derived(on.node.accelerator)
+            ? 1.0
+            : fitted_factor_table()
+                  .lookup(fw, accelerator_generation(on.node.accelerator), precision)
+                  .efficiency;
+    if (workload.kind == WorkloadKind::transformer && workload.shape.flash_attention &&
+        !has_fused_attention_kernel(on.node.accelerator)) {
+        // Without a fused kernel the attention materialises its scores (engine/gaudi_rates.h).
+        Workload unfused = workload;
+        unfused.shape.flash_attention = false;
+        unfused.shape.flash_attention_v1 = false;
+        return evaluate_resolved(unfused, on, layout, precision, calibration, eff);
+    }
     return evaluate_resolved(workload, on, layout, precision, calibration, eff);
 }
 

@@ -1,7 +1,10 @@
 #include "planning/framework_notes.h"
 
 #include "clusterplan/sim/framework_factors.h"
+#include "engine/gaudi_rates.h"
 #include "engine/pipeline_stages.h"
+
+#include <cstdio>
 
 namespace cp::sim {
 
@@ -35,8 +38,26 @@ std::vector<std::string> framework_assumptions(const Scenario& sc, const Acceler
     add(!acc.eager_kernel_issue, "compiled graphs (no host-issue floor)");
     if (!mechanisms.empty()) line += ": " + mechanisms;
     out.push_back(line);
-    out.push_back(describe_factor(
-        fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
+    const double gaudi_cnn = gaudi_generic_compute_fraction(acc, sc.precision);
+    if (!transformer && is_known(gaudi_cnn)) {
+        // The general assumption lines quote NVIDIA's CNN fraction; Gaudi has its own.
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%.0f %% of its bf16 rate (%.1f TFLOP/s)", 100.0 * gaudi_cnn,
+                      gaudi_cnn * acc.peak(sc.precision));
+        out.push_back("generic (CNN) models on " + acc.id + ": " + buf +
+                      " over a whole step, fitted on Habana's published single-card ResNet-50 "
+                      "training throughput (not NVIDIA's fraction); no framework factor");
+    } else if (rate_measured_derived(acc)) {
+        out.push_back("no framework compute efficiency factor: " + acc.id +
+                      "'s rate was fitted on its own measured runs and carries its software stack");
+    } else {
+        out.push_back(describe_factor(
+            fitted_factor_table().lookup(fw, accelerator_generation(acc), sc.precision)));
+    }
+    if (transformer && shape.flash_attention && !has_fused_attention_kernel(acc))
+        out.push_back(acc.id +
+                      " has no fused attention kernel (Habana's FusedSDPA does not run "
+                      "on Gaudi1): attention is planned unfused, its scores written to HBM");
     if (transformer && layout.pp > 1) {
         const StageSplit s = stage_split(shape.layers, layout);
         if (s.first != s.last || (layout.pp > 2 && s.middle != s.first))

@@ -1,5 +1,6 @@
 #include "serving/serving_model.h"
 
+#include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/scenario.h"
 #include "engine/model_constants.h"
 #include "engine/model_state.h"
@@ -355,6 +356,11 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
 
 std::string serving_hardware_gap(const ServingSetup& st) {
     const AcceleratorSpec& d = st.hw.device;
+    // Gaudi's catalog rate is derived from training runs, and no Gaudi serving engine
+    // (optimum-habana, vLLM on HPU) has a profile fitted on published Gaudi serving figures.
+    if (accelerator_generation(d) == AcceleratorGeneration::gaudi)
+        return d.id + " serving is not modelled: no Gaudi serving engine profile is fitted on "
+                      "published Gaudi serving runs (its catalog rate comes from training runs)";
     if (!(st.rates.peak_flops > 0))
         return d.id + " has no published " + std::string(enum_name(st.compute)) +
                " peak in the catalog (set cluster.custom or calibrate)";
