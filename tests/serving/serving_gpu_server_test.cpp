@@ -193,3 +193,32 @@ TEST_CASE("serving runs: the median gap between tokens is a decode step alone wh
     CHECK_REL(predict_serving_run(busy, node, fx.factors),
               predict_serving_run(busy_mean, node, fx.factors), 1e-9);
 }
+
+TEST_CASE("serving runs: a wave of prompts sent at once waits for the prefill iterations ahead "
+          "of it, all of them where one iteration takes every waiting prompt") {
+    auto& fx = cp::test::serving_fixture();
+    // LMDeploy 0.1 (TurboMind) on one A100-80G, Llama 2 7B, 2048/128: one client's first token
+    // 139 ms, sixteen clients started together 2.9 s (16 prompts' prefill).
+    const std::string stem = "lmdeploy010-a100-80gb-llama2-7b-tp1-";
+    const ServingRun& one = published_run(stem + "c1-2048x128-ttft");
+    const ServingRun& wave = published_run(stem + "c16-2048x128-ttft");
+    const NodeSpec node = fx.node(one.instance);
+    const double alone_ms = predict_serving_run(one, node, fx.factors);
+    const double wave_ms = predict_serving_run(wave, node, fx.factors);
+    CHECK(wave_ms > 12 * alone_ms);
+    CHECK(wave_ms < 17 * alone_ms);
+    // An engine that takes one 2048-token prompt per iteration (a 2048-token budget) gives the
+    // k-th prompt its first token after k prefills: (16 + 1) / 2 on average.
+    ServingRun chunked = wave;
+    chunked.prefill_tokens_per_iteration = 2048;
+    const double chunked_ms = predict_serving_run(chunked, node, fx.factors);
+    CHECK(chunked_ms > 6 * alone_ms);
+    CHECK(chunked_ms < 0.7 * wave_ms);
+    // The KV pool the benchmark sized (1000 blocks of 128 tokens) holds the run's 64 sequences of
+    // 2048/2048 for ~41 of them: the same run with twice the pool waits less.
+    const ServingRun& kv_bound = published_run(stem + "c64-2048x2048-ttft");
+    ServingRun roomy = kv_bound;
+    roomy.kv_cache_tokens = 2 * kv_bound.kv_cache_tokens;
+    CHECK(predict_serving_run(roomy, node, fx.factors) <
+          0.5 * predict_serving_run(kv_bound, node, fx.factors));
+}

@@ -178,7 +178,8 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
                                             : b * input_tokens;
         const double act = activation_bytes(st, iteration_tokens, b);
         p.memory.activations = act / kGib;
-        kv_budget = policy.kv_fraction_of_total
+        kv_budget = policy.kv_cache_tokens > 0 ? policy.kv_cache_tokens * per_token
+                    : policy.kv_fraction_of_total
                         ? policy.kv_memory_fraction * capacity - weights - act - reserve
                         : policy.kv_memory_fraction * (capacity - weights - act - reserve);
         kv_budget = std::max(0.0, kv_budget);
@@ -229,6 +230,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     c.decode_step_s = serving_time_s(step, f);
     c.step = serving_breakdown(step, f);
     c.prefill_s = serving_time_s(prefill_terms(st, 1, input_tokens, policy.max_batch_tokens), f);
+    c.prefill_budget_tokens = policy.max_batch_tokens;
     // A prompt that shares its scheduler iteration with others costs its own matrix and
     // attention work at the size of a full iteration; a static batch prefills in one pass.
     c.batch_prefill_s =
@@ -465,25 +467,6 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
                     prefill_queue_s(n / cycle_s, marginal, kUnknown) +
                         likely_admission_wait_s(st.policy(), b - 1.0, n / cycle_s, step_s),
                     n * output_tokens / cycle_s);
-}
-
-FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& f,
-                                   const BatchPlan& plan, const ServingCapacity& c,
-                                   int input_tokens, int output_tokens, int clients,
-                                   const ClientWaves& waves, double quantile,
-                                   SchedulerLoop scheduler) {
-    const double n = std::max(1, clients);
-    const double rate = waves.launch_interval_s > 0 ? 1.0 / waves.launch_interval_s : kUnknown;
-    FiniteRunLoad r = serving_finite_run(st, f, plan, c, input_tokens, output_tokens, rate, clients,
-                                         quantile, scheduler, true);
-    if (!(r.output_tokens_per_s > 0)) return r;
-    const double wave_s = n * output_tokens / r.output_tokens_per_s;
-    const double count = std::ceil(std::max(1, waves.requests) / n);
-    const double slots = std::max(1, waves.worker_slots);
-    const double starts = std::ceil(std::max(0.0, n - slots) / slots);
-    r.output_tokens_per_s =
-        count * n * output_tokens / (count * wave_s + starts * waves.worker_start_s);
-    return r;
 }
 
 } // namespace cp::sim

@@ -53,6 +53,7 @@ struct ServingCapacity {
     double batch_prefill_s = 0;     // the whole static batch's prefill (static engines)
     double decode_step_s = 0;       // at the planned batch and its mean context
     double forward_s = 0;           // encoders/CNNs: one batch
+    int prefill_budget_tokens = 0;  // prompt tokens per scheduler iteration, 0 = every waiting one
     ServingStepBreakdown step;      // decode step (decoders) or forward pass split
 };
 ServingCapacity serving_capacity(const ServingSetup& setup, const EnginePolicy& policy,

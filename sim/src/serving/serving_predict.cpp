@@ -43,6 +43,9 @@ EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
     if (run.max_batch > 0) policy.max_batch = run.max_batch;
+    if (run.kv_cache_tokens > 0) policy.kv_cache_tokens = run.kv_cache_tokens;
+    if (run.prefill_tokens_per_iteration >= 0)
+        policy.max_batch_tokens = run.prefill_tokens_per_iteration;
     policy.overlap_schedule = run.overlap_schedule;
     return policy;
 }

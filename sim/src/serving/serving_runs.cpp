@@ -219,6 +219,8 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.replicas = std::max(1, r.value("replicas", 1));
             if (r.contains("kv_memory_fraction"))
                 run.kv_memory_fraction = r.at("kv_memory_fraction").get<double>();
+            run.kv_cache_tokens = r.value("kv_cache_tokens", 0.0);
+            run.prefill_tokens_per_iteration = r.value("prefill_tokens_per_iteration", -1);
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());

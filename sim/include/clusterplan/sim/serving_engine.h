@@ -99,6 +99,9 @@ struct EnginePolicy {
     int max_batch_tokens = 0;          // tokens per scheduler iteration (prefill chunk), 0 = all
     double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
+    // A KV pool of a fixed number of tokens per replica where the deployment sets one (TurboMind's
+    // cache_max_entry_count >= 1 counts blocks); 0 = kv_memory_fraction of the memory.
+    double kv_cache_tokens = 0;
     bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
     bool python_host_loop = false;     // host work per sequence and step (host_seq_overhead)
     bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)

@@ -72,6 +72,13 @@ struct ServingRun {
     // Share of free memory the benchmark gave the KV cache where it set one (trtllm-bench's
     // --kv_cache_free_gpu_mem_fraction); NaN = the engine's default.
     double kv_memory_fraction = kUnknown;
+    // A KV pool the benchmark sized in tokens per replica (TurboMind's cache_max_entry_count
+    // blocks x cache_block_seq_len); 0 = the engine's memory fraction.
+    double kv_cache_tokens = 0;
+    // Prompt tokens one scheduler iteration admits where the benchmark or its engine sets them
+    // (vLLM --max-num-batched-tokens); 0 = every waiting prompt (TurboMind's LlamaBatch::Forward
+    // prefills all admitted prompts, in mini-batches, before it samples); -1 = the profile's.
+    int prefill_tokens_per_iteration = -1;
     // Sequences the engine runs at once where the benchmark or the engine's own default differs
     // from the profile's (vLLM --max-num-seqs, SGLang --max-running-requests); 0 = the profile's.
     int max_batch = 0;
