@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -70,6 +71,13 @@ TEST_CASE("ResNet-50 and BERT training throughput: in-sample and held-out error 
                     precision_name(r.precision), r.cluster.devices(), p.layout.micro_batch,
                     p.fits ? "yes" : "no", r.measured, p.predicted, 100.0 * p.error,
                     r.in_fit ? "fitted" : "held out");
+        if (std::getenv("DLE_BREAKDOWN")) {
+            const auto& b = p.result.breakdown_s;
+            std::printf("  BD step %.1f ms: compute %.1f rec %.1f dp %.1f opt %.1f host %.1f bubble %.1f mb %d\n",
+                        1e3 * p.result.step_time_s, 1e3 * b.compute_s, 1e3 * b.recompute_s,
+                        1e3 * b.dp_comm_exposed_s, 1e3 * b.optimizer_s, 1e3 * b.host_overhead_s,
+                        1e3 * b.pp_bubble_s, p.result.micro_batches);
+        }
         auto& [fitted, held] = per_source[r.source];
         (r.in_fit ? fitted : held).add(p.error);
         if (!r.in_fit) all_held.add(p.error);
