@@ -113,13 +113,18 @@ for n, tf32, amp in [(1, 61.5, 110.5), (8, 469.8, 846.7)]:
     add(f"bert-pyt-a100-80-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgxa100-80", n, "fp16", 32, 32 * n, amp, note, shape=bert(384), head_tokens=0, eager=True)
 vn = bn + "; Pre-training NVIDIA DGX-1 With 32G (accumulated batch 4096 per GPU); MLM head over the 20 masked positions only"
 for n, fp32_1, amp_1, fp32_2, amp_2 in [(1, 50, 224, 19, 75), (8, 387, 1746, 149.6, 586)]:
-    add(f"bert-pyt-v100-32-{n}-p1-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 32, 4096 * n, fp32_1, vn, shape=bert(128), head_tokens=20)
+    # The single-GPU FP32 row is the one kBestGemmFractionSimtFp32 is fitted on.
+    add(f"bert-pyt-v100-32-{n}-p1-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 32, 4096 * n, fp32_1,
+        vn + ("; source of kBestGemmFractionSimtFp32" if n == 1 else ""), fit=n == 1, shape=bert(128), head_tokens=20)
     add(f"bert-pyt-v100-32-{n}-p1-fp16", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp16", 64, 4096 * n, amp_1, vn, shape=bert(128), head_tokens=20)
 for n, fp32, amp in [(1, 12, 52), (8, 85.5, 382)]:
     note = bn + "; Fine-tuning NVIDIA DGX-1 With 32G, SQuAD v1.1, sequence 384"
     add(f"bert-pyt-v100-32-{n}-squad-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 8, 8 * n, fp32, note, shape=bert(384), head_tokens=0, eager=True)
     add(f"bert-pyt-v100-32-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp16", 16, 16 * n, amp, note, shape=bert(384), head_tokens=0, eager=True)
 
+# torch_compile false (eager pointwise kernels, transformer_work.cpp): run_squad.py never scripts
+# the model, and run_pretraining.py scripts it with NVFuser only from a9e2c1d5 (pytorch:21.11), so
+# the SQuAD rows and every 20.06 row run BERT's pointwise ops one kernel each.
 # pytorch:20.06-py3 tables (README.md at 78ec6802, the last version before a9e2c1d5 replaced
 # them): fixed-length sequences (no LDDL binning), MLM head over every position, apex AMP O2 and
 # apex DDP with the all-reduce after accumulation. Global batch 65536 (phase 1) / 32768 (phase 2)
