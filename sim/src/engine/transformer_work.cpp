@@ -115,8 +115,8 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
     // Fused scale + mask + softmax (read e, write e) and dropout (read e, write e and the mask);
     // the eager BERT block runs the scale, the mask add, the softmax and the dropout as four
     // kernels (modeling.py BertSelfAttention).
-    const double score_bytes = shape.eager_elementwise && !shape.gated_mlp ? 8.0 * e + 1.0
-                                                                           : 4.0 * e + 1.0;
+    const double score_bytes =
+        shape.eager_elementwise && !shape.gated_mlp ? 8.0 * e + 1.0 : 4.0 * e + 1.0;
     w.attention_core_bytes = score_bytes * b * a * s * s / t;
     if (shape.flash_attention) {
         // FlashAttention (Dao et al. 2022, Alg. 1): scale, mask, softmax and dropout run on SRAM
