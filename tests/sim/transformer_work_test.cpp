@@ -154,3 +154,36 @@ TEST_CASE("eager PyTorch runs the Llama block's pointwise ops one kernel each", 
     const sim::LayerWork t2 = sim::transformer_layer_work(eager, 1, 2, true, 2);
     CHECK_REL(t2.memory_bytes(), w.memory_bytes() / 2, 1e-9);
 }
+
+TEST_CASE("the vocabulary head runs over the positions it is given", "[engine]") {
+    // BERT-large at 128 tokens: the masked-LM head over 20 masked positions, or no vocabulary head
+    // (a span classifier), removes the logits GEMM of the other positions and nothing else.
+    sim::TransformerShape s = test::gpt(24, 1024, 16, 128, 30522).shape;
+    const double all = sim::transformer_flops_per_sample(s, sim::Recompute::none);
+    const double logits_per_position = 3.0 * 2.0 * 1024.0 * 30522.0;
+    s.head_positions = 20;
+    CHECK_REL(all - sim::transformer_flops_per_sample(s, sim::Recompute::none),
+              108.0 * logits_per_position, 1e-12);
+    CHECK_REL(sim::transformer_head_work(s, 4, 2).loss_bytes, 14.0 * 4 * 20 * 30522 / 2, 1e-12);
+    s.head_positions = 0;
+    CHECK_REL(all - sim::transformer_flops_per_sample(s, sim::Recompute::none),
+              128.0 * logits_per_position, 1e-12);
+    CHECK(sim::transformer_head_work(s, 4, 1).loss_bytes == 0.0);
+}
+
+TEST_CASE("eager BERT pointwise kernels move more bytes than the fused set", "[engine]") {
+    // modeling.py without a graph compiler (transformer_work.cpp): per token 38 bytes per
+    // residual column (fused 22), 32 per hidden column on the q/k/v, context and MLP side
+    // (fused 16), 17 per attention score (fused 9), at 16 bits.
+    sim::TransformerShape s = test::gpt(24, 1024, 16, 128, 30522).shape;
+    const sim::LayerWork fused = sim::transformer_layer_work(s, 2, 1, false, 2.0);
+    s.eager_elementwise = true;
+    const sim::LayerWork eager = sim::transformer_layer_work(s, 2, 1, false, 2.0);
+    const double tokens = 256.0, scores = 2.0 * 16 * 128 * 128;
+    CHECK_REL(fused.replicated_bytes, 22.0 * tokens * 1024, 1e-12);
+    CHECK_REL(eager.replicated_bytes, 38.0 * tokens * 1024, 1e-12);
+    CHECK_REL(eager.sharded_bytes, 32.0 * tokens * 1024, 1e-12);
+    CHECK_REL(eager.attention_core_bytes, 17.0 * scores, 1e-12);
+    CHECK_REL(fused.attention_core_bytes, 9.0 * scores, 1e-12);
+    CHECK(eager.gemm_flops == fused.gemm_flops);
+}

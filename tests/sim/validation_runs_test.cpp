@@ -237,6 +237,19 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
         sim::parse_validation_runs(compile_header + good.substr(0, good.size() - 1) + ",,,,false\n",
                                    "t.csv"),
         Catch::Contains("column torch_compile: false is counted for pytorch-fsdp"));
+    // head_positions: the vocabulary head's positions per sequence, at most the sequence.
+    const std::string head_header = header.substr(0, header.size() - 1) + ",head_positions\n";
+    CHECK(sim::parse_validation_runs(head_header + good.substr(0, good.size() - 1) + ",20\n",
+                                     "t.csv")[0]
+              .workload.shape.head_positions == 20);
+    CHECK_THROWS(sim::parse_validation_runs(
+        head_header + good.substr(0, good.size() - 1) + ",4096\n", "t.csv"));
+    // A GeLU (BERT-style) block under megatron-lm's profile runs its pointwise ops eagerly.
+    std::string gelu = good;
+    gelu.replace(gelu.find("megatron-core"), 13, "megatron-lm");
+    CHECK(sim::parse_validation_runs(
+              compile_header + gelu.substr(0, gelu.size() - 1) + ",,,,false\n", "t.csv")[0]
+              .workload.shape.eager_elementwise);
     // Per-run framework options (optional columns): async TP only where the framework has it.
     const std::string options_header =
         header.substr(0, header.size() - 1) +

@@ -27,6 +27,7 @@ template double interpolate_log(const std::array<std::array<double, 2>, 4>&, dou
 namespace {
 
 double best_fraction(const AcceleratorSpec& accelerator, Precision precision) {
+    if (precision == Precision::fp32) return model::kBestGemmFractionSimtFp32;
     if (accelerator.is_hopper())
         return precision == Precision::fp8 ? model::kBestGemmFractionHopperFp8
                                            : model::kBestGemmFractionHopper;

@@ -9,6 +9,9 @@ namespace cp::sim {
 TransformerShape cp_local_shape(const TransformerShape& shape, int cp) {
     TransformerShape local = shape;
     local.seq_len = shape.seq_len / std::max(1, cp);
+    // Masked positions fall on every rank's chunk; the busiest rank holds the rounded-up share.
+    if (shape.head_positions > 0)
+        local.head_positions = (shape.head_positions + std::max(1, cp) - 1) / std::max(1, cp);
     return local;
 }
 

@@ -119,7 +119,8 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     const double middle =
         layout.pp > 2 ? std::max(1.0, in_flight - 1.0) * split.middle * per_layer + rebuilt : 0.0;
     // The last stage holds one micro-batch in flight plus the logits and the loss's buffers.
-    const double tokens = double(layout.micro_batch) * shape.seq_len / std::max(1, layout.cp);
+    const double tokens =
+        double(layout.micro_batch) * shape.head_positions_per_sequence() / std::max(1, layout.cp);
     const double logits = tokens * double(shape.vocab) / layout.tp *
                           loss_bytes_per_logit(workload, layout, element_scale);
     double last = (layout.pp > 1 ? split.last * per_layer : 0.0) + logits;

@@ -14,6 +14,12 @@ inline constexpr double kBestGemmFractionA100 = 0.87;
 inline constexpr double kBestGemmFractionHopper = 0.80;
 inline constexpr double kBestGemmFractionHopperFp8 = 0.71;
 inline constexpr double kBestGemmFractionDefault = 0.80;
+// FP32 GEMMs run on the CUDA cores (SIMT FFMA), not the tensor cores: no operand-delivery limit
+// of the tensor-core pipeline, so cuBLAS SGEMM keeps the FMA units nearly saturated. Fitted by
+// code over the one fitted FP32 transformer row (DeepLearningExamples BERT-large phase 1 on one
+// V100 32 GB, pytorch:21.11, 50 seq/s; tests/sim/validation_dle_test.cpp); every other FP32 row is
+// held out.
+inline constexpr double kBestGemmFractionSimtFp32 = 1.0;
 // Published dense 16-bit GEMM rates of power-capped parts under a continuous GEMM loop, with the
 // FLOPs of one call: the clock their TDP leaves with the tensor cores busy (compute_rates.h
 // full_tensor_w is derived from them). T4 (70 W): ~24 TFLOPS on back-to-back cuBLAS FP16

@@ -49,6 +49,31 @@ void set_eager_elementwise_bytes(const TransformerShape& shape, double tokens, d
     w.sharded_kernels = 6.0 + (kv < q ? 2.0 : 0.0) + 2.0;
 }
 
+// Eager PyTorch runs every pointwise op of the BERT reference block (NVIDIA DeepLearningExamples
+// PyTorch/LanguageModeling/BERT/modeling.py, BertSelfAttention / BertSelfOutput /
+// BertIntermediate / BertOutput) as its own kernel, each reading its inputs from HBM and writing
+// its output there, where no graph compiler fuses them (run_squad.py never scripts the model;
+// run_pretraining.py does with NVFuser only from a9e2c1d5, pytorch:21.11). Bytes per element, e
+// per 16-bit activation, 1 per dropout mask:
+//  - the q, k, v and output-projection biases added after the GEMM (3-D input: matmul, then
+//    add_, read e + write e) and the MLP-down bias likewise;
+//  - the attention context transposed back to (s, b, h) (.contiguous(): read e, write e);
+//  - per sublayer: dropout (read e, write e and the mask), residual add (read 2e, write e),
+//    LayerNorm (read e, write e);
+//  - bias + GeLU in one scripted function over the f columns (read e, write e).
+void set_eager_gelu_block_bytes(const TransformerShape& shape, double tokens, double t,
+                                bool sequence_parallel, double e, LayerWork& w) {
+    const double h = shape.hidden, f = shape.ffn_width();
+    const double q = shape.query_width(), kv = shape.kv_width();
+    const double bias = 2.0 * e, dropout = 2.0 * e + 1.0, add = 3.0 * e, norm = 2.0 * e;
+    const double replicated = tokens * h * 2.0 * (bias + dropout + add + norm);
+    w.replicated_bytes = sequence_parallel ? replicated / t : replicated;
+    w.sharded_bytes = tokens * ((q + 2.0 * kv) * bias + q * 2.0 * e + f * 2.0 * e) / t;
+    // 2 x (bias, dropout, add, LayerNorm); 3 bias adds, the context copy and bias + GeLU.
+    w.replicated_kernels = 8;
+    w.sharded_kernels = 5;
+}
+
 } // namespace
 
 LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch, int tp,
@@ -74,7 +99,9 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
 
     // Memory-bound kernels: each reads its inputs and writes its output once (fused where
     // Megatron fuses: bias+dropout+residual, bias+GeLU, scale+mask+softmax). Masks are 1 byte.
-    if (shape.eager_elementwise) {
+    if (shape.eager_elementwise && !shape.gated_mlp) {
+        set_eager_gelu_block_bytes(shape, tokens, t, sequence_parallel, e, w);
+    } else if (shape.eager_elementwise) {
         set_eager_elementwise_bytes(shape, tokens, t, sequence_parallel, e, w);
     } else {
         const double replicated = (2.0 + 2.0 + 3.0 + 3.0) * tokens * h * e + 2.0 * tokens * h;
@@ -85,7 +112,12 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
             w.sharded_kernels += kComplexRopeKernels;
         }
     }
-    w.attention_core_bytes = (4.0 * e + 1.0) * b * a * s * s / t;
+    // Fused scale + mask + softmax (read e, write e) and dropout (read e, write e and the mask);
+    // the eager BERT block runs the scale, the mask add, the softmax and the dropout as four
+    // kernels (modeling.py BertSelfAttention).
+    const double score_bytes =
+        shape.eager_elementwise && !shape.gated_mlp ? 8.0 * e + 1.0 : 4.0 * e + 1.0;
+    w.attention_core_bytes = score_bytes * b * a * s * s / t;
     if (shape.flash_attention) {
         // FlashAttention (Dao et al. 2022, Alg. 1): scale, mask, softmax and dropout run on SRAM
         // tiles inside the fused kernel, so none of this s*s traffic reaches HBM. Its backward
@@ -100,7 +132,8 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
 }
 
 HeadWork transformer_head_work(const TransformerShape& shape, int micro_batch, int tp) {
-    const double tokens = double(micro_batch) * shape.seq_len, v = shape.vocab;
+    const double tokens = double(micro_batch) * shape.head_positions_per_sequence();
+    const double v = shape.vocab;
     HeadWork w;
     w.logits = {tokens, v / tp, double(shape.hidden), 1};
     // fp16 logits read, fp32 copy written, softmax read+write (vocab-parallel cross-entropy).

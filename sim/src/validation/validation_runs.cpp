@@ -188,6 +188,10 @@ Workload parse_workload(const Row& row) {
             row.fail("attention_kernel", "names a fused kernel but flash_attention is false");
         s.flash_attention_v1 = kernel == "flash1";
     }
+    // head_positions: positions per sequence the vocabulary head runs over (workload.h); empty:
+    // every position.
+    if (row.has_optional("head_positions"))
+        s.head_positions = row.integer("head_positions", 0, s.seq_len);
     return w;
 }
 
@@ -340,10 +344,17 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.framework = *fw;
         // torch_compile false: the Llama block's pointwise ops run as eager PyTorch kernels
         // (TransformerShape::eager_elementwise); true or empty: fused.
+        // A gated block is the Llama reference code under pytorch-fsdp; a GeLU block is the BERT
+        // reference code (transformer_work.cpp) in plain PyTorch (megatron-lm's profile or
+        // pytorch-fsdp). Megatron-Core and the other engines always run fused kernels.
         if (row.has_optional("torch_compile") && !row.flag("torch_compile")) {
-            if (run.framework != Framework::pytorch_fsdp || !run.workload.shape.gated_mlp)
+            const bool plain_pytorch =
+                run.framework == Framework::pytorch_fsdp ||
+                (!run.workload.shape.gated_mlp && run.framework == Framework::megatron_lm);
+            if (!plain_pytorch)
                 row.fail("torch_compile", "false is counted for pytorch-fsdp Llama-style "
-                                          "(gated MLP) blocks only");
+                                          "(gated MLP) blocks and for megatron-lm or "
+                                          "pytorch-fsdp GeLU blocks");
             run.workload.shape.eager_elementwise = true;
         }
         // model_code llama-reference: the reference block's complex RoPE and separate

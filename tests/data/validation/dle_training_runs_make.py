@@ -5,7 +5,7 @@ H = ("id,source,framework,model,accelerator,devices,devices_per_node,peak_tflops
      "hbm_gbytes_per_s,memory_gib,link,intra_node_gbytes_per_s,inter_node_gbps,layers,hidden,heads,kv_heads,"
      "ffn_hidden,gated_mlp,vocab,seq_len,learned_positions,flash_attention,precision,tp,pp,dp,cp,schedule,"
      "virtual_stages,stage_layers,micro_batch,global_batch,zero,recompute,sequence_parallel,metric,value,note,"
-     "fit,params,flops_per_sample,peak_tflops_tf32,peak_tflops_fp32").split(",")
+     "fit,params,flops_per_sample,peak_tflops_tf32,peak_tflops_fp32,head_positions,torch_compile").split(",")
 HW = {  # accelerator, per node, half, hbm, mem, link, intra, inter, tf32, fp32
  "dgxa100-80": ("A100-80GB", 8, 312, 2039, 80, "nvswitch", 300, 1600, 156, 19.5),
  "dgxa100-40": ("A100-40GB", 8, 312, 1555, 40, "nvswitch", 300, 1600, 156, 19.5),
@@ -15,7 +15,7 @@ HW = {  # accelerator, per node, half, hbm, mem, link, intra, inter, tf32, fp32
 }
 rows = []
 def add(id_, source, fw, model, hw, devices, precision, mb, gb, value, note, fit=False,
-        shape=None, head_tokens=""):
+        shape=None, head_tokens="", eager=False):
     acc, per, half, hbm, mem, link, intra, inter, tf32, fp32 = HW[hw]
     r = dict.fromkeys(H, "")
     r.update(id=id_, source=source, framework=fw, model=model, accelerator=acc, devices=devices,
@@ -24,7 +24,8 @@ def add(id_, source, fw, model, hw, devices, precision, mb, gb, value, note, fit
              precision=precision, tp=1, pp=1, dp=devices, cp=1, schedule="1f1b", micro_batch=mb,
              global_batch=gb, zero=0, recompute="none", sequence_parallel="false",
              metric="samples_per_s", value=value, note=note, fit="true" if fit else "false",
-             peak_tflops_tf32=tf32, peak_tflops_fp32=fp32)
+             peak_tflops_tf32=tf32, peak_tflops_fp32=fp32, head_positions=head_tokens,
+             torch_compile="false" if eager else "")
     if shape is None:  # ResNet-50 v1.5, the resnet50 preset (resources/presets/models.json)
         r.update(params=2.56e7, flops_per_sample=2.45e10)
     else:
@@ -93,7 +94,7 @@ for n in (1, 8):
                                          ]:
         add(f"bert-pyt-a100-80-{n}-p{1 if seq == 128 else 2}-{prec}", B, "megatron-lm", "BERT-large",
             "dgxa100-80", n, prec, mb, acc * n, v,
-            bn + "; Pre-training NVIDIA DGX A100 (8x A100 80GB); MLM head over the 20 masked positions only (dense_sequence_output), counted by the model over all 128", shape=bert(seq), head_tokens=masked)
+            bn + "; Pre-training NVIDIA DGX A100 (8x A100 80GB); MLM head over the 20 masked positions only (dense_sequence_output; head_positions 20)", shape=bert(seq), head_tokens=masked)
 # Multi-node scaling (same table's config; TF32 batch printed 126, the single-node 128 taken: 8192 / 126 is not whole).
 mn_rows = [(1, 8192, 4553, 2486, 4096, 1648, 854), (2, 4096, 9191, 4979, 2048, 3291, 1684),
            (4, 2048, 18119, 9859, 1024, 6464, 3293), (8, 1024, 35774, 19815, 512, 13005, 6515),
@@ -104,20 +105,26 @@ for nodes, acc1, amp1, tf1, acc2, amp2, tf2 in mn_rows:
     note = bn + "; Pre-training NVIDIA DGX A100 (8x A100 80GB) Multi-node Scaling; MLM head over the 20 masked positions only"
     add(f"bert-pyt-a100-80-{g}-p1-fp16", B, "megatron-lm", "BERT-large", "dgxa100-80", g, "fp16", 256, acc1 * g, amp1, note, shape=bert(128), head_tokens=20)
     add(f"bert-pyt-a100-80-{g}-p1-tf32", B, "megatron-lm", "BERT-large", "dgxa100-80", g, "tf32", 128, acc1 * g, tf1, note, shape=bert(128), head_tokens=20)
-# SQuAD v1.1 fine-tuning, sequence 384 (run_squad.sh), span head: 2 outputs per token.
+# SQuAD v1.1 fine-tuning, sequence 384 (run_squad.sh), span head: 2 outputs per token, no
+# vocabulary head (head_positions 0).
 for n, tf32, amp in [(1, 61.5, 110.5), (8, 469.8, 846.7)]:
     note = bn + "; Fine-tuning NVIDIA DGX A100 (8x A100 80GB), SQuAD v1.1, sequence 384"
-    add(f"bert-pyt-a100-80-{n}-squad-tf32", B, "megatron-lm", "BERT-large", "dgxa100-80", n, "tf32", 32, 32 * n, tf32, note, shape=bert(384), head_tokens=0)
-    add(f"bert-pyt-a100-80-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgxa100-80", n, "fp16", 32, 32 * n, amp, note, shape=bert(384), head_tokens=0)
+    add(f"bert-pyt-a100-80-{n}-squad-tf32", B, "megatron-lm", "BERT-large", "dgxa100-80", n, "tf32", 32, 32 * n, tf32, note, shape=bert(384), head_tokens=0, eager=True)
+    add(f"bert-pyt-a100-80-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgxa100-80", n, "fp16", 32, 32 * n, amp, note, shape=bert(384), head_tokens=0, eager=True)
 vn = bn + "; Pre-training NVIDIA DGX-1 With 32G (accumulated batch 4096 per GPU); MLM head over the 20 masked positions only"
 for n, fp32_1, amp_1, fp32_2, amp_2 in [(1, 50, 224, 19, 75), (8, 387, 1746, 149.6, 586)]:
-    add(f"bert-pyt-v100-32-{n}-p1-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 32, 4096 * n, fp32_1, vn, shape=bert(128), head_tokens=20)
+    # The single-GPU FP32 row is the one kBestGemmFractionSimtFp32 is fitted on.
+    add(f"bert-pyt-v100-32-{n}-p1-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 32, 4096 * n, fp32_1,
+        vn + ("; source of kBestGemmFractionSimtFp32" if n == 1 else ""), fit=n == 1, shape=bert(128), head_tokens=20)
     add(f"bert-pyt-v100-32-{n}-p1-fp16", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp16", 64, 4096 * n, amp_1, vn, shape=bert(128), head_tokens=20)
 for n, fp32, amp in [(1, 12, 52), (8, 85.5, 382)]:
     note = bn + "; Fine-tuning NVIDIA DGX-1 With 32G, SQuAD v1.1, sequence 384"
-    add(f"bert-pyt-v100-32-{n}-squad-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 8, 8 * n, fp32, note, shape=bert(384), head_tokens=0)
-    add(f"bert-pyt-v100-32-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp16", 16, 16 * n, amp, note, shape=bert(384), head_tokens=0)
+    add(f"bert-pyt-v100-32-{n}-squad-fp32", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp32", 8, 8 * n, fp32, note, shape=bert(384), head_tokens=0, eager=True)
+    add(f"bert-pyt-v100-32-{n}-squad-fp16", B, "megatron-lm", "BERT-large", "dgx1-32", n, "fp16", 16, 16 * n, amp, note, shape=bert(384), head_tokens=0, eager=True)
 
+# torch_compile false (eager pointwise kernels, transformer_work.cpp): run_squad.py never scripts
+# the model, and run_pretraining.py scripts it with NVFuser only from a9e2c1d5 (pytorch:21.11), so
+# the SQuAD rows and every 20.06 row run BERT's pointwise ops one kernel each.
 # pytorch:20.06-py3 tables (README.md at 78ec6802, the last version before a9e2c1d5 replaced
 # them): fixed-length sequences (no LDDL binning), MLM head over every position, apex AMP O2 and
 # apex DDP with the all-reduce after accumulation. Global batch 65536 (phase 1) / 32768 (phase 2)
@@ -129,11 +136,11 @@ def bert_2006(hw, label, lo, hi, lo_name, p1, p2, squad, lo_mb, unused, squad_mb
     for phase, seq, rows_, gb, mbs in [(1, 128, p1, (65232 if lo == "tf32" else 65536, 65536), lo_mb[0:2]),
                                         (2, 512, p2, (32768, 32768), lo_mb[2:4])]:
         for n, vlo, vhi in rows_:
-            add(f"bert-pyt2006-{label}-{n}-p{phase}-{lo}", O, "megatron-lm", "BERT-large", hw, n, lo, mbs[0], gb[0], vlo, on + f"; {table_name[label]}", shape=bert(seq))
-            add(f"bert-pyt2006-{label}-{n}-p{phase}-fp16", O, "megatron-lm", "BERT-large", hw, n, "fp16", mbs[1], gb[1], vhi, on + f"; {table_name[label]}", shape=bert(seq))
+            add(f"bert-pyt2006-{label}-{n}-p{phase}-{lo}", O, "megatron-lm", "BERT-large", hw, n, lo, mbs[0], gb[0], vlo, on + f"; {table_name[label]}", shape=bert(seq), eager=True)
+            add(f"bert-pyt2006-{label}-{n}-p{phase}-fp16", O, "megatron-lm", "BERT-large", hw, n, "fp16", mbs[1], gb[1], vhi, on + f"; {table_name[label]}", shape=bert(seq), eager=True)
     for n, vlo, vhi in squad:
-        add(f"bert-pyt2006-{label}-{n}-squad-{lo}", O, "megatron-lm", "BERT-large", hw, n, lo, squad_mb[0], squad_mb[0] * n, vlo, on + f"; Fine-tuning {table_name[label]}, SQuAD, sequence 384", shape=bert(384))
-        add(f"bert-pyt2006-{label}-{n}-squad-fp16", O, "megatron-lm", "BERT-large", hw, n, "fp16", squad_mb[1], squad_mb[1] * n, vhi, on + f"; Fine-tuning {table_name[label]}, SQuAD, sequence 384", shape=bert(384))
+        add(f"bert-pyt2006-{label}-{n}-squad-{lo}", O, "megatron-lm", "BERT-large", hw, n, lo, squad_mb[0], squad_mb[0] * n, vlo, on + f"; Fine-tuning {table_name[label]}, SQuAD, sequence 384", shape=bert(384), head_tokens=0, eager=True)
+        add(f"bert-pyt2006-{label}-{n}-squad-fp16", O, "megatron-lm", "BERT-large", hw, n, "fp16", squad_mb[1], squad_mb[1] * n, vhi, on + f"; Fine-tuning {table_name[label]}, SQuAD, sequence 384", shape=bert(384), head_tokens=0, eager=True)
 table_name = {"a100-40": "Pre-training NVIDIA DGX A100 (8x A100 40GB)", "dgx2": "Pre-training NVIDIA DGX-2 With 32G",
               "v100-32": "Pre-training NVIDIA DGX-1 With 32G", "v100-16": "Pre-training NVIDIA DGX-1 With 16G"}
 # micro-batches: (phase-1 lo, phase-1 fp16, phase-2 lo, phase-2 fp16)

@@ -68,6 +68,15 @@ struct TransformerShape {
     MoeShape moe;
     // Encoder (BERT): bidirectional attention, no generation; serving runs one forward per batch.
     bool encoder_only = false;
+    // Positions per sequence the vocabulary head (logits GEMM and softmax cross-entropy) runs
+    // over: -1 = every position (a decoder's next-token loss); n = the n masked positions a
+    // BERT masked-LM head gathers first (NVIDIA DeepLearningExamples BERT 21.11 modeling.py
+    // `dense_sequence_output` index_select, max_predictions_per_seq 20 at 128 tokens); 0 = no
+    // vocabulary head (SQuAD fine-tuning's 2-wide span classifier, `BertForQuestionAnswering`).
+    int head_positions = -1;
+    double head_positions_per_sequence() const {
+        return head_positions < 0 ? double(seq_len) : double(std::min(head_positions, seq_len));
+    }
 
     double attention_head_dim() const {
         return head_dim > 0 ? double(head_dim) : double(hidden) / std::max(1, heads);
