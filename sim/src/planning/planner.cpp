@@ -162,8 +162,7 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
                     v_hi = 8;
                 }
                 const StageSplit split = generic ? StageSplit{} : stage_split(shape.layers, l);
-                const int fewest = pp > 2 ? std::min({split.first, split.last, split.middle})
-                                          : std::min(split.first, split.last);
+                const int fewest = split.most_chunks(pp);
                 for (int v = v_lo; v <= v_hi; ++v) {
                     if (!p.virtual_stages && v > 1 && fewest < v) continue;
                     l.virtual_stages = v;
