@@ -210,9 +210,9 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
         const long long ends = p.pp && *p.pp > 1 ? 2 : 0;
         if (p.pp && p.virtual_stages &&
             s.layers + ends < static_cast<long long>(*p.pp) * *p.virtual_stages)
-            fail("parallel.virtual_stages",
-                 "pp × virtual_stages must not exceed model.layers (" + std::to_string(s.layers) +
-                     ") plus the embedding and loss chunks");
+            fail("parallel.virtual_stages", "pp × virtual_stages must not exceed model.layers (" +
+                                                std::to_string(s.layers) +
+                                                ") plus the embedding and loss chunks");
     }
     if (p.micro_batch && *p.micro_batch > p.global_batch)
         fail("parallel.micro_batch",
