@@ -92,6 +92,7 @@ TEST_CASE("published training runs: in-sample and leave-one-source-out error per
                 "LOSO mean", "LOSO max", "oom", "te att", "fit");
     Errors all_in, all_loso;
     std::map<std::string, std::pair<Errors, Errors>> per_source;
+    std::set<std::string> held_out_sources;
     for (const std::string& source : sources) {
         std::vector<sim::ValidationRun> others;
         for (const auto& r : runs)
@@ -120,28 +121,41 @@ TEST_CASE("published training runs: in-sample and leave-one-source-out error per
             CHECK(mem.total <= (1.0 + sim::model::kMemoryEstimateErrorShare) * mem.capacity);
         }
         per_source[source] = {in, loso};
+        if (held_out) held_out_sources.insert(source);
         std::printf("%-46s %4d %8.1f%% %8.1f%% %8.1f%% %8.1f%% %4d %6.2f %s\n", source.c_str(),
                     in.n, in.mean(), in.max, loso.mean(), loso.max, in.over_memory, share_without,
                     held_out ? "held out" : "yes");
     }
     std::printf("%-46s %4d %8.1f%% %8.1f%% %8.1f%% %8.1f%%\n", "all runs", all_in.n, all_in.mean(),
                 all_in.max, all_loso.mean(), all_loso.max);
-    double source_mean_in = 0, source_mean_loso = 0;
+    // Fitted and held-out sources are averaged apart: a held-out source's error is the check on
+    // runs the model has not seen, not a fit to guard.
+    double source_mean_in = 0, source_mean_loso = 0, held_out_mean = 0;
+    const std::size_t n_fitted = per_source.size() - held_out_sources.size();
     for (const auto& [s, e] : per_source) {
-        source_mean_in += e.first.mean() / per_source.size();
-        source_mean_loso += e.second.mean() / per_source.size();
+        if (held_out_sources.count(s)) {
+            held_out_mean += e.first.mean() / held_out_sources.size();
+            continue;
+        }
+        source_mean_in += e.first.mean() / n_fitted;
+        source_mean_loso += e.second.mean() / n_fitted;
     }
-    std::printf("%-46s %4zu %8.1f%% %9s %8.1f%%\n", "mean over sources", per_source.size(),
+    std::printf("%-46s %4zu %8.1f%% %9s %8.1f%%\n", "mean over fitted sources", n_fitted,
                 source_mean_in, "", source_mean_loso);
+    std::printf("%-46s %4zu %8.1f%%\n", "mean over held-out sources", held_out_sources.size(),
+                held_out_mean);
     // Every published layout is expressible (none refused); the memory model's over-capacity
     // predictions are counted above and timed all the same.
     CHECK(all_in.refused == 0);
     CHECK(all_loso.refused == 0);
     // Targets are 8 % per source in-sample and 10 % leave-one-source-out; the model reaches
-    // 5.0 % and 7.6 % over the 22 sources (README "Accuracy"), the bounds guard against
+    // 5.0 % and 7.7 % over the 22 fitted sources (README "Accuracy"), the bounds guard against
     // regressions.
     CHECK(source_mean_in <= 6.0);
     CHECK(source_mean_loso <= 9.0);
+    // The held-out target is 10 %; the six held-out sources are at 11.6 % (README "Held-out
+    // sources"): this guards against a regression while the gap is open.
+    CHECK(held_out_mean <= 12.0);
 }
 
 TEST_CASE("every published run is printed with its layout and error", "[validation]") {

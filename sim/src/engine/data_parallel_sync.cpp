@@ -7,10 +7,12 @@
 
 namespace cp::sim {
 
-DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes) {
+DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
+               double gather_bytes) {
     DpSync out;
     const int n = layout.dp;
     if (n <= 1 || grad_bytes <= 0) return out;
+    if (gather_bytes < 0) gather_bytes = grad_bytes;
     // ZeRO-1/2 replace the all-reduce by reduce-scatter + all-gather (same bytes); ZeRO-3 adds
     // a parameter all-gather in forward and backward (~1.5x the traffic).
     const double zero_factor = layout.zero >= 3 ? 1.5 : 1.0;
@@ -20,11 +22,20 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
         const LinkTier tier = group_tier(net, n, dp_local);
         // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
         const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
-        out.time_s =
-            (split ? reduce_scatter_s(tier, n, grad_bytes) + all_gather_s(tier, n, grad_bytes)
-                   : ring_all_reduce_s(tier, n, grad_bytes)) *
-            zero_factor;
-        out.bytes_sent = 2.0 * (nd - 1.0) / nd * grad_bytes * zero_factor;
+        if (split) {
+            out.gather_s = all_gather_s(tier, n, gather_bytes) * zero_factor;
+            out.time_s = reduce_scatter_s(tier, n, grad_bytes) * zero_factor + out.gather_s;
+        } else if (layout.zero >= 1) {
+            // A ring all-reduce is a reduce-scatter and an all-gather of equal halves.
+            const double scatter_s = 0.5 * ring_all_reduce_s(tier, n, grad_bytes);
+            out.gather_s = 0.5 * ring_all_reduce_s(tier, n, gather_bytes) * zero_factor;
+            out.time_s = scatter_s * zero_factor + out.gather_s;
+        } else {
+            out.time_s = ring_all_reduce_s(tier, n, grad_bytes) * zero_factor;
+        }
+        out.bytes_sent = (nd - 1.0) / nd *
+                         (grad_bytes + (layout.zero >= 1 ? gather_bytes : grad_bytes)) *
+                         zero_factor;
         break;
     }
     case DpComm::tree: {

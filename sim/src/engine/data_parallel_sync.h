@@ -10,13 +10,19 @@
 
 namespace cp::sim {
 
-// Gradient synchronisation over the data-parallel group, before overlap.
+// Gradient synchronisation over the data-parallel group, before overlap. Under ZeRO-1/2 the
+// reduce is a reduce-scatter of the gradients followed by an all-gather of the updated weights;
+// `gather_s` is that all-gather's share of `time_s` (0 when the sync is one all-reduce).
 struct DpSync {
     double time_s = 0;
+    double gather_s = 0;
     double bytes_sent = 0; // per device
 };
 
-DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes);
+// `grad_bytes`: one device's gradients as reduced; `gather_bytes`: its weights as all-gathered
+// after a ZeRO-1/2 update (16-bit even when gradients reduce in fp32; < 0: `grad_bytes`).
+DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
+               double gather_bytes = -1.0);
 
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters

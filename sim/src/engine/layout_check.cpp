@@ -51,10 +51,8 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     // KV heads split over tp, or replicated when tp is a multiple of them (Megatron, NeuronX).
     if (s.heads % layout.tp != 0 || ffn % layout.tp != 0) return bad;
     if (kv % layout.tp != 0 && layout.tp % kv != 0) return bad;
-    // Stages may hold unequal numbers of layers, but every virtual chunk needs one.
-    const StageSplit split = stage_split(s.layers, layout);
-    const int fewest = layout.pp > 2 ? std::min({split.first, split.last, split.middle})
-                                     : std::min(split.first, split.last);
+    // Stages may hold unequal numbers of layers; every virtual chunk needs one (most_chunks).
+    const int fewest = stage_split(s.layers, layout).most_chunks(layout.pp);
     if (layout.pp > s.layers || fewest < layout.virtual_stages) return bad;
     // Ring attention splits each sequence into 2·cp chunks (causal load balancing).
     if (layout.cp > 1 && s.seq_len % (2 * layout.cp) != 0) return bad;

@@ -12,17 +12,20 @@ StageSplit stage_split(int layers, const Layout& layout) {
         s.first = layout.stage_layers_first;
         s.last = layout.stage_layers_last;
         s.middle = layout.stage_layers_middle;
+        s.middle_fewest = layout.stage_layers_middle_fewest;
         return s;
     }
-    if (p == 1) return {layers, layers, 0};
+    if (p == 1) return {layers, layers, 0, 0};
     const int base = layers / p, extra = layers % p;
-    if (extra == 0) return {base, base, p > 2 ? base : 0};
+    if (extra == 0) return {base, base, p > 2 ? base : 0, p > 2 ? base : 0};
     if (p > 2 && (layers + 2) % p == 0) {
         const int per = (layers + 2) / p; // embedding and loss counted as a layer each
-        return {per - 1, per - 1, per};
+        return {per - 1, per - 1, per, per};
     }
-    if (p > 2 && extra <= p - 2) return {base, base, base + 1};
-    return {base + 1, base + (extra >= p ? 1 : 0), p > 2 ? base + 1 : 0};
+    // The extra layers go to the middle stages first: with fewer extras than middle stages
+    // some of them keep the base count.
+    if (p > 2 && extra <= p - 2) return {base, base, base + 1, extra < p - 2 ? base : base + 1};
+    return {base + 1, base + (extra >= p ? 1 : 0), p > 2 ? base + 1 : 0, p > 2 ? base + 1 : 0};
 }
 
 std::string set_stage_layers(const std::vector<int>& stages, int layers, Layout& layout) {
@@ -39,6 +42,8 @@ std::string set_stage_layers(const std::vector<int>& stages, int layers, Layout&
     layout.stage_layers_last = stages.back();
     layout.stage_layers_middle =
         stages.size() > 2 ? *std::max_element(stages.begin() + 1, stages.end() - 1) : 0;
+    layout.stage_layers_middle_fewest =
+        stages.size() > 2 ? *std::min_element(stages.begin() + 1, stages.end() - 1) : 0;
     return {};
 }
 

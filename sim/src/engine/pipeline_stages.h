@@ -19,7 +19,16 @@ struct StageSplit {
     int first = 0;
     int last = 0;
     int middle = 0; // most layers on any stage other than the first and the last (0 when pp <= 2)
+    int middle_fewest = 0; // fewest layers on such a stage (0 when pp <= 2)
     int fullest() const { return std::max(first, std::max(last, middle)); }
+    // The most virtual chunks a stage of this split can be cut into with every chunk holding a
+    // layer, except that the first chunk of the first stage may hold the embedding alone and the
+    // last chunk of the last stage the loss alone (Megatron-Core get_num_layers_to_build with
+    // account_for_embedding/loss_in_pipeline_split allows such a chunk zero transformer layers).
+    int most_chunks(int pp) const {
+        const int ends = std::min(first, last) + (pp > 1 ? 1 : 0);
+        return pp > 2 ? std::min(ends, middle_fewest) : ends;
+    }
 };
 
 // The layout's split: its explicit stage_layers when set, else the default split: equal stages

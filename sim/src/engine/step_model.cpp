@@ -214,7 +214,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         b.dp_comm_exposed_s = z3.exposed_s;
     } else {
         DpSync dps = dp_sync(net, sync, dp_local,
-                             dev.trainable_dense() * e * layout.grad_compression * grad_scale);
+                             dev.trainable_dense() * e * layout.grad_compression * grad_scale,
+                             dev.trainable_dense() * e);
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;
@@ -224,12 +225,19 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
             const DpSync es = dp_sync(net, expert_group, local,
                                       dev.trainable_expert() * e * layout.grad_compression);
             dps.time_s += es.time_s;
+            dps.gather_s += es.gather_s;
             dps.bytes_sent += es.bytes_sent;
         }
         r.dp_comm_total_s = dps.time_s;
         r.dp_bytes_per_device = dps.bytes_sent;
         if (layout.dp_comm == DpComm::parameter_server && layout.ps_sync == PsSync::async)
             b.dp_comm_exposed_s = overlapped_comm_s(dps.time_s, pipeline_s); // beside the next step
+        else if (layout.overlap_dp && fw.param_gather_overlap && dps.gather_s > 0)
+            // The reduce-scatter runs behind the last backward; the updated weights' all-gather
+            // behind the next step's first forward, bucket by bucket as its layers need them.
+            b.dp_comm_exposed_s =
+                overlapped_comm_s(dps.time_s - dps.gather_s, st.backward_s) +
+                overlapped_comm_s(dps.gather_s, st.compute_s + st.recompute_s - st.backward_s);
         else if (layout.overlap_dp)
             b.dp_comm_exposed_s = overlapped_comm_s(dps.time_s, st.backward_s);
         else

@@ -205,10 +205,14 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
         if (p.tp && s.ffn_hidden % *p.tp != 0)
             fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) +
                                     "), got " + std::to_string(*p.tp));
-        // Stages may be uneven (pipeline_stages.h), but every virtual chunk needs a layer.
-        if (p.pp && p.virtual_stages && s.layers < *p.pp * *p.virtual_stages)
+        // Stages may be uneven (pipeline_stages.h), but every virtual chunk needs a layer, or the
+        // embedding (first chunk) or the loss (last chunk) in its place.
+        const long long ends = p.pp && *p.pp > 1 ? 2 : 0;
+        if (p.pp && p.virtual_stages &&
+            s.layers + ends < static_cast<long long>(*p.pp) * *p.virtual_stages)
             fail("parallel.virtual_stages", "pp × virtual_stages must not exceed model.layers (" +
-                                                std::to_string(s.layers) + ")");
+                                                std::to_string(s.layers) +
+                                                ") plus the embedding and loss chunks");
     }
     if (p.micro_batch && *p.micro_batch > p.global_batch)
         fail("parallel.micro_batch",

@@ -151,7 +151,8 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
                 l.dp = dp;
                 l.cp = cp;
                 if (p.stage_layers.empty()) {
-                    l.stage_layers_first = l.stage_layers_last = l.stage_layers_middle = 0;
+                    l.stage_layers_first = l.stage_layers_last = 0;
+                    l.stage_layers_middle = l.stage_layers_middle_fewest = 0;
                 }
                 // Interleaving needs a layer in every chunk; without it, one chunk per stage.
                 int v_lo = 1, v_hi = 1;
@@ -162,8 +163,7 @@ void build_layout_space(const Scenario& sc, int devices, int per_node, LayoutSpa
                     v_hi = 8;
                 }
                 const StageSplit split = generic ? StageSplit{} : stage_split(shape.layers, l);
-                const int fewest = pp > 2 ? std::min({split.first, split.last, split.middle})
-                                          : std::min(split.first, split.last);
+                const int fewest = split.most_chunks(pp);
                 for (int v = v_lo; v <= v_hi; ++v) {
                     if (!p.virtual_stages && v > 1 && fewest < v) continue;
                     l.virtual_stages = v;

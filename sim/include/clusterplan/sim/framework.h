@@ -38,7 +38,12 @@ struct FrameworkProfile {
     bool te_attention = false; // cuDNN/Transformer Engine fused attention (fitted rate on Hopper)
     // TP all-gather/reduce-scatter split and hidden behind GEMMs (needs SP).
     bool tp_comm_overlap = false;
-    bool dp_overlap = false;       // gradient reduce can overlap the backward pass
+    bool dp_overlap = false; // gradient reduce can overlap the backward pass
+    // The distributed optimizer's all-gather of updated weights runs behind the next step's
+    // forward pass (Megatron-Core --overlap-param-gather, NeMo overlap_param_gather /
+    // overlap_param_sync: forward pre-hooks wait for each bucket as its layers start) instead of
+    // behind the backward with the gradient reduce-scatter.
+    bool param_gather_overlap = false;
     bool fp8 = false;              // FP8 GEMMs offered (Transformer Engine, torchao float8)
     int max_zero = 0;              // highest ZeRO stage (FSDP FULL_SHARD = 3)
     int max_zero_with_pp = 0;      // highest ZeRO stage combined with pipeline parallelism

@@ -48,11 +48,12 @@ struct Layout {
     // Context parallelism: ranks sharing one sequence (ring attention); gradients are reduced
     // over dp * cp ranks.
     int cp = 1;
-    // Pipeline stages as listed (pipeline_stages.h): layers on the first, the last and the fullest
-    // middle stage; 0 = the default split.
+    // Pipeline stages as listed (pipeline_stages.h): layers on the first, the last, the fullest
+    // and the emptiest middle stage; 0 = the default split.
     int stage_layers_first = 0;
     int stage_layers_last = 0;
     int stage_layers_middle = 0;
+    int stage_layers_middle_fewest = 0;
     Framework framework = Framework::automatic;
     // Options a framework offers per run (framework.h says which): tensor-parallel collectives
     // split and pipelined with their GEMMs (torch async TP, torchtitan

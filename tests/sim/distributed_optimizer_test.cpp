@@ -1,0 +1,83 @@
+// Megatron-Core's distributed optimizer (ZeRO-1) and its pipeline split as NeMo's recipes run
+// them: the updated weights' all-gather behind the next forward, 16-bit weight gathers beside
+// fp32 gradient reduce-scatters, and virtual chunks that hold only the embedding or the loss.
+#include "clusterplan/sim/step_model.h"
+#include "engine/pipeline_stages.h"
+#include "engine_fixtures.h"
+#include "tolerance.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cp;
+
+namespace {
+
+sim::Layout zero1_layout(sim::Framework framework, int dp) {
+    sim::Layout l;
+    l.framework = framework;
+    l.dp = dp;
+    l.micro_batch = 1;
+    l.global_batch = dp;
+    l.zero = 1;
+    l.recompute = sim::Recompute::none;
+    return l;
+}
+
+// Llama 3 8B at 1,024 tokens per sequence: one micro-batch's backward is shorter than the sync.
+sim::PlanResult run(const sim::Layout& l) {
+    sim::Workload w = test::llama3_8b(true);
+    w.shape.seq_len = 1024;
+    const sim::PlanResult r = sim::evaluate(w, test::h100_cluster(8), l, sim::Precision::bf16);
+    REQUIRE(r.limit == sim::Limit::none);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("a ZeRO-1 fp32 gradient reduce still gathers the weights in 16 bits", "[engine]") {
+    sim::Layout l = zero1_layout(sim::Framework::megatron_core, 64);
+    const sim::PlanResult half = run(l);
+    l.fp32_grad_reduce = true;
+    const sim::PlanResult fp32 = run(l);
+    // Reduce-scatter of 4-byte gradients and all-gather of 2-byte weights: (4 + 2) / (2 + 2).
+    CHECK_REL(fp32.dp_bytes_per_device, half.dp_bytes_per_device * 6.0 / 4.0, 1e-12);
+}
+
+TEST_CASE("Megatron-Core gathers the updated weights behind the next forward", "[engine]") {
+    // One micro-batch per step over 8 nodes.
+    const sim::PlanResult mcore = run(zero1_layout(sim::Framework::megatron_core, 64));
+    const sim::PlanResult deepspeed = run(zero1_layout(sim::Framework::deepspeed, 64));
+    CHECK_REL(mcore.dp_comm_total_s, deepspeed.dp_comm_total_s, 1e-12);
+    REQUIRE(deepspeed.breakdown_s.dp_comm_exposed_s > 0);
+    CHECK(mcore.breakdown_s.dp_comm_exposed_s < deepspeed.breakdown_s.dp_comm_exposed_s);
+}
+
+TEST_CASE("a virtual chunk may hold only the embedding or the loss", "[engine]") {
+    sim::Workload w = test::llama3_8b(true);
+    w.shape.layers = 30;
+    sim::Layout l;
+    l.framework = sim::Framework::megatron_core;
+    l.tp = 8;
+    l.pp = 4;
+    l.dp = 2;
+    l.micro_batch = 1;
+    l.global_batch = 64;
+    l.zero = 1;
+    l.sequence_parallel = true;
+    l.recompute = sim::Recompute::none;
+    l.schedule = sim::Schedule::interleaved;
+    l.virtual_stages = 8;
+    // NeMo's 30-layer Llama 3.1 405B proxy: 30 + 2 over 4 × 8 chunks, one layer each, the first
+    // chunk of the first stage the embedding alone, the last chunk of the last stage the loss.
+    REQUIRE(sim::set_stage_layers({7, 8, 8, 7}, 30, l).empty());
+    const sim::Cluster c = test::h100_cluster(8);
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::none);
+    // A middle stage with fewer layers than chunks leaves a chunk empty.
+    REQUIRE(sim::set_stage_layers({7, 9, 7, 7}, 30, l).empty());
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+    // Nine chunks per stage leave the end stages' chunks short by more than the embedding.
+    REQUIRE(sim::set_stage_layers({7, 8, 8, 7}, 30, l).empty());
+    l.virtual_stages = 9;
+    l.global_batch = 72;
+    CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+}
