@@ -69,6 +69,13 @@ std::vector<ConvLayer> resnet50_layers() {
     return layers;
 }
 
+// Kernels of one encoder layer as TensorRT's demoBERT builds it (NVIDIA/TensorRT demo/BERT
+// builder.py, transformer_layer_opt: the QKV projection, the qkv2ctx attention plugin, the
+// attention output projection, a skip-layernorm plugin, FC1, the GELU plugin, FC2 and a second
+// skip-layernorm plugin). The engine's fixed cost per layer (ServingTerm::overhead, fitted on
+// those encoders) is that of this many kernels; a CNN pays it per kernel it launches.
+constexpr double kKernelsPerEncoderLayer = 8.0;
+
 const std::vector<ConvLayer>& reference_layers() {
     static const std::vector<ConvLayer> layers = resnet50_layers();
     return layers;
@@ -101,13 +108,16 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
     const double repeats = forward_flops / resnet50_forward_flops();
     const double weight_bytes = storage_bytes(st.weights);
     const double act_bytes = st.int8_compute ? 1.0 : 2.0;
+    // One kernel per layer of the table (each convolution with its fused epilogue, the pools,
+    // the classifier).
+    t[ServingTerm::overhead] +=
+        repeats * double(reference_layers().size()) / kKernelsPerEncoderLayer;
     for (const ConvLayer& l : reference_layers()) {
         // A layer whose input and output feature maps fit in the L2 together reads the input
         // its predecessor left there and leaves its output for the next (the L2 is write-back);
         // what does not fit goes through HBM.
         const double maps = batch * (l.read_elements + l.written_elements) * act_bytes;
-        const double hbm_share =
-            maps > st.hw.l2_bytes ? 1.0 - st.hw.l2_bytes / maps : 0.0;
+        const double hbm_share = maps > st.hw.l2_bytes ? 1.0 - st.hw.l2_bytes / maps : 0.0;
         const double bytes = maps * hbm_share + l.reduction * l.out_channels * weight_bytes;
         const double memory_s = hbm_s(st, bytes, bytes);
         const double flops = 2.0 * batch * l.out_pixels * l.out_channels * l.reduction;

@@ -290,10 +290,8 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
             exercised += j != static_cast<int>(ServingTerm::feature_maps) &&
                          std::any_of(q.begin(), q.end(),
                                      [j](const Equation& e) { return e.terms.x[j] != 0; });
-        EngineFactors f = fit_engine(q.size() >= kEquationsPerTerm * exercised
-                                         ? q
-                                         : std::vector<Equation>{},
-                                     streaming_k);
+        EngineFactors f = fit_engine(
+            q.size() >= kEquationsPerTerm * exercised ? q : std::vector<Equation>{}, streaming_k);
         for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
