@@ -24,7 +24,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 55, 3, 0.7157, 1.2279, 0.1563, 1.6832},
         {"tensorrt", G::ampere, 2, 1, 1.0034, 1.0312, 0.9999, 1.0347},
         {"tensorrt", G::hopper, 7, 3, 0.9920, 1.0918, 0.9800, 1.2045},
-        {"tensorrt", G::ada, 4, 2, 0.7934, 0.9914, 0.7826, 1.0532},
+        {"tensorrt", G::ada, 6, 2, 0.8006, 1.0414, 0.7826, 1.0532},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9781, 4.6662, 0.9616, 6.0252},
