@@ -1,6 +1,7 @@
 // The serving step model's mechanisms: KV bytes with GQA, weight storage types, NeuronCores,
 // memory-bound vs compute-bound decode, the TP all-reduce latency, KV capacity capping the batch,
-// and queueing raising TTFT with the request rate.
+// queueing raising TTFT with the request rate, and the CNN forward pass (convolutions as GEMMs,
+// feature maps in L2 or HBM).
 #include "clusterplan/sim/presets.h"
 #include "serving/serving_eval.h"
 #include "serving/serving_model.h"
@@ -188,4 +189,25 @@ TEST_CASE("serving: TTFT grows with the request rate (M/D/1 queue) and the queue
     }
     CHECK(
         serving_load(st, p, f, plan, cap, 467, 256, 1.2 * cap.requests_per_s, kUnknown).overloaded);
+}
+
+TEST_CASE("serving: ResNet-50's convolutions add up to its 4.1 GMAC, and its feature maps stream "
+          "through HBM at MLPerf's Offline batch but stay in a 48 MB L2 at batch 32") {
+    // He et al. 2016 Table 1 (v1.5 as torchvision counts it: 4.09 GMAC per 224x224 image).
+    CHECK_REL(resnet50_forward_flops(), 2 * 4.09e9, 0.02);
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("resnet50");
+    const ServingSetup a100 =
+        make_serving_setup(w, fx.node("p4de.24xlarge"), ServingEngine::tensorrt, StorageType::int8,
+                           StorageType::int8, 1, 1, nullptr);
+    const ServingTerms big = cnn_terms(a100, 2048);
+    // The memory-bound 1x1 convolutions: 28 MB of int8 feature maps per image move through HBM.
+    CHECK(big[ServingTerm::feature_maps] > 0.3 * big[ServingTerm::compute]);
+    CHECK(big[ServingTerm::cnn_compute] == 0);
+    const ServingSetup l4 = make_serving_setup(w, fx.node("g6.xlarge"), ServingEngine::tensorrt,
+                                               StorageType::int8, StorageType::int8, 1, 1, nullptr);
+    const ServingTerms small = cnn_terms(l4, 32);
+    CHECK(small[ServingTerm::feature_maps] < 0.1 * small[ServingTerm::compute]);
+    // One fixed cost per kernel launched, in units of an encoder layer's eight kernels.
+    CHECK_REL(small[ServingTerm::overhead], 56.0 / 8.0, 0.05);
 }

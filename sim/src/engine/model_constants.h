@@ -67,20 +67,24 @@ inline constexpr double kFusedAttentionTileRows = 128.0;
 // -> 58, 18,176 -> 142). Clocks: 1,590 MHz (T4 65 TFLOPS), 1,530 (V100 125), 1,410 (A100 312),
 // 1,830 (H100 989.4), 2,040 (L4 121), 2,490 (L40S 362). The A10G has no NVIDIA datasheet and is
 // left out.
+// L2 cache sizes: Turing whitepaper (TU104/T4 4 MB), Volta whitepaper (6 MB), A100 whitepaper
+// (40 MB), H100 whitepaper (50 MB on H100 SXM5; the H200 is the same GH100 die), Ada whitepaper
+// (AD104/L4 48 MB, AD102/L40S 96 MB).
 struct SmFigures {
     std::string_view device_id;
     double sms;
     double clock_mhz;
+    double l2_mib;
 };
-inline constexpr std::array<SmFigures, 9> kSmFigures{{{"T4", 40, 1590},
-                                                      {"V100-16GB", 80, 1530},
-                                                      {"V100-32GB", 80, 1530},
-                                                      {"A100-40GB", 108, 1410},
-                                                      {"A100-80GB", 108, 1410},
-                                                      {"H100-80GB", 132, 1830},
-                                                      {"H200-141GB", 132, 1830},
-                                                      {"L4", 58, 2040},
-                                                      {"L40S", 142, 2490}}};
+inline constexpr std::array<SmFigures, 9> kSmFigures{{{"T4", 40, 1590, 4},
+                                                      {"V100-16GB", 80, 1530, 6},
+                                                      {"V100-32GB", 80, 1530, 6},
+                                                      {"A100-40GB", 108, 1410, 40},
+                                                      {"A100-80GB", 108, 1410, 40},
+                                                      {"H100-80GB", 132, 1830, 50},
+                                                      {"H200-141GB", 132, 1830, 50},
+                                                      {"L4", 58, 2040, 48},
+                                                      {"L40S", 142, 2490, 96}}};
 // The figures of `device_id`, or null where the table has none.
 constexpr const SmFigures* sm_figures(std::string_view device_id) {
     for (const SmFigures& f : kSmFigures)

@@ -186,6 +186,8 @@ const char* term_name(ServingTerm term) {
         return "expert_compute";
     case ServingTerm::overhead_v3:
         return "overhead_v3_s_per_layer";
+    case ServingTerm::feature_maps:
+        return "feature_maps";
     }
     return "?";
 }

@@ -89,7 +89,7 @@ constexpr std::size_t kEquationsPerTerm = 3;
 // Terms bound by memory or link bandwidth: the same in every GPU engine (see the scaled fit).
 bool engine_independent(ServingTerm term) {
     return term == ServingTerm::weights || term == ServingTerm::kv_cache ||
-           term == ServingTerm::tp_comm;
+           term == ServingTerm::tp_comm || term == ServingTerm::feature_maps;
 }
 
 // Prompt encoding: every GPU engine runs a prompt's linear layers as large cuBLAS/CUTLASS GEMMs
@@ -125,8 +125,12 @@ double factor_floor(ServingTerm term, bool decoders) {
 
 // min sum((terms.k - t)/t)^2 over k >= floor: least squares on the columns still free, holding
 // the one furthest below its floor at the floor until none is (a greedy bounded least squares).
-EngineFactors fit_engine(const std::vector<Equation>& eqs) {
+// The feature-map term is not fitted here: it takes `streaming_k` (ServingTerm::feature_maps).
+EngineFactors fit_engine(const std::vector<Equation>& eqs, double streaming_k) {
     EngineFactors f;
+    constexpr auto fm = static_cast<std::size_t>(ServingTerm::feature_maps);
+    f.k[fm] = streaming_k;
+    f.fitted[fm] = true;
     if (eqs.empty()) return f;
     const bool decoders =
         std::any_of(eqs.begin(), eqs.end(), [](const Equation& q) { return q.decoder; });
@@ -139,6 +143,7 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs) {
     std::array<bool, kServingTermCount> free{};
     for (int j = 0; j < kServingTermCount; ++j)
         free[j] = a.col(j).cwiseAbs().maxCoeff() > 0;
+    free[fm] = false;
     for (int round = 0; round <= kServingTermCount; ++round) {
         // Terms held at their floor move to the right-hand side.
         Eigen::VectorXd b = Eigen::VectorXd::Ones(rows);
@@ -273,15 +278,20 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         (e->decoder ? eqs : forward_eqs)[i].push_back(*e);
         (e->decoder ? used : forward_used)[i].push_back(&run);
     }
-    auto fit_runs = [](const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs) {
+    // CNN feature maps stream through HBM at the share of its bandwidth TensorRT-LLM's decode
+    // steps reach streaming weights (fitted first: it is the first engine).
+    double streaming_k = 1.0;
+    auto fit_runs = [&streaming_k](const std::vector<Equation>& q,
+                                   const std::vector<const ServingRun*>& runs) {
         // Fewer equations than a few per term they exercise leave the factors undetermined: the
         // runs keep datasheet rates (a GPU engine's scaled fit below replaces them).
         std::size_t exercised = 0;
         for (int j = 0; j < kServingTermCount; ++j)
-            exercised += std::any_of(q.begin(), q.end(),
+            exercised += j != static_cast<int>(ServingTerm::feature_maps) &&
+                         std::any_of(q.begin(), q.end(),
                                      [j](const Equation& e) { return e.terms.x[j] != 0; });
-        EngineFactors f =
-            q.size() >= kEquationsPerTerm * exercised ? fit_engine(q) : EngineFactors{};
+        EngineFactors f = fit_engine(
+            q.size() >= kEquationsPerTerm * exercised ? q : std::vector<Equation>{}, streaming_k);
         for (const ServingRun* r : runs) {
             f.runs.push_back(r->id);
             if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
@@ -308,6 +318,12 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         std::vector<const ServingRun*> runs = used[i];
         runs.insert(runs.end(), forward_used[i].begin(), forward_used[i].end());
         out.engines[i] = fit_runs(all, runs);
+        constexpr auto w = static_cast<std::size_t>(ServingTerm::weights);
+        if (i == static_cast<std::size_t>(ServingEngine::tensorrt_llm) &&
+            out.engines[i].fitted[w]) {
+            streaming_k = out.engines[i].k[w];
+            out.engines[i].k[static_cast<std::size_t>(ServingTerm::feature_maps)] = streaming_k;
+        }
         // A Neuron engine fitted on generation runs alone does not describe forward passes: its
         // fixed costs and attention factor are those of the tensor-parallel decoder program
         // (the generation factors put a BERT-base pass at ~3x the NeuronPerf latency), so its

@@ -34,13 +34,6 @@ double head_dim(const TransformerShape& s) {
     return s.attention_head_dim();
 }
 
-// HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
-double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
-    if (bytes <= 0) return 0;
-    return bytes /
-           (st.rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes_per_kernel));
-}
-
 // Launch and synchronisation of an engine's custom one-shot all-reduce kernel on NVLink: 6-15 us
 // measured on 8 H100s for small messages (PyTorch PR 114001's intra-node one-shot kernels; 17 us
 // in pytorch issue 131739), ~6 us for NCCL's NVLS on 2 (NVIDIA/nccl issue 1259).
@@ -136,6 +129,13 @@ double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
 
 } // namespace
 
+// HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
+double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
+    if (bytes <= 0) return 0;
+    return bytes /
+           (st.rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes_per_kernel));
+}
+
 // Roofline of one GEMM whose B operand is a weight matrix stored at `weight_bytes` per element
 // (g.batch > 1: a grouped GEMM of that many such matrices, each running at its own size's rate):
 // the time goes to the compute or the weights term, whichever bounds it.
@@ -190,6 +190,7 @@ ServingHardware serving_hardware(const NodeSpec& node) {
         sm && node.accelerator.is_gpu) {
         hw.sms = sm->sms;
         hw.sm_clock_mhz = sm->clock_mhz;
+        hw.l2_bytes = sm->l2_mib * 1024.0 * 1024.0;
     }
     const double c = hw.cores_per_chip;
     if (c > 1) {
@@ -230,7 +231,8 @@ ServingStepBreakdown serving_breakdown(const ServingTerms& t, const EngineFactor
                   t[ServingTerm::prefill_compute] * f.k_of(ServingTerm::prefill_compute) +
                   t[ServingTerm::expert_compute] * f.k_of(ServingTerm::expert_compute);
     b.weights_s = t[ServingTerm::weights] * f.k_of(ServingTerm::weights) +
-                  t[ServingTerm::attention] * f.k_of(ServingTerm::attention);
+                  t[ServingTerm::attention] * f.k_of(ServingTerm::attention) +
+                  t[ServingTerm::feature_maps] * f.k_of(ServingTerm::feature_maps);
     b.kv_cache_s = t[ServingTerm::kv_cache] * f.k_of(ServingTerm::kv_cache);
     b.tp_comm_s = t[ServingTerm::tp_comm] * f.k_of(ServingTerm::tp_comm);
     b.overhead_s = t[ServingTerm::overhead] * f.k_of(ServingTerm::overhead) +
@@ -478,20 +480,6 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     t[ServingTerm::overhead] += layers;
     t[ServingTerm::pass_overhead] += 1.0 / st.pp;
     return t.scaled(st.pp);
-}
-
-ServingTerms cnn_terms(const ServingSetup& st, double batch) {
-    ServingTerms t;
-    const Workload& w = *st.workload;
-    // The project counts a training sample as forward + backward = 3 forward passes (ResNet-50:
-    // 3 x 2 x 4.1 GMAC, model_constants.h), so inference is a third of flops_per_sample.
-    const double flops = batch * w.flops_per_sample / 3.0;
-    double fraction = model::kGenericComputeFractionHalf;
-    if (st.compute == Precision::fp32) fraction = model::kGenericComputeFractionFp32;
-    t[ServingTerm::cnn_compute] += flops / (st.rates.peak_flops * fraction);
-    t[ServingTerm::weights] += hbm_s(st, serving_weight_bytes(w, st.weights), 1e8);
-    t[ServingTerm::pass_overhead] += 1.0;
-    return t;
 }
 
 } // namespace cp::sim

@@ -37,6 +37,7 @@ struct ServingHardware {
     bool neuron_core_v3 = false;
     // A GPU's SM count and clock (model_constants.h kSmFigures); zero where the table has none.
     double sms = 0, sm_clock_mhz = 0;
+    double l2_bytes = 0; // the GPU's L2 cache (same table); zero where unknown
 };
 ServingHardware serving_hardware(const NodeSpec& node);
 // Whether the devices are NeuronCores (Inferentia, Trainium) rather than GPUs.
@@ -149,7 +150,13 @@ ServingTerms prefill_terms(const ServingSetup& setup, double requests, double to
 // GPU with SM figures (model_constants.h kSmFigures) the fused attention is timed by its launch
 // shape (the attention term); elsewhere at the GEMM rate.
 ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
-// One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3).
+// One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3;
+// serving_cnn.cpp): on a GPU ResNet-50's convolutions as implicit GEMMs with their feature-map
+// traffic, on Neuron the whole-model rate.
 ServingTerms cnn_terms(const ServingSetup& setup, double batch);
+// FLOPs of one ResNet-50 v1.5 forward pass of one 224x224 image from its layers (4.1 GMAC).
+double resnet50_forward_flops();
+// HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
+double hbm_s(const ServingSetup& setup, double bytes, double bytes_per_kernel);
 
 } // namespace cp::sim

@@ -35,7 +35,8 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(f.k_of(ServingTerm::weights), 2) + ", KV-cache reads " +
         fixed(f.k_of(ServingTerm::kv_cache), 2) + ", TP all-reduce " +
         fixed(f.k_of(ServingTerm::tp_comm), 2) + ", CNN compute " +
-        fixed(f.k_of(ServingTerm::cnn_compute), 2) + ", overhead " +
+        fixed(f.k_of(ServingTerm::cnn_compute), 2) + " (Neuron), CNN feature maps beyond L2 " +
+        fixed(f.k_of(ServingTerm::feature_maps), 2) + ", overhead " +
         fixed(1e6 * f.k_of(ServingTerm::overhead), 1) + " us per layer and step; prefill compute " +
         fixed(f.k_of(ServingTerm::prefill_compute), 2) + ", prefill overhead " +
         fixed(1e6 * f.k_of(ServingTerm::prefill_overhead), 1) + " us per layer; forward pass " +

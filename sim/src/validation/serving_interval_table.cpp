@@ -22,9 +22,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 1.0634, 1.1425, 1.0590, 1.2367},
         {"neuron", G::trainium, 52, 3, 0.6851, 1.2104, 0.6587, 1.3073},
         {"neuron", G::other, 55, 3, 0.7157, 1.2279, 0.1563, 1.6832},
-        {"tensorrt", G::ampere, 2, 1, 0.3835, 0.4225, 0.3786, 0.4273},
-        {"tensorrt", G::hopper, 3, 2, 0.5770, 1.1330, 0.5541, 1.2491},
-        {"tensorrt", G::ada, 2, 1, 0.4710, 0.4955, 0.4680, 0.4985},
+        {"tensorrt", G::ampere, 2, 1, 1.0034, 1.0312, 0.9999, 1.0347},
+        {"tensorrt", G::hopper, 7, 3, 0.9920, 1.0918, 0.9800, 1.2045},
+        {"tensorrt", G::ada, 6, 2, 0.8006, 1.0414, 0.7826, 1.0532},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9781, 4.6662, 0.9616, 6.0252},
@@ -51,8 +51,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 10, 2, 1.0265, 1.1210, 1.0040, 1.1590},
         {"neuron", G::trainium, 76, 4, 0.6988, 1.1613, 0.6585, 1.3043},
         {"neuron", G::other, 87, 4, 0.7613, 1.1305, 0.6366, 1.7029},
-        {"tensorrt", G::ampere, 112, 2, 0.9228, 1.3374, 0.8848, 3.1250},
-        {"tensorrt", G::ada, 225, 3, 0.7971, 1.2566, 0.6627, 1.6640},
+        {"tensorrt", G::ampere, 112, 2, 0.9266, 1.3135, 0.8848, 3.1250},
+        {"tensorrt", G::ada, 227, 4, 0.8024, 1.2553, 0.6627, 1.6812},
         {"tensorrt", G::other, 3, 1, 1.0560, 1.1591, 1.0535, 1.1824},
     };
     switch (figure) {

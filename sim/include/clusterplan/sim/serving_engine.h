@@ -53,9 +53,14 @@ enum class ServingTerm {
     // CC-Cores that orchestrate collectives (AWS Neuron docs, trainium2.rst, "Collective
     // communication"), which the v2 chips' datasheets (inferentia2.rst, trainium.rst) do not list.
     // Until Trainium2 runs fit it, it takes the engine's `overhead` factor.
-    overhead_v3
+    overhead_v3,
+    // CNN feature maps that do not fit in the L2 (GBs per pass at MLPerf's Offline batches),
+    // streamed through HBM. Like a decode step's weights they stream beyond every cache at the
+    // bandwidth the same kernels reach in every engine, so the factor is TensorRT-LLM's fitted
+    // weight-streaming factor, not one of the CNN runs' own.
+    feature_maps
 };
-inline constexpr int kServingTermCount = 14;
+inline constexpr int kServingTermCount = 15;
 const char* term_name(ServingTerm term);
 
 // Multipliers on the datasheet times of each term (1 = datasheet rate x the training model's
@@ -63,8 +68,8 @@ const char* term_name(ServingTerm term);
 // pass, `pass_overhead` seconds per forward pass, `host_step_overhead` seconds per server step (no
 // datasheet figure exists).
 struct EngineFactors {
-    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0,
-                                            1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0};
+    std::array<double, kServingTermCount> k{1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0,
+                                            0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0};
     std::array<bool, kServingTermCount> fitted{}; // false: not exercised by any fitted run
     std::vector<std::string> runs;                // ids of the runs fitted on
     std::vector<std::string> sources;             // their sources
