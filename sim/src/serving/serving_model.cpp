@@ -87,15 +87,6 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     if (moe > 0) add_moe_gemms(st, tokens, count * moe, t);
 }
 
-// FLOPs of one transformer layer's linear layers per token on one TP rank.
-double layer_weight_flops_per_token(const ServingSetup& st) {
-    const TransformerShape& s = st.workload->shape;
-    const double h = s.hidden, f = s.ffn_width() / st.tp;
-    const double q = heads_per_rank(s, st.tp) * head_dim(s);
-    const double kv_cols = 2.0 * kv_heads_per_rank(st) * head_dim(s);
-    return 2.0 * h * (q + kv_cols + q + (s.gated_mlp ? 3.0 : 2.0) * f);
-}
-
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each; an
 // engine that fuses them into two residual + norm kernels and the GEMM epilogues moves 2 x 3 h.
 // With sequence parallelism (Korthikanti et al. 2022; NxD Inference --sequence-parallel-enabled,
@@ -464,18 +455,9 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = batch * tokens;
-    if (neuron_devices(st.hw)) {
-        // A NeuronCore's tensor engine is one 128 x 128 systolic array fed from its on-chip SBUF
-        // (24 MiB on NeuronCore-v2; NKI architecture guide trainium_inferentia2_arch.rst): a
-        // sequence's 128 or more rows fill it, so its matmul rate does not grow with the GEMM's
-        // size as a GPU's waves of thread blocks do, and the compiler streams the next weights
-        // into SBUF behind the running matmuls. The published encoder passes show it: a sequence
-        // costs the same at batch 1 as at batch 16 beyond a fixed cost per layer and pass.
-        t[ServingTerm::compute] +=
-            layers * all_tokens * layer_weight_flops_per_token(st) / st.rates.peak_flops;
-    } else {
-        add_layer_gemms(st, all_tokens, layers, t);
-    }
+    const bool neuron = neuron_devices(st.hw);
+    if (neuron) t[ServingTerm::compute] += layers * neuron_encoder_matmul_s(st, all_tokens);
+    if (!neuron) add_layer_gemms(st, all_tokens, layers, t);
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
