@@ -457,7 +457,9 @@ ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) 
     const TransformerShape& s = st.workload->shape;
     const double layers = layers_per_stage(st);
     const double all_tokens = batch * tokens;
-    add_layer_gemms(st, all_tokens, layers, t);
+    const bool neuron = neuron_devices(st.hw);
+    if (neuron) t[ServingTerm::compute] += layers * neuron_encoder_matmul_s(st, all_tokens);
+    if (!neuron) add_layer_gemms(st, all_tokens, layers, t);
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).

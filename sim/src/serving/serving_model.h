@@ -148,8 +148,11 @@ ServingTerms prefill_terms(const ServingSetup& setup, double requests, double to
                            double chunk_tokens, bool lm_head = true);
 // One encoder forward pass (bidirectional attention, no generation) of `batch` x `tokens`. On a
 // GPU with SM figures (model_constants.h kSmFigures) the fused attention is timed by its launch
-// shape (the attention term); elsewhere at the GEMM rate.
+// shape (the attention term); elsewhere at the GEMM rate. On Neuron the linear layers run at the
+// NeuronCore's flat matmul rate (serving_neuron_forward.cpp).
 ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
+// One encoder layer's linear layers over `tokens` rows on one NeuronCore, at its matmul rate.
+double neuron_encoder_matmul_s(const ServingSetup& setup, double tokens);
 // One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3;
 // serving_cnn.cpp): on a GPU ResNet-50's convolutions as implicit GEMMs with their feature-map
 // traffic, on Neuron the whole-model rate.
