@@ -207,5 +207,5 @@ TEST_CASE("PCIe rings without peer access run at the host-staged bus bandwidth",
     // At 1 GiB the per-step latency is negligible: busbw is the link times the efficiency.
     CHECK_REL(busbw[0], link * sim::model::kPcieHostStagedBusEfficiency, 0.01);
     CHECK_REL(busbw[1], link * sim::model::kPcieBusEfficiency, 0.01);
-    CHECK(busbw[0] < 0.5 * busbw[1]);
+    CHECK(busbw[0] < busbw[1]);
 }
