@@ -140,6 +140,9 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
     case sim::IntraNodeLink::pcie:
         n.intra_node_gbytes_per_s =
             pcie_x8_gbytes_per_s(in.intra_node_interconnect, acc ? acc->host_link : "");
+        // "no GPU P2P": the GPUs sit under separate host bridges with peer access refused, so
+        // collectives stage through host memory (catalog/data/README.md names the sources).
+        n.pcie_peer_access = !icontains(in.intra_node_interconnect, "no GPU P2P");
         break;
     default: {
         double published =

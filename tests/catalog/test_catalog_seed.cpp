@@ -80,6 +80,14 @@ TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]")
     CHECK_REL(cat.node_spec("g5.48xlarge")->intra_node_gbytes_per_s, 15.7538, 1e-4);
     // PCIe 3.0 x8 on g4dn.
     CHECK_REL(cat.node_spec("g4dn.12xlarge")->intra_node_gbytes_per_s, 7.8769, 1e-4);
+    // G5 and G6 refuse GPU peer access (collectives stage through host memory); g4dn has no
+    // published statement either way and keeps the direct path.
+    for (const char* type : {"g5.12xlarge", "g5.24xlarge", "g5.48xlarge", "g6.12xlarge",
+                             "g6.24xlarge", "g6.48xlarge"}) {
+        INFO(type);
+        CHECK_FALSE(cat.node_spec(type)->pcie_peer_access);
+    }
+    CHECK(cat.node_spec("g4dn.12xlarge")->pcie_peer_access);
     // A single GPU has no intra-node link at all.
     const auto single = cat.node_spec("g5.xlarge");
     CHECK(single->intra_link == cp::sim::IntraNodeLink::none);

@@ -96,7 +96,7 @@ TEST_CASE("catalog list prints a table with dashes for unknowns", "[cli][catalog
     REQUIRE(r.code == 0);
     CHECK(r.out.rfind("TYPE", 0) == 0);
     CHECK_THAT(r.out, Catch::Contains("g5.48xlarge"));
-    CHECK_THAT(r.out, Catch::Contains("PCIe Gen4 (no NVLink)"));
+    CHECK_THAT(r.out, Catch::Contains("PCIe Gen4 (no NVLink; no GPU P2P)"));
     CHECK_THAT(r.out, Catch::Contains("\u2014")); // no interruption data yet
     CHECK_THAT(r.out, Catch::Contains("8 instance types"));
     CHECK_FALSE(r.out.find("p4d") != std::string::npos);
@@ -156,7 +156,7 @@ TEST_CASE("catalog show marks Inferentia as inference-only and G5 as PCIe", "[cl
     CHECK_THAT(inf.out, Catch::Contains("inference only"));
     CHECK_THAT(inf.out, Catch::Contains("not a GPU"));
     const json g5 = json::parse(run({"catalog", "show", "g5.48xlarge", "--json"}).out);
-    CHECK(g5["instance"]["intra_node_interconnect"] == "PCIe Gen4 (no NVLink)");
+    CHECK(g5["instance"]["intra_node_interconnect"] == "PCIe Gen4 (no NVLink; no GPU P2P)");
     CHECK(g5["accelerator"]["inference_only"] == false);
 }
 

@@ -4,7 +4,9 @@
 // would store it) for A100 and for the V100 hybrid cube-mesh, whose partial rings the datasheet
 // cannot know.
 #include "engine/collectives.h"
+#include "engine/model_constants.h"
 #include "engine_fixtures.h"
+#include "tolerance.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -150,4 +152,60 @@ TEST_CASE("datasheet NVLink model matches the full 8-GPU V100 ring", "[validatio
     std::printf("V100 8 GPUs, datasheet model: mean |err| %.2f %%, max %.2f %%\n", stats.mean(),
                 stats.max);
     CHECK(stats.mean() <= 10.0);
+}
+
+namespace {
+
+// Published bus bandwidth over PCIe without GPU peer access, as a fraction of the link's
+// per-direction rate: the mean over the fixture's all-reduce rows.
+double host_staged_efficiency_from_fixture() {
+    const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) +
+                                    "/nccl_allreduce/pcie_host_staged.csv");
+    double sum = 0;
+    int n = 0;
+    for (std::size_t r = 1; r < csv.size(); ++r) {
+        if (csv[r].at(6) != "all_reduce") continue;
+        sum += std::stod(csv[r].at(7)) / std::stod(csv[r].at(4));
+        ++n;
+    }
+    return n > 0 ? sum / n : 0.0;
+}
+
+sim::NodeSpec pcie_node(bool peer_access) {
+    sim::NodeSpec n;
+    n.accelerator.id = "A10G";
+    n.accelerators_per_node = 4;
+    n.intra_link = sim::IntraNodeLink::pcie;
+    n.intra_node_gbytes_per_s = 8.0 * 16.0 * 128.0 / 130.0 / 8.0; // PCIe Gen4 x8 per direction
+    n.pcie_peer_access = peer_access;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("host-staged PCIe efficiency is the fit of the published SHM all-reduce figures",
+          "[validation][nccl]") {
+    const double fitted = host_staged_efficiency_from_fixture();
+    std::printf("PCIe without peer access: fitted busbw / link = %.4f (constant %.4f)\n", fitted,
+                sim::model::kPcieHostStagedBusEfficiency);
+    CHECK_REL(sim::model::kPcieHostStagedBusEfficiency, fitted, 1e-3);
+}
+
+TEST_CASE("PCIe rings without peer access run at the host-staged bus bandwidth",
+          "[validation][nccl]") {
+    const double bytes = 1073741824.0;
+    const double factor = 2.0 * 3.0 / 4.0;
+    double busbw[2] = {0, 0};
+    for (const bool peer : {false, true}) {
+        const sim::NodeSpec node = pcie_node(peer);
+        sim::Network net;
+        REQUIRE(sim::make_network(node, 1, nullptr, net));
+        const sim::LinkTier tier = sim::group_tier(net, 4, 4);
+        busbw[peer ? 1 : 0] = factor * bytes / sim::ring_all_reduce_s(tier, 4, bytes) / 1e9;
+    }
+    const double link = pcie_node(false).intra_node_gbytes_per_s;
+    // At 1 GiB the per-step latency is negligible: busbw is the link times the efficiency.
+    CHECK_REL(busbw[0], link * sim::model::kPcieHostStagedBusEfficiency, 0.01);
+    CHECK_REL(busbw[1], link * sim::model::kPcieBusEfficiency, 0.01);
+    CHECK(busbw[0] < busbw[1]);
 }

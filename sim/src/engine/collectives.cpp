@@ -94,6 +94,12 @@ LinkTier datasheet_intra(const NodeSpec& node) {
         t.small_ring_penalty = true;
         break;
     case IntraNodeLink::pcie:
+        t.step_s = model::kPcieStepS;
+        // Without peer access each ring hop is staged through a host buffer (NCCL's SHM
+        // transport), which moves far less than a direct PCIe write of the same link.
+        t.bus_bytes_per_s = link * (node.pcie_peer_access ? model::kPcieBusEfficiency
+                                                          : model::kPcieHostStagedBusEfficiency);
+        break;
     case IntraNodeLink::rocem:
     case IntraNodeLink::none:
         t.step_s = model::kPcieStepS;

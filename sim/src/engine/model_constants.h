@@ -171,6 +171,13 @@ inline constexpr double kNvswitchBusEfficiency = 0.77;
 inline constexpr double kNvswitchBusEfficiencyHopper = 370.0 / 450.0;
 inline constexpr double kNvlinkBusEfficiency = 0.90;
 inline constexpr double kPcieBusEfficiency = 0.80;
+// PCIe without GPU peer access (AWS G5/G6: catalog "no GPU P2P"): NCCL's ring runs over its
+// SHM transport, the sender writing each chunk into pinned host memory and the receiver reading
+// it back across its own link, one proxy-driven hand-off per chunk. Published all-reduce busbw
+// over that path divided by the link's per-direction rate, averaged by the nccl validation test
+// over tests/data/validation/nccl_allreduce/pcie_host_staged.csv (NVIDIA/nccl issue 384: 3.9
+// GB/s on PCIe Gen3 x16, one channel; issue 1603: 18 GB/s on 4 GPUs at PCIe Gen4 x16).
+inline constexpr double kPcieHostStagedBusEfficiency = 0.4094;
 inline constexpr double kNetworkBusEfficiency = 0.95;
 // Rings of few ranks run below the full ring's bus bandwidth: factor (1 - c/n^2), fitted to the
 // nccl-tests DGX A100 tables (2 GPUs 0.86, 4 GPUs 0.97 of the 8-GPU busbw at 1 GiB).
@@ -203,8 +210,8 @@ inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "0.25-0.8 "
     "by kernel size",
     "collectives: alpha-beta per tier; 35 us per call + 2.5 us per ring step on NVLink/NVSwitch; "
-    "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80, "
-    "network 0.95",
+    "bus efficiency NVSwitch 0.77 (Hopper 0.82, ring without NVLS), NVLink 0.90, PCIe 0.80 "
+    "(0.41 without GPU peer access: staged through host memory), network 0.95",
     "ranks ordered tp (innermost), dp, pp (Megatron); groups spanning nodes share the node's NICs",
     "host-issue floor: a layer takes about the larger of the time the host needs to issue its "
     "kernels and the GPU's work ((host^4 + GPU^4)^(1/4): the queue hides most, not all, of the "

@@ -81,7 +81,11 @@ struct NodeSpec {
     int accelerators_per_node = 1;
     IntraNodeLink intra_link = IntraNodeLink::none;
     double intra_node_gbytes_per_s = kUnknown; // per accelerator, unidirectional
-    double inter_node_gbps = kUnknown;         // node total (all NICs)
+    // Whether the devices of a PCIe node can address each other's memory (CUDA peer access).
+    // Without it NCCL's ring goes through host memory (its SHM transport): each hop is a copy
+    // into a host buffer and a read back out of it, not one GPU-to-GPU write.
+    bool pcie_peer_access = true;
+    double inter_node_gbps = kUnknown; // node total (all NICs)
     double inter_node_latency_us = 5.0;
     // Elastic Fabric Adapter (RDMA) between nodes; empty when the catalog does not say. Without
     // it NCCL falls back to TCP sockets, which the datasheet network model does not capture.
