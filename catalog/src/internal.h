@@ -13,5 +13,9 @@ void load_snapshot(sqlite3* db);
 // Schema 2: wider price kinds (Capacity Blocks, reservations), estimate marks on accelerator
 // figures, and the bundled estimates and purchase prices for catalogs made before them.
 void migrate_v1_to_v2(sqlite3* db);
+// Seed accelerator figures into unknown (NULL) cells and the seed's estimate marks.
+void apply_accelerator_estimates(sqlite3* db);
+// Schema 3: refresh the bundled facts an older catalog was seeded with (schema_v3.cpp).
+void migrate_v2_to_v3(sqlite3* db);
 
 } // namespace cp::catalog::detail

@@ -12,7 +12,7 @@
 namespace cp::catalog {
 
 int current_schema_version() {
-    return 2;
+    return 3;
 }
 
 namespace detail {
@@ -148,6 +148,10 @@ void migrate(sqlite3* db, const std::filesystem::path& path) {
         if (version == 1) {
             migrate_v1_to_v2(db);
             version = 2;
+        }
+        if (version == 2) {
+            migrate_v2_to_v3(db);
+            version = 3;
         }
         exec(db, "PRAGMA user_version = " + std::to_string(version));
         exec(db, "COMMIT");

@@ -38,6 +38,8 @@ ALTER TABLE accelerators ADD COLUMN estimated_fields TEXT;
 ALTER TABLE accelerators ADD COLUMN estimate_source TEXT;
 )sql";
 
+} // namespace
+
 // Seed figures fill only what is still unknown (NULL); the estimate marks and their source
 // are set for the rows the seed marks.
 void apply_accelerator_estimates(sqlite3* db) {
@@ -95,8 +97,6 @@ void apply_accelerator_estimates(sqlite3* db) {
             .bind(2, inst.cell(r, "instance_type"))
             .run();
 }
-
-} // namespace
 
 // Prices the bundled snapshot carries beyond us-east-1 on demand and spot: other regions'
 // figures and Capacity Block rates (catalog/data/purchase_prices.csv, sources per row).

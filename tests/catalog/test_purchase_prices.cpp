@@ -60,7 +60,7 @@ TEST_CASE("a version-1 catalog migrates to schema 2 and keeps every price",
             prices_before += p.as_of + p.kind + std::to_string(p.usd_per_hour);
     }
     Catalog cat(path);
-    CHECK(cat.schema_version() == 2);
+    CHECK(cat.schema_version() == current_schema_version());
     CHECK(cat.integrity_check() == "ok");
     const auto a10g = cat.accelerator("A10G");
     REQUIRE(a10g->bf16_tflops);
@@ -108,4 +108,40 @@ TEST_CASE("Capacity Block and other-region prices come with the snapshot",
     CHECK_REL(trn2->usd_per_node_hour_on_demand, 85.964, 1e-9);
     const auto regions = cat.price_regions();
     CHECK(std::find(regions.begin(), regions.end(), "us-west-2") != regions.end());
+}
+
+TEST_CASE("a version-2 catalog migrates to schema 3 and receives the newer seed facts",
+          "[catalog][migration]") {
+    TempDir dir;
+    const auto path = dir / "v2.sqlite";
+    std::string prices_before;
+    {
+        Catalog cat(path);
+        // What a schema-2 catalog seeded before Gaudi1's derived rate and the G5 P2P text held.
+        cat.exec("UPDATE accelerators SET bf16_tflops = NULL, hbm_gbytes_per_s = NULL, "
+                 "estimated_fields = NULL WHERE id = 'Gaudi1';"
+                 "UPDATE instance_types SET intra_node_interconnect = 'PCIe Gen4' "
+                 "WHERE instance_type = 'g5.12xlarge';"
+                 "UPDATE accelerators SET tdp_w = 123 WHERE id = 'A10G';"
+                 "PRAGMA user_version = 2;");
+        for (const auto& p : cat.prices("g5.12xlarge"))
+            prices_before += p.as_of + p.kind + std::to_string(p.usd_per_hour);
+    }
+    Catalog cat(path);
+    CHECK(cat.schema_version() == current_schema_version());
+    CHECK(cat.integrity_check() == "ok");
+    const auto gaudi = cat.accelerator("Gaudi1");
+    REQUIRE(gaudi);
+    REQUIRE(gaudi->bf16_tflops);
+    CHECK(gaudi->is_estimated("bf16_tflops"));
+    CHECK_FALSE(gaudi->fp16_tflops); // Gaudi1 has no fp16 type
+    const auto g5 = cat.node_spec("g5.12xlarge");
+    REQUIRE(g5);
+    CHECK_FALSE(g5->pcie_peer_access);
+    // A figure the catalog already knows is never overwritten by the seed.
+    CHECK(cat.accelerator("A10G")->tdp_w == 123.0);
+    std::string prices_after;
+    for (const auto& p : cat.prices("g5.12xlarge"))
+        prices_after += p.as_of + p.kind + std::to_string(p.usd_per_hour);
+    CHECK(prices_after == prices_before);
 }
