@@ -53,8 +53,12 @@ void check_host_memory(PlanResult& r, const NodeSpec& node) {
     }
 }
 
-// Whole-step fraction of the peak a CNN-like model reaches (model_constants.h, ResNet-50).
-double generic_compute_fraction(Precision precision) {
+// Whole-step fraction of the peak a CNN-like model reaches, where it was measured: on NVIDIA GPUs
+// (model_constants.h, ResNet-50) and on Gaudi1 (engine/gaudi_rates.h); other accelerators'
+// compilers and kernels differ, and no measurement of theirs is known (NaN).
+double generic_compute_fraction(const AcceleratorSpec& accelerator, Precision precision) {
+    if (accelerator.vendor != "NVIDIA")
+        return gaudi_generic_compute_fraction(accelerator, precision);
     switch (precision) {
     case Precision::fp32:
         return model::kGenericComputeFractionFp32;
@@ -69,13 +73,11 @@ double generic_compute_fraction(Precision precision) {
 }
 
 PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, const Layout& layout,
-                            Precision precision, const Network& net, const ComputeRates& rates) {
+                            Precision precision, const Network& net, const ComputeRates& rates,
+                            double fraction) {
     PlanResult r;
     const double m = layout.micro_batches();
     r.micro_batches = layout.micro_batches();
-    // Gaudi's own measured fraction where known (engine/gaudi_rates.h), else NVIDIA's.
-    const double gaudi = gaudi_generic_compute_fraction(cluster.node.accelerator, precision);
-    const double fraction = is_known(gaudi) ? gaudi : generic_compute_fraction(precision);
     const double per_mb_s =
         workload.flops_per_sample * layout.micro_batch / (rates.peak_flops * fraction);
     r.breakdown_s.compute_s = m * per_mb_s;
@@ -314,14 +316,12 @@ PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, c
     ComputeRates rates = make_compute_rates(acc, precision, calibration);
     apply_framework(rates, fw, acc, precision, efficiency);
     if (workload.kind == WorkloadKind::generic) {
-        // The whole-step CNN fraction was measured on NVIDIA GPUs (model_constants.h) and on
-        // Gaudi1 (engine/gaudi_rates.h); other accelerators' compilers and kernels differ, and no
-        // measurement of theirs is known.
-        if (acc.vendor != "NVIDIA" && !is_known(gaudi_generic_compute_fraction(acc, precision))) {
+        const double fraction = generic_compute_fraction(acc, precision);
+        if (!is_known(fraction)) {
             r.limit = Limit::unknown_hardware;
             return r;
         }
-        r = evaluate_generic(workload, cluster, layout, precision, net, rates);
+        r = evaluate_generic(workload, cluster, layout, precision, net, rates, fraction);
     } else {
         r = evaluate_transformer(workload, cluster, layout, precision, net, rates, fw);
     }
