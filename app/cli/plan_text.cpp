@@ -66,8 +66,9 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     out << " (" << micro_batches << (micro_batches == 1 ? " micro-batch), " : " micro-batches), ")
         << sim::enum_name(l.schedule);
     if (l.virtual_stages > 1) out << " v=" << l.virtual_stages;
-    out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute) << ", dp "
-        << sim::enum_name(l.dp_comm);
+    out << ", ZeRO-" << l.zero << ", recompute " << sim::enum_name(l.recompute);
+    if (l.distribute_saved_activations && l.tp > 1) out << " (checkpoints split over tp)";
+    out << ", dp " << sim::enum_name(l.dp_comm);
     if (l.ep > 1 || l.etp > 1) out << ", ep=" << l.ep << " etp=" << l.etp;
     if (l.optimizer != sim::Optimizer::adamw) out << ", " << sim::enum_name(l.optimizer);
     if (l.offload.any())

@@ -128,3 +128,27 @@ TEST_CASE("a TP plan that gathers per projection runs five all-gathers per block
               0.05);
     CHECK(per_projection.breakdown_s.compute_s == per_sublayer.breakdown_s.compute_s);
 }
+
+TEST_CASE("a distributed checkpoint keeps 1/tp of each layer input and gathers it before the rerun",
+          "[engine]") {
+    // Megatron-LM's layout of the OPT era: tp 8, full recompute, no sequence parallelism.
+    sim::Layout l = fsdp_layout(8, 1, 8, 4, 32);
+    l.framework = sim::Framework::megatron_lm;
+    l.zero = 1;
+    l.sequence_parallel = false;
+    const sim::PlanResult replicated = run(l);
+    l.distribute_saved_activations = true;
+    const sim::PlanResult split = run(l);
+    // Llama 3 8B keeps 2·s·b·h bytes per layer: 32 layers x 2 x 8192 x 4 x 4096 bytes = 8 GiB
+    // replicated, 1 GiB split over 8 ranks.
+    const double saved_gib = 32.0 * 2.0 * 8192 * 4 * 4096 / (1024.0 * 1024 * 1024);
+    CHECK_REL(replicated.memory_gib.activations - split.memory_gib.activations,
+              saved_gib * 7.0 / 8.0, 0.02);
+    CHECK(split.breakdown_s.tp_comm_s > replicated.breakdown_s.tp_comm_s);
+    CHECK(split.breakdown_s.compute_s == replicated.breakdown_s.compute_s);
+
+    // Sequence parallelism already splits the input; Megatron refuses both together.
+    l.sequence_parallel = true;
+    CHECK(sim::evaluate(test::llama3_8b(true), test::h100_cluster(8), l, sim::Precision::bf16)
+              .limit == sim::Limit::invalid_layout);
+}

@@ -260,6 +260,11 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
                    "scenario.json: parallel.stage_layers: holds 95 layers, but the model has 96"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"stage_layers": [48, "x"]})")),
                Catch::Contains("parallel.stage_layers: must hold whole layer counts"));
+    CHECK_THAT(error_of(minimal(R"("parallel": {"distribute_saved_activations": true})")),
+               Catch::Contains("parallel.distribute_saved_activations: needs parallel.recompute"));
+    CHECK_THAT(error_of(minimal(
+                   R"("parallel": {"recompute": "full", "distribute_saved_activations": true})")),
+               Catch::Contains("needs parallel.sequence_parallel false"));
     CHECK_THAT(error_of(minimal(R"("parallel": {"cp": 3})")),
                Catch::Contains("parallel.cp: 2 × cp must divide"));
     CHECK_THAT(error_of(minimal(R"("training": {"framework": "caffe"})")),

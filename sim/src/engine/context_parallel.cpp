@@ -42,6 +42,10 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
                                                      layout.sequence_parallel)
                   : layer_activation_bytes(local, layout.micro_batch, layout.tp,
                                            layout.sequence_parallel, recompute, fp8_gemm_inputs);
+    // A distributed checkpoint keeps 1/tp of the layer input on each rank (Layout).
+    if (recompute == Recompute::full && layout.distribute_saved_activations &&
+        !layout.sequence_parallel)
+        bytes /= layout.tp;
     // Softmax output, dropout mask and output of the scores (5 bytes each, Korthikanti et al.),
     // which layer_activation_bytes counts as s/cp x s/cp for the local shape.
     if (cp > 1 && !shape.flash_attention && recompute == Recompute::none) {

@@ -35,6 +35,11 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     if (layout.ep < 1 || layout.etp < 1) return bad;
     // Offloaded parameters are fetched shard by shard: ZeRO-3 (DeepSpeed offload_param, FSDP).
     if (layout.offload.params != OffloadTarget::none && layout.zero < 3) return bad;
+    // Only a fully recomputed layer's replicated input can be split (Megatron asserts both);
+    // with tp 1 there is nothing to split.
+    if (layout.distribute_saved_activations &&
+        (layout.recompute != Recompute::full || layout.sequence_parallel))
+        return bad;
 
     if (workload.kind == WorkloadKind::generic) {
         if (layout.tp != 1 || layout.pp != 1 || layout.virtual_stages != 1 || layout.cp != 1)

@@ -58,6 +58,8 @@ TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Networ
     if (layout.sequence_parallel && regather)
         c.bwd_extra = gathers * all_gather_s(tier, tp, gathered);
     if (layout.recompute == Recompute::full) c.rec = c.fwd;
+    // A checkpointed input kept split over the ranks is gathered whole before its layer reruns.
+    if (layout.distribute_saved_activations) c.rec += all_gather_s(tier, tp, msg);
     return c;
 }
 

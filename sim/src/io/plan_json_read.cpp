@@ -98,6 +98,7 @@ Layout read_layout(const Fields& f) {
     f.integer("etp", l.etp);
     f.name("ep_dispatcher", scenario_io::kEpDispatchers, l.ep_dispatcher);
     f.boolean("moe_a2a_overlap", l.moe_a2a_overlap);
+    f.boolean("distribute_saved_activations", l.distribute_saved_activations);
     f.name("optimizer", scenario_io::kOptimizers, l.optimizer);
     const Fields offload = f.object("offload");
     offload.name("optimizer", scenario_io::kOffloadTargets, l.offload.optimizer);

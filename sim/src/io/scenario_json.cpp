@@ -93,6 +93,7 @@ std::string scenario_to_json(const Scenario& sc) {
     par["grad_compression"] = p.grad_compression;
     par["cp"] = nullable(p.cp);
     if (!p.stage_layers.empty()) par["stage_layers"] = p.stage_layers;
+    if (p.distribute_saved_activations) par["distribute_saved_activations"] = true;
     doc["parallel"] = par;
     doc["precision"] = enum_name(sc.precision);
 

@@ -7,6 +7,7 @@ namespace cp::sim::scenario_io {
 void parse_parallel_layout_fields(Reader& r, ParallelSpec& p) {
     p.sequence_parallel_given = r.present("sequence_parallel");
     p.cp = r.integer("cp", 1, 4096);
+    if (auto v = r.boolean("distribute_saved_activations")) p.distribute_saved_activations = *v;
     if (const json* v = r.get("stage_layers")) {
         if (!v->is_array())
             r.fail("stage_layers", "must be a list of layer counts, first stage first");
@@ -76,6 +77,18 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
         probe.pp = *p.pp;
         if (const std::string why = set_stage_layers(p.stage_layers, s.layers, probe); !why.empty())
             fail("parallel.stage_layers", why);
+    }
+    // Megatron splits only a fully recomputed layer's input, which sequence parallelism
+    // already splits: both must be stated, not left to the search.
+    if (p.distribute_saved_activations) {
+        if (p.recompute != Recompute::full)
+            fail("parallel.distribute_saved_activations",
+                 "needs parallel.recompute \"full\" (only a fully recomputed layer's input is "
+                 "split over the tensor-parallel ranks)");
+        if (!p.sequence_parallel_given || p.sequence_parallel)
+            fail("parallel.distribute_saved_activations",
+                 "needs parallel.sequence_parallel false (sequence parallelism already splits "
+                 "the layer input)");
     }
     if (p.cp && *p.cp > 1 && s.seq_len % (2 * *p.cp) != 0)
         fail("parallel.cp", "2 × cp must divide model.seq_len (" + std::to_string(s.seq_len) +

@@ -237,6 +237,8 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
             row.fail("tp_input_gather", "per-projection gathers are a PyTorch TP plan's");
         l.tp_gather_per_projection = true;
     }
+    l.distribute_saved_activations = row.has_optional("distribute_saved_activations") &&
+                                     row.flag("distribute_saved_activations");
     // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all
     // BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {

@@ -68,6 +68,11 @@ struct Layout {
     // gathering once per sublayer, as torchtitan does): a block's forward runs one all-gather per
     // projection instead of one per sublayer, and its backward one reduce-scatter per projection.
     bool tp_gather_per_projection = false;
+    // Full recompute without sequence parallelism keeps each layer's checkpointed input split
+    // over the tensor-parallel ranks instead of replicated, and all-gathers it before the layer is
+    // recomputed (Megatron-LM --distribute-saved-activations, formerly
+    // --distribute-checkpointed-activations; metaseq's OPT runs).
+    bool distribute_saved_activations = false;
 
     int devices() const { return tp * pp * dp * cp; }
     // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.

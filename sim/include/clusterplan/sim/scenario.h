@@ -81,6 +81,8 @@ struct ParallelSpec {
     // Layers per pipeline stage, first to last; empty = the default split (pipeline_stages.h).
     std::vector<int> stage_layers;
     bool sequence_parallel_given = false; // else searched whenever tp > 1
+    // Layout::distribute_saved_activations; needs recompute full and sequence_parallel false.
+    bool distribute_saved_activations = false;
 };
 
 struct TrainingSpec {
