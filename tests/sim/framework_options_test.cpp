@@ -152,3 +152,23 @@ TEST_CASE("a distributed checkpoint keeps 1/tp of each layer input and gathers i
     CHECK(sim::evaluate(test::llama3_8b(true), test::h100_cluster(8), l, sim::Precision::bf16)
               .limit == sim::Limit::invalid_layout);
 }
+
+TEST_CASE("sharded weights plan as PyTorch FSDP unless Megatron-Core is named (Megatron-FSDP)",
+          "[engine]") {
+    const sim::AcceleratorSpec& h100 = test::h100_cluster(1).node.accelerator;
+    CHECK(sim::resolve_framework(sim::Framework::automatic, h100, 1) ==
+          sim::Framework::megatron_core);
+    CHECK(sim::resolve_framework(sim::Framework::automatic, h100, 3) ==
+          sim::Framework::pytorch_fsdp);
+    CHECK(sim::resolve_framework(sim::Framework::megatron_core, h100, 3) ==
+          sim::Framework::megatron_core);
+    // Megatron-FSDP runs without pipeline stages.
+    sim::Layout l = fsdp_layout(1, 1, 8, 1, 128);
+    l.framework = sim::Framework::megatron_core;
+    CHECK(sim::evaluate(test::llama3_8b(true), test::h100_cluster(1), l, sim::Precision::bf16)
+              .limit == sim::Limit::none);
+    l = fsdp_layout(1, 2, 4, 1, 128);
+    l.framework = sim::Framework::megatron_core;
+    CHECK(sim::evaluate(test::llama3_8b(true), test::h100_cluster(1), l, sim::Precision::bf16)
+              .limit == sim::Limit::invalid_layout);
+}

@@ -275,6 +275,17 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
         Catch::Contains(
             "parallel.zero: training.framework megatron-deepspeed combines pipeline parallelism "
             "with ZeRO up to stage 1 only"));
+    // Megatron-FSDP shards weights and gradients (ZeRO-3) without pipeline stages.
+    CHECK(parse_scenario(
+              R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "parallel": {"zero": 3},
+                  "training": {"framework": "megatron-core"}})",
+              "s.json")
+              .parallel.zero == 3);
+    CHECK_THAT(
+        error_of(minimal(
+            R"("parallel": {"pp": 2, "zero": 3}, "training": {"framework": "megatron-core"})")),
+        Catch::Contains("training.framework megatron-core combines pipeline parallelism with "
+                        "ZeRO up to stage 1 only"));
     CHECK_THAT(
         error_of(minimal(R"("parallel": {"cp": 2}, "training": {"framework": "megatron-lm"})")),
         Catch::Contains("parallel.cp: training.framework megatron-lm has no context parallelism"));

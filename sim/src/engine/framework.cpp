@@ -10,9 +10,13 @@ namespace {
 //   gradient all-reduce after the backward pass, distributed optimizer (ZeRO-1) from 2022.
 // - Megatron-Core + Transformer Engine: cuDNN fused attention, --tp-comm-overlap (userbuffers,
 //   needs sequence parallelism), --overlap-grad-reduce, FP8, context parallelism; the distributed
-//   optimizer is ZeRO-1 (Megatron-Core docs, "distributed optimizer"). TE's FP8 Linear saves the
-//   FP8 cast of its input for the weight-gradient GEMM (transformer_engine/pytorch/module/
-//   linear.py); torchao's Float8Linear saves the 16-bit input (torchao/float8/float8_linear.py).
+//   optimizer is ZeRO-1 (Megatron-Core docs, "distributed optimizer"); Megatron-FSDP
+//   (--use-megatron-fsdp, --data-parallel-sharding-strategy optim_grads / optim_grads_params,
+//   Megatron-Core since 2025) shards gradients and weights too, ZeRO-2/3, in recipes without
+//   pipeline stages (docs/user-guide/features/megatron_fsdp.md, examples/megatron_fsdp). TE's FP8
+//   Linear saves the FP8 cast of its input for the weight-gradient GEMM
+//   (transformer_engine/pytorch/module/ linear.py); torchao's Float8Linear saves the 16-bit input
+//   (torchao/float8/float8_linear.py).
 // - Megatron-DeepSpeed: DeepSpeed's PipelineEngine reduces gradients after the pipeline flush;
 //   ZeRO-2/3 "are incompatible with pipeline parallelism" (DeepSpeed pipeline docs).
 // - PyTorch FSDP (FSDP1/FSDP2, torchtitan): FULL_SHARD = ZeRO-3, SHARD_GRAD_OP = ZeRO-2;
@@ -43,7 +47,7 @@ constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
                                          .dp_overlap = true,
                                          .param_gather_overlap = true,
                                          .fp8 = true,
-                                         .max_zero = 1,
+                                         .max_zero = 3,
                                          .max_zero_with_pp = 1,
                                          .context_parallel = true,
                                          .gpu = true,
@@ -192,8 +196,9 @@ Framework factor_group(Framework framework) {
 Framework resolve_framework(Framework framework, const AcceleratorSpec& accelerator, int zero) {
     if (framework != Framework::automatic) return framework;
     const Framework fallback = default_framework(accelerator);
-    if (zero > framework_profile(fallback).max_zero && accelerator.vendor == "NVIDIA")
-        return Framework::pytorch_fsdp;
+    // Sharded weights and gradients on NVIDIA GPUs are planned as PyTorch FSDP, the stack most
+    // such runs use; Megatron-FSDP is there when the scenario names megatron-core or nemo.
+    if (zero > 1 && accelerator.vendor == "NVIDIA") return Framework::pytorch_fsdp;
     return fallback;
 }
 
