@@ -27,6 +27,8 @@ struct Network {
     int devices_per_node = 1;
     bool intra_calibrated = false;
     bool inter_calibrated = false;
+    // Compute slowdown while a collective runs beside it (overlap_contention.h).
+    double overlap_slowdown = 0;
 };
 
 // Returns false when a figure the plan needs is unknown (NaN).
@@ -47,9 +49,11 @@ double p2p_s(const LinkTier& tier, double bytes);
 // which all of the node's devices use at once; the slower of the two sets the time.
 double all_to_all_s(const Network& net, int ranks, int local, double bytes);
 
-// The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute: what
-// the compute cannot cover, plus the slowdown of the compute it overlaps
-// (model::kOverlapComputeSlowdown).
+// The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute that it
+// slows by the fraction `slowdown` while it runs: the slowed compute finishes inside a longer
+// collective (the collective's excess is exposed), else the compute's lost progress is
+// (comm_s * slowdown / (1 + slowdown)). Without `slowdown`: model::kOverlapComputeSlowdown.
 double overlapped_comm_s(double comm_s, double compute_s);
+double overlapped_comm_s(double comm_s, double compute_s, double slowdown);
 
 } // namespace cp::sim
