@@ -23,11 +23,10 @@ sim::Layout zero1_layout(sim::Framework framework, int dp) {
     return l;
 }
 
-// Llama 3 8B at 256 tokens per sequence: the sync outlasts one micro-batch's backward even as
-// that backward slows beside it (overlapped_comm_s).
+// Llama 3 8B at 1,024 tokens per sequence: one micro-batch's backward is shorter than the sync.
 sim::PlanResult run(const sim::Layout& l) {
     sim::Workload w = test::llama3_8b(true);
-    w.shape.seq_len = 256;
+    w.shape.seq_len = 1024;
     const sim::PlanResult r = sim::evaluate(w, test::h100_cluster(8), l, sim::Precision::bf16);
     REQUIRE(r.limit == sim::Limit::none);
     return r;

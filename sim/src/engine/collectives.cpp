@@ -246,10 +246,11 @@ double all_to_all_s(const Network& net, int ranks, int local, double bytes) {
 namespace cp::sim {
 
 double overlapped_comm_s(double comm_s, double compute_s) {
-    return overlapped_comm_s(comm_s, compute_s, model::kOverlapComputeSlowdown);
+    const double hidden_s = std::clamp(comm_s, 0.0, std::max(0.0, compute_s));
+    return std::max(0.0, comm_s - compute_s) + model::kOverlapComputeSlowdown * hidden_s;
 }
 
-double overlapped_comm_s(double comm_s, double compute_s, double slowdown) {
+double contended_overlap_s(double comm_s, double compute_s, double slowdown) {
     comm_s = std::max(0.0, comm_s);
     compute_s = std::max(0.0, compute_s);
     // While the collective runs the compute advances at 1 / (1 + slowdown) of its rate.

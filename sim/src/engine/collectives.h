@@ -49,11 +49,14 @@ double p2p_s(const LinkTier& tier, double bytes);
 // which all of the node's devices use at once; the slower of the two sets the time.
 double all_to_all_s(const Network& net, int ranks, int local, double bytes);
 
-// The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute that it
-// slows by the fraction `slowdown` while it runs: the slowed compute finishes inside a longer
-// collective (the collective's excess is exposed), else the compute's lost progress is
-// (comm_s * slowdown / (1 + slowdown)). Without `slowdown`: model::kOverlapComputeSlowdown.
+// The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute: what
+// the compute cannot cover, plus the slowdown of the compute it overlaps
+// (model::kOverlapComputeSlowdown, an average per second of overlapped traffic).
 double overlapped_comm_s(double comm_s, double compute_s);
-double overlapped_comm_s(double comm_s, double compute_s, double slowdown);
+// The same for a collective that slows the compute beside it by the fraction `slowdown` while it
+// runs (Network::overlap_slowdown; a large one on Hopper, overlap_contention.h): the slowed
+// compute finishes inside a longer collective, whose excess is exposed, or else loses
+// comm_s * slowdown / (1 + slowdown) of progress.
+double contended_overlap_s(double comm_s, double compute_s, double slowdown);
 
 } // namespace cp::sim

@@ -238,12 +238,10 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
             // The reduce-scatter runs behind the last backward; the updated weights' all-gather
             // behind the next step's first forward, bucket by bucket as its layers need them.
             b.dp_comm_exposed_s =
-                overlapped_comm_s(dps.time_s - dps.gather_s, st.backward_s, net.overlap_slowdown) +
-                overlapped_comm_s(dps.gather_s, st.compute_s + st.recompute_s - st.backward_s,
-                                  net.overlap_slowdown);
+                overlapped_comm_s(dps.time_s - dps.gather_s, st.backward_s) +
+                overlapped_comm_s(dps.gather_s, st.compute_s + st.recompute_s - st.backward_s);
         else if (layout.overlap_dp)
-            b.dp_comm_exposed_s =
-                overlapped_comm_s(dps.time_s, st.backward_s, net.overlap_slowdown);
+            b.dp_comm_exposed_s = overlapped_comm_s(dps.time_s, st.backward_s);
         else
             b.dp_comm_exposed_s = dps.time_s;
     }

@@ -1,10 +1,12 @@
-// How much a collective slows the compute it runs beside (the engine's overlapped_comm_s).
+// How much ZeRO-3's collectives (PyTorch FSDP FULL_SHARD / FSDP2, DeepSpeed stage 3: per-layer
+// parameter all-gathers and gradient reduce-scatters) slow the compute they run beside (the
+// engine's contended_overlap_s).
 #pragma once
 
 namespace cp::sim {
 
 struct OverlapContention {
-    // Compute slowdown while an NCCL collective runs beside it on Hopper, as a fraction of the
+    // Compute slowdown while a ZeRO-3 collective runs beside it on Hopper, as a fraction of the
     // compute's own time (1.0: the compute takes twice as long). Hopper's cuBLAS GEMMs are
     // persistent kernels that launch one block per SM; the SMs NCCL's kernel holds leave some of
     // those blocks for a second wave, which can double a matmul's time while the collective runs
