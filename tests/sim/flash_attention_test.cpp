@@ -77,9 +77,11 @@ TEST_CASE("Llama-3 8B at 8192 tokens on 64 H100 reaches a plausible MFU with fla
     // <= 0.80 of peak, FlashAttention-2 at 0.34 on Hopper: ~0.62 for this FLOP mix).
     // The FSDP-on-Hopper efficiency is fitted on published runs (framework_factors.h); it moved
     // 0.954 -> 0.965 when torchtitan's context-parallel all-gather ring was modelled (0.548 ->
-    // 0.554 here), hence the guard at 0.56.
+    // 0.554 here), and 0.963 -> 0.989 when Hopper's ZeRO-3 collectives were made to slow the
+    // persistent GEMMs beside them (overlap_contention.h; 0.554 -> 0.568 here), hence the guard
+    // at 0.57, still below what the parts allow.
     CHECK(flash.mfu > 0.38);
-    CHECK(flash.mfu < 0.56);
+    CHECK(flash.mfu < 0.57);
     // Megatron-Core runs Transformer Engine's fused attention, whose rate on Hopper is fitted over
     // the published runs between FlashAttention-2's and FlashAttention-3's (te_attention.h): at
     // the same whole-framework efficiency its kernel time is FlashAttention-2's scaled by the

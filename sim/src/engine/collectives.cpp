@@ -116,6 +116,9 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
     out = Network{};
     out.devices_per_node = std::max(1, node.accelerators_per_node);
     out.intra = datasheet_intra(node);
+    out.overlap_slowdown = node.accelerator.is_hopper()
+                               ? node.accelerator.overlap_contention.hopper_slowdown
+                               : model::kOverlapComputeSlowdown;
     out.inter.launch_s = model::kCollectiveLaunchS;
     out.inter.step_s = node.inter_node_latency_us * 1e-6;
     out.inter.bus_bytes_per_s = node.inter_node_gbps / 8.0 * 1e9 * model::kNetworkBusEfficiency;
@@ -245,6 +248,14 @@ namespace cp::sim {
 double overlapped_comm_s(double comm_s, double compute_s) {
     const double hidden_s = std::clamp(comm_s, 0.0, std::max(0.0, compute_s));
     return std::max(0.0, comm_s - compute_s) + model::kOverlapComputeSlowdown * hidden_s;
+}
+
+double contended_overlap_s(double comm_s, double compute_s, double slowdown) {
+    comm_s = std::max(0.0, comm_s);
+    compute_s = std::max(0.0, compute_s);
+    // While the collective runs the compute advances at 1 / (1 + slowdown) of its rate.
+    if (comm_s >= compute_s * (1.0 + slowdown)) return comm_s - compute_s;
+    return comm_s * slowdown / (1.0 + slowdown);
 }
 
 } // namespace cp::sim

@@ -27,6 +27,8 @@ struct Network {
     int devices_per_node = 1;
     bool intra_calibrated = false;
     bool inter_calibrated = false;
+    // Compute slowdown while a collective runs beside it (overlap_contention.h).
+    double overlap_slowdown = 0;
 };
 
 // Returns false when a figure the plan needs is unknown (NaN).
@@ -49,7 +51,12 @@ double all_to_all_s(const Network& net, int ranks, int local, double bytes);
 
 // The step time a collective of `comm_s` adds when it runs beside `compute_s` of compute: what
 // the compute cannot cover, plus the slowdown of the compute it overlaps
-// (model::kOverlapComputeSlowdown).
+// (model::kOverlapComputeSlowdown, an average per second of overlapped traffic).
 double overlapped_comm_s(double comm_s, double compute_s);
+// The same for a collective that slows the compute beside it by the fraction `slowdown` while it
+// runs (Network::overlap_slowdown; a large one on Hopper, overlap_contention.h): the slowed
+// compute finishes inside a longer collective, whose excess is exposed, or else loses
+// comm_s * slowdown / (1 + slowdown) of progress.
+double contended_overlap_s(double comm_s, double compute_s, double slowdown);
 
 } // namespace cp::sim

@@ -96,14 +96,18 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
         // every group reduce-scatters at once, behind no compute of its own.
         z.total_s = gather_s + scatter_s;
         z.exposed_s =
-            layout.overlap_dp ? overlapped_comm_s(gather_s, forward_s) + scatter_s : z.total_s;
+            layout.overlap_dp
+                ? contended_overlap_s(gather_s, forward_s, net.overlap_slowdown) + scatter_s
+                : z.total_s;
         z.bytes_sent = (nd - 1.0) / nd * (gather_bytes + grad_bytes);
         return z;
     }
     z.total_s = m * (2.0 * gather_s + scatter_s);
-    z.exposed_s = layout.overlap_dp ? m * (overlapped_comm_s(gather_s, forward_s) +
-                                           overlapped_comm_s(gather_s + scatter_s, st.backward_s))
-                                    : z.total_s;
+    z.exposed_s =
+        layout.overlap_dp
+            ? m * (contended_overlap_s(gather_s, forward_s, net.overlap_slowdown) +
+                   contended_overlap_s(gather_s + scatter_s, st.backward_s, net.overlap_slowdown))
+            : z.total_s;
     z.bytes_sent = m * (nd - 1.0) / nd * (2.0 * gather_bytes + grad_bytes);
     return z;
 }

@@ -126,7 +126,10 @@ inline constexpr std::array<std::array<double, 2>, 4> kHbmSizeCurve{
 // compute beside them slows. Lee et al. 2025 ("Characterizing Compute-Communication Overlap in
 // GPU-Accelerated Distributed Deep Learning", arXiv:2507.03114) measure an average compute
 // slowdown of 18.9 % (at most 40 %) on A100 and H100 for GPT and Llama layers overlapped with
-// their collectives. Each second of overlapped communication adds this many seconds to the step.
+// their collectives. Each second of overlapped communication adds this many seconds to the step
+// (collectives.h, overlapped_comm_s). ZeRO-3's per-layer gathers and reduce-scatters run beside
+// nearly every GEMM of a step and are priced as a slowdown of that compute while they run
+// (contended_overlap_s), at this fraction, and on Hopper at overlap_contention.h's.
 inline constexpr double kOverlapComputeSlowdown = 0.189;
 
 // Host-issue floor (clusterplan/sim/host_issue.h): passes a selectively recomputed layer's

@@ -14,7 +14,10 @@ std::vector<ValidationRun> with_te_attention(std::vector<ValidationRun> runs, do
 }
 
 double te_attention_mean_error(const std::vector<ValidationRun>& runs, double fraction) {
-    const std::vector<ValidationRun> at = with_te_attention(runs, fraction);
+    return fitted_mean_error(with_te_attention(runs, fraction));
+}
+
+double fitted_mean_error(const std::vector<ValidationRun>& at) {
     const FactorTable factors = fit_framework_factors(at);
     // Each source weighs the same, as in the factor fit and the published accuracy table.
     std::map<std::string, std::pair<double, int>> per_source;

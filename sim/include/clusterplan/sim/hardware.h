@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clusterplan/sim/host_issue.h"
+#include "clusterplan/sim/overlap_contention.h"
 #include "clusterplan/sim/purchase_options.h"
 #include "clusterplan/sim/te_attention.h"
 
@@ -41,6 +42,7 @@ struct AcceleratorSpec {
     bool eager_kernel_issue = true;
     HostIssue host_issue{};     // the floor's size when eager_kernel_issue (host_issue.h)
     TeAttention te_attention{}; // Transformer Engine's fused attention rate (te_attention.h)
+    OverlapContention overlap_contention{}; // compute slowed beside a collective
     // Dense peak FLOP/s per precision, indexed by Precision; NaN = not published / unsupported.
     std::array<double, kPrecisionCount> peak_tflops{kUnknown, kUnknown, kUnknown, kUnknown,
                                                     kUnknown};

@@ -71,6 +71,14 @@ std::vector<ValidationRun> with_te_attention(std::vector<ValidationRun> runs, do
 // Mean over sources of the runs' mean absolute error at that share, the framework factors
 // refitted at it.
 double te_attention_mean_error(const std::vector<ValidationRun>& runs, double fraction);
+// Mean over sources of the runs' mean absolute error, the framework factors refitted over them
+// (held-out runs are not counted).
+double fitted_mean_error(const std::vector<ValidationRun>& runs);
+// The runs with the compute slowdown beside a collective on Hopper set to `slowdown`.
+std::vector<ValidationRun> with_overlap_slowdown(std::vector<ValidationRun> runs, double slowdown);
+// The slowdown (OverlapContention::hopper_slowdown) with the lowest fitted_mean_error, searched
+// over the bracket the published measurements set (overlap_contention.h).
+double fit_hopper_overlap_slowdown(const std::vector<ValidationRun>& runs);
 // The share (TeAttention::hopper_fraction) with the lowest such error, searched over the bracket
 // the published kernel rates set (te_attention.h); held-out runs are not counted.
 double fit_te_attention_fraction(const std::vector<ValidationRun>& runs);
