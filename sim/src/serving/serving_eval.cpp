@@ -110,9 +110,15 @@ double likely_admission_wait_s(const EnginePolicy& p, double others, double arri
 
 } // namespace
 
-int running_cap(const EnginePolicy& p) {
+int running_cap(const EnginePolicy& p, int input_tokens, int output_tokens) {
     if (!p.decodes_in_token_budget || p.max_batch_tokens <= 0) return p.max_batch;
-    return p.max_batch > 0 ? std::min(p.max_batch, p.max_batch_tokens) : p.max_batch_tokens;
+    // Every request passes its prompt and then one token per output step through the iterations'
+    // budget: at a steady completion rate, the decodes hold at most output / (input + output) of
+    // each iteration's tokens, the prompts being encoded the rest.
+    const double total = std::max(1, input_tokens + output_tokens);
+    const double share = output_tokens > 0 ? double(output_tokens) / total : 1.0;
+    const int budget = std::max(1, int(std::floor(p.max_batch_tokens * share)));
+    return p.max_batch > 0 ? std::min(p.max_batch, budget) : budget;
 }
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
@@ -169,7 +175,7 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         p.memory_batch = p.fits ? p.batch : 0;
         return p;
     }
-    const int max_running = running_cap(policy);
+    const int max_running = running_cap(policy, input_tokens, output_tokens);
     const double per_token = kv_bytes_per_token_per_device(st);
     const double seq_tokens = policy.reserve_full_sequence || !policy.continuous_batching
                                   ? double(input_tokens) + output_tokens
