@@ -25,6 +25,13 @@ EnginePolicy make_policy(ServingEngine e) {
         // The AllReduce plugin's custom one-shot/two-shot kernels on NVLink (TensorRT-LLM's
         // default strategy within a node).
         p.custom_all_reduce = true;
+        // In-flight batching runs an iteration's prompt chunks and one token per generating
+        // sequence as one packed input ("Paged Attention, IFB, and Request Scheduling": IFB
+        // "requires the input tensors to be packed"), at most max_num_tokens long; the scheduler
+        // charges each request in generation one token of that budget ("Tuning Max Batch Size and
+        // Max Num Tokens", its scheduler walk-through), so the running batch is at most
+        // max_num_tokens sequences.
+        p.decodes_in_token_budget = true;
         p.source = "TensorRT-LLM perf-overview.md and bench/build/tuning.py (max batch 4096, KV "
                    "0.9 of free memory, the default, guaranteed-no-evict scheduling, 8192 tokens "
                    "per iteration)";

@@ -110,6 +110,17 @@ double likely_admission_wait_s(const EnginePolicy& p, double others, double arri
 
 } // namespace
 
+int running_cap(const EnginePolicy& p, int input_tokens, int output_tokens) {
+    if (!p.decodes_in_token_budget || p.max_batch_tokens <= 0) return p.max_batch;
+    // Every request passes its prompt and then one token per output step through the iterations'
+    // budget: at a steady completion rate, the decodes hold at most output / (input + output) of
+    // each iteration's tokens, the prompts being encoded the rest.
+    const double total = std::max(1, input_tokens + output_tokens);
+    const double share = output_tokens > 0 ? double(output_tokens) / total : 1.0;
+    const int budget = std::max(1, int(std::floor(p.max_batch_tokens * share)));
+    return p.max_batch > 0 ? std::min(p.max_batch, budget) : budget;
+}
+
 bool serves_generation(const ServingSetup& st, int output_tokens) {
     return is_decoder(st, output_tokens);
 }
@@ -164,13 +175,14 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         p.memory_batch = p.fits ? p.batch : 0;
         return p;
     }
+    const int max_running = running_cap(policy, input_tokens, output_tokens);
     const double per_token = kv_bytes_per_token_per_device(st);
     const double seq_tokens = policy.reserve_full_sequence || !policy.continuous_batching
                                   ? double(input_tokens) + output_tokens
                                   : input_tokens + output_tokens / 2.0;
     // Activations depend on the batch; two passes settle it (the logits are the batch-dependent
     // part).
-    double b = batch ? *batch : (policy.max_batch > 0 ? policy.max_batch : 256);
+    double b = batch ? *batch : (max_running > 0 ? max_running : 256);
     double kv_budget = 0;
     for (int pass = 0; pass < 2; ++pass) {
         const double iteration_tokens = policy.max_batch_tokens > 0
@@ -186,8 +198,7 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         p.kv_capacity_tokens = kv_budget / per_token;
         p.memory_batch = int(std::min(1e7, std::floor(p.kv_capacity_tokens / seq_tokens)));
         b = batch ? *batch
-                  : std::max(1, std::min(policy.max_batch > 0 ? policy.max_batch : 1 << 20,
-                                         p.memory_batch));
+                  : std::max(1, std::min(max_running > 0 ? max_running : 1 << 20, p.memory_batch));
     }
     p.weights_fit = weights + reserve < capacity;
     // The figures are still computed when nothing fits (fits = false says so): a published run
@@ -196,7 +207,7 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         p.batch = *batch;
         p.fits = *batch <= p.memory_batch;
     } else {
-        const int cap = policy.max_batch > 0 ? policy.max_batch : std::numeric_limits<int>::max();
+        const int cap = max_running > 0 ? max_running : std::numeric_limits<int>::max();
         p.batch = std::max(1, std::min(cap, p.memory_batch));
         p.fits = p.memory_batch >= 1;
         p.batch_cap = p.memory_batch > cap;

@@ -221,6 +221,10 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.kv_memory_fraction = r.at("kv_memory_fraction").get<double>();
             run.kv_cache_tokens = r.value("kv_cache_tokens", 0.0);
             run.prefill_tokens_per_iteration = r.value("prefill_tokens_per_iteration", -1);
+            // TensorRT-LLM's engine build option: the tokens one iteration carries, prompts' and
+            // decodes' together (EnginePolicy::decodes_in_token_budget).
+            if (r.contains("max_num_tokens"))
+                run.prefill_tokens_per_iteration = r.at("max_num_tokens").get<int>();
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());

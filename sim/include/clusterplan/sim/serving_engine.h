@@ -96,12 +96,17 @@ struct EngineFactors {
 // Scheduling behaviour of an engine, from its documentation (each value cited in the .cpp).
 struct EnginePolicy {
     ServingEngine engine = ServingEngine::tensorrt_llm;
-    bool continuous_batching = true;   // in-flight batching: prefill joins running decode steps
-    bool gpu = true;                   // runs on NVIDIA GPUs (false: AWS Neuron devices)
-    bool decoders = true;              // serves decoder LLMs (generation)
-    bool encoders = true;              // serves encoders and CNNs (one forward per batch)
-    int max_batch = 0;                 // scheduler cap on concurrent sequences, 0 = none
-    int max_batch_tokens = 0;          // tokens per scheduler iteration (prefill chunk), 0 = all
+    bool continuous_batching = true; // in-flight batching: prefill joins running decode steps
+    bool gpu = true;                 // runs on NVIDIA GPUs (false: AWS Neuron devices)
+    bool decoders = true;            // serves decoder LLMs (generation)
+    bool encoders = true;            // serves encoders and CNNs (one forward per batch)
+    int max_batch = 0;               // scheduler cap on concurrent sequences, 0 = none
+    int max_batch_tokens = 0;        // tokens per scheduler iteration (prefill chunk), 0 = all
+    // Every running sequence's decode token counts against max_batch_tokens, so the running batch
+    // is at most that many sequences: a TensorRT-LLM engine packs an iteration's tokens (prompt
+    // chunks and one per decoding sequence) into one input whose length its build profile caps
+    // at max_num_tokens.
+    bool decodes_in_token_budget = false;
     double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
     // A KV pool of a fixed number of tokens per replica where the deployment sets one (TurboMind's
