@@ -154,9 +154,9 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // within 12-27 % (the model slow: its TP4 prefill of a 3,394-token prompt, 1.35 s, exceeds
     // the whole measured request, 1.99 s); eight A10G are measured slower than four and the model
     // has them faster; p4d.24xlarge is 2x slower than the model, ~27 ms per generated token at
-    // two clients against a ~11 ms step: TGI made CUDA graphs its default only after 1.4.5
-    // (text-generation-inference pull request 1703, 2024-04-04), so these decode steps launch
-    // their kernels one by one, a host cost no engine profile carries. Bounds: the levels reached.
+    // two clients against a ~11 ms step. TGI made CUDA graphs its default in pull request 1703
+    // (2024-04-04, after 1.4.5), so these decode steps most likely launch their kernels one by
+    // one, a host cost per step no engine profile carries. Bounds: the levels reached.
     if (source == "fmbench-sagemaker-llama2-13b") return throughput ? 0.52 : 0.30;
     return 0.15;
 }
