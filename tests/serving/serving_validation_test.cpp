@@ -149,6 +149,15 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // of 7.4 MB cross PCIe, priced with the all-reduce factor fitted on NVLink runs and the x8
     // link rate; no fixture measures a g5 all-reduce to fit it on. Bounds: the levels reached.
     if (source == "llmperf-4xa10g-yi-34b") return throughput ? 0.35 : 0.38;
+    // Out of sample (checked, not fitted; added with no model change): FMBench on SageMaker,
+    // Llama 2 13B with TGI 1.4.5, 1-2 clients, 16-46 generated tokens. Four A10G (TP4) are
+    // within 12-27 % (the model slow: its TP4 prefill of a 3,394-token prompt, 1.35 s, exceeds
+    // the whole measured request, 1.99 s); eight A10G are measured slower than four and the model
+    // has them faster; p4d.24xlarge is 2x slower than the model, ~27 ms per generated token at
+    // two clients against a ~11 ms step. TGI made CUDA graphs its default in pull request 1703
+    // (2024-04-04, after 1.4.5), so these decode steps most likely launch their kernels one by
+    // one, a host cost per step no engine profile carries. Bounds: the levels reached.
+    if (source == "fmbench-sagemaker-llama2-13b") return throughput ? 0.52 : 0.30;
     return 0.15;
 }
 
