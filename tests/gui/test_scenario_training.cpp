@@ -101,3 +101,28 @@ TEST_CASE("Head width and tied embeddings show a preset's shape and write it bac
     CHECK(back.workload.shape.tied_embeddings);
     CHECK(back.workload.shape.attention_head_dim() == 2048.0 / 32);
 }
+
+TEST_CASE("Split activation checkpoints survive the editor only on the layout that states them",
+          "[gui][plan][editor]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    window.show();
+    ScenarioEditor* editor = window.planPage()->editor();
+    context.setScenario(cp::sim::parse_scenario(
+        R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4de.24xlarge",
+            "nodes": 124}, "parallel": {"tp": 8, "pp": 1, "dp": 124, "micro_batch": 8,
+            "global_batch": 992, "zero": 2, "recompute": "full", "sequence_parallel": false,
+            "distribute_saved_activations": true}, "training": {"tokens": 1e9}})",
+        "opt.json"));
+    QCoreApplication::processEvents();
+    // Manual layout, full recompute, no sequence parallelism: kept and written back.
+    const cp::sim::Scenario kept = editor->scenario();
+    CHECK(kept.parallel.distribute_saved_activations);
+    CHECK(cp::sim::parse_scenario(cp::sim::scenario_to_json(kept), "back.json")
+              .parallel.distribute_saved_activations);
+    // Searching the layout (recompute and sequence parallelism included) drops them.
+    editor->layoutModeField()->setCurrentIndex(0);
+    QCoreApplication::processEvents();
+    CHECK_FALSE(editor->scenario().parallel.distribute_saved_activations);
+}

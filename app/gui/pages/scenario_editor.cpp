@@ -373,6 +373,10 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.cp.reset();
         p.sequence_parallel_given = false;
     }
+    // A loaded scenario's split checkpoints hold only for the full-recompute, no-SP layout it
+    // stated (scenario_layout_fields.cpp); an edit that leaves that layout drops them.
+    if (p.recompute != sim::Recompute::full || !p.sequence_parallel_given || p.sequence_parallel)
+        p.distribute_saved_activations = false;
     sc.constraints.max_nodes = max_nodes_->value();
     sc.constraints.deadline_hours = deadline_h_->value() > 0 ? deadline_h_->value() : sim::kUnknown;
     sc.constraints.budget_usd = budget_usd_->value() > 0 ? budget_usd_->value() : sim::kUnknown;
