@@ -26,20 +26,28 @@ const char* kLoraMoe = R"({"schema": "clusterplan.scenario/1", "name": "moe lora
   "training": {"method": "lora", "lora": {"rank": 32, "alpha": 64, "targets": "attention"},
                "optimizer": "adamw-8bit", "tokens": 1e9}})";
 
+// The main window with a scenario loaded into the Plan page's editor.
+struct LoadedWindow {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window{context};
+    LoadedWindow(const char* json, const char* name) {
+        window.show();
+        context.setScenario(cp::sim::parse_scenario(json, name));
+        QCoreApplication::processEvents();
+    }
+    ScenarioEditor* editor() const { return window.planPage()->editor(); }
+};
+
 } // namespace
 
 TEST_CASE("Method, optimizer, offload and expert fields show a scenario and write it back",
           "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    window.show();
-    PlanPage* plan = window.planPage();
+    LoadedWindow w(kLoraMoe, "moe.json");
+    AppContext& context = w.context;
+    PlanPage* plan = w.window.planPage();
     ScenarioTraining* training = plan->editor()->training();
     REQUIRE(training);
-
-    context.setScenario(cp::sim::parse_scenario(kLoraMoe, "moe.json"));
-    QCoreApplication::processEvents();
     CHECK(training->methodField()->currentIndex() ==
           static_cast<int>(cp::sim::TrainingMethod::lora));
     CHECK(training->loraRankField()->value() == 32);
@@ -76,17 +84,12 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
 
 TEST_CASE("Head width and tied embeddings show a preset's shape and write it back",
           "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    window.show();
-    ScenarioEditor* editor = window.planPage()->editor();
-    context.setScenario(cp::sim::parse_scenario(
+    const LoadedWindow w(
         R"({"schema": "clusterplan.scenario/1", "model": {"preset": "qwen3-30b-a3b"},
             "cluster": {"instance": "p5.48xlarge", "nodes": 1}, "precision": "bf16",
             "training": {"tokens": 1e9}})",
-        "qwen.json"));
-    QCoreApplication::processEvents();
+        "qwen.json");
+    ScenarioEditor* editor = w.editor();
     CHECK(editor->headDimField()->value() == 128);
     CHECK_FALSE(editor->tiedEmbeddingsField()->isChecked());
     cp::sim::Scenario back = editor->scenario();
@@ -104,18 +107,13 @@ TEST_CASE("Head width and tied embeddings show a preset's shape and write it bac
 
 TEST_CASE("Split activation checkpoints survive the editor only on the layout that states them",
           "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    window.show();
-    ScenarioEditor* editor = window.planPage()->editor();
-    context.setScenario(cp::sim::parse_scenario(
+    const LoadedWindow w(
         R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4de.24xlarge",
             "nodes": 124}, "parallel": {"tp": 8, "pp": 1, "dp": 124, "micro_batch": 8,
             "global_batch": 992, "zero": 2, "recompute": "full", "sequence_parallel": false,
             "distribute_saved_activations": true}, "training": {"tokens": 1e9}})",
-        "opt.json"));
-    QCoreApplication::processEvents();
+        "opt.json");
+    ScenarioEditor* editor = w.editor();
     // Manual layout, full recompute, no sequence parallelism: kept and written back.
     const cp::sim::Scenario kept = editor->scenario();
     CHECK(kept.parallel.distribute_saved_activations);

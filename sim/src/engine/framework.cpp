@@ -15,7 +15,7 @@ namespace {
 //   Megatron-Core since 2025) shards gradients and weights too, ZeRO-2/3, in recipes without
 //   pipeline stages (docs/user-guide/features/megatron_fsdp.md, examples/megatron_fsdp). TE's FP8
 //   Linear saves the FP8 cast of its input for the weight-gradient GEMM
-//   (transformer_engine/pytorch/module/ linear.py); torchao's Float8Linear saves the 16-bit input
+//   (transformer_engine/pytorch/module/linear.py); torchao's Float8Linear saves the 16-bit input
 //   (torchao/float8/float8_linear.py).
 // - Megatron-DeepSpeed: DeepSpeed's PipelineEngine reduces gradients after the pipeline flush;
 //   ZeRO-2/3 "are incompatible with pipeline parallelism" (DeepSpeed pipeline docs).

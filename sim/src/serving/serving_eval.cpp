@@ -108,8 +108,9 @@ double likely_admission_wait_s(const EnginePolicy& p, double others, double arri
            admission_wait_s(p, others, arrivals_per_s, step_s);
 }
 
-} // namespace
-
+// Sequences the engine's scheduler runs at once at most: its cap, and where decodes share the
+// iteration's token budget with the prompts, the decodes' share of that budget for requests of
+// `input_tokens` / `output_tokens` (0 = no cap).
 int running_cap(const EnginePolicy& p, int input_tokens, int output_tokens) {
     if (!p.decodes_in_token_budget || p.max_batch_tokens <= 0) return p.max_batch;
     // Every request passes its prompt and then one token per output step through the iterations'
@@ -120,6 +121,8 @@ int running_cap(const EnginePolicy& p, int input_tokens, int output_tokens) {
     const int budget = std::max(1, int(std::floor(p.max_batch_tokens * share)));
     return p.max_batch > 0 ? std::min(p.max_batch, budget) : budget;
 }
+
+} // namespace
 
 bool serves_generation(const ServingSetup& st, int output_tokens) {
     return is_decoder(st, output_tokens);

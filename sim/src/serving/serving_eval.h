@@ -43,10 +43,6 @@ ServingTerms marginal_prefill_terms(const ServingSetup& setup, const EnginePolic
 // One forward pass of an encoder (transformer) or CNN (generic model) at `batch`.
 ServingTerms forward_terms(const ServingSetup& setup, double batch, int input_tokens);
 bool serves_generation(const ServingSetup& setup, int output_tokens);
-// Sequences the engine's scheduler runs at once at most: its cap, and where decodes share the
-// iteration's token budget with the prompts, the decodes' share of that budget for requests of
-// `input_tokens` / `output_tokens` (0 = no cap).
-int running_cap(const EnginePolicy& policy, int input_tokens, int output_tokens);
 
 // Saturated figures of one replica at its planned batch.
 struct ServingCapacity {

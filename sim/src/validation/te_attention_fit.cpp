@@ -1,8 +1,8 @@
 // Fits Transformer Engine's fused-attention rate on Hopper (te_attention.h) over validation runs.
 #include "clusterplan/sim/validation_runs.h"
+#include "validation/grid_search.h"
 
 #include <cmath>
-#include <limits>
 #include <map>
 
 namespace cp::sim {
@@ -36,22 +36,10 @@ double fitted_mean_error(const std::vector<ValidationRun>& at) {
 }
 
 double fit_te_attention_fraction(const std::vector<ValidationRun>& runs) {
-    // A grid over the published bracket in steps of 0.01 of the peak, each point with the
-    // framework factors refitted at it: the rate and the factors are not separable in one
-    // linear fit (the factors scale every kernel, the rate only attention).
-    double best = TeAttention::kMaxHopperFraction,
-           best_error = std::numeric_limits<double>::infinity();
-    const int steps = static_cast<int>(
-        std::lround((TeAttention::kMaxHopperFraction - TeAttention::kMinHopperFraction) / 0.01));
-    for (int i = 0; i <= steps; ++i) {
-        const double f = TeAttention::kMinHopperFraction + 0.01 * i;
-        const double e = te_attention_mean_error(runs, f);
-        if (e < best_error) {
-            best_error = e;
-            best = f;
-        }
-    }
-    return best;
+    // Steps of 0.01 of the peak over the published bracket, the factors refitted at each: the
+    // factors scale every kernel, the rate only attention.
+    return grid_argmin(TeAttention::kMinHopperFraction, TeAttention::kMaxHopperFraction, 0.01,
+                       [&](double f) { return te_attention_mean_error(runs, f); });
 }
 
 } // namespace cp::sim
