@@ -16,6 +16,7 @@
 #include "engine/model_constants.h"
 #include "serving/serving_model.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -121,7 +122,13 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
         const double bytes = maps * hbm_share + l.reduction * l.out_channels * weight_bytes;
         const double memory_s = hbm_s(st, bytes, bytes);
         const double flops = 2.0 * batch * l.out_pixels * l.out_channels * l.reduction;
-        const double compute_s = flops > 0 ? flops / gemm_flops_per_s(st.rates, flops) : 0.0;
+        // At small batches a convolution has fewer output tiles than the GPU has SMs: no faster
+        // than its tiles' waves.
+        const double compute_s =
+            flops > 0 ? std::max(flops / gemm_flops_per_s(st.rates, flops),
+                                 gemm_wave_floor_s(st, batch * l.out_pixels, l.out_channels,
+                                                   l.reduction))
+                      : 0.0;
         if (compute_s >= memory_s)
             t[ServingTerm::compute] += repeats * compute_s;
         else

@@ -241,9 +241,17 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     }
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const ServingTerms step = decode_step_terms(st, b, context);
-    c.decode_step_s = serving_time_s(step, f);
+    c.decode_step_s = decode_step_s(st, step, f);
     c.step = serving_breakdown(step, f);
-    c.prefill_s = serving_time_s(prefill_terms(st, 1, input_tokens, policy.max_batch_tokens), f);
+    if (st.first_token_from_decode_step) {
+        // The prompt but its last token, then the decode step that samples the first token.
+        c.prefill_s =
+            serving_time_s(prefill_terms(st, 1, input_tokens - 1, policy.max_batch_tokens), f) +
+            decode_step_s(st, decode_step_terms(st, 1, input_tokens), f);
+    } else {
+        c.prefill_s =
+            serving_time_s(prefill_terms(st, 1, input_tokens, policy.max_batch_tokens), f);
+    }
     c.prefill_budget_tokens = policy.max_batch_tokens;
     // A prompt that shares its scheduler iteration with others costs its own matrix and
     // attention work at the size of a full iteration; a static batch prefills in one pass.
@@ -251,7 +259,9 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
         policy.continuous_batching
             ? serving_time_s(marginal_prefill_terms(st, policy, input_tokens), f) * b
             : serving_time_s(prefill_terms(st, b, input_tokens, 0), f);
-    c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f);
+    // Each of the cycle's decode steps lasts at least the host's issue time (decode_step_s).
+    c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f) +
+                output_tokens * (c.decode_step_s - serving_time_s(step, f));
     c.output_tokens_per_s = b * output_tokens / c.cycle_s;
     c.requests_per_s = b / c.cycle_s;
     return c;
@@ -301,7 +311,7 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         l.overloaded ? md1_wait_s(rho, 1.0 / c.requests_per_s, quantile) : 0.0;
     double b = 1.0, step_s = c.decode_step_s, ttft_s = c.prefill_s;
     for (int i = 0; i < 60; ++i) {
-        const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+        const double decode_s = decode_step_s(st, decode_step_terms(st, b, context), f);
         const double marginal = shared_prefill_s(st, f, input_tokens, rate, step_s);
         const double share = std::min(0.95, rate * marginal);
         step_s = decode_s / (1.0 - share);
@@ -400,7 +410,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         // arrivals allow, the prompts wait their turn (on average half the excess).
         const double busy_s =
             n * marginal +
-            n / b * output_tokens * serving_time_s(decode_step_terms(st, b, context), f);
+            n / b * output_tokens * decode_step_s(st, decode_step_terms(st, b, context), f);
         // Online arrivals that find a free slot are admitted at the next iteration (the
         // schedulers put waiting prompts first: vLLM's and SGLang's prefill-first iterations,
         // TensorRT-LLM's in-flight batching), so while the slots last the backlog is in the
@@ -412,7 +422,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         const double next = std::clamp(n * stay_s / duration_s, 1.0, slots);
         const double share = std::min(0.95, n / duration_s * marginal);
         const double next_step =
-            serving_time_s(decode_step_terms(st, next, context), f) / (1.0 - share);
+            decode_step_s(st, decode_step_terms(st, next, context), f) / (1.0 - share);
         const bool settled =
             std::abs(next - b) < 1e-4 * b && std::abs(next_step - step_s) < 1e-4 * step_s;
         b = 0.5 * (b + next);
@@ -446,7 +456,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     // arrived during the step before it, each prompt taking ceil(tokens / budget) of them:
     // 1 - e^(-rate x step x chunks) of the gaps (Poisson). While that is below one half the median
     // gap is a decode step alone; the mean (tpot) carries the prefills.
-    const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+    const double decode_s = decode_step_s(st, decode_step_terms(st, b, context), f);
     const double prompts_per_s = n / (arrive_s > 0 ? arrive_s : duration_s);
     const double budget = st.policy().max_batch_tokens;
     const double chunks = budget > 0 ? std::ceil(input_tokens / budget) : 1.0;
@@ -461,7 +471,7 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     const double n = std::max(1, clients);
     const double b = std::min(n, double(std::max(1, plan.batch)));
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
-    const double decode_s = serving_time_s(decode_step_terms(st, b, context), f);
+    const double decode_s = decode_step_s(st, decode_step_terms(st, b, context), f);
     double step_s = decode_s, wait_s = 0, cycle_s = 0;
     double marginal = c.batch_prefill_s / std::max(1, plan.batch);
     for (int i = 0; i < 80; ++i) {

@@ -38,6 +38,9 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         return std::nullopt;
     // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
     if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
+    // A decode step bounded by the host's issue time (eager launches) is not linear in the
+    // factors: such runs are checked, not fitted.
+    if (st.eager_decode) return std::nullopt;
     const double b = plan.batch;
     Equation e;
     e.decoder = serves_generation(st, run.output_tokens);
@@ -57,7 +60,12 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
             // first token then costs one prompt's encoding (and the per-request overhead, fitted
             // afterwards on what remains).
             if (run.concurrency != 1) return std::nullopt;
-            e.terms = prefill_terms(st, 1, run.input_tokens, policy.max_batch_tokens);
+            if (st.first_token_from_decode_step) {
+                e.terms = prefill_terms(st, 1, run.input_tokens - 1, policy.max_batch_tokens);
+                e.terms += decode_step_terms(st, 1, run.input_tokens);
+            } else {
+                e.terms = prefill_terms(st, 1, run.input_tokens, policy.max_batch_tokens);
+            }
             e.target_s = run.value / 1e3;
             return e;
         }

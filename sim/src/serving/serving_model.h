@@ -76,6 +76,14 @@ struct ServingSetup {
     // Compiled by transformers-neuronx rather than NxD Inference (Neuron devices only): its KV-head
     // sharding, and a server's steps run through its generation loop (see decode_step_terms).
     bool transformers_neuronx = false;
+    // Decode steps launched kernel by kernel from Python, without CUDA graphs (TGI before pull
+    // request 1703, 2024-04: graphs opt-in): a step lasts at least the host's time to issue its
+    // layers (decode_step_s).
+    bool eager_decode = false;
+    // The prompt's last token is left to the first decode step, which samples the first token
+    // (lmdeploy v0.1.0a1's TurboMind: LlamaBatch::ContextDecode encodes input_length - 1 tokens,
+    // "-1 since we skip last token"): a first token costs that prefill and one decode step.
+    bool first_token_from_decode_step = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 
@@ -88,8 +96,16 @@ struct ServingTerms {
     ServingTerms scaled(double factor) const;
 };
 
+// The least time of an m x n x k GEMM on a GPU from its output tiles alone: whole waves of tiles,
+// one per SM, each at one SM's share of the sustained peak (0 where the SM count is unknown).
+double gemm_wave_floor_s(const ServingSetup& setup, double m, double n, double k);
+
 // Seconds for `terms` under `factors`, and the same split by term.
 double serving_time_s(const ServingTerms& terms, const EngineFactors& factors);
+// Seconds of one decode step whose work is `step` (decode_step_terms): its device time, or where
+// the engine issues the step's kernels eagerly from the host, the host's issue time if longer.
+double decode_step_s(const ServingSetup& setup, const ServingTerms& step,
+                     const EngineFactors& factors);
 ServingStepBreakdown serving_breakdown(const ServingTerms& terms, const EngineFactors& factors);
 
 // Whether the replica's hardware has the figures the model needs; else a reason sentence.

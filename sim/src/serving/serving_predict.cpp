@@ -28,6 +28,8 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     st.generation_buckets = run.generation_buckets;
     st.sequence_parallel = run.sequence_parallel;
     st.transformers_neuronx = run.transformers_neuronx && neuron_devices(st.hw);
+    st.eager_decode = run.eager_decode;
+    st.first_token_from_decode_step = run.first_token_from_decode_step;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;

@@ -46,8 +46,10 @@ FiniteRunLoad serving_client_waves(const ServingSetup& st, const EngineFactors& 
         const double together =
             budget > 0 ? std::clamp(std::floor(double(budget) / std::max(1, input_tokens)), 1.0, n)
                        : n;
+        // An engine whose first decode step takes each prompt's last token encodes the rest.
+        const int encoded = st.first_token_from_decode_step ? input_tokens - 1 : input_tokens;
         const double prompt_s =
-            serving_time_s(prefill_terms(st, together, input_tokens, budget), f) / together;
+            serving_time_s(prefill_terms(st, together, encoded, budget), f) / together;
         r.ttft_ms = 1e3 * (c.prefill_s + f.request_overhead_s +
                            wave_first_token_wait_s(clients, input_tokens, budget, prompt_s));
     }

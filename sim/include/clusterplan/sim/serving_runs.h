@@ -109,6 +109,13 @@ struct ServingRun {
     // Compiled by transformers-neuronx (the Neuron SDK's decoder library to 2.26), where the
     // source states it; else a Neuron run is NxD Inference's (serving_model.h KvHeadSharding).
     bool transformers_neuronx = false;
+    // Decode steps launched kernel by kernel from the host (no CUDA graphs), where the source's
+    // engine version ran so by default (ServingSetup::eager_decode).
+    bool eager_decode = false;
+    // The first token is sampled by the first decode step, the prompt's last token going through
+    // it rather than through the prefill, where the source's engine version works so
+    // (ServingSetup::first_token_from_decode_step).
+    bool first_token_from_decode_step = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
 };
