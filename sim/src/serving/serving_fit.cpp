@@ -195,8 +195,11 @@ EngineFactors fit_engine(const std::vector<Equation>& eqs, double streaming_k) {
 }
 
 // TTFT of a published run served by continuous batching under load (online, finite or closed
-// loop): the runs the per-request overhead is fitted on.
+// loop), or a forward pass's latency per LoadGen query: the runs the per-request overhead is
+// fitted on.
 bool measures_request_ttft(const ServingRun& run, const NodeSpec& node) {
+    if (run.loadgen && run.metric == ServingMetric::latency_ms && run.output_tokens == 0)
+        return true;
     return run.metric == ServingMetric::ttft_ms &&
            engine_policy(run.engine, neuron_devices(node)).continuous_batching &&
            (run.requests > 0 || run.concurrency == 1 || is_known(run.request_rate_per_s));

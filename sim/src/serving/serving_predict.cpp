@@ -156,7 +156,9 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     case ServingMetric::ttft_ms:
         return load.ttft_ms;
     case ServingMetric::latency_ms:
-        return 1e3 * cap.forward_s * run.workers_per_model;
+        // LoadGen times a query from issue to completion: the harness's per-query host work too.
+        return 1e3 * (cap.forward_s * run.workers_per_model +
+                      (run.loadgen ? f.request_overhead_s : 0.0));
     case ServingMetric::samples_per_s:
         // An open-loop run completes at most what arrives.
         return online

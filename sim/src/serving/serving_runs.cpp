@@ -240,6 +240,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.fused_attention = r.at("attention_kernel").get<bool>();
             run.sequence_parallel = r.value("sequence_parallel", false);
             run.eager_decode = !r.value("cuda_graphs", true);
+            run.loadgen = r.value("loadgen", false);
             run.first_token_from_decode_step = r.value("first_token_from_decode_step", false);
             if (r.contains("neuron_library")) {
                 const std::string library = ascii_lower(r.at("neuron_library").get<std::string>());

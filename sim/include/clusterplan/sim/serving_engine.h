@@ -82,7 +82,10 @@ struct EngineFactors {
     double scale = 1.0;
     // Seconds every request's first token carries beyond the engine's GPU work (HTTP/gRPC front
     // end, tokenization, detokenization, scheduler admission), fitted on the published TTFT of
-    // online runs of continuous-batching engines; 0 where none is published.
+    // online runs of continuous-batching engines; for a forward-pass engine, the seconds a LoadGen
+    // query carries beyond the pass (the harness's hand-off, the input's copy to the device, the
+    // output's copy back, the completion), fitted on LoadGen's per-query latencies (SingleStream);
+    // 0 where none is published.
     double request_overhead_s = 0.0;
     double k_of(ServingTerm t) const {
         if (t == ServingTerm::expert_compute && !fitted[static_cast<int>(t)])

@@ -116,6 +116,9 @@ struct ServingRun {
     // it rather than through the prefill, where the source's engine version works so
     // (ServingSetup::first_token_from_decode_step).
     bool first_token_from_decode_step = false;
+    // A latency measured by MLPerf LoadGen per query, from issue to completion: the harness's
+    // host work and copies around the engine's pass are in it (EngineFactors::request_overhead_s).
+    bool loadgen = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
 };
