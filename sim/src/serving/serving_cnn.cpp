@@ -136,10 +136,10 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
         // At small batches a convolution has fewer output tiles than the GPU has SMs: no faster
         // than its tiles' waves.
         const double compute_s =
-            flops > 0 ? std::max(flops / gemm_flops_per_s(st.rates, flops),
-                                 gemm_wave_floor_s(st, batch * l.out_pixels, l.out_channels,
-                                                   l.reduction))
-                      : 0.0;
+            flops > 0
+                ? std::max(flops / gemm_flops_per_s(st.rates, flops),
+                           gemm_wave_floor_s(st, batch * l.out_pixels, l.out_channels, l.reduction))
+                : 0.0;
         if (compute_s >= memory_s)
             t[ServingTerm::compute] += repeats * compute_s;
         else

@@ -157,8 +157,8 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         return load.ttft_ms;
     case ServingMetric::latency_ms:
         // LoadGen times a query from issue to completion: the harness's per-query host work too.
-        return 1e3 * (cap.forward_s * run.workers_per_model +
-                      (run.loadgen ? f.request_overhead_s : 0.0));
+        return 1e3 *
+               (cap.forward_s * run.workers_per_model + (run.loadgen ? f.request_overhead_s : 0.0));
     case ServingMetric::samples_per_s:
         // An open-loop run completes at most what arrives.
         return online
