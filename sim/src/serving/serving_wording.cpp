@@ -43,8 +43,8 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(1e6 * f.k_of(ServingTerm::pass_overhead), 1) + " us per call; server host loop " +
         fixed(1e3 * f.k_of(ServingTerm::host_step_overhead), 2) + " ms per step, " +
         fixed(1e6 * f.k_of(ServingTerm::host_seq_overhead), 1) +
-        " us per sequence and step; request overhead " + fixed(1e3 * f.request_overhead_s, 1) +
-        " ms in TTFT; ";
+        " us per sequence and step; request overhead " + fixed(1e3 * f.request_overhead_s, 2) +
+        " ms (in TTFT, or per LoadGen query); ";
     if (!f.scaled_from.empty())
         s += "too few published runs for factors of its own: the factors of " + f.scaled_from +
              " with matrix and fixed-cost terms times " + fixed(f.scale, 2) +
