@@ -152,6 +152,15 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
         n.intra_node_gbytes_per_s = unidirectional(n.intra_link, published);
     }
     }
+    // NeuronLink chips in a 2D torus: trn1.32xlarge's 16 Trainium chips (AWS Neuron docs,
+    // general/arch/neuron-features/collective-communication.rst, "Trn1.32xl 2D torus topology";
+    // its "4D-HyperCube" is the same graph, a 4 x 4 torus) and trn2.48xlarge's 4 x 4.
+    if (n.intra_link == sim::IntraNodeLink::neuronlink &&
+        (icontains(in.intra_node_interconnect, "torus") ||
+         icontains(in.intra_node_interconnect, "HyperCube"))) {
+        const int side = static_cast<int>(std::lround(std::sqrt(double(n.accelerators_per_node))));
+        if (side * side == n.accelerators_per_node && side > 1) n.intra_torus_side = side;
+    }
     // A training run outlasts any burst credit, so "up to" types count at their baseline; the
     // baseline also stands in when no headline figure is known.
     n.inter_node_gbps = or_nan(in.network_is_up_to || !in.network_gbps ? in.network_baseline_gbps

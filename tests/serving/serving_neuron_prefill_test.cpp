@@ -1,8 +1,8 @@
 // Neuron context encoding and collectives: materialised attention over the whole s x s square,
 // the flash-attention kernel on Trainium2, compiled context buckets a run states, sequence
-// parallelism, the TP all-reduce over chips, and forward passes of an engine fitted on generation
-// runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each other), and the fixed
-// cost per layer of a decode step on NeuronCore-v3.
+// parallelism, the TP all-reduce over chips (ring, chain or torus), and forward passes of an engine
+// fitted on generation runs alone (and TensorRT / TensorRT-LLM, which do not stand in for each
+// other), and the fixed cost per layer of a decode step on NeuronCore-v3.
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "engine/collectives.h"
@@ -100,6 +100,35 @@ TEST_CASE("Neuron TP all-reduce: the cores of a chip reduce together and the rin
     CHECK_REL(step[ServingTerm::tp_comm],
               2.0 * w.shape.layers * ring_all_reduce_s(st.tp_tier, 12, bytes), 1e-12);
     CHECK(ring_all_reduce_s(st.tp_tier, 12, bytes) < ring_all_reduce_s(st.tp_tier, 24, bytes));
+}
+
+TEST_CASE("NeuronLink all-reduce: part of inf2's ring runs as a chain at half its bandwidth, and "
+          "trn1's 16 chips reduce over their 4 x 4 torus in fewer steps than one ring") {
+    auto& fx = cp::test::serving_fixture();
+    CHECK(fx.node("inf2.48xlarge").intra_torus_side == 0);
+    CHECK(fx.node("trn1.32xlarge").intra_torus_side == 4);
+    CHECK(fx.node("trn2.48xlarge").intra_torus_side == 4);
+    const Workload w = preset("llama3-8b");
+    const double big = 64e6, small = 8e3;
+    // TP8 on inf2: 4 of the 12 chips, a chain; on trn1, one closed row of the torus.
+    const ServingSetup inf2 = neuron_setup(w, "inf2.48xlarge", 8);
+    const ServingSetup trn1 = neuron_setup(w, "trn1.32xlarge", 8);
+    LinkTier chain = inf2.tp_tier;
+    chain.bus_bytes_per_s *= 0.5;
+    CHECK_REL(neuronlink_all_reduce_s(inf2, 4, big), ring_all_reduce_s(chain, 4, big), 1e-12);
+    CHECK_REL(neuronlink_all_reduce_s(trn1, 4, big), ring_all_reduce_s(trn1.tp_tier, 4, big),
+              1e-12);
+    // The whole ring of inf2.48xlarge closes.
+    const ServingSetup inf2_all = neuron_setup(w, "inf2.48xlarge", 24);
+    CHECK_REL(neuronlink_all_reduce_s(inf2_all, 12, big),
+              ring_all_reduce_s(inf2_all.tp_tier, 12, big), 1e-12);
+    // TP32 on trn1: 2 x 3 + 2 x 3 steps over the torus, not the 30 of a 16-chip ring.
+    const ServingSetup trn1_all = neuron_setup(w, "trn1.32xlarge", 32);
+    CHECK(neuronlink_all_reduce_s(trn1_all, 16, small) <
+          ring_all_reduce_s(trn1_all.tp_tier, 16, small));
+    CHECK_REL(neuronlink_all_reduce_s(trn1_all, 16, small) - trn1_all.tp_tier.launch_s,
+              12.0 * trn1_all.tp_tier.step_s + 1.875 * small / trn1_all.tp_tier.bus_bytes_per_s,
+              1e-9);
 }
 
 TEST_CASE("Neuron forward passes keep datasheet rates when only generation runs are fitted") {

@@ -50,13 +50,9 @@ double all_reduce_s(const ServingSetup& st, double bytes) {
         return kCustomAllReduceLaunchS + 2.0 * st.tp_tier.step_s +
                2.0 * (n - 1.0) / n * bytes / st.tp_tier.bus_bytes_per_s;
     }
-    if (neuron_devices(st.hw) && st.hw.cores_per_chip > 1 && st.tp > st.hw.cores_per_chip) {
-        // The NeuronCores of one chip share its memory: the group reduces within each chip and
-        // rings over the chips' NeuronLinks, one rank per chip (each link's bandwidth is the
-        // chip's, not a core's).
-        const int chips = (st.tp + st.hw.cores_per_chip - 1) / st.hw.cores_per_chip;
-        return ring_all_reduce_s(st.tp_tier, chips, bytes);
-    }
+    if (neuron_devices(st.hw) && st.hw.cores_per_chip > 1 && st.tp > st.hw.cores_per_chip)
+        return neuronlink_all_reduce_s(
+            st, (st.tp + st.hw.cores_per_chip - 1) / st.hw.cores_per_chip, bytes);
     return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
 }
 

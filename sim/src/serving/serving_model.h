@@ -169,6 +169,9 @@ ServingTerms prefill_terms(const ServingSetup& setup, double requests, double to
 ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
 // One encoder layer's linear layers over `tokens` rows on one NeuronCore, at its matmul rate.
 double neuron_encoder_matmul_s(const ServingSetup& setup, double tokens);
+// One TP all-reduce of `bytes` over the NeuronLinks of `chips` chips, by how the instance wires
+// them (serving_neuron_link.cpp).
+double neuronlink_all_reduce_s(const ServingSetup& setup, int chips, double bytes);
 // One CNN forward pass of `batch` samples (generic model: forward = flops_per_sample / 3;
 // serving_cnn.cpp): on a GPU ResNet-50's convolutions as implicit GEMMs with their feature-map
 // traffic, on Neuron the whole-model rate.

@@ -83,6 +83,9 @@ struct NodeSpec {
     int accelerators_per_node = 1;
     IntraNodeLink intra_link = IntraNodeLink::none;
     double intra_node_gbytes_per_s = kUnknown; // per accelerator, unidirectional
+    // Devices along each side of a 2D torus of links (trn1/trn2: 16 chips as 4 x 4), 0 where the
+    // devices form a ring or hang off a switch.
+    int intra_torus_side = 0;
     // Whether the devices of a PCIe node can address each other's memory (CUDA peer access).
     // Without it NCCL's ring goes through host memory (its SHM transport): each hop is a copy
     // into a host buffer and a read back out of it, not one GPU-to-GPU write.
