@@ -1,6 +1,7 @@
-// Prediction intervals through simulate, sweep and recommend: a Trainium plan is unvalidated with
-// a wide range, a published Megatron run on A100 lies inside its plan's range, and recommend
-// says when its ranking is within the model's noise.
+// Prediction intervals through simulate, sweep and recommend: a B200 plan, which no published run
+// covers, is unvalidated with a wide range; a Trainium plan is validated by its two published
+// sources; a published Megatron run on A100 lies inside its plan's range; and recommend says when
+// its ranking is within the model's noise.
 #include "cli_sandbox.h"
 
 #include <catch2/catch.hpp>
@@ -38,24 +39,26 @@ void check_brackets(const json& plan, const char* figure) {
 
 } // namespace
 
-TEST_CASE("simulate --json: a Trainium plan is unvalidated and gets a wide range",
-          "[cli][interval]") {
+TEST_CASE("simulate --json: a B200 plan is unvalidated and gets a wide range", "[cli][interval]") {
     Sandbox box;
-    const json trn = run_json({"simulate", "--json", scenario("llama2_7b_trn1.json")});
+    const json b200 = run_json({"simulate", "--json", scenario("llama2_7b_p6_b200.json")});
     const json a100 = run_json({"simulate", "--json", scenario("gpt3_175b_p4d_megatron.json")});
-    CHECK(trn["validated"] == false);
-    CHECK(trn["validation"]["basis"] == "unvalidated");
+    const json trn = run_json({"simulate", "--json", scenario("llama2_7b_trn1.json")});
+    CHECK(b200["validated"] == false);
+    CHECK(b200["validation"]["basis"] == "unvalidated");
+    CHECK(b200["confidence"] == 0.8);
+    for (const json* plan : {&a100, &trn}) {
+        CHECK((*plan)["validated"] == true);
+        CHECK((*plan)["validation"]["runs"].get<int>() >= 5);
+        CHECK((*plan)["validation"]["sources"].get<int>() >= 2);
+    }
     CHECK(trn["validation"]["bucket"] == "neuron / trainium");
-    CHECK(trn["confidence"] == 0.8);
-    CHECK(a100["validated"] == true);
-    CHECK(a100["validation"]["runs"].get<int>() >= 5);
-    CHECK(a100["validation"]["sources"].get<int>() >= 2);
-    CHECK(span(trn["step_time_s_interval"]) > 1.5 * span(a100["step_time_s_interval"]));
-    for (const json* plan : {&trn, &a100})
+    CHECK(span(b200["step_time_s_interval"]) > 1.5 * span(a100["step_time_s_interval"]));
+    for (const json* plan : {&b200, &a100, &trn})
         for (const char* figure :
              {"step_time_s", "tokens_per_s", "samples_per_s", "time_to_train_h", "cost_usd"})
             check_brackets(*plan, figure);
-    const auto text = run_cli({"simulate", scenario("llama2_7b_trn1.json")});
+    const auto text = run_cli({"simulate", scenario("llama2_7b_p6_b200.json")});
     CHECK_THAT(text.out, Catch::Contains("no measured run supports this estimate; calibrate with "
                                          "clusterplan-probe or a job log"));
 }
@@ -76,10 +79,10 @@ TEST_CASE("the Megatron-measured GPT-3 175B step lies inside its p4d plan's rang
 
 TEST_CASE("recommend keeps plans apart only when their ranges say so", "[cli][interval]") {
     Sandbox box;
-    json sc = json::parse(cp::test::read_bytes(scenario("llama2_7b_trn1.json")));
+    json sc = json::parse(cp::test::read_bytes(scenario("llama2_7b_p6_b200.json")));
     sc["cluster"].erase("instance");
     sc["cluster"].erase("nodes");
-    sc["constraints"]["instances"] = {"trn1.32xlarge", "p4d.24xlarge", "p5.48xlarge"};
+    sc["constraints"]["instances"] = {"p6-b200.48xlarge", "p4d.24xlarge", "p5.48xlarge"};
     const std::string file = box.write("mixed.json", sc.dump()).string();
     const json rec = run_json({"recommend", "--json", file, "--top", "3", "--threads", "1"});
     const json& recs = rec["recommendations"];
@@ -93,7 +96,7 @@ TEST_CASE("recommend keeps plans apart only when their ranges say so", "[cli][in
         CHECK(says == !plan["validated"].get<bool>());
         unvalidated_line = unvalidated_line || says;
     }
-    CHECK(unvalidated_line); // the Trainium plan
+    CHECK(unvalidated_line); // the B200 plan
     for (std::size_t i = 1; i < recs.size(); ++i) {
         const std::string why = recs[i]["reasons"].dump();
         const bool noise = why.find("within the noise") != std::string::npos;

@@ -37,7 +37,7 @@ TEST_CASE("Plan cards show their range, and the badge where no measured run supp
     }
     CHECK(plan->figureRange("mfu").isEmpty());
 
-    REQUIRE(context.openScenario(data_file("scenarios/llama2_7b_trn1.json")).isEmpty());
+    REQUIRE(context.openScenario(data_file("scenarios/llama2_7b_p6_b200.json")).isEmpty());
     plan->flushPendingUpdate();
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK_FALSE(plan->outcome().interval.validated);

@@ -14,7 +14,7 @@ const std::vector<ResidualBucket>& residual_buckets() {
         {"fsdp", G::hopper, 137, 9, 0.8792, 1.1324, 0.8086, 1.3262},
         {"megatron", G::ampere, 148, 5, 0.9364, 1.1991, 0.9184, 1.9428},
         {"megatron", G::hopper, 152, 8, 0.8636, 1.0826, 0.8192, 1.2215},
-        {"neuron", G::trainium, 16, 1, 1.1063, 1.4472, 1.0575, 1.5718},
+        {"neuron", G::trainium, 19, 3, 0.8684, 1.1050, 0.8445, 1.2439},
     };
     return table;
 }
