@@ -17,5 +17,9 @@ void migrate_v1_to_v2(sqlite3* db);
 void apply_accelerator_estimates(sqlite3* db);
 // Schema 3: refresh the bundled facts an older catalog was seeded with (schema_v3.cpp).
 void migrate_v2_to_v3(sqlite3* db);
+// Instance interconnect texts (no importer writes them) set to the bundled ones.
+void apply_interconnect_texts(sqlite3* db);
+// Schema 4: the interconnect texts again (g5.48xlarge's GPUs on two CPU sockets).
+void migrate_v3_to_v4(sqlite3* db);
 
 } // namespace cp::catalog::detail

@@ -3,6 +3,7 @@
 #include "clusterplan/catalog/catalog.h"
 #include "text_util.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cp::catalog {
@@ -25,6 +26,24 @@ namespace {
 
 double or_nan(const std::optional<double>& v) {
     return v ? *v : sim::kUnknown;
+}
+
+// "GPUs on 2 CPU sockets" in the interconnect text: the sockets the accelerators are spread
+// over (g5.48xlarge: aws/aws-ofi-nccl topology/g5.48xl-topo.xml); one when not stated.
+int accelerator_sockets(std::string_view interconnect) {
+    constexpr std::string_view kMarker = " CPU sockets";
+    for (std::size_t at = 0; at + kMarker.size() <= interconnect.size(); ++at) {
+        if (!icontains(interconnect.substr(at, kMarker.size()), kMarker)) continue;
+        std::size_t begin = at;
+        while (begin > 0 && interconnect[begin - 1] >= '0' && interconnect[begin - 1] <= '9')
+            --begin;
+        if (begin == at || at - begin > 2) return 1;
+        int sockets = 0;
+        for (std::size_t i = begin; i < at; ++i)
+            sockets = 10 * sockets + (interconnect[i] - '0');
+        return std::max(1, sockets);
+    }
+    return 1;
 }
 
 // PCIe per-direction payload rate of an x8 link, GB/s: PCIe 3.0 8 GT/s, 4.0 16 GT/s,
@@ -143,6 +162,7 @@ sim::NodeSpec to_node_spec(const InstanceInfo& in, const AcceleratorInfo* acc) {
         // "no GPU P2P": the GPUs sit under separate host bridges with peer access refused, so
         // collectives stage through host memory (catalog/data/README.md names the sources).
         n.pcie_peer_access = !icontains(in.intra_node_interconnect, "no GPU P2P");
+        n.accelerator_sockets = accelerator_sockets(in.intra_node_interconnect);
         break;
     default: {
         double published =

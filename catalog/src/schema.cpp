@@ -12,7 +12,7 @@
 namespace cp::catalog {
 
 int current_schema_version() {
-    return 3;
+    return 4;
 }
 
 namespace detail {
@@ -152,6 +152,10 @@ void migrate(sqlite3* db, const std::filesystem::path& path) {
         if (version == 2) {
             migrate_v2_to_v3(db);
             version = 3;
+        }
+        if (version == 3) {
+            migrate_v3_to_v4(db);
+            version = 4;
         }
         exec(db, "PRAGMA user_version = " + std::to_string(version));
         exec(db, "COMMIT");

@@ -1,4 +1,4 @@
-// Migration to schema 3 (see internal.h): a catalog seeded by an older build receives the
+// Migrations to schemas 3 and 4 (see internal.h): a catalog seeded by an older build receives the
 // bundled facts added since (Gaudi1's measured-derived BF16 rate and HBM figure, G5/G6 "no GPU
 // P2P" interconnect texts). Runs inside migrate()'s transaction. Only seed-owned cells change:
 // unknown accelerator figures are filled (a known figure is never overwritten), and instance
@@ -13,8 +13,7 @@
 
 namespace cp::catalog::detail {
 
-void migrate_v2_to_v3(sqlite3* db) {
-    apply_accelerator_estimates(db);
+void apply_interconnect_texts(sqlite3* db) {
     const Table inst("instances.csv", embedded::instances_csv);
     Stmt u(db, "UPDATE instance_types SET intra_node_interconnect = ?1 WHERE instance_type = ?2");
     for (std::size_t r = 0; r < inst.size(); ++r) {
@@ -22,6 +21,16 @@ void migrate_v2_to_v3(sqlite3* db) {
         if (text.empty()) continue;
         u.bind(1, text).bind(2, inst.cell(r, "instance_type")).run();
     }
+}
+
+void migrate_v2_to_v3(sqlite3* db) {
+    apply_accelerator_estimates(db);
+    apply_interconnect_texts(db);
+}
+
+// Schema 4 changes only seed-owned interconnect texts (the CPU sockets of g5.48xlarge's GPUs).
+void migrate_v3_to_v4(sqlite3* db) {
+    apply_interconnect_texts(db);
 }
 
 } // namespace cp::catalog::detail

@@ -88,6 +88,9 @@ TEST_CASE("multi-GPU G instances talk over PCIe, not NVLink", "[catalog][seed]")
         CHECK_FALSE(cat.node_spec(type)->pcie_peer_access);
     }
     CHECK(cat.node_spec("g4dn.12xlarge")->pcie_peer_access);
+    // g5.48xlarge's eight GPUs sit four to a CPU socket; the four-GPU types on one.
+    CHECK(cat.node_spec("g5.48xlarge")->accelerator_sockets == 2);
+    CHECK(cat.node_spec("g5.12xlarge")->accelerator_sockets == 1);
     // A single GPU has no intra-node link at all.
     const auto single = cat.node_spec("g5.xlarge");
     CHECK(single->intra_link == cp::sim::IntraNodeLink::none);

@@ -110,6 +110,24 @@ TEST_CASE("Capacity Block and other-region prices come with the snapshot",
     CHECK(std::find(regions.begin(), regions.end(), "us-west-2") != regions.end());
 }
 
+TEST_CASE("a version-3 catalog migrates to schema 4 and receives the bundled interconnect texts",
+          "[catalog][migration]") {
+    TempDir dir;
+    const auto path = dir / "v3.sqlite";
+    {
+        Catalog cat(path);
+        // What a schema-3 catalog held before g5.48xlarge's CPU sockets were stated.
+        cat.exec("UPDATE instance_types SET intra_node_interconnect = 'PCIe Gen4 (no NVLink; no "
+                 "GPU P2P)' WHERE instance_type = 'g5.48xlarge';"
+                 "PRAGMA user_version = 3;");
+        CHECK(cat.node_spec("g5.48xlarge")->accelerator_sockets == 1);
+    }
+    Catalog cat(path);
+    CHECK(cat.schema_version() == current_schema_version());
+    CHECK(cat.node_spec("g5.48xlarge")->accelerator_sockets == 2);
+    CHECK_FALSE(cat.node_spec("g5.48xlarge")->pcie_peer_access);
+}
+
 TEST_CASE("a version-2 catalog migrates to schema 3 and receives the newer seed facts",
           "[catalog][migration]") {
     TempDir dir;

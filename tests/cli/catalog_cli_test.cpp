@@ -156,7 +156,8 @@ TEST_CASE("catalog show marks Inferentia as inference-only and G5 as PCIe", "[cl
     CHECK_THAT(inf.out, Catch::Contains("inference only"));
     CHECK_THAT(inf.out, Catch::Contains("not a GPU"));
     const json g5 = json::parse(run({"catalog", "show", "g5.48xlarge", "--json"}).out);
-    CHECK(g5["instance"]["intra_node_interconnect"] == "PCIe Gen4 (no NVLink; no GPU P2P)");
+    CHECK(g5["instance"]["intra_node_interconnect"] ==
+          "PCIe Gen4 (no NVLink; no GPU P2P; GPUs on 2 CPU sockets)");
     CHECK(g5["accelerator"]["inference_only"] == false);
 }
 

@@ -157,14 +157,18 @@ TEST_CASE("datasheet NVLink model matches the full 8-GPU V100 ring", "[validatio
 namespace {
 
 // Published bus bandwidth over PCIe without GPU peer access, as a fraction of the link's
-// per-direction rate: the mean over the fixture's all-reduce rows.
-double host_staged_efficiency_from_fixture() {
+// per-direction rate: the mean over the fixture's all-reduce rows whose ring spans
+// `sockets` CPU sockets (last column; not stated: one).
+double host_staged_efficiency_from_fixture(int sockets) {
     const auto csv = test::read_csv(std::string(CLUSTERPLAN_VALIDATION_DIR) +
                                     "/nccl_allreduce/pcie_host_staged.csv");
     double sum = 0;
     int n = 0;
     for (std::size_t r = 1; r < csv.size(); ++r) {
         if (csv[r].at(6) != "all_reduce") continue;
+        // The last cell: the notes before it may hold quoted commas the reader splits on.
+        const int spanned = csv[r].back().empty() ? 1 : std::stoi(csv[r].back());
+        if (spanned != sockets) continue;
         sum += std::stod(csv[r].at(7)) / std::stod(csv[r].at(4));
         ++n;
     }
@@ -185,10 +189,16 @@ sim::NodeSpec pcie_node(bool peer_access) {
 
 TEST_CASE("host-staged PCIe efficiency is the fit of the published SHM all-reduce figures",
           "[validation][nccl]") {
-    const double fitted = host_staged_efficiency_from_fixture();
-    std::printf("PCIe without peer access: fitted busbw / link = %.4f (constant %.4f)\n", fitted,
-                sim::model::kPcieHostStagedBusEfficiency);
+    const double fitted = host_staged_efficiency_from_fixture(1);
+    const double cross = host_staged_efficiency_from_fixture(2);
+    std::printf("PCIe without peer access: fitted busbw / link = %.4f on one socket (constant "
+                "%.4f), %.4f across two (constant %.4f)\n",
+                fitted, sim::model::kPcieHostStagedBusEfficiency, cross,
+                sim::model::kPcieHostStagedCrossSocketBusEfficiency);
+    REQUIRE(fitted > 0);
+    REQUIRE(cross > 0);
     CHECK_REL(sim::model::kPcieHostStagedBusEfficiency, fitted, 1e-3);
+    CHECK_REL(sim::model::kPcieHostStagedCrossSocketBusEfficiency, cross, 1e-3);
 }
 
 TEST_CASE("PCIe rings without peer access run at the host-staged bus bandwidth",
@@ -208,4 +218,29 @@ TEST_CASE("PCIe rings without peer access run at the host-staged bus bandwidth",
     CHECK_REL(busbw[0], link * sim::model::kPcieHostStagedBusEfficiency, 0.01);
     CHECK_REL(busbw[1], link * sim::model::kPcieBusEfficiency, 0.01);
     CHECK(busbw[0] < busbw[1]);
+}
+
+TEST_CASE("host-staged rings spanning two CPU sockets run at the cross-socket bus bandwidth",
+          "[validation][nccl]") {
+    sim::NodeSpec node = pcie_node(false);
+    node.accelerators_per_node = 8;
+    node.accelerator_sockets = 2;
+    sim::Network net;
+    REQUIRE(sim::make_network(node, 1, nullptr, net));
+    const double link = node.intra_node_gbytes_per_s * 1e9;
+    // Four ranks fit in one socket's share; eight cross the sockets.
+    CHECK_REL(sim::group_tier(net, 4, 4).bus_bytes_per_s,
+              link * sim::model::kPcieHostStagedBusEfficiency, 1e-9);
+    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s,
+              link * sim::model::kPcieHostStagedCrossSocketBusEfficiency, 1e-9);
+    // Node-spanning groups with more than a socket's share per node pay it too.
+    node.inter_node_gbps = 1e4;
+    REQUIRE(sim::make_network(node, 2, nullptr, net));
+    CHECK(sim::group_tier(net, 16, 8).bus_bytes_per_s <=
+          link * sim::model::kPcieHostStagedCrossSocketBusEfficiency * (1 + 1e-9));
+    // With peer access (NVLink-less PCIe P2P) the socket split is not modelled.
+    node.pcie_peer_access = true;
+    REQUIRE(sim::make_network(node, 1, nullptr, net));
+    CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, link * sim::model::kPcieBusEfficiency,
+              1e-9);
 }

@@ -150,6 +150,12 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
             out.inter_calibrated = true;
         }
     }
+    if (node.intra_link == IntraNodeLink::pcie && !node.pcie_peer_access &&
+        node.accelerator_sockets > 1 && !out.intra_calibrated) {
+        out.devices_per_socket = std::max(1, out.devices_per_node / node.accelerator_sockets);
+        out.cross_socket_bus_bytes_per_s =
+            node.intra_node_gbytes_per_s * 1e9 * model::kPcieHostStagedCrossSocketBusEfficiency;
+    }
     const bool need_intra = out.devices_per_node > 1;
     if (need_intra && !(is_known(out.intra.bus_bytes_per_s) && out.intra.bus_bytes_per_s > 0))
         return false;
@@ -160,7 +166,13 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
 }
 
 LinkTier group_tier(const Network& net, int ranks, int local) {
-    if (ranks <= local) return net.intra;
+    if (ranks <= local) {
+        if (net.devices_per_socket <= 0 || ranks <= net.devices_per_socket) return net.intra;
+        // A node-local group spanning CPU sockets: its ring's slowest hops cross them.
+        LinkTier t = net.intra;
+        t.bus_bytes_per_s = std::min(t.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s);
+        return t;
+    }
     // Spanning nodes: the group's share of the node NICs, limited by the intra-node fabric for
     // the hops inside a node; per-step latency is the slower hop's.
     LinkTier t;
@@ -168,7 +180,11 @@ LinkTier group_tier(const Network& net, int ranks, int local) {
     t.step_s = std::max(local > 1 ? net.intra.step_s : 0.0, net.inter.step_s);
     const double nic_share =
         net.inter.bus_bytes_per_s * double(local) / double(net.devices_per_node);
-    t.bus_bytes_per_s = local > 1 ? std::min(net.intra.bus_bytes_per_s, nic_share) : nic_share;
+    const double intra_bus =
+        net.devices_per_socket > 0 && local > net.devices_per_socket
+            ? std::min(net.intra.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s)
+            : net.intra.bus_bytes_per_s;
+    t.bus_bytes_per_s = local > 1 ? std::min(intra_bus, nic_share) : nic_share;
     return t;
 }
 

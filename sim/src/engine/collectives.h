@@ -25,6 +25,10 @@ struct Network {
     LinkTier intra; // within a node, per device
     LinkTier inter; // between nodes, the whole node's NICs (divide by sharing)
     int devices_per_node = 1;
+    // Groups of more than `devices_per_socket` devices span CPU sockets; over host-staged PCIe
+    // their ring runs at `cross_socket_bus_bytes_per_s` (0: no such limit).
+    int devices_per_socket = 0;
+    double cross_socket_bus_bytes_per_s = 0;
     bool intra_calibrated = false;
     bool inter_calibrated = false;
     // Compute slowdown while a collective runs beside it (overlap_contention.h).

@@ -178,9 +178,15 @@ inline constexpr double kPcieBusEfficiency = 0.80;
 // SHM transport, the sender writing each chunk into pinned host memory and the receiver reading
 // it back across its own link, one proxy-driven hand-off per chunk. Published all-reduce busbw
 // over that path divided by the link's per-direction rate, averaged by the nccl validation test
-// over tests/data/validation/nccl_allreduce/pcie_host_staged.csv (NVIDIA/nccl issue 384: 3.9
-// GB/s on PCIe Gen3 x16, one channel; issue 1603: 18 GB/s on 4 GPUs at PCIe Gen4 x16).
+// over tests/data/validation/nccl_allreduce/pcie_host_staged.csv, rows on one CPU socket (NVIDIA/
+// nccl issue 384: 3.9 GB/s on PCIe Gen3 x16, one channel; issue 1603: 18 GB/s on 4 GPUs at PCIe
+// Gen4 x16, one CPU).
 inline constexpr double kPcieHostStagedBusEfficiency = 0.4094;
+// The same where the ring spans two CPU sockets (g5.48xlarge: four GPUs per NUMA node, aws/
+// aws-ofi-nccl topology/g5.48xl-topo.xml): hops whose host buffer sits on the other socket read
+// it across the inter-socket link. Fitted likewise on the fixture's rows spanning two sockets
+// (4 x A10G of a g5.48xlarge, NCCL 2.18.5: 3.10 GB/s at 29 MB, pytorch/pytorch issue 127077).
+inline constexpr double kPcieHostStagedCrossSocketBusEfficiency = 0.1968;
 inline constexpr double kNetworkBusEfficiency = 0.95;
 // Rings of few ranks run below the full ring's bus bandwidth: factor (1 - c/n^2), fitted to the
 // nccl-tests DGX A100 tables (2 GPUs 0.86, 4 GPUs 0.97 of the 8-GPU busbw at 1 GiB).

@@ -90,6 +90,9 @@ struct NodeSpec {
     // Without it NCCL's ring goes through host memory (its SHM transport): each hop is a copy
     // into a host buffer and a read back out of it, not one GPU-to-GPU write.
     bool pcie_peer_access = true;
+    // CPU sockets the accelerators are spread over, evenly (g5.48xlarge: 2). A collective group
+    // larger than one socket's share crosses the inter-socket link.
+    int accelerator_sockets = 1;
     double inter_node_gbps = kUnknown; // node total (all NICs)
     double inter_node_latency_us = 5.0;
     // Elastic Fabric Adapter (RDMA) between nodes; empty when the catalog does not say. Without
