@@ -22,6 +22,17 @@ EnginePolicy make_policy(ServingEngine e) {
         p.max_batch = 4096;
         p.max_batch_tokens = 8192;
         p.kv_memory_fraction = 0.9;
+        // Before the KV cache takes its share of the free memory the executor allocates its
+        // runtime buffers and decoder (TrtGptModelInflightBatching: createBuffers, createDecoder,
+        // then createKvCacheManager), whose logits and sampling workspaces are [max batch, vocab]
+        // arrays on every rank (PenaltyLayer's occurrence workspace, the sampling layers'). Bytes
+        // per slot and vocabulary entry fitted over the published runs that state their build's
+        // max batch (serving_runtime_buffers_test.cpp, mean |log error|), below the 45 that
+        // trtllm-bench 0.12 allocates in all for Llama-2-7b at max batch 4096 ("1.14 GB ... for
+        // runtime buffers", "4.35 GB ... for decoder", 1024-based units: NVIDIA/TensorRT-LLM
+        // benchmarks/Suite.md, 0.12.0.dev2024073000), which includes buffers that scale with the
+        // sequence length and the token budget instead.
+        p.runtime_bytes_per_slot_vocab = 31;
         // The AllReduce plugin's custom one-shot/two-shot kernels on NVLink (TensorRT-LLM's
         // default strategy within a node).
         p.custom_all_reduce = true;

@@ -18,14 +18,23 @@ bool is_decoder(const ServingSetup& st, int output_tokens) {
 }
 
 // Working buffers of one iteration on one device: the activations of the tokens in flight (one
-// layer at a time: residual stream, attention and MLP intermediates, 16 bit) and the fp32 logits.
-double activation_bytes(const ServingSetup& st, double iteration_tokens, double batch) {
+// layer at a time: residual stream, attention and MLP intermediates, 16 bit) and the logits. An
+// engine whose runtime sizes its logits and decoder buffers by the build's max batch holds them
+// for the whole vocabulary on every rank, whatever the running batch; else the running batch's
+// fp32 logits of the rank's vocabulary shard.
+double activation_bytes(const ServingSetup& st, const EnginePolicy& policy, double iteration_tokens,
+                        double batch) {
     const Workload& w = *st.workload;
     if (w.kind == WorkloadKind::generic)
         return batch * w.flops_per_sample / 3.0 * model::kGenericActivationBytesPerForwardFlop;
     const TransformerShape& s = w.shape;
     const double per_token = (6.0 * s.hidden + 3.0 * s.ffn_width() / st.tp) * 2.0;
-    const double logits = s.encoder_only ? 0.0 : batch * double(s.vocab) / st.tp * 4.0;
+    const double vocab = s.vocab;
+    const double slots = policy.build_max_batch > 0 ? policy.build_max_batch : batch;
+    const double logits = s.encoder_only ? 0.0
+                          : policy.runtime_bytes_per_slot_vocab > 0
+                              ? slots * vocab * policy.runtime_bytes_per_slot_vocab
+                              : batch * vocab / st.tp * 4.0;
     return iteration_tokens * per_token + logits;
 }
 
@@ -170,7 +179,7 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         // the latency-optimised setting the published encoder/CNN latencies use).
         p.batch = batch.value_or(1);
         const double act =
-            activation_bytes(st, double(p.batch) * std::max(1, input_tokens), p.batch);
+            activation_bytes(st, policy, double(p.batch) * std::max(1, input_tokens), p.batch);
         p.memory.activations = act / kGib;
         p.memory.total = p.memory.weights + p.memory.activations + p.memory.reserve;
         p.weights_fit = weights + reserve <= capacity;
@@ -191,7 +200,7 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
         const double iteration_tokens = policy.max_batch_tokens > 0
                                             ? std::max<double>(policy.max_batch_tokens, b)
                                             : b * input_tokens;
-        const double act = activation_bytes(st, iteration_tokens, b);
+        const double act = activation_bytes(st, policy, iteration_tokens, b);
         p.memory.activations = act / kGib;
         kv_budget = policy.kv_cache_tokens > 0 ? policy.kv_cache_tokens * per_token
                     : policy.kv_fraction_of_total

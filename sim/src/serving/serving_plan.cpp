@@ -160,6 +160,8 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     // An engine planned on another's profile keeps its own running cap (SGLang on vLLM's).
     if (const int cap = engine_max_running(r.spec.engine_as_given); cap > 0) policy.max_batch = cap;
     policy.overlap_schedule = engine_overlap_schedule(r.spec.engine_as_given);
+    if (r.spec.engine_max_batch)
+        policy.max_batch = policy.build_max_batch = *r.spec.engine_max_batch;
     if ((plan.generation && !policy.decoders) || (!plan.generation && !policy.encoders)) {
         plan.limits.unsupported = true;
         plan.limits.reason = std::string(enum_name(c.engine)) + " does not serve " +

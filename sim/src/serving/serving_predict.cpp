@@ -44,7 +44,11 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
 EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     EnginePolicy policy = engine_policy(run.engine, neuron_devices(node));
     if (is_known(run.kv_memory_fraction)) policy.kv_memory_fraction = run.kv_memory_fraction;
-    if (run.max_batch > 0) policy.max_batch = run.max_batch;
+    // A stated max batch is the build's (trtllm-bench runs at the engine's max batch), which also
+    // sizes the runtime's buffers where the engine allocates them by it.
+    if (run.max_batch > 0) policy.max_batch = policy.build_max_batch = run.max_batch;
+    if (is_known(run.runtime_bytes_per_slot_vocab) && policy.runtime_bytes_per_slot_vocab > 0)
+        policy.runtime_bytes_per_slot_vocab = run.runtime_bytes_per_slot_vocab;
     if (run.kv_cache_tokens > 0) policy.kv_cache_tokens = run.kv_cache_tokens;
     if (run.prefill_tokens_per_iteration >= 0)
         policy.max_batch_tokens = run.prefill_tokens_per_iteration;

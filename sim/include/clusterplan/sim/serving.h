@@ -44,6 +44,10 @@ struct ServingSpec {
     std::optional<StorageType> kv_cache; // default: the weights' type, at least 8-bit
     std::optional<int> tp, pp;           // per replica; devices are NeuronCores on Neuron
     std::optional<int> batch;            // concurrent sequences; nullopt = as memory allows
+    // The engine build's max batch where the deployment fixes one (trtllm-build --max_batch_size):
+    // the scheduler's cap, and on TensorRT-LLM the size of the runtime's logits and decoder
+    // buffers, allocated before the KV cache; nullopt = an engine built for the batch it runs.
+    std::optional<int> engine_max_batch;
     int input_tokens = 128;
     int output_tokens = 128;              // 0 = an encoder or CNN: one forward pass per batch
     double request_rate_per_s = kUnknown; // NaN = saturated (offline throughput)

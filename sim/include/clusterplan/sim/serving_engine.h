@@ -110,7 +110,16 @@ struct EnginePolicy {
     // chunks and one per decoding sequence) into one input whose length its build profile caps
     // at max_num_tokens.
     bool decodes_in_token_budget = false;
-    double kv_memory_fraction = 0.9;   // share of free memory given to the KV cache
+    double kv_memory_fraction = 0.9; // share of free memory given to the KV cache
+    // Bytes per GPU the runtime allocates before it sizes the KV cache, per sequence slot of the
+    // engine's build-time max batch and per vocabulary entry: TensorRT-LLM's runtime logits and
+    // its decoder's sampling buffers, [max batch, vocab] arrays on every rank. 0 = the engine
+    // holds only the running batch's fp32 logits of its vocabulary shard.
+    double runtime_bytes_per_slot_vocab = 0;
+    // The build-time max batch those buffers are sized for, where the deployment states one
+    // (trtllm-bench's per-model settings table, a scenario's engine_max_batch); 0 = an engine
+    // built for the batch it runs.
+    int build_max_batch = 0;
     bool kv_fraction_of_total = false; // true: fraction of total memory (vLLM), else of free
     // A KV pool of a fixed number of tokens per replica where the deployment sets one (TurboMind's
     // cache_max_entry_count >= 1 counts blocks); 0 = kv_memory_fraction of the memory.

@@ -82,6 +82,10 @@ struct ServingRun {
     // Sequences the engine runs at once where the benchmark or the engine's own default differs
     // from the profile's (vLLM --max-num-seqs, SGLang --max-running-requests); 0 = the profile's.
     int max_batch = 0;
+    // Runtime buffer bytes per slot of the build's max batch and vocabulary entry, where a study
+    // sets them in place of the engine profile's (EnginePolicy::runtime_bytes_per_slot_vocab; the
+    // profile's value is fitted over such runs); NaN = the profile's.
+    double runtime_bytes_per_slot_vocab = kUnknown;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
     // Tokens the benchmark's own tokenizer counts per token of the served model (llmperf counts
