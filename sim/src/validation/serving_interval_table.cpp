@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 401, 9, 0.9265, 1.3501, 0.8698, 3.5740},
-        {"tensorrt-llm", G::hopper, 1298, 13, 0.9129, 1.2896, 0.6028, 3.0652},
-        {"tensorrt-llm", G::ada, 312, 8, 0.9006, 1.1464, 0.7444, 1.6042},
+        {"tensorrt-llm", G::ampere, 412, 10, 0.9201, 1.3481, 0.6538, 3.5740},
+        {"tensorrt-llm", G::hopper, 1322, 15, 0.9127, 1.2937, 0.6028, 3.0652},
+        {"tensorrt-llm", G::ada, 320, 9, 0.9006, 1.1411, 0.7444, 1.6042},
         {"vllm", G::ampere, 93, 5, 0.8549, 1.1432, 0.7458, 1.9996},
         {"vllm", G::hopper, 24, 3, 0.9469, 1.2141, 0.9159, 1.4010},
         {"vllm", G::trainium, 4, 2, 0.9746, 1.0275, 0.9579, 1.0323},
@@ -27,9 +27,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 6, 2, 0.8006, 1.0413, 0.7826, 1.0531},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.9961, 4.9555, 0.9790, 6.4202},
-        {"tensorrt-llm", G::hopper, 49, 2, 0.9184, 1.5118, 0.8489, 2.8538},
-        {"vllm", G::ampere, 95, 5, 0.8530, 2.5353, 0.1807, 4.6714},
+        {"tensorrt-llm", G::ampere, 10, 2, 1.0240, 2.1553, 0.9790, 6.4202},
+        {"tensorrt-llm", G::hopper, 55, 3, 0.9226, 1.7586, 0.8489, 2.8538},
+        {"tensorrt-llm", G::ada, 4, 1, 0.9977, 1.1802, 0.9789, 1.2034},
+        {"vllm", G::ampere, 95, 5, 0.8530, 2.5387, 0.1807, 4.6714},
         {"vllm", G::hopper, 17, 3, 0.9058, 1.0982, 0.7452, 1.1022},
         {"vllm", G::trainium, 6, 3, 0.7743, 1.3103, 0.7734, 1.5276},
         {"vllm", G::other, 3, 2, 1.1669, 3.3518, 1.0320, 3.7632},
@@ -42,11 +43,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9154, 1.0468, 0.8844, 1.0623},
         {"tensorrt-llm", G::hopper, 49, 2, 0.8884, 1.2811, 0.8229, 3.1835},
-        {"vllm", G::ampere, 95, 5, 0.8845, 1.2597, 0.8466, 1.4561},
-        {"vllm", G::hopper, 17, 3, 0.7188, 1.1357, 0.6811, 1.7558},
+        {"vllm", G::ampere, 98, 6, 0.8853, 1.2561, 0.8466, 1.4561},
+        {"vllm", G::hopper, 23, 4, 0.7303, 1.0924, 0.6811, 1.7558},
         {"vllm", G::trainium, 6, 3, 0.9737, 1.1257, 0.9525, 1.1831},
         {"vllm", G::other, 3, 2, 0.9306, 1.0611, 0.9217, 1.0849},
-        {"tgi", G::ampere, 26, 3, 0.8392, 1.9490, 0.7884, 2.6095},
+        {"tgi", G::ampere, 26, 3, 0.8938, 1.9490, 0.8438, 2.6095},
         {"tgi", G::trainium, 3, 1, 0.8042, 0.9042, 0.7891, 0.9141},
         {"tgi", G::other, 10, 2, 1.0265, 1.1210, 1.0040, 1.1590},
         {"neuron", G::trainium, 252, 6, 0.8278, 1.1331, 0.6248, 1.3355},
