@@ -10,8 +10,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 412, 10, 0.9201, 1.3481, 0.6538, 3.5740},
-        {"tensorrt-llm", G::hopper, 1322, 15, 0.9127, 1.2937, 0.6028, 3.0652},
+        {"tensorrt-llm", G::ampere, 413, 11, 0.9204, 1.3479, 0.6538, 3.5740},
+        {"tensorrt-llm", G::hopper, 1329, 15, 0.9128, 1.2941, 0.6028, 3.0652},
         {"tensorrt-llm", G::ada, 320, 9, 0.9006, 1.1411, 0.7444, 1.6042},
         {"vllm", G::ampere, 93, 5, 0.8549, 1.1432, 0.7458, 1.9996},
         {"vllm", G::hopper, 24, 3, 0.9469, 1.2141, 0.9159, 1.4010},
@@ -27,8 +27,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 6, 2, 0.8006, 1.0413, 0.7826, 1.0531},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 10, 2, 1.0240, 2.1553, 0.9790, 6.4202},
-        {"tensorrt-llm", G::hopper, 55, 3, 0.9226, 1.7586, 0.8489, 2.8538},
+        {"tensorrt-llm", G::ampere, 11, 2, 1.0290, 1.6814, 0.9790, 6.4202},
+        {"tensorrt-llm", G::hopper, 56, 3, 0.9228, 1.7376, 0.8489, 2.8538},
         {"tensorrt-llm", G::ada, 4, 1, 0.9977, 1.1802, 0.9789, 1.2034},
         {"vllm", G::ampere, 95, 5, 0.8530, 2.5387, 0.1807, 4.6714},
         {"vllm", G::hopper, 17, 3, 0.9058, 1.0982, 0.7452, 1.1022},
