@@ -11,10 +11,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 413, 11, 0.9204, 1.3479, 0.6538, 3.5740},
-        {"tensorrt-llm", G::hopper, 1329, 15, 0.9128, 1.2941, 0.6028, 3.0652},
+        {"tensorrt-llm", G::hopper, 1330, 16, 0.9128, 1.2950, 0.6028, 3.0652},
         {"tensorrt-llm", G::ada, 320, 9, 0.9006, 1.1411, 0.7444, 1.6042},
         {"vllm", G::ampere, 93, 5, 0.8549, 1.1432, 0.7458, 1.9996},
-        {"vllm", G::hopper, 24, 3, 0.9469, 1.2141, 0.9159, 1.4010},
+        {"vllm", G::hopper, 35, 4, 0.9551, 1.7945, 0.9159, 3.8874},
         {"vllm", G::trainium, 4, 2, 0.9746, 1.0275, 0.9579, 1.0323},
         {"vllm", G::other, 3, 2, 0.9748, 1.1887, 0.9380, 1.2053},
         {"tgi", G::ampere, 26, 3, 0.8241, 2.1974, 0.8097, 2.7423},
@@ -28,10 +28,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 11, 2, 1.0290, 1.6814, 0.9790, 6.4202},
-        {"tensorrt-llm", G::hopper, 56, 3, 0.9228, 1.7376, 0.8489, 2.8538},
+        {"tensorrt-llm", G::hopper, 57, 4, 0.9230, 1.7165, 0.8489, 2.8538},
         {"tensorrt-llm", G::ada, 4, 1, 0.9977, 1.1802, 0.9789, 1.2034},
         {"vllm", G::ampere, 95, 5, 0.8530, 2.5387, 0.1807, 4.6714},
-        {"vllm", G::hopper, 17, 3, 0.9058, 1.0982, 0.7452, 1.1022},
+        {"vllm", G::hopper, 28, 4, 0.9347, 2.2245, 0.7452, 6.5064},
         {"vllm", G::trainium, 6, 3, 0.7743, 1.3103, 0.7734, 1.5276},
         {"vllm", G::other, 3, 2, 1.1669, 3.3518, 1.0320, 3.7632},
         {"tgi", G::ampere, 9, 2, 0.9365, 2.7065, 0.8873, 2.9795},
@@ -42,9 +42,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9154, 1.0468, 0.8844, 1.0623},
-        {"tensorrt-llm", G::hopper, 49, 2, 0.8884, 1.2811, 0.8229, 3.1835},
+        {"tensorrt-llm", G::hopper, 50, 3, 0.8889, 1.3347, 0.8229, 3.1835},
         {"vllm", G::ampere, 98, 6, 0.8853, 1.2561, 0.8466, 1.4561},
-        {"vllm", G::hopper, 23, 4, 0.7303, 1.0924, 0.6811, 1.7558},
+        {"vllm", G::hopper, 34, 5, 0.7644, 2.2812, 0.6811, 2.8538},
         {"vllm", G::trainium, 6, 3, 0.9737, 1.1257, 0.9525, 1.1831},
         {"vllm", G::other, 3, 2, 0.9306, 1.0611, 0.9217, 1.0849},
         {"tgi", G::ampere, 26, 3, 0.8938, 1.9490, 0.8438, 2.6095},
