@@ -438,9 +438,12 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         step_s = 0.5 * (step_s + next_step);
         if (settled) break;
     }
+    // A lone request finds no other prompt to wait behind (the queue of an open stream at the
+    // run's rate would have it wait for its own prefill).
     const double prefill_wait_s =
-        arrive_s > 0 ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile, paced)
-                     : prefill_queue_s(n / duration_s, marginal, quantile);
+        n <= 1         ? 0.0
+        : arrive_s > 0 ? finite_prefill_wait_s(n, n / arrive_s, marginal, quantile, paced)
+                       : prefill_queue_s(n / duration_s, marginal, quantile);
     // An arrival of the open stream finds the run's mean batch in flight (Poisson arrivals see
     // time averages); a paced request finds exactly those launched before it, request k k - 1 of
     // them (at most the batch), (n - 1) / 2 on average, and the group it waits to join grows
