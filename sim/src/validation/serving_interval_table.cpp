@@ -10,8 +10,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 413, 11, 0.9210, 1.3359, 0.8030, 2.7620},
-        {"tensorrt-llm", G::hopper, 1330, 16, 0.9128, 1.2891, 0.6041, 3.0562},
+        {"tensorrt-llm", G::ampere, 413, 11, 0.9173, 1.3359, 0.6646, 2.7620},
+        {"tensorrt-llm", G::hopper, 1330, 16, 0.9121, 1.2801, 0.6041, 3.0562},
         {"tensorrt-llm", G::ada, 320, 9, 0.8908, 1.1270, 0.7440, 1.6041},
         {"vllm", G::ampere, 93, 5, 0.8529, 1.1431, 0.7452, 2.0007},
         {"vllm", G::hopper, 35, 4, 0.9550, 1.7943, 0.9160, 3.8891},
