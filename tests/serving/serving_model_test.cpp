@@ -3,6 +3,7 @@
 // queueing raising TTFT with the request rate, and the CNN forward pass (convolutions as GEMMs,
 // feature maps in L2 or HBM).
 #include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
 #include "serving/serving_model.h"
 #include "serving_fixture.h"
@@ -70,6 +71,24 @@ TEST_CASE("serving: a decode step is memory-bound at batch 1 and compute-bound a
     CHECK(big[ServingTerm::compute] > big[ServingTerm::weights]);
     // Every sequence's cache is read each step: KV time grows with batch x context.
     CHECK(big[ServingTerm::kv_cache] > 500 * one[ServingTerm::kv_cache]);
+}
+
+TEST_CASE("serving: without a GQA decode kernel each query head re-reads its group's KV cache") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-8b"); // 32 query heads, 8 KV heads
+    ServingSetup st = make_serving_setup(w, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                                         StorageType::fp8, StorageType::fp8, 1, 1, nullptr);
+    const double shared = decode_step_terms(st, 64, 2000)[ServingTerm::kv_cache];
+    st.gqa_shared_kv_reads = false;
+    CHECK_REL(decode_step_terms(st, 64, 2000)[ServingTerm::kv_cache], 4.0 * shared, 1e-9);
+    // Without GQA (MHA) there is nothing to share.
+    const Workload llama2 = preset("llama2-7b");
+    ServingSetup mha =
+        make_serving_setup(llama2, fx.node("p5.48xlarge"), ServingEngine::tensorrt_llm,
+                           StorageType::fp8, StorageType::fp8, 1, 1, nullptr);
+    const double mha_shared = decode_step_terms(mha, 64, 2000)[ServingTerm::kv_cache];
+    mha.gqa_shared_kv_reads = false;
+    CHECK(decode_step_terms(mha, 64, 2000)[ServingTerm::kv_cache] == mha_shared);
 }
 
 TEST_CASE("serving: a MoE decoder holds every expert but a small batch reads only the experts "
@@ -210,4 +229,25 @@ TEST_CASE("serving: ResNet-50's convolutions add up to its 4.1 GMAC, and its fea
     CHECK(small[ServingTerm::feature_maps] < 0.1 * small[ServingTerm::compute]);
     // One fixed cost per kernel launched, in units of an encoder layer's eight kernels.
     CHECK_REL(small[ServingTerm::overhead], 56.0 / 8.0, 0.05);
+}
+
+TEST_CASE("serving: a scenario whose engine has no GQA decode kernel decodes Llama 2 70B slower") {
+    auto& fx = cp::test::serving_fixture();
+    auto plan_for = [&](bool shared) {
+        ServingRequest req;
+        req.workload = cp::test::preset_workload("llama2-70b");
+        req.spec.engine = ServingEngine::tensorrt_llm;
+        req.spec.weights = StorageType::fp8;
+        req.spec.tp = 4;
+        req.spec.batch = 64;
+        req.spec.input_tokens = 128;
+        req.spec.output_tokens = 2048;
+        req.spec.gqa_shared_kv_reads = shared;
+        return plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    };
+    const ServingPlan xqa = plan_for(true);
+    const ServingPlan mmha = plan_for(false);
+    REQUIRE(xqa.valid);
+    REQUIRE(mmha.valid);
+    CHECK(mmha.tpot_ms > 1.2 * xqa.tpot_ms);
 }

@@ -380,8 +380,12 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     t[ServingTerm::weights] +=
         layers * hbm_s(st, elementwise_bytes(st, batch), batch * s.hidden * 2.0);
     // Attention reads every cached K and V of every sequence once per step (Pope et al. 2022).
+    // Without a GQA kernel every query head streams its group's K and V itself.
+    const double kv_reads = st.gqa_shared_kv_reads
+                                ? kv_heads_per_rank(st)
+                                : std::max(kv_heads_per_rank(st), heads_per_rank(s, st.tp));
     const double kv_layer =
-        batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) * storage_bytes(st.kv_cache);
+        batch * context * 2.0 * kv_reads * head_dim(s) * storage_bytes(st.kv_cache);
     t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
     add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);

@@ -84,6 +84,10 @@ struct ServingSetup {
     // (lmdeploy v0.1.0a1's TurboMind: LlamaBatch::ContextDecode encodes input_length - 1 tokens,
     // "-1 since we skip last token"): a first token costs that prefill and one decode step.
     bool first_token_from_decode_step = false;
+    // Decode attention reads each KV head once for all the query heads that share it (a GQA
+    // kernel: TensorRT-LLM's XQA, FlashAttention, paged attention); false: one masked-MHA pass per
+    // query head, each re-reading its group's K and V (TensorRT-LLM before XQA was on by default).
+    bool gqa_shared_kv_reads = true;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 

@@ -30,6 +30,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     st.transformers_neuronx = run.transformers_neuronx && neuron_devices(st.hw);
     st.eager_decode = run.eager_decode;
     st.first_token_from_decode_step = run.first_token_from_decode_step;
+    st.gqa_shared_kv_reads = run.gqa_shared_kv_reads;
     const int cores = st.hw.cores_per_chip;
     if (run.models > 0 && run.models < cores && run.tp == 1)
         st.rates.hbm_bytes_per_s *= double(cores) / run.models;

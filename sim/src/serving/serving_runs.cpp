@@ -242,6 +242,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.eager_decode = !r.value("cuda_graphs", true);
             run.loadgen = r.value("loadgen", false);
             run.first_token_from_decode_step = r.value("first_token_from_decode_step", false);
+            run.gqa_shared_kv_reads = r.value("gqa_shared_kv_reads", true);
             if (r.contains("neuron_library")) {
                 const std::string library = ascii_lower(r.at("neuron_library").get<std::string>());
                 if (library != "transformers-neuronx" && library != "nxd-inference")

@@ -48,6 +48,9 @@ struct ServingSpec {
     // the scheduler's cap, and on TensorRT-LLM the size of the runtime's logits and decoder
     // buffers, allocated before the KV cache; nullopt = an engine built for the batch it runs.
     std::optional<int> engine_max_batch;
+    // Whether the engine's decode attention reads each KV head once for its whole query-head group
+    // (a GQA kernel); false: per-query-head kernels re-read it (ServingSetup::gqa_shared_kv_reads).
+    bool gqa_shared_kv_reads = true;
     int input_tokens = 128;
     int output_tokens = 128;              // 0 = an encoder or CNN: one forward pass per batch
     double request_rate_per_s = kUnknown; // NaN = saturated (offline throughput)

@@ -120,6 +120,9 @@ struct ServingRun {
     // it rather than through the prefill, where the source's engine version works so
     // (ServingSetup::first_token_from_decode_step).
     bool first_token_from_decode_step = false;
+    // The engine's decode attention shares K/V reads across a GQA group; false where the source's
+    // engine release ran without such a kernel (ServingSetup::gqa_shared_kv_reads).
+    bool gqa_shared_kv_reads = true;
     // A latency measured by MLPerf LoadGen per query, from issue to completion: the harness's
     // host work and copies around the engine's pass are in it (EngineFactors::request_overhead_s).
     bool loadgen = false;
