@@ -1,7 +1,7 @@
 // Prediction intervals through simulate, sweep and recommend: a B200 plan, which no published run
-// covers, is unvalidated with a wide range; a Trainium plan is validated by its two published
-// sources; a published Megatron run on A100 lies inside its plan's range; and recommend says when
-// its ranking is within the model's noise.
+// covers, is unvalidated with a wide range; a Trainium1 plan is validated by its published
+// sources and a Trainium2 one, which none covers, is not; a published Megatron run on A100 lies
+// inside its plan's range; and recommend says when its ranking is within the model's noise.
 #include "cli_sandbox.h"
 
 #include <catch2/catch.hpp>
@@ -61,6 +61,23 @@ TEST_CASE("simulate --json: a B200 plan is unvalidated and gets a wide range", "
     const auto text = run_cli({"simulate", scenario("llama2_7b_p6_b200.json")});
     CHECK_THAT(text.out, Catch::Contains("no measured run supports this estimate; calibrate with "
                                          "clusterplan-probe or a job log"));
+}
+
+TEST_CASE("simulate --json: a Trn2 training plan is unvalidated, a Trn1 one validated",
+          "[cli][interval]") {
+    Sandbox box;
+    // The published NeuronX Distributed training runs are all on Trn1; none covers Trn2.
+    const auto trn2 = box.write("llama2-7b-trn2.json", R"({"model": {"preset": "llama2-7b"},
+        "cluster": {"instance": "trn2.48xlarge", "nodes": 4, "region": "us-east-2"},
+        "parallel": {"global_batch": 1024}, "precision": "bf16", "training": {"tokens": 1e11}})");
+    const json on_trn2 = run_json({"simulate", "--json", trn2.string()});
+    const json on_trn1 = run_json({"simulate", "--json", scenario("llama2_7b_trn1.json")});
+    CHECK(on_trn2["validated"] == false);
+    CHECK(on_trn2["validation"]["basis"] == "unvalidated");
+    CHECK(on_trn2["validation"]["bucket"] == "neuron / trainium2");
+    CHECK(on_trn1["validated"] == true);
+    CHECK(span(on_trn2["step_time_s_interval"]) > span(on_trn1["step_time_s_interval"]));
+    check_brackets(on_trn2, "step_time_s");
 }
 
 TEST_CASE("the Megatron-measured GPT-3 175B step lies inside its p4d plan's range",

@@ -44,7 +44,7 @@ TEST_CASE("a bucket without two independent sources is unvalidated and gets the 
     CHECK(megatron.high_factor > 1.0);
     CHECK(megatron.bucket == "megatron / ampere");
 
-    // Trainium has two published sources (the Neuron benchmark page and data-on-eks).
+    // Trainium1 has three published sources (the Neuron benchmark page, data-on-eks, HyperPod).
     const PredictionInterval trainium =
         prediction_interval(Framework::neuronx_distributed, AcceleratorGeneration::trainium);
     CHECK(trainium.validated);
@@ -60,6 +60,27 @@ TEST_CASE("a bucket without two independent sources is unvalidated and gets the 
         CHECK(p.high_factor >= megatron.high_factor);
         CHECK(p.high_factor / p.low_factor > megatron.high_factor / megatron.low_factor);
     }
+}
+
+TEST_CASE("a Trainium2 training plan is unvalidated while Trainium1 ones are validated") {
+    // Every published NeuronX Distributed training run is on Trainium1; Trainium2 is a different
+    // chip (NeuronCore-v3), so its training plans get the widest range until a Trn2 run exists.
+    AcceleratorSpec trn1, trn2;
+    trn1.id = "Trainium1";
+    trn2.id = "Trainium2";
+    CHECK(accelerator_generation(trn1) == AcceleratorGeneration::trainium);
+    CHECK(accelerator_generation(trn2) == AcceleratorGeneration::trainium2);
+    const PredictionInterval on_trn1 =
+        prediction_interval(Framework::neuronx_distributed, accelerator_generation(trn1));
+    const PredictionInterval on_trn2 =
+        prediction_interval(Framework::neuronx_distributed, accelerator_generation(trn2));
+    CHECK(on_trn1.validated);
+    CHECK(on_trn1.bucket == "neuron / trainium");
+    CHECK_FALSE(on_trn2.validated);
+    CHECK(on_trn2.basis == IntervalBasis::unvalidated);
+    CHECK(on_trn2.runs == 0);
+    CHECK(on_trn2.bucket == "neuron / trainium2");
+    CHECK(on_trn2.high_factor / on_trn2.low_factor > on_trn1.high_factor / on_trn1.low_factor);
 }
 
 TEST_CASE("the published GPT-3 175B Megatron runs lie inside their interval", "[validation]") {

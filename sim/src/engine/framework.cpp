@@ -144,7 +144,9 @@ AcceleratorGeneration accelerator_generation(const AcceleratorSpec& a) {
     if (a.id.starts_with("V100")) return AcceleratorGeneration::volta;
     if (a.id.starts_with("B200") || a.id.starts_with("B100") || a.id.starts_with("GB200"))
         return AcceleratorGeneration::blackwell;
-    if (a.id.starts_with("Trainium")) return AcceleratorGeneration::trainium;
+    // Each Trainium chip is its own generation; a later one shares no bucket with these.
+    if (a.id.starts_with("Trainium2")) return AcceleratorGeneration::trainium2;
+    if (a.id == "Trainium" || a.id.starts_with("Trainium1")) return AcceleratorGeneration::trainium;
     if (a.id.starts_with("Gaudi")) return AcceleratorGeneration::gaudi;
     return AcceleratorGeneration::other;
 }
@@ -165,6 +167,8 @@ std::string_view enum_name(AcceleratorGeneration g) {
         return "gaudi";
     case AcceleratorGeneration::ada:
         return "ada";
+    case AcceleratorGeneration::trainium2:
+        return "trainium2";
     case AcceleratorGeneration::other:
         return "other";
     }

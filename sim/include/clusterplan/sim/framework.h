@@ -26,8 +26,21 @@ enum class Framework {
 inline constexpr int kFrameworkCount = 7; // real frameworks (automatic excluded)
 
 // Accelerator generation, the second axis of the fitted factors and of validation buckets.
-// Ada Lovelace (L4, L40S) follows gaudi so the fitted tables' integer codes of the others hold.
-enum class AcceleratorGeneration { volta, ampere, hopper, blackwell, trainium, gaudi, ada, other };
+// Ada Lovelace (L4, L40S) and Trainium2 are appended so the fitted tables' integer codes of the
+// others hold. `trainium` is Trainium1 (trn1, trn1n): Trainium2 (trn2) is a different chip
+// (NeuronCore-v3, 8 cores, 2.9 TB/s HBM; AWS Neuron docs trainium2.rst), so runs on one do not
+// validate plans on the other.
+enum class AcceleratorGeneration {
+    volta,
+    ampere,
+    hopper,
+    blackwell,
+    trainium,
+    gaudi,
+    ada,
+    trainium2,
+    other
+};
 
 struct FrameworkProfile {
     // Mechanisms default to off; each profile names only what its framework turns on.
