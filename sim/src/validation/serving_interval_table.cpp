@@ -11,10 +11,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 413, 11, 0.9210, 1.3359, 0.8030, 2.7620},
-        {"tensorrt-llm", G::hopper, 1334, 17, 0.9129, 1.2883, 0.6041, 3.0562},
+        {"tensorrt-llm", G::hopper, 1335, 18, 0.9121, 1.2795, 0.6041, 3.0562},
         {"tensorrt-llm", G::ada, 320, 9, 0.8908, 1.1270, 0.7440, 1.6041},
         {"vllm", G::ampere, 93, 5, 0.8529, 1.1431, 0.7452, 2.0007},
-        {"vllm", G::hopper, 35, 4, 0.9550, 1.7943, 0.9160, 3.8891},
+        {"vllm", G::hopper, 37, 5, 0.9424, 1.7895, 0.8491, 3.8891},
         {"vllm", G::trainium, 3, 1, 1.0345, 1.0496, 1.0340, 1.0528},
         {"vllm", G::trainium2, 1, 1, 0.9013, 0.9013, 0.9013, 0.9013},
         {"vllm", G::other, 3, 2, 0.9840, 1.1911, 0.9495, 1.2084},
@@ -29,10 +29,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 11, 2, 1.0295, 1.6823, 0.9802, 6.4683},
-        {"tensorrt-llm", G::hopper, 59, 5, 0.9194, 1.9086, 0.6341, 2.8783},
+        {"tensorrt-llm", G::hopper, 60, 6, 0.9210, 2.1269, 0.6341, 2.8783},
         {"tensorrt-llm", G::ada, 4, 1, 0.9985, 1.1826, 0.9797, 1.2058},
         {"vllm", G::ampere, 95, 5, 0.8484, 2.5702, 0.1805, 7.4441},
-        {"vllm", G::hopper, 28, 4, 0.9339, 2.2253, 0.7444, 6.5094},
+        {"vllm", G::hopper, 30, 5, 0.9395, 2.3975, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
         {"vllm", G::trainium2, 3, 2, 0.8722, 1.0495, 0.8714, 1.0931},
         {"vllm", G::other, 3, 2, 1.1813, 3.3549, 1.0427, 3.7597},
@@ -44,9 +44,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 4, 1, 0.9167, 1.0485, 0.8857, 1.0640},
-        {"tensorrt-llm", G::hopper, 52, 4, 0.8856, 1.4564, 0.6723, 3.1903},
+        {"tensorrt-llm", G::hopper, 53, 5, 0.8861, 1.4418, 0.6723, 3.1903},
         {"vllm", G::ampere, 98, 6, 0.8843, 1.2553, 0.8456, 1.4548},
-        {"vllm", G::hopper, 34, 5, 0.7627, 2.2801, 0.6811, 2.8522},
+        {"vllm", G::hopper, 36, 6, 0.7655, 2.2604, 0.6811, 2.8522},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},
         {"vllm", G::trainium2, 3, 2, 0.8860, 0.9115, 0.8842, 0.9162},
         {"vllm", G::other, 3, 2, 0.9408, 1.0617, 0.9337, 1.0849},
