@@ -1,6 +1,7 @@
 #include "serving/serving_eval.h"
 
 #include "engine/model_constants.h"
+#include "serving/serving_queue.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,43 +44,6 @@ double kv_bytes_per_token_per_device(const ServingSetup& st) {
     const double layers = double(s.layers) / st.pp;
     return 2.0 * layers * kv_heads_per_rank(st) * s.attention_head_dim() *
            storage_bytes(st.kv_cache);
-}
-
-// M/D/1 waiting time at utilisation rho with service time `service_s`: the mean, or the
-// `quantile` of an exponential tail with P(wait > 0) = rho (NaN quantile = mean).
-double md1_wait_s(double rho, double service_s, double quantile) {
-    if (rho <= 0) return 0;
-    const double mean = rho / (2.0 * (1.0 - rho)) * service_s;
-    if (!is_known(quantile)) return mean;
-    if (rho <= 1.0 - quantile) return 0;
-    return mean / rho * std::log(rho / (1.0 - quantile));
-}
-
-// Continuous batching admits a request at the next iteration while a batch slot (with its KV
-// reservation) is free, so the queue before prefill is one for slots: M/D/c with c = the batch,
-// each slot held for a request's whole stay (prefill and decode). Erlang C gives the chance of
-// waiting (Erlang B recursion, stable for thousands of slots); deterministic stays halve the
-// M/M/c wait (Cosmetatos' M/D/c approximation). `offered` = rate x stay = the running batch.
-double slots_wait_s(double rate, double stay_s, int slots, double quantile) {
-    const double c = std::max(1, slots);
-    const double offered = std::min(rate * stay_s, 0.999 * c);
-    if (offered <= 0) return 0;
-    double erlang_b = 1.0;
-    for (int k = 1; k <= slots; ++k)
-        erlang_b = offered * erlang_b / (k + offered * erlang_b);
-    const double p_wait = c * erlang_b / (c - offered * (1.0 - erlang_b));
-    const double drain_per_s = (c - offered) / stay_s; // slots freed per second beyond arrivals
-    if (!is_known(quantile)) return 0.5 * p_wait / drain_per_s;
-    if (p_wait <= 1.0 - quantile) return 0;
-    return 0.5 * std::log(p_wait / (1.0 - quantile)) / drain_per_s;
-}
-
-// A prompt is encoded within the scheduler iterations' token budget; one arriving while earlier
-// prompts' prefill is still pending waits for it. M/D/1 on the prefill work: the service time is
-// one prompt's share of a full iteration, the utilisation the prompt rate times that share.
-double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile) {
-    if (!(prompts_per_s > 0) || !(marginal_s > 0)) return 0;
-    return md1_wait_s(std::min(0.95, prompts_per_s * marginal_s), marginal_s, quantile);
 }
 
 // Prefill seconds per prompt when prompts arriving at `prompts_per_s` share scheduler iterations

@@ -1,0 +1,23 @@
+// Queueing formulas of the serving model: the waits before a request's prefill (DESIGN.md,
+// "Inference serving", queueing).
+#pragma once
+
+namespace cp::sim {
+
+// M/D/1 waiting time at utilisation rho with service time `service_s`: the mean, or the
+// `quantile` of an exponential tail with P(wait > 0) = rho (NaN quantile = mean).
+double md1_wait_s(double rho, double service_s, double quantile);
+
+// Continuous batching admits a request at the next iteration while a batch slot (with its KV
+// reservation) is free, so the queue before prefill is one for slots: M/D/c with c = the batch,
+// each slot held for a request's whole stay (prefill and decode). Erlang C gives the chance of
+// waiting (Erlang B recursion, stable for thousands of slots); deterministic stays halve the
+// M/M/c wait (Cosmetatos' M/D/c approximation). `offered` = rate x stay = the running batch.
+double slots_wait_s(double rate, double stay_s, int slots, double quantile);
+
+// A prompt is encoded within the scheduler iterations' token budget; one arriving while earlier
+// prompts' prefill is still pending waits for it. M/D/1 on the prefill work: the service time is
+// one prompt's share of a full iteration, the utilisation the prompt rate times that share.
+double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile);
+
+} // namespace cp::sim
