@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cli_sandbox.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -112,4 +113,30 @@ TEST_CASE(
     const CliResult simulate = run({"simulate", example("serve-llama3-70b-h100-fp8.json")});
     CHECK(simulate.code == 2);
     CHECK(run({"serve"}).code == 1);
+}
+
+TEST_CASE("serve: bad engine_max_batch or gqa_shared_kv_reads is exit 2 naming the field") {
+    const std::pair<std::string, std::string> bad[] = {
+        {R"("engine_max_batch": 0)", "serving.engine_max_batch"},
+        {R"("engine_max_batch": -1)", "serving.engine_max_batch"},
+        {R"("engine_max_batch": 2.5)", "serving.engine_max_batch"},
+        {R"("engine_max_batch": 1e12)", "serving.engine_max_batch"},
+        {R"("engine_max_batch": "64")", "serving.engine_max_batch"},
+        {R"("gqa_shared_kv_reads": "false")", "serving.gqa_shared_kv_reads"},
+        {R"("gqa_shared_kv_reads": 0)", "serving.gqa_shared_kv_reads"}};
+    for (const auto& [field, name] : bad) {
+        INFO(field);
+        const std::string path =
+            sandbox()
+                .write("bad-serving.json", R"({"model": {"preset": "llama3-8b"}, "cluster": {},
+                           "serving": {)" + field +
+                                               "}}")
+                .string();
+        const CliResult r = run({"serve", path});
+        CHECK(r.code == 2);
+        CHECK(r.err.find(name) != std::string::npos);
+        // One sentence: a single error line, no stack of repeats.
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') <= 1);
+        CHECK(r.out.empty());
+    }
 }

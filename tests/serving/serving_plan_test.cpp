@@ -191,3 +191,43 @@ TEST_CASE("serving.engine accepts engines that run on one of the profiles, and s
                       Catch::Contains("serving.engine: unknown value 'ollama'") &&
                           Catch::Contains("sglang"));
 }
+
+TEST_CASE("serving.engine_max_batch and gqa_shared_kv_reads: defaults, round trip, bad values") {
+    const std::string head = R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "serving": )";
+    const Scenario defaults = parse_scenario(head + R"({"engine": "tensorrt-llm"}})", "d.json");
+    REQUIRE(defaults.serving);
+    CHECK_FALSE(defaults.serving.value().engine_max_batch);
+    CHECK(defaults.serving.value().gqa_shared_kv_reads);
+    const Scenario defaults_again = parse_scenario(scenario_to_json(defaults), "d2.json");
+    CHECK_FALSE(defaults_again.serving.value().engine_max_batch);
+    CHECK(defaults_again.serving.value().gqa_shared_kv_reads);
+
+    const Scenario sc = parse_scenario(
+        head + R"({"batch": 64, "engine_max_batch": 256, "gqa_shared_kv_reads": false}})",
+        "s.json");
+    REQUIRE(sc.serving);
+    CHECK(sc.serving.value().engine_max_batch == 256);
+    CHECK_FALSE(sc.serving.value().gqa_shared_kv_reads);
+    const Scenario again = parse_scenario(scenario_to_json(sc), "again.json");
+    REQUIRE(again.serving);
+    CHECK(again.serving.value().engine_max_batch == 256);
+    CHECK_FALSE(again.serving.value().gqa_shared_kv_reads);
+    CHECK(again.serving.value().batch == 64);
+
+    // Each bad value is one error naming the field.
+    const std::pair<std::string, std::string> bad[] = {
+        {R"({"engine_max_batch": 0})", "serving.engine_max_batch: must be an integer from 1"},
+        {R"({"engine_max_batch": -8})", "serving.engine_max_batch: must be an integer from 1"},
+        {R"({"engine_max_batch": 12.5})", "serving.engine_max_batch: must be an integer"},
+        {R"({"engine_max_batch": 1e12})", "serving.engine_max_batch: must be an integer from 1"},
+        {R"({"engine_max_batch": "256"})", "serving.engine_max_batch: must be an integer, got"},
+        {R"({"engine_max_batch": [256]})", "serving.engine_max_batch: must be an integer, got"},
+        {R"({"gqa_shared_kv_reads": "yes"})", "serving.gqa_shared_kv_reads: must be true or false"},
+        {R"({"gqa_shared_kv_reads": 1})", "serving.gqa_shared_kv_reads: must be true or false"},
+        {R"({"batch": 512, "engine_max_batch": 256})",
+         "serving.batch: must not exceed serving.engine_max_batch (256)"}};
+    for (const auto& [serving, message] : bad) {
+        INFO(serving);
+        CHECK_THROWS_WITH(parse_scenario(head + serving + "}", "b.json"), Catch::Contains(message));
+    }
+}

@@ -109,6 +109,11 @@ void parse_serving(Reader& r, Scenario& sc) {
     s.pp = r.integer("pp", 1, 64);
     s.batch = r.integer("batch", 1, 1 << 16);
     s.engine_max_batch = r.integer("engine_max_batch", 1, 1 << 16);
+    // The build's max batch caps the scheduler: the engine never runs more sequences than that.
+    if (s.batch && s.engine_max_batch && *s.batch > *s.engine_max_batch)
+        r.fail("batch", "must not exceed serving.engine_max_batch (" +
+                            std::to_string(*s.engine_max_batch) + "), got " +
+                            std::to_string(*s.batch));
     if (auto v = r.boolean("gqa_shared_kv_reads")) s.gqa_shared_kv_reads = *v;
     // 2M tokens bounds any published context window and keeps KV arithmetic far from overflow.
     if (auto v = r.integer("input_tokens", 1, 1 << 21)) s.input_tokens = *v;
