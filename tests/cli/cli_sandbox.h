@@ -61,7 +61,7 @@ public:
     fs::path database() const { return data_ / "catalog.sqlite"; }
 
     fs::path write(const std::string& name, const std::string& bytes) const {
-        const fs::path file = files_ / name;
+        fs::path file = files_ / name;
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         return file;
