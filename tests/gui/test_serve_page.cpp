@@ -10,10 +10,13 @@
 #include "pages/serving_form.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -141,4 +144,40 @@ TEST_CASE("Opening a serving scenario fills the Serve page", "[gui][serve]") {
     CHECK(q.output_tokens == 2048);
     REQUIRE(q.instances.size() == 1);
     CHECK(q.instances.front() == "p5.48xlarge");
+}
+
+TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[gui][serve]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    ServePage* page = window.servePage();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("built.json"));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema": "clusterplan.scenario/1", "name": "built engine",
+        "model": {"preset": "llama3-8b"}, "cluster": {"region": "us-east-1",
+        "instance": "g6.xlarge"}, "serving": {"pp": 2, "replicas": 3,
+        "engine_max_batch": 256, "gqa_shared_kv_reads": false, "request_rate_per_s": 5}})");
+    file.close();
+    REQUIRE(context.openScenario(path).isEmpty());
+    auto* max_batch = page->form()->findChild<QSpinBox*>(QStringLiteral("engine_max_batch"));
+    REQUIRE(max_batch != nullptr);
+    CHECK(max_batch->value() == 256);
+    auto* gqa = page->form()->findChild<QCheckBox*>(QStringLiteral("gqa_shared_kv_reads"));
+    REQUIRE(gqa != nullptr);
+    CHECK_FALSE(gqa->isChecked());
+    const cp::service::ServingQuestion q = page->form()->question();
+    CHECK(q.engine_max_batch == 256);
+    CHECK_FALSE(q.gqa_shared_kv_reads);
+    CHECK(q.pp == 2);
+    CHECK(q.replicas == 3);
+    REQUIRE(test::run_study(page));
+    REQUIRE(page->errorText().isEmpty());
+    const cp::sim::ServingSpec& spec = *page->study()->scenario.serving;
+    CHECK(spec.engine_max_batch == 256);
+    CHECK_FALSE(spec.gqa_shared_kv_reads);
+    CHECK(spec.pp == 2);
+    CHECK(spec.replicas == 3);
 }

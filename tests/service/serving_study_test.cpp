@@ -54,6 +54,38 @@ TEST_CASE("A serving question round-trips through the scenario parser", "[servic
     CHECK(back.constraints.instances == file.constraints.instances);
 }
 
+TEST_CASE("A serving question keeps the engine build, pipeline and replicas of its scenario",
+          "[service][serving]") {
+    TempCatalog catalog;
+    const cp::sim::Scenario file = cp::sim::parse_scenario(R"({
+        "schema": "clusterplan.scenario/1", "name": "built engine",
+        "model": {"preset": "llama3-8b"},
+        "cluster": {"region": "us-east-1"},
+        "serving": {"tp": 2, "pp": 2, "batch": 64, "engine_max_batch": 256,
+                    "gqa_shared_kv_reads": false, "request_rate_per_s": 5, "replicas": 3}})",
+                                                           "test");
+    const ServingQuestion q = cp::service::serving_question(file);
+    CHECK(q.pp == 2);
+    CHECK(q.replicas == 3);
+    CHECK(q.engine_max_batch == 256);
+    CHECK_FALSE(q.gqa_shared_kv_reads);
+    const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
+    REQUIRE(back.serving);
+    CHECK(back.serving->pp == 2);
+    CHECK(back.serving->replicas == 3);
+    CHECK(back.serving->engine_max_batch == 256);
+    CHECK_FALSE(back.serving->gqa_shared_kv_reads);
+    CHECK(back.serving->batch == 64);
+
+    // Left out, they stay left out: searched, as the rate needs, built for the batch it runs.
+    const cp::sim::Scenario plain = cp::service::serving_scenario(ServingQuestion{}, catalog.get());
+    REQUIRE(plain.serving);
+    CHECK_FALSE(plain.serving->pp.has_value());
+    CHECK_FALSE(plain.serving->replicas.has_value());
+    CHECK_FALSE(plain.serving->engine_max_batch.has_value());
+    CHECK(plain.serving->gqa_shared_kv_reads);
+}
+
 TEST_CASE("Instance families match whole families only", "[service][serving]") {
     TempCatalog catalog;
     const auto g6 = cp::service::match_instances({"G6"}, catalog.get(), "us-east-1");

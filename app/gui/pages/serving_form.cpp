@@ -4,6 +4,7 @@
 #include "clusterplan/sim/serving.h"
 #include "pages/form_fields.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -66,6 +67,16 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     batch_ = int_field(0, 1 << 16, QString(),
                        tr("Concurrent sequences per replica; auto: as many as memory allows"));
     batch_->setSpecialValueText(tr("auto"));
+    engine_max_batch_ = int_field(0, 1 << 16, QString(),
+                                  tr("The engine build's max batch (trtllm-build "
+                                     "--max_batch_size): the scheduler's cap and the size of its "
+                                     "runtime buffers; auto: built for the batch it runs"));
+    engine_max_batch_->setSpecialValueText(tr("as the batch it runs"));
+    engine_max_batch_->setObjectName(QStringLiteral("engine_max_batch"));
+    gqa_shared_kv_reads_ = new QCheckBox(tr("GQA decode kernel (shared KV reads)"));
+    gqa_shared_kv_reads_->setObjectName(QStringLiteral("gqa_shared_kv_reads"));
+    gqa_shared_kv_reads_->setToolTip(tr("Decode attention reads each KV head once for its query-"
+                                        "head group; off: per-query-head kernels re-read it"));
     rate_ = real_field(0, 1e6, 1, tr(" req/s"),
                        tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
@@ -96,6 +107,8 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("KV cache"), kv_cache_);
     f->addRow(tr("TP"), tp_);
     f->addRow(tr("Batch"), batch_);
+    f->addRow(tr("Engine max"), engine_max_batch_);
+    f->addRow(gqa_shared_kv_reads_);
     auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
     f = form_in(traffic_box);
     f->addRow(tr("Requests"), rate_);
@@ -117,11 +130,13 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
 
     for (QComboBox* box : {model_, engine_, weights_, kv_cache_, quantile_, pricing_})
         connect(box, &QComboBox::currentIndexChanged, this, &ServingForm::changed);
-    for (QSpinBox* box : {tp_, batch_, input_tokens_, output_tokens_})
+    for (QSpinBox* box : {tp_, batch_, engine_max_batch_, input_tokens_, output_tokens_})
         connect(box, &QSpinBox::valueChanged, this, &ServingForm::changed);
     for (QDoubleSpinBox* box : {rate_, ttft_, tpot_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &ServingForm::changed);
+    connect(gqa_shared_kv_reads_, &QCheckBox::toggled, this, &ServingForm::changed);
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
     setQuestion(service::ServingQuestion{});
 }
@@ -131,6 +146,7 @@ void ServingForm::updateForModel() {
     output_tokens_->setEnabled(generates);
     tpot_->setEnabled(generates);
     kv_cache_->setEnabled(generates);
+    gqa_shared_kv_reads_->setEnabled(generates);
     if (!generates) {
         output_tokens_->setValue(0);
         tpot_->setValue(0);
@@ -148,6 +164,10 @@ service::ServingQuestion ServingForm::question() const {
     q.kv_cache = kv_cache_->isEnabled() ? chosen(kv_cache_) : std::string();
     q.tp = tp_->value();
     q.batch = batch_->value();
+    q.pp = pp_;
+    q.replicas = replicas_;
+    q.engine_max_batch = engine_max_batch_->value();
+    q.gqa_shared_kv_reads = gqa_shared_kv_reads_->isChecked();
     q.request_rate_per_s = rate_->value();
     q.input_tokens = input_tokens_->value();
     q.output_tokens = output_tokens_->value();
@@ -172,6 +192,10 @@ void ServingForm::setQuestion(const service::ServingQuestion& q) {
     choose(kv_cache_, q.kv_cache);
     tp_->setValue(q.tp);
     batch_->setValue(q.batch);
+    pp_ = q.pp; // after the model, whose change drops it
+    replicas_ = q.replicas;
+    engine_max_batch_->setValue(q.engine_max_batch);
+    gqa_shared_kv_reads_->setChecked(q.gqa_shared_kv_reads);
     rate_->setValue(q.request_rate_per_s);
     input_tokens_->setValue(q.input_tokens);
     output_tokens_->setValue(q.output_tokens);

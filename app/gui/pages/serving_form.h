@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
@@ -36,6 +37,8 @@ private:
     QComboBox* kv_cache_ = nullptr;
     QSpinBox* tp_ = nullptr;
     QSpinBox* batch_ = nullptr;
+    QSpinBox* engine_max_batch_ = nullptr;
+    QCheckBox* gqa_shared_kv_reads_ = nullptr;
     QDoubleSpinBox* rate_ = nullptr;
     QSpinBox* input_tokens_ = nullptr;
     QSpinBox* output_tokens_ = nullptr;
@@ -46,6 +49,10 @@ private:
     QLineEdit* instances_ = nullptr;
     QString region_;
     QString name_;
+    // Carried from the scenario without a field of their own; a new model drops the pipeline
+    // degree, which is stated per model (it must divide the layers).
+    int pp_ = 0;
+    int replicas_ = 0;
 };
 
 } // namespace cp::gui

@@ -61,6 +61,10 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
     if (s.kv_cache) q.kv_cache = sim::enum_name(*s.kv_cache);
     q.tp = s.tp.value_or(0);
     q.batch = s.batch.value_or(0);
+    q.pp = s.pp.value_or(0);
+    q.replicas = s.replicas.value_or(0);
+    q.engine_max_batch = s.engine_max_batch.value_or(0);
+    q.gqa_shared_kv_reads = s.gqa_shared_kv_reads;
     q.request_rate_per_s = sim::is_known(s.request_rate_per_s) ? s.request_rate_per_s : 0;
     q.input_tokens = s.input_tokens;
     q.output_tokens = s.output_tokens;
@@ -102,7 +106,10 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     if (!q.weights.empty()) serving["weights"] = q.weights;
     if (!q.kv_cache.empty()) serving["kv_cache"] = q.kv_cache;
     if (q.tp > 0) serving["tp"] = q.tp;
+    if (q.pp > 0) serving["pp"] = q.pp;
     if (q.batch > 0) serving["batch"] = q.batch;
+    if (q.engine_max_batch > 0) serving["engine_max_batch"] = q.engine_max_batch;
+    if (!q.gqa_shared_kv_reads) serving["gqa_shared_kv_reads"] = false;
     serving["input_tokens"] = q.input_tokens;
     serving["output_tokens"] = q.output_tokens;
     if (q.request_rate_per_s > 0) serving["request_rate_per_s"] = q.request_rate_per_s;
@@ -111,6 +118,7 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     if (q.tpot_ms > 0) slo["tpot_ms"] = q.tpot_ms;
     slo["p"] = q.slo_p;
     serving["slo"] = slo;
+    if (q.replicas > 0) serving["replicas"] = q.replicas;
 
     json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
     const std::vector<std::string> types = match_instances(q.instances, cat, q.region);

@@ -23,6 +23,13 @@ struct ServingQuestion {
     std::string kv_cache; // "" = the weights' type (at least 8 bit)
     int tp = 0;           // 0 = searched
     int batch = 0;        // 0 = as memory allows
+    int pp = 0;           // pipeline stages per replica; 0 = searched
+    int replicas = 0;     // 0 = as many as the request rate needs
+    // The engine build's max batch (trtllm-build --max_batch_size); 0 = built for the batch it
+    // runs.
+    int engine_max_batch = 0;
+    // false: the engine's decode kernels re-read each KV head per query head (no GQA kernel).
+    bool gqa_shared_kv_reads = true;
     // Defaults: a chat service (512 tokens in, 256 out, 10 requests/s, first token within half a
     // second and 20 tokens/s read speed per user).
     double request_rate_per_s = 10; // 0 = saturated (offline throughput)
