@@ -113,7 +113,8 @@ TEST_CASE("Serve page plans an encoder by batch latency and samples", "[gui][ser
     q.instances = {"inf2.xlarge", "g5.xlarge", "g4dn.xlarge"};
     page.form()->setQuestion(q);
     // An encoder generates nothing: its output field is fixed at zero.
-    auto* output = page.form()->findChildren<QSpinBox*>().at(3);
+    auto* output = page.form()->findChild<QSpinBox*>(QStringLiteral("output_tokens"));
+    REQUIRE(output != nullptr);
     CHECK_FALSE(output->isEnabled());
     CHECK(page.form()->question().output_tokens == 0);
     REQUIRE(test::run_study(&page));

@@ -82,6 +82,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     rate_->setSpecialValueText(tr("saturated"));
     input_tokens_ = int_field(1, 1 << 21, tr(" tokens"), tr("Prompt length per request"));
     output_tokens_ = int_field(0, 1 << 21, tr(" tokens"), tr("Generated tokens per request"));
+    output_tokens_->setObjectName(QStringLiteral("output_tokens"));
     ttft_ = real_field(0, 1e7, 0, tr(" ms"),
                        tr("Time to first token limit (queueing + prefill); for encoders and "
                           "CNNs the latency of one batch"));
