@@ -182,3 +182,33 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     CHECK(spec.pp == 2);
     CHECK(spec.replicas == 3);
 }
+
+TEST_CASE("The Serve page plans and keeps a model its scenario file shapes", "[gui][serve]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    ServePage* page = window.servePage();
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("own.json"));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"schema": "clusterplan.scenario/1", "name": "own model",
+        "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8, "ffn_hidden": 17408,
+        "gated_mlp": true, "vocab": 151936, "seq_len": 4096},
+        "cluster": {"region": "us-east-1", "instance": "p5.48xlarge"},
+        "serving": {"request_rate_per_s": 5}})");
+    file.close();
+    REQUIRE(context.openScenario(path).isEmpty());
+    auto* model = page->form()->findChild<QComboBox*>(QStringLiteral("model"));
+    REQUIRE(model != nullptr);
+    CHECK(model->currentText() == QStringLiteral("The scenario's own model"));
+    REQUIRE(test::run_study(page));
+    REQUIRE(page->errorText().isEmpty());
+    CHECK(page->study()->scenario.workload.shape.layers == 40);
+    CHECK(page->study()->scenario.workload.shape.vocab == 151936);
+    // Choosing a preset replaces it; the scenario's model stays offered.
+    model->setCurrentIndex(model->findData(QStringLiteral("llama3-8b")));
+    CHECK(page->form()->question().model_json.empty());
+    CHECK(page->form()->question().preset == "llama3-8b");
+}

@@ -86,6 +86,40 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK(plain.serving->gqa_shared_kv_reads);
 }
 
+TEST_CASE("A serving question keeps a model its file shapes: no preset, or overridden fields",
+          "[service][serving]") {
+    TempCatalog catalog;
+    // A bundled preset scenario is the preset alone: the form shows and writes the preset.
+    CHECK(cp::service::serving_question(bundled("serve-llama3-70b-slo.json")).model_json.empty());
+
+    const cp::sim::Scenario custom = cp::sim::parse_scenario(R"({
+        "schema": "clusterplan.scenario/1", "name": "own model",
+        "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8,
+                  "ffn_hidden": 17408, "gated_mlp": true, "vocab": 151936, "seq_len": 4096},
+        "cluster": {"region": "us-east-1"},
+        "serving": {"input_tokens": 512, "output_tokens": 128}})",
+                                                             "test");
+    const ServingQuestion q = cp::service::serving_question(custom);
+    CHECK(q.preset.empty());
+    CHECK_FALSE(q.model_json.empty());
+    CHECK(q.model_generates);
+    const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
+    CHECK(back.preset.empty());
+    CHECK(back.workload.shape.layers == 40);
+    CHECK(back.workload.shape.kv_heads == 8);
+    CHECK(back.workload.shape.vocab == 151936);
+
+    const cp::sim::Scenario longer = cp::sim::parse_scenario(R"({
+        "schema": "clusterplan.scenario/1", "name": "deeper 8B",
+        "model": {"preset": "llama3-8b", "layers": 40},
+        "cluster": {"region": "us-east-1"}, "serving": {}})",
+                                                             "test");
+    const ServingQuestion deeper = cp::service::serving_question(longer);
+    CHECK(deeper.preset == "llama3-8b");
+    CHECK_FALSE(deeper.model_json.empty());
+    CHECK(cp::service::serving_scenario(deeper, catalog.get()).workload.shape.layers == 40);
+}
+
 TEST_CASE("Instance families match whole families only", "[service][serving]") {
     TempCatalog catalog;
     const auto g6 = cp::service::match_instances({"G6"}, catalog.get(), "us-east-1");

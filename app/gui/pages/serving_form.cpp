@@ -22,6 +22,9 @@ namespace {
 
 const std::array<double, 4> kQuantiles = {0.5, 0.9, 0.95, 0.99};
 
+// Item data of the model box's entry for a model the scenario file shapes.
+const QString kScenarioModel = QStringLiteral("(scenario)");
+
 // A combo whose first entry ("auto") stands for a left-out field; the rest are file spellings.
 QComboBox* names_field(const QStringList& names, const QString& tip) {
     QComboBox* box = choice_field(QStringList{QObject::tr("auto")} + names, tip);
@@ -43,6 +46,7 @@ void choose(QComboBox* box, const std::string& name) {
 
 ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     model_ = new QComboBox;
+    model_->setObjectName(QStringLiteral("model"));
     model_->setToolTip(tr("Model preset: decoder LLMs generate tokens; BERT and ResNet-50 run "
                           "one forward pass per batch."));
     for (const sim::ModelPreset& p : sim::model_presets())
@@ -142,8 +146,13 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     setQuestion(service::ServingQuestion{});
 }
 
+bool ServingForm::scenarioModelChosen() const {
+    return model_->currentData().toString() == kScenarioModel;
+}
+
 void ServingForm::updateForModel() {
-    const bool generates = service::preset_generates(chosen(model_));
+    const bool generates =
+        scenarioModelChosen() ? model_generates_ : service::preset_generates(chosen(model_));
     output_tokens_->setEnabled(generates);
     tpot_->setEnabled(generates);
     kv_cache_->setEnabled(generates);
@@ -160,6 +169,11 @@ service::ServingQuestion ServingForm::question() const {
     service::ServingQuestion q;
     q.name = name_.toStdString();
     q.preset = chosen(model_);
+    if (scenarioModelChosen()) {
+        q.preset = model_preset_;
+        q.model_json = model_json_;
+        q.model_generates = model_generates_;
+    }
     q.engine = chosen(engine_);
     q.weights = chosen(weights_);
     q.kv_cache = kv_cache_->isEnabled() ? chosen(kv_cache_) : std::string();
@@ -187,7 +201,23 @@ void ServingForm::setQuestion(const service::ServingQuestion& q) {
     const QSignalBlocker block(this);
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
-    model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
+    const int stale = model_->findData(kScenarioModel);
+    if (stale >= 0) model_->removeItem(stale);
+    model_json_ = q.model_json;
+    model_preset_ = q.preset;
+    model_generates_ = q.model_generates;
+    if (!q.model_json.empty()) {
+        const sim::ModelPreset* p = sim::find_model_preset(q.preset);
+        model_->insertItem(
+            0,
+            p != nullptr
+                ? tr("%1, as the scenario changes it").arg(QString::fromStdString(p->title))
+                : tr("The scenario's own model"),
+            kScenarioModel);
+        model_->setCurrentIndex(0);
+    } else {
+        model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
+    }
     choose(engine_, q.engine);
     choose(weights_, q.weights);
     choose(kv_cache_, q.kv_cache);

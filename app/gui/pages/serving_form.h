@@ -6,6 +6,7 @@
 #include "clusterplan/service/serving_study.h"
 
 #include <QWidget>
+#include <string>
 
 class QCheckBox;
 class QComboBox;
@@ -53,6 +54,12 @@ private:
     // degree, which is stated per model (it must divide the layers).
     int pp_ = 0;
     int replicas_ = 0;
+    // A model the scenario file shapes (no preset, or overridden fields): offered as the first
+    // entry of the model box while it is the one loaded, and written back as the file has it.
+    std::string model_json_;
+    std::string model_preset_;
+    bool model_generates_ = true;
+    bool scenarioModelChosen() const;
 };
 
 } // namespace cp::gui

@@ -41,9 +41,40 @@ bool preset_generates(const std::string& preset) {
            !p->workload.shape.encoder_only;
 }
 
+namespace {
+
+// The scenario's model section where it is not its preset's alone (no preset, or overridden
+// fields), else empty: the sections the scenario writer gives the scenario and the preset.
+std::string own_model_json(const sim::Scenario& sc) {
+    using json = nlohmann::ordered_json;
+    const json written = json::parse(sim::scenario_to_json(sc)).at("model");
+    if (sim::find_model_preset(sc.preset) != nullptr) {
+        // The preset as the parser fills it (fused attention on for modern presets, ...).
+        const json preset_only = {{"schema", "clusterplan.scenario/1"},
+                                  {"name", "preset"},
+                                  {"model", {{"preset", sc.preset}}},
+                                  {"cluster", {{"region", sc.region}}},
+                                  {"serving", json::object()}};
+        sim::Scenario bare = sc;
+        bare.workload = sim::parse_scenario(preset_only.dump(), kFormOrigin).workload;
+        if (json::parse(sim::scenario_to_json(bare)).at("model") == written) return {};
+    }
+    return written.dump();
+}
+
+} // namespace
+
 ServingQuestion serving_question(const sim::Scenario& sc) {
     ServingQuestion q;
     if (!sc.preset.empty() && (sc.serving || preset_generates(sc.preset))) q.preset = sc.preset;
+    if (sc.serving) {
+        q.model_json = own_model_json(sc);
+        if (!q.model_json.empty()) {
+            q.preset = sc.preset;
+            q.model_generates = sc.workload.kind == sim::WorkloadKind::transformer &&
+                                !sc.workload.shape.encoder_only;
+        }
+    }
     q.name = sc.serving ? sc.name : std::string();
     q.region = sc.region;
     q.spot = sc.pricing == sim::Pricing::spot;
@@ -123,8 +154,10 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
     const std::vector<std::string> types = match_instances(q.instances, cat, q.region);
     json doc = {{"schema", "clusterplan.scenario/1"},
-                {"name", q.name.empty() ? "Serving " + q.preset : q.name},
-                {"model", {{"preset", q.preset}}}};
+                {"name", q.name.empty()
+                             ? "Serving " + (q.preset.empty() ? "a custom model" : q.preset)
+                             : q.name}};
+    doc["model"] = q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
     // One type is planned as that instance (with the scenario's calibration), several are ranked.
     if (types.size() == 1) cluster["instance"] = types.front();
     doc["cluster"] = cluster;

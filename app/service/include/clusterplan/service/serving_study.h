@@ -18,6 +18,11 @@ namespace cp::service {
 struct ServingQuestion {
     std::string name;
     std::string preset = "llama3-8b";
+    // The scenario's `model` section as JSON, written back unchanged while the form's model is the
+    // one loaded: a shape without a preset, or a preset with fields the file overrides. Empty =
+    // the preset alone. `model_generates` says whether that model is a decoder.
+    std::string model_json;
+    bool model_generates = true;
     std::string engine;   // "" = the hardware's usual engine
     std::string weights;  // "" = searched
     std::string kv_cache; // "" = the weights' type (at least 8 bit)
