@@ -28,6 +28,18 @@ QString cell(const ServingResultModel* model, int row, int column) {
     return model->data(model->index(row, column)).toString();
 }
 
+// Writes `json` as a scenario file and opens it in `context`, as File > Open does.
+void open_scenario_text(AppContext& context, const char* json) {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("scenario.json"));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(json);
+    file.close();
+    REQUIRE(context.openScenario(path).isEmpty());
+}
+
 } // namespace
 
 TEST_CASE("Serve page ranks instances for Llama 3 8B at 10 requests/s", "[gui][serve]") {
@@ -152,17 +164,10 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     AppContext context;
     MainWindow window(context);
     ServePage* page = window.servePage();
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("built.json"));
-    QFile file(path);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(R"({"schema": "clusterplan.scenario/1", "name": "built engine",
+    open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "built engine",
         "model": {"preset": "llama3-8b"}, "cluster": {"region": "us-east-1",
         "instance": "g6.xlarge"}, "serving": {"pp": 2, "replicas": 3,
         "engine_max_batch": 256, "gqa_shared_kv_reads": false, "request_rate_per_s": 5}})");
-    file.close();
-    REQUIRE(context.openScenario(path).isEmpty());
     auto* max_batch = page->form()->findChild<QSpinBox*>(QStringLiteral("engine_max_batch"));
     REQUIRE(max_batch != nullptr);
     CHECK(max_batch->value() == 256);
@@ -188,18 +193,11 @@ TEST_CASE("The Serve page plans and keeps a model its scenario file shapes", "[g
     AppContext context;
     MainWindow window(context);
     ServePage* page = window.servePage();
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("own.json"));
-    QFile file(path);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(R"({"schema": "clusterplan.scenario/1", "name": "own model",
+    open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "own model",
         "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8, "ffn_hidden": 17408,
         "gated_mlp": true, "vocab": 151936, "seq_len": 4096},
         "cluster": {"region": "us-east-1", "instance": "p5.48xlarge"},
         "serving": {"request_rate_per_s": 5}})");
-    file.close();
-    REQUIRE(context.openScenario(path).isEmpty());
     auto* model = page->form()->findChild<QComboBox*>(QStringLiteral("model"));
     REQUIRE(model != nullptr);
     CHECK(model->currentText() == QStringLiteral("The scenario's own model"));

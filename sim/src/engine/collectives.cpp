@@ -165,12 +165,22 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
     return true;
 }
 
+namespace {
+
+// Bus bandwidth inside a node for a group of `local` devices there: a group spanning CPU sockets
+// over host-staged PCIe runs at the slower rate of the hops that cross them.
+double intra_bus_bytes_per_s(const Network& net, int local) {
+    if (net.devices_per_socket <= 0 || local <= net.devices_per_socket)
+        return net.intra.bus_bytes_per_s;
+    return std::min(net.intra.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s);
+}
+
+} // namespace
+
 LinkTier group_tier(const Network& net, int ranks, int local) {
     if (ranks <= local) {
-        if (net.devices_per_socket <= 0 || ranks <= net.devices_per_socket) return net.intra;
-        // A node-local group spanning CPU sockets: its ring's slowest hops cross them.
         LinkTier t = net.intra;
-        t.bus_bytes_per_s = std::min(t.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s);
+        t.bus_bytes_per_s = intra_bus_bytes_per_s(net, ranks);
         return t;
     }
     // Spanning nodes: the group's share of the node NICs, limited by the intra-node fabric for
@@ -180,11 +190,8 @@ LinkTier group_tier(const Network& net, int ranks, int local) {
     t.step_s = std::max(local > 1 ? net.intra.step_s : 0.0, net.inter.step_s);
     const double nic_share =
         net.inter.bus_bytes_per_s * double(local) / double(net.devices_per_node);
-    const double intra_bus =
-        net.devices_per_socket > 0 && local > net.devices_per_socket
-            ? std::min(net.intra.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s)
-            : net.intra.bus_bytes_per_s;
-    t.bus_bytes_per_s = local > 1 ? std::min(intra_bus, nic_share) : nic_share;
+    t.bus_bytes_per_s =
+        local > 1 ? std::min(intra_bus_bytes_per_s(net, local), nic_share) : nic_share;
     return t;
 }
 

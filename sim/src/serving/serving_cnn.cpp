@@ -116,21 +116,25 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
     // Where the weights and the largest layer's feature maps fit in the L2 together (ResNet-50's
     // 25 MB of INT8 weights at batch 1 on an L4's 48 MB or an L40S's 96 MB), back-to-back passes
     // find the weights there; else every pass streams them from HBM.
+    const auto maps_bytes = [&](const ConvLayer& l) {
+        return batch * (l.read_elements + l.written_elements) * act_bytes;
+    };
+    const auto layer_weight_bytes = [&](const ConvLayer& l) {
+        return l.reduction * l.out_channels * weight_bytes;
+    };
     double weights_total = 0, largest_maps = 0;
     for (const ConvLayer& l : reference_layers()) {
-        weights_total += repeats * l.reduction * l.out_channels * weight_bytes;
-        largest_maps =
-            std::max(largest_maps, batch * (l.read_elements + l.written_elements) * act_bytes);
+        weights_total += repeats * layer_weight_bytes(l);
+        largest_maps = std::max(largest_maps, maps_bytes(l));
     }
     const bool weights_in_l2 = weights_total + largest_maps <= st.hw.l2_bytes;
     for (const ConvLayer& l : reference_layers()) {
         // A layer whose input and output feature maps fit in the L2 together reads the input
         // its predecessor left there and leaves its output for the next (the L2 is write-back);
         // what does not fit goes through HBM.
-        const double maps = batch * (l.read_elements + l.written_elements) * act_bytes;
+        const double maps = maps_bytes(l);
         const double hbm_share = maps > st.hw.l2_bytes ? 1.0 - st.hw.l2_bytes / maps : 0.0;
-        const double bytes =
-            maps * hbm_share + (weights_in_l2 ? 0.0 : l.reduction * l.out_channels * weight_bytes);
+        const double bytes = maps * hbm_share + (weights_in_l2 ? 0.0 : layer_weight_bytes(l));
         const double memory_s = hbm_s(st, bytes, bytes);
         const double flops = 2.0 * batch * l.out_pixels * l.out_channels * l.reduction;
         // At small batches a convolution has fewer output tiles than the GPU has SMs: no faster

@@ -214,17 +214,17 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     }
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const ServingTerms step = decode_step_terms(st, b, context);
-    c.decode_step_s = decode_step_s(st, step, f);
+    const double device_step_s = serving_time_s(step, f);
+    c.decode_step_s = std::max(device_step_s, decode_issue_floor_s(st));
     c.step = serving_breakdown(step, f);
-    if (st.first_token_from_decode_step) {
-        // The prompt but its last token, then the decode step that samples the first token.
-        c.prefill_s =
-            serving_time_s(prefill_terms(st, 1, input_tokens - 1, policy.max_batch_tokens), f) +
-            decode_step_s(st, decode_step_terms(st, 1, input_tokens), f);
-    } else {
-        c.prefill_s =
-            serving_time_s(prefill_terms(st, 1, input_tokens, policy.max_batch_tokens), f);
-    }
+    // Where the first token comes from a decode step: the prompt but its last token, then that
+    // step.
+    const bool sampled_in_decode = st.first_token_from_decode_step;
+    c.prefill_s =
+        serving_time_s(prefill_terms(st, 1, input_tokens - (sampled_in_decode ? 1 : 0),
+                                     policy.max_batch_tokens),
+                       f) +
+        (sampled_in_decode ? decode_step_s(st, decode_step_terms(st, 1, input_tokens), f) : 0.0);
     c.prefill_budget_tokens = policy.max_batch_tokens;
     // A prompt that shares its scheduler iteration with others costs its own matrix and
     // attention work at the size of a full iteration; a static batch prefills in one pass.
@@ -234,7 +234,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
             : serving_time_s(prefill_terms(st, b, input_tokens, 0), f);
     // Each of the cycle's decode steps lasts at least the host's issue time (decode_step_s).
     c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f) +
-                output_tokens * (c.decode_step_s - serving_time_s(step, f));
+                output_tokens * (c.decode_step_s - device_step_s);
     c.output_tokens_per_s = b * output_tokens / c.cycle_s;
     c.requests_per_s = b / c.cycle_s;
     return c;

@@ -45,10 +45,13 @@ double eager_host_issue_s_per_layer() {
 
 } // namespace
 
+double decode_issue_floor_s(const ServingSetup& st) {
+    if (!st.eager_decode || st.workload->kind != WorkloadKind::transformer) return 0;
+    return st.workload->shape.layers * eager_host_issue_s_per_layer();
+}
+
 double decode_step_s(const ServingSetup& st, const ServingTerms& step, const EngineFactors& f) {
-    const double device_s = serving_time_s(step, f);
-    if (!st.eager_decode || st.workload->kind != WorkloadKind::transformer) return device_s;
-    return std::max(device_s, st.workload->shape.layers * eager_host_issue_s_per_layer());
+    return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
 }
 
 } // namespace cp::sim

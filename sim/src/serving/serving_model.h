@@ -106,6 +106,9 @@ double gemm_wave_floor_s(const ServingSetup& setup, double m, double n, double k
 
 // Seconds for `terms` under `factors`, and the same split by term.
 double serving_time_s(const ServingTerms& terms, const EngineFactors& factors);
+// The least time of a decode step whose kernels the engine issues eagerly from the host: the
+// host's time to issue its layers (0 where the engine replays a captured graph).
+double decode_issue_floor_s(const ServingSetup& setup);
 // Seconds of one decode step whose work is `step` (decode_step_terms): its device time, or where
 // the engine issues the step's kernels eagerly from the host, the host's issue time if longer.
 double decode_step_s(const ServingSetup& setup, const ServingTerms& step,
