@@ -1,9 +1,12 @@
 #include "clusterplan/sim/calibration_fit.h"
 
+#include "clusterplan/sim/calibration_samples.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace cp::sim {
 namespace {
@@ -46,6 +49,8 @@ std::pair<double, double> solve(const Sums& s) {
     const double cost_a = s.uu * a_only * a_only - 2 * a_only * s.u;
     return cost_x <= cost_a ? std::pair{0.0, x_only} : std::pair{a_only, 0.0};
 }
+
+constexpr double kMaxMessageBytes = 1125899906842624.0; // 2^50 bytes
 
 struct Scale {
     double bytes = 1, time = 1;
@@ -163,6 +168,11 @@ CollectiveFit fit_collective(const CollectiveTable& table, const FitOptions& opt
     fit.nodes = table.nodes;
     std::vector<FitPoint> pts;
     for (const auto& s : table.samples) {
+        // No collective moves a petabyte in one message; a larger size is a corrupt row (its
+        // bandwidth would overflow to infinity and the profile could not be stored).
+        if (!(s.bytes <= kMaxMessageBytes))
+            throw CalibrationInputError("message size " + std::to_string(s.bytes) +
+                                        " bytes is beyond any collective (at most 2^50)");
         const bool use_in_place = !(s.time_us > 0) && s.in_place_time_us > 0;
         const double t_us = use_in_place ? s.in_place_time_us : s.time_us;
         const double busbw = use_in_place ? s.in_place_busbw_gbytes_per_s : s.busbw_gbytes_per_s;
