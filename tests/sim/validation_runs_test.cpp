@@ -299,6 +299,19 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
     CHECK_THROWS_WITH(
         sim::parse_validation_runs(options_header + options_row(fsdp, ",,,gpt2"), "t.csv"),
         Catch::Contains("column model_code: expected llama-reference"));
+    // FSDP2's per-parameter sharding, a PyTorch FSDP option only.
+    const std::string sharding_header =
+        options_header.substr(0, options_header.size() - 1) + ",fsdp_sharding\n";
+    CHECK(sim::parse_validation_runs(sharding_header + options_row(fsdp, ",,,,per-parameter"),
+                                     "t.csv")[0]
+              .layout.fsdp_per_param_copies);
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(sharding_header + options_row(fsdp, ",,,,flat"), "t.csv"),
+        Catch::Contains("column fsdp_sharding: expected per-parameter or empty"));
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(sharding_header + options_row(good, ",,,,per-parameter"),
+                                   "t.csv"),
+        Catch::Contains("column fsdp_sharding: per-parameter sharding is PyTorch FSDP2's"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");
