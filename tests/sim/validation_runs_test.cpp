@@ -165,9 +165,10 @@ TEST_CASE("published training runs: in-sample and leave-one-source-out error per
     // regressions.
     CHECK(source_mean_in <= 6.0);
     CHECK(source_mean_loso <= 9.0);
-    // The held-out target is 10 %; the held-out sources' mean is in README "Held-out sources":
-    // this guards against a regression while the gap is open.
-    CHECK(held_out_mean <= 12.0);
+    // The held-out target is 10 %; the held-out sources' mean is in README "Held-out sources"
+    // (8.9 % over 10 sources with FSDP2's copies, 9.4 % before): this guards against a
+    // regression while the gap is open.
+    CHECK(held_out_mean <= 11.0);
 }
 
 TEST_CASE("every published run is printed with its layout and error", "[validation]") {
