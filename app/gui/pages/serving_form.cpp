@@ -3,12 +3,14 @@
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving.h"
 #include "pages/form_fields.h"
+#include "pages/model_shape_fields.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -114,6 +116,18 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("Batch"), batch_);
     f->addRow(tr("Engine max"), engine_max_batch_);
     f->addRow(gqa_shared_kv_reads_);
+    shape_box_ = new QGroupBox(tr("Model shape"));
+    shape_box_->setObjectName(QStringLiteral("model_shape"));
+    shape_box_->setToolTip(tr("The chosen model's shape; an edit makes it the scenario's own "
+                              "model, keeping every field the scenario file gives"));
+    shape_ = new ModelShapeFields(this);
+    f = form_in(shape_box_);
+    shape_->addRows(f);
+    shape_message_ = new QLabel;
+    shape_message_->setObjectName(QStringLiteral("shape_message"));
+    shape_message_->setWordWrap(true);
+    shape_message_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    f->addRow(shape_message_);
     auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
     f = form_in(traffic_box);
     f->addRow(tr("Requests"), rate_);
@@ -129,6 +143,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(model_box);
+    layout->addWidget(shape_box_);
     layout->addWidget(traffic_box);
     layout->addWidget(where_box);
     layout->addStretch(1);
@@ -143,6 +158,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
+    connect(shape_, &ModelShapeFields::edited, this, &ServingForm::reshapeModel);
     setQuestion(service::ServingQuestion{});
 }
 
@@ -163,6 +179,61 @@ void ServingForm::updateForModel() {
     } else if (output_tokens_->value() == 0) {
         output_tokens_->setValue(service::ServingQuestion{}.output_tokens);
     }
+    showModelShape();
+}
+
+QString ServingForm::shapeMessage() const {
+    return shape_message_->text();
+}
+
+void ServingForm::showModelShape() {
+    shape_message_->clear();
+    try {
+        const sim::Workload w = service::question_model(question());
+        shape_box_->setHidden(w.kind != sim::WorkloadKind::transformer);
+        if (w.kind == sim::WorkloadKind::transformer) shape_->show(w.shape);
+    } catch (const std::exception& e) {
+        // Only a model the parser refuses gets here; its planning says the same.
+        shape_message_->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void ServingForm::reshapeModel() {
+    const service::ServingQuestion q = question();
+    std::string reshaped;
+    sim::Workload model;
+    try {
+        reshaped = service::reshaped_model_json(q, shape_->shape(service::question_model(q).shape));
+        service::ServingQuestion next = q;
+        next.model_json = reshaped;
+        model = service::question_model(next);
+    } catch (const std::exception& e) {
+        shape_message_->setText(QString::fromStdString(e.what()));
+        return;
+    }
+    model_json_ = reshaped;
+    model_preset_ = q.preset;
+    model_generates_ = !model.shape.encoder_only;
+    if (!scenarioModelChosen()) {
+        // The pipeline degree stays: the reshaped model was read back with it.
+        const QSignalBlocker block(model_);
+        offerScenarioModel();
+    }
+    // The parsed shape: a field left to its default (KV heads, FFN size) follows the edit.
+    showModelShape();
+    emit changed();
+}
+
+void ServingForm::offerScenarioModel() {
+    const int stale = model_->findData(kScenarioModel);
+    if (stale >= 0) model_->removeItem(stale);
+    const sim::ModelPreset* p = sim::find_model_preset(model_preset_);
+    model_->insertItem(
+        0,
+        p != nullptr ? tr("%1, as the scenario changes it").arg(QString::fromStdString(p->title))
+                     : tr("The scenario's own model"),
+        kScenarioModel);
+    model_->setCurrentIndex(0);
 }
 
 service::ServingQuestion ServingForm::question() const {
@@ -201,21 +272,14 @@ void ServingForm::setQuestion(const service::ServingQuestion& q) {
     const QSignalBlocker block(this);
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
-    const int stale = model_->findData(kScenarioModel);
-    if (stale >= 0) model_->removeItem(stale);
     model_json_ = q.model_json;
     model_preset_ = q.preset;
     model_generates_ = q.model_generates;
     if (!q.model_json.empty()) {
-        const sim::ModelPreset* p = sim::find_model_preset(q.preset);
-        model_->insertItem(
-            0,
-            p != nullptr
-                ? tr("%1, as the scenario changes it").arg(QString::fromStdString(p->title))
-                : tr("The scenario's own model"),
-            kScenarioModel);
-        model_->setCurrentIndex(0);
+        offerScenarioModel();
     } else {
+        const int stale = model_->findData(kScenarioModel);
+        if (stale >= 0) model_->removeItem(stale);
         model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
     }
     choose(engine_, q.engine);
