@@ -12,8 +12,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QGroupBox>
+#include <QCoreApplication>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QToolButton>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -44,6 +46,8 @@ TEST_CASE("The Serve page edits its own model's shape and keeps every other fiel
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = page->form();
     ModelShapeFields* shape = form->shapeFields();
+    // A model the file shapes opens with its shape shown.
+    CHECK_FALSE(shape->layersField()->isHidden());
     CHECK(shape->layersField()->value() == 40);
     CHECK(shape->kvHeadsField()->value() == 8);
     CHECK_FALSE(shape->tiedEmbeddingsField()->isChecked());
@@ -136,6 +140,17 @@ TEST_CASE("Editing a preset's shape on the Serve page makes it the scenario's ow
     form->setQuestion(q);
     ModelShapeFields* shape = form->shapeFields();
     CHECK(shape->layersField()->value() == 32);
+    // A preset's shape is folded away until opened.
+    auto* toggle = form->findChild<QToolButton*>(QStringLiteral("model_shape"));
+    REQUIRE(toggle != nullptr);
+    CHECK(shape->layersField()->isHidden());
+    toggle->click();
+    CHECK_FALSE(shape->layersField()->isHidden());
+    // The form's column widens for the open rows rather than clipping them.
+    QCoreApplication::processEvents();
+    auto* scroll = window.servePage()->findChild<QScrollArea*>();
+    REQUIRE(scroll != nullptr);
+    CHECK(scroll->minimumWidth() >= form->sizeHint().width());
     shape->layersField()->setValue(40);
     auto* model = form->findChild<QComboBox*>(QStringLiteral("model"));
     REQUIRE(model != nullptr);
@@ -149,8 +164,7 @@ TEST_CASE("Editing a preset's shape on the Serve page makes it the scenario's ow
     CHECK(form->question().model_json.empty());
     CHECK(shape->layersField()->value() == 32);
     model->setCurrentIndex(model->findData(QStringLiteral("resnet50")));
-    auto* box = form->findChild<QGroupBox*>(QStringLiteral("model_shape"));
-    REQUIRE(box != nullptr);
-    CHECK(box->isHidden());
+    CHECK(toggle->isHidden());
+    CHECK(shape->layersField()->isHidden());
     CHECK(test::ModelGuard::violations() == 0);
 }

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
@@ -106,9 +107,27 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                               "instance in the catalog"));
     instances_->setClearButtonEnabled(true);
 
+    // The shape rows fold under the model box: a preset is served as published unless opened.
+    shape_ = new ModelShapeFields(this);
+    shape_toggle_ = new QToolButton;
+    shape_toggle_->setObjectName(QStringLiteral("model_shape"));
+    shape_toggle_->setCheckable(true);
+    shape_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    shape_toggle_->setAutoRaise(true);
+    shape_toggle_->setToolTip(tr("The chosen model's shape; an edit makes it the scenario's own "
+                                 "model and keeps every other field the scenario file gives"));
+    shape_message_ = new QLabel;
+    shape_message_->setObjectName(QStringLiteral("shape_message"));
+    shape_message_->setWordWrap(true);
+    shape_message_->setStyleSheet(QStringLiteral("color: #c0392b"));
+
     auto* model_box = new QGroupBox(tr("Model and engine"));
     QFormLayout* f = form_in(model_box);
+    model_form_ = f;
     f->addRow(tr("Model"), model_);
+    f->addRow(tr("Shape"), shape_toggle_);
+    shape_->addRows(f);
+    f->addRow(shape_message_);
     f->addRow(tr("Engine"), engine_);
     f->addRow(tr("Weights"), weights_);
     f->addRow(tr("KV cache"), kv_cache_);
@@ -116,18 +135,6 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("Batch"), batch_);
     f->addRow(tr("Engine max"), engine_max_batch_);
     f->addRow(gqa_shared_kv_reads_);
-    shape_box_ = new QGroupBox(tr("Model shape"));
-    shape_box_->setObjectName(QStringLiteral("model_shape"));
-    shape_box_->setToolTip(tr("The chosen model's shape; an edit makes it the scenario's own "
-                              "model, keeping every field the scenario file gives"));
-    shape_ = new ModelShapeFields(this);
-    f = form_in(shape_box_);
-    shape_->addRows(f);
-    shape_message_ = new QLabel;
-    shape_message_->setObjectName(QStringLiteral("shape_message"));
-    shape_message_->setWordWrap(true);
-    shape_message_->setStyleSheet(QStringLiteral("color: #c0392b"));
-    f->addRow(shape_message_);
     auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
     f = form_in(traffic_box);
     f->addRow(tr("Requests"), rate_);
@@ -143,7 +150,6 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(model_box);
-    layout->addWidget(shape_box_);
     layout->addWidget(traffic_box);
     layout->addWidget(where_box);
     layout->addStretch(1);
@@ -159,7 +165,22 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
     connect(shape_, &ModelShapeFields::edited, this, &ServingForm::reshapeModel);
+    connect(shape_toggle_, &QToolButton::toggled, this, [this](bool open) {
+        shape_open_ = open;
+        updateShapeRows();
+    });
     setQuestion(service::ServingQuestion{});
+}
+
+void ServingForm::updateShapeRows() {
+    model_form_->setRowVisible(shape_toggle_, shape_editable_);
+    shape_->setRowsVisible(shape_editable_ && shape_open_);
+    model_form_->setRowVisible(shape_message_, !shape_message_->text().isEmpty());
+    const QSignalBlocker block(shape_toggle_);
+    shape_toggle_->setChecked(shape_open_);
+    shape_toggle_->setArrowType(shape_open_ ? Qt::DownArrow : Qt::RightArrow);
+    updateGeometry();
+    emit widthChanged();
 }
 
 bool ServingForm::scenarioModelChosen() const {
@@ -190,12 +211,21 @@ void ServingForm::showModelShape() {
     shape_message_->clear();
     try {
         const sim::Workload w = service::question_model(question());
-        shape_box_->setHidden(w.kind != sim::WorkloadKind::transformer);
-        if (w.kind == sim::WorkloadKind::transformer) shape_->show(w.shape);
+        shape_editable_ = w.kind == sim::WorkloadKind::transformer;
+        if (shape_editable_) {
+            const sim::TransformerShape& s = w.shape;
+            shape_->show(s);
+            shape_toggle_->setText(tr("%1 layers × %2, %3 heads (%4 KV)")
+                                       .arg(s.layers)
+                                       .arg(s.hidden)
+                                       .arg(s.heads)
+                                       .arg(s.kv_heads));
+        }
     } catch (const std::exception& e) {
         // Only a model the parser refuses gets here; its planning says the same.
         shape_message_->setText(QString::fromStdString(e.what()));
     }
+    updateShapeRows();
 }
 
 void ServingForm::reshapeModel() {
@@ -209,6 +239,7 @@ void ServingForm::reshapeModel() {
         model = service::question_model(next);
     } catch (const std::exception& e) {
         shape_message_->setText(QString::fromStdString(e.what()));
+        updateShapeRows();
         return;
     }
     model_json_ = reshaped;
@@ -269,12 +300,20 @@ service::ServingQuestion ServingForm::question() const {
 }
 
 void ServingForm::setQuestion(const service::ServingQuestion& q) {
-    const QSignalBlocker block(this);
+    {
+        const QSignalBlocker block(this);
+        fill(q);
+    }
+    emit widthChanged(); // the shape rows may have opened or closed
+}
+
+void ServingForm::fill(const service::ServingQuestion& q) {
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
     model_json_ = q.model_json;
     model_preset_ = q.preset;
     model_generates_ = q.model_generates;
+    shape_open_ = !q.model_json.empty(); // a model the file shapes is shown as it is shaped
     if (!q.model_json.empty()) {
         offerScenarioModel();
     } else {

@@ -13,10 +13,11 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QGroupBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace cp::gui {
 
@@ -37,8 +38,12 @@ public:
 
 signals:
     void changed();
+    // The shape rows opened or closed: the form asks for another width.
+    void widthChanged();
 
 private:
+    // setQuestion() without its signals.
+    void fill(const service::ServingQuestion& question);
     // Encoders and CNNs generate nothing: their output tokens and TPOT are fixed at "none".
     void updateForModel();
     // Shows the chosen model's shape (hidden for a CNN, which has none) and clears the message.
@@ -46,6 +51,8 @@ private:
     // Writes the edited shape over the model section; a refused shape leaves the question as it
     // was and says why.
     void reshapeModel();
+    // Shows the shape rows while they are open and the model has a shape; the message while set.
+    void updateShapeRows();
     // Puts the scenario's own model first in the model box and chooses it.
     void offerScenarioModel();
 
@@ -65,9 +72,12 @@ private:
     QComboBox* quantile_ = nullptr;
     QComboBox* pricing_ = nullptr;
     QLineEdit* instances_ = nullptr;
-    QGroupBox* shape_box_ = nullptr;
+    QFormLayout* model_form_ = nullptr;
     ModelShapeFields* shape_ = nullptr;
+    QToolButton* shape_toggle_ = nullptr;
     QLabel* shape_message_ = nullptr;
+    bool shape_open_ = false;
+    bool shape_editable_ = true; // a transformer (a CNN has no shape)
     QString region_;
     QString name_;
     // Carried from the scenario without a field of their own; a new model drops the pipeline
