@@ -110,6 +110,7 @@ TEST_CASE("A shape the parser refuses is named on the Serve page and changes not
 
     shape->headsField()->setValue(48); // 48 does not divide 5120 without model.head_dim
     CHECK(form->shapeMessage().contains(QStringLiteral("model.heads")));
+    test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-shape-refused.png"));
     CHECK(form->question().model_json == before);
 
     shape->headsField()->setValue(40);
