@@ -9,6 +9,7 @@ const std::vector<ResidualBucket>& residual_buckets() {
     using G = AcceleratorGeneration;
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
+        {"deepspeed", G::volta, 29, 1, 0.7793, 1.2587, 0.7634, 1.3307},
         {"deepspeed", G::ampere, 5, 3, 0.9576, 1.0963, 0.9291, 1.1093},
         {"fsdp", G::ampere, 161, 7, 0.8680, 1.0435, 0.8100, 1.3018},
         {"fsdp", G::hopper, 137, 9, 0.8792, 1.1324, 0.8086, 1.3262},
