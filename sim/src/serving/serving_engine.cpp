@@ -43,6 +43,12 @@ EnginePolicy make_policy(ServingEngine e) {
         // Max Num Tokens", its scheduler walk-through), so the running batch is at most
         // max_num_tokens sequences.
         p.decodes_in_token_budget = true;
+        // One TensorRT engine serves both phases: the GPT attention operator holds the context
+        // (FMHA) and generation (masked MHA) implementations and processes context and
+        // generation sequences together in one packed input (NVIDIA/TensorRT-LLM
+        // docs/source/advanced/gpt-attention.md @ 5a211b91, "Context and Generation Phases",
+        // "In-flight Batching"), so a prompt's pass enqueues the decode step's layers.
+        p.prefill_in_step_program = true;
         p.source = "TensorRT-LLM perf-overview.md and bench/build/tuning.py (max batch 4096, KV "
                    "0.9 of free memory, the default, guaranteed-no-evict scheduling, 8192 tokens "
                    "per iteration)";

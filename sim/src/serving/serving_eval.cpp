@@ -46,6 +46,17 @@ double kv_bytes_per_token_per_device(const ServingSetup& st) {
            storage_bytes(st.kv_cache);
 }
 
+// The prefill of `requests` prompts that ride in scheduler iterations the running decodes open
+// anyway: where the decode step's program encodes prompts (in-flight batching packs the prompts'
+// chunks and the decodes into one pass), the iteration's fixed cost per layer is the decode
+// step's, already counted, not the prompts'.
+ServingTerms shared_prefill_terms(const ServingSetup& st, double requests, int input_tokens,
+                                  double chunk_tokens) {
+    ServingTerms t = prefill_terms(st, requests, input_tokens, chunk_tokens);
+    if (st.policy().prefill_in_step_program && !neuron_devices(st.hw)) t[ServingTerm::overhead] = 0;
+    return t;
+}
+
 // Prefill seconds per prompt when prompts arriving at `prompts_per_s` share scheduler iterations
 // of `step_s`: an iteration takes the prompts that arrived during the one before, 1 + rate x step
 // on average (the one that opens it at least), at most what its token budget holds. Under light
@@ -57,7 +68,7 @@ double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int inpu
     const double together =
         chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
     const double k = std::clamp(1.0 + prompts_per_s * step_s, 1.0, together);
-    return serving_time_s(prefill_terms(st, k, input_tokens, chunk), f) / k;
+    return serving_time_s(shared_prefill_terms(st, k, input_tokens, chunk), f) / k;
 }
 
 // An engine that adds waiting prompts to a running batch only in groups (EnginePolicy
@@ -106,7 +117,7 @@ ServingTerms marginal_prefill_terms(const ServingSetup& st, const EnginePolicy& 
     const double chunk = policy.max_batch_tokens;
     const double together =
         chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
-    return prefill_terms(st, together, input_tokens, chunk).scaled(1.0 / together);
+    return shared_prefill_terms(st, together, input_tokens, chunk).scaled(1.0 / together);
 }
 
 ServingTerms decode_cycle_terms(const ServingSetup& st, const EnginePolicy& policy, double batch,

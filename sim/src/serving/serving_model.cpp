@@ -444,11 +444,14 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
         add_weight_gemm(st, {requests, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
     t[ServingTerm::tp_comm] +=
         2.0 * layers * passes * all_reduce_s(st, pass_tokens * s.hidden * activation_bytes(st));
-    // Context encoding runs its own kernels: its matrix work and fixed cost per layer pass are
-    // scaled by the prefill factors, not the decode step's.
+    // Context encoding runs its own kernels: its matrix work is scaled by the prefill factor, not
+    // the decode step's. Its fixed cost per layer pass is the decode step's where one program runs
+    // both (EnginePolicy::prefill_in_step_program), else its own.
     t[ServingTerm::prefill_compute] += t[ServingTerm::compute];
     t[ServingTerm::compute] = 0;
-    t[ServingTerm::prefill_overhead] += layers * passes;
+    t[st.policy().prefill_in_step_program && !neuron_devices(st.hw)
+          ? ServingTerm::overhead
+          : ServingTerm::prefill_overhead] += layers * passes;
     return t.scaled(st.pp);
 }
 

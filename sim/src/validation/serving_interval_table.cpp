@@ -10,9 +10,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 413, 11, 0.9210, 1.3359, 0.8030, 2.7620},
-        {"tensorrt-llm", G::hopper, 1335, 18, 0.9121, 1.2795, 0.6041, 3.0562},
-        {"tensorrt-llm", G::ada, 320, 9, 0.8908, 1.1270, 0.7440, 1.6041},
+        {"tensorrt-llm", G::ampere, 413, 11, 0.9211, 1.3460, 0.8031, 2.7619},
+        {"tensorrt-llm", G::hopper, 1335, 18, 0.9129, 1.2798, 0.6039, 3.0561},
+        {"tensorrt-llm", G::ada, 320, 9, 0.8909, 1.1270, 0.7440, 1.6042},
         {"vllm", G::ampere, 93, 5, 0.8529, 1.1431, 0.7452, 2.0007},
         {"vllm", G::hopper, 37, 5, 0.9424, 1.7895, 0.8491, 3.8891},
         {"vllm", G::trainium, 3, 1, 1.0345, 1.0496, 1.0340, 1.0528},
@@ -28,9 +28,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 6, 2, 0.8006, 1.0375, 0.7826, 1.0494},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 11, 2, 1.0295, 1.6823, 0.9802, 6.4683},
-        {"tensorrt-llm", G::hopper, 60, 6, 0.9210, 2.1269, 0.6341, 2.8783},
-        {"tensorrt-llm", G::ada, 4, 1, 0.9985, 1.1826, 0.9797, 1.2058},
+        {"tensorrt-llm", G::ampere, 11, 2, 1.0137, 1.5282, 0.9692, 6.4222},
+        {"tensorrt-llm", G::hopper, 60, 6, 0.8581, 1.5650, 0.6236, 2.8459},
+        {"tensorrt-llm", G::ada, 4, 1, 0.9580, 1.0241, 0.9539, 1.0274},
         {"vllm", G::ampere, 95, 5, 0.8484, 2.5702, 0.1805, 7.4441},
         {"vllm", G::hopper, 30, 5, 0.9395, 2.3975, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
@@ -43,8 +43,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 42, 1, 1.2368, 3.0377, 1.1003, 3.6246},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.9167, 1.0485, 0.8857, 1.0640},
-        {"tensorrt-llm", G::hopper, 53, 5, 0.8861, 1.4418, 0.6723, 3.1903},
+        {"tensorrt-llm", G::ampere, 4, 1, 0.9166, 1.0481, 0.8856, 1.0635},
+        {"tensorrt-llm", G::hopper, 53, 5, 0.8861, 1.4417, 0.6718, 3.1927},
         {"vllm", G::ampere, 98, 6, 0.8843, 1.2553, 0.8456, 1.4548},
         {"vllm", G::hopper, 36, 6, 0.7655, 2.2604, 0.6811, 2.8522},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},

@@ -126,7 +126,11 @@ struct EnginePolicy {
     double kv_cache_tokens = 0;
     bool reserve_full_sequence = true; // KV reserved for input+output at admission (no evict)
     bool python_host_loop = false;     // host work per sequence and step (host_seq_overhead)
-    bool fused_attention = true;       // prefill attention in one kernel (no s x s scores in HBM)
+    // A prompt's pass runs through the program the decode steps run, layer by layer the same
+    // kernels with the same launches, neither captured in a graph: a pass of its own pays the
+    // decode step's fixed cost per layer (ServingTerm::overhead), not prefill_overhead.
+    bool prefill_in_step_program = false;
+    bool fused_attention = true; // prefill attention in one kernel (no s x s scores in HBM)
     // Residual add + layer norm in one kernel and the MLP's bias + activation in its first GEMM's
     // epilogue: a layer's elementwise traffic is the two norms' 3 h per token each, nothing else.
     bool fused_layer_epilogues = false;
