@@ -10,11 +10,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 413, 11, 0.9210, 1.3359, 0.8030, 2.7620},
-        {"tensorrt-llm", G::hopper, 1335, 18, 0.9121, 1.2795, 0.6041, 3.0562},
-        {"tensorrt-llm", G::ada, 320, 9, 0.8908, 1.1270, 0.7440, 1.6041},
-        {"vllm", G::ampere, 93, 5, 0.8529, 1.1431, 0.7452, 2.0007},
-        {"vllm", G::hopper, 37, 5, 0.9424, 1.7895, 0.8491, 3.8891},
+        {"tensorrt-llm", G::ampere, 425, 13, 0.9215, 1.3309, 0.8030, 2.7620},
+        {"tensorrt-llm", G::hopper, 1343, 20, 0.9122, 1.2886, 0.6041, 3.0562},
+        {"tensorrt-llm", G::ada, 322, 10, 0.8895, 1.1268, 0.7440, 1.6041},
+        {"vllm", G::ampere, 105, 7, 0.8531, 1.2018, 0.7452, 2.0007},
+        {"vllm", G::hopper, 43, 6, 0.9465, 2.0339, 0.8491, 3.8891},
         {"vllm", G::trainium, 3, 1, 1.0345, 1.0496, 1.0340, 1.0528},
         {"vllm", G::trainium2, 1, 1, 0.9013, 0.9013, 0.9013, 0.9013},
         {"vllm", G::other, 3, 2, 0.9840, 1.1911, 0.9495, 1.2084},
@@ -28,11 +28,11 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 6, 2, 0.8006, 1.0375, 0.7826, 1.0494},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 11, 2, 1.0295, 1.6823, 0.9802, 6.4683},
-        {"tensorrt-llm", G::hopper, 60, 6, 0.9210, 2.1269, 0.6341, 2.8783},
+        {"tensorrt-llm", G::ampere, 23, 4, 0.8144, 1.6342, 0.7338, 6.4683},
+        {"tensorrt-llm", G::hopper, 67, 8, 0.9238, 2.3666, 0.6341, 3.7333},
         {"tensorrt-llm", G::ada, 4, 1, 0.9985, 1.1826, 0.9797, 1.2058},
-        {"vllm", G::ampere, 95, 5, 0.8484, 2.5702, 0.1805, 7.4441},
-        {"vllm", G::hopper, 30, 5, 0.9395, 2.3975, 0.7444, 6.5094},
+        {"vllm", G::ampere, 107, 7, 0.8485, 2.4689, 0.1805, 7.4441},
+        {"vllm", G::hopper, 36, 6, 0.9509, 2.9798, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
         {"vllm", G::trainium2, 3, 2, 0.8722, 1.0495, 0.8714, 1.0931},
         {"vllm", G::other, 3, 2, 1.1813, 3.3549, 1.0427, 3.7597},
@@ -43,10 +43,10 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 42, 1, 1.2368, 3.0377, 1.1003, 3.6246},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.9167, 1.0485, 0.8857, 1.0640},
-        {"tensorrt-llm", G::hopper, 53, 5, 0.8861, 1.4418, 0.6723, 3.1903},
-        {"vllm", G::ampere, 98, 6, 0.8843, 1.2553, 0.8456, 1.4548},
-        {"vllm", G::hopper, 36, 6, 0.7655, 2.2604, 0.6811, 2.8522},
+        {"tensorrt-llm", G::ampere, 16, 3, 0.8045, 1.9628, 0.4237, 2.0645},
+        {"tensorrt-llm", G::hopper, 60, 7, 0.8895, 2.2208, 0.6723, 4.6954},
+        {"vllm", G::ampere, 110, 8, 0.8715, 1.2955, 0.5837, 1.8204},
+        {"vllm", G::hopper, 42, 7, 0.7599, 2.2999, 0.6811, 2.8522},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},
         {"vllm", G::trainium2, 3, 2, 0.8860, 0.9115, 0.8842, 0.9162},
         {"vllm", G::other, 3, 2, 0.9408, 1.0617, 0.9337, 1.0849},
