@@ -464,3 +464,16 @@ TEST_CASE("serving factors: engines fitted on decode steps stream weights and KV
         CHECK(f.k_of(ServingTerm::kv_cache) >= 0.8 - 1e-12);
     }
 }
+
+TEST_CASE("published serving runs: a model's head width is read, and a negative one is refused") {
+    const std::string head = R"({"schema": "clusterplan.serving_runs/1", "sources": {"s": "t"},
+        "models": {"m": {"layers": 64, "hidden": 5120, "heads": 64, "kv_heads": 8, "head_dim": )";
+    const std::string tail = R"(, "ffn_hidden": 25600, "gated_mlp": true, "vocab": 151936}},
+        "runs": [{"id": "a", "source": "s", "engine": "vllm", "model": "m", "accelerator": "A100",
+        "instance": "p4de.24xlarge", "tp": 1, "weights": "bf16", "input_tokens": 128,
+        "output_tokens": 4, "metric": "output_tokens_per_s", "value": 100}]})";
+    const ServingRunSet set = parse_serving_runs(head + "128" + tail);
+    REQUIRE(set.runs.size() == 1);
+    CHECK(set.runs[0].workload.shape.attention_head_dim() == 128); // not 5120 / 64 = 80
+    CHECK_THROWS_WITH(parse_serving_runs(head + "-1" + tail), Catch::Contains("head_dim"));
+}
