@@ -258,6 +258,9 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // TensorRT-LLM's, within 13 % on the perf-overview L40S rows; its Server TTFT and TPOT are
     // 29 and 42 % under. Bounds: the levels reached plus a margin.
     if (source == "mlperf-inference-v5.1-llama3.1-8b-redhat") return throughput ? 0.15 : 0.38;
+    // The same benchmark with NVIDIA's harness on HPE's 8 H200 (TP1 x 8): throughput within 1 %
+    // in all three scenarios; Server TPOT 128 ms in the model against 75, Interactive within 25 %.
+    if (source == "mlperf-inference-v5.1-llama3.1-8b-hpe-h200" && !throughput) return 0.37;
     // Out of sample (checked, not fitted; added with no model change, after seeing the error of
     // gpustack-qwen3-14b-h100): the same lab's Qwen3-8B on the same H100 SXM and engines,
     // ShareGPT at 4 clients. Decode, bound by memory bandwidth, is as fast as the model or faster
@@ -278,8 +281,7 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // prompts of 128 tokens take 27 s (14B) and 50 s (32B) against the model's 16 and 37 s (the
     // prompt GEMMs at 45-54 % of peak where TensorRT-LLM on the same GPU reaches 72-81 %, as the
     // model gives both), and the mean TPOT of the 1,000-request bursts, where decode steps share
-    // the GPU with other requests' prefills (14B TensorRT-LLM 262 ms against 136). Bounds: the
-    // levels reached plus a margin.
+    // the GPU with other requests' prefills (14B TensorRT-LLM 262 ms against 136). Bounds: levels.
     if (source == "gpustack-qwen3-14b-a100") return throughput ? 0.16 : 0.30;
     if (source == "gpustack-qwen3-32b-a100") return throughput ? 0.21 : 0.30;
     if (source == "gpustack-qwen3-32b-h100") return throughput ? 1.08 : 0.50;

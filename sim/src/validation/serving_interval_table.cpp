@@ -11,7 +11,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 425, 13, 0.9215, 1.3309, 0.8030, 2.7620},
-        {"tensorrt-llm", G::hopper, 1347, 21, 0.9122, 1.2875, 0.6041, 3.0562},
+        {"tensorrt-llm", G::hopper, 1350, 22, 0.9122, 1.2868, 0.6041, 3.0562},
         {"tensorrt-llm", G::ada, 322, 10, 0.8895, 1.1268, 0.7440, 1.6041},
         {"vllm", G::ampere, 105, 7, 0.8531, 1.2018, 0.7452, 2.0007},
         {"vllm", G::hopper, 45, 7, 0.9411, 1.9765, 0.8491, 3.8891},
@@ -30,7 +30,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 23, 4, 0.8144, 1.6342, 0.7338, 6.4683},
-        {"tensorrt-llm", G::hopper, 69, 9, 0.9242, 2.3502, 0.6341, 3.7333},
+        {"tensorrt-llm", G::hopper, 71, 10, 0.9060, 2.3339, 0.6341, 3.7333},
         {"tensorrt-llm", G::ada, 4, 1, 0.9985, 1.1826, 0.9797, 1.2058},
         {"vllm", G::ampere, 107, 7, 0.8485, 2.4689, 0.1805, 7.4441},
         {"vllm", G::hopper, 36, 6, 0.9509, 2.9798, 0.7444, 6.5094},
@@ -46,7 +46,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 16, 3, 0.8045, 1.9628, 0.4237, 2.0645},
-        {"tensorrt-llm", G::hopper, 62, 8, 0.8910, 2.3427, 0.6723, 4.6954},
+        {"tensorrt-llm", G::hopper, 64, 9, 0.8866, 2.3122, 0.5845, 4.6954},
         {"vllm", G::ampere, 110, 8, 0.8715, 1.2955, 0.5837, 1.8204},
         {"vllm", G::hopper, 42, 7, 0.7599, 2.2999, 0.6811, 2.8522},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},
