@@ -1,5 +1,6 @@
 #include "gui_test_support.h"
 
+#include "app_context.h"
 #include "main_window.h"
 #include "pages/serve_page.h"
 
@@ -8,10 +9,12 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QThread>
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 
 namespace cp::gui::test {
 
@@ -87,6 +90,17 @@ void keep_shot(MainWindow& window, const QString& page, const QString& file, int
     window.show();
     wait_until([] { return false; }, 300);
     window.grab().save(QDir(dir).filePath(file));
+}
+
+void open_scenario_text(AppContext& context, const char* json) {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("scenario.json"));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(json);
+    file.close();
+    REQUIRE(context.openScenario(path).isEmpty());
 }
 
 bool run_study(ServePage* page) {

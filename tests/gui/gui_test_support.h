@@ -13,6 +13,7 @@ class QAbstractItemModelTester;
 class QObject;
 
 namespace cp::gui {
+class AppContext;
 class MainWindow;
 class ServePage;
 } // namespace cp::gui
@@ -56,6 +57,9 @@ bool wait_until(const std::function<bool()>& done, int timeout_ms = 30000);
 // there as `file`, to look at; without it, does nothing.
 void keep_shot(MainWindow& window, const QString& page, const QString& file, int width = 1280,
                int height = 800);
+
+// Writes `json` as a scenario file and opens it in `context`, as File > Open does.
+void open_scenario_text(AppContext& context, const char* json);
 
 // Runs the Serve page's study and waits for it to finish; false after 60 s.
 bool run_study(ServePage* page);

@@ -12,11 +12,9 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -26,18 +24,6 @@ namespace {
 
 QString cell(const ServingResultModel* model, int row, int column) {
     return model->data(model->index(row, column)).toString();
-}
-
-// Writes `json` as a scenario file and opens it in `context`, as File > Open does.
-void open_scenario_text(AppContext& context, const char* json) {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("scenario.json"));
-    QFile file(path);
-    REQUIRE(file.open(QIODevice::WriteOnly));
-    file.write(json);
-    file.close();
-    REQUIRE(context.openScenario(path).isEmpty());
 }
 
 } // namespace
@@ -164,7 +150,8 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     AppContext context;
     MainWindow window(context);
     ServePage* page = window.servePage();
-    open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "built engine",
+    test::open_scenario_text(context,
+                             R"({"schema": "clusterplan.scenario/1", "name": "built engine",
         "model": {"preset": "llama3-8b"}, "cluster": {"region": "us-east-1",
         "instance": "g6.xlarge"}, "serving": {"pp": 2, "replicas": 3,
         "engine_max_batch": 256, "gqa_shared_kv_reads": false, "request_rate_per_s": 5}})");
@@ -193,7 +180,7 @@ TEST_CASE("The Serve page plans and keeps a model its scenario file shapes", "[g
     AppContext context;
     MainWindow window(context);
     ServePage* page = window.servePage();
-    open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "own model",
+    test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "own model",
         "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8, "ffn_hidden": 17408,
         "gated_mlp": true, "vocab": 151936, "seq_len": 4096},
         "cluster": {"region": "us-east-1", "instance": "p5.48xlarge"},

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 
 using cp::service::ServingQuestion;
@@ -118,6 +119,42 @@ TEST_CASE("A serving question keeps a model its file shapes: no preset, or overr
     CHECK(deeper.preset == "llama3-8b");
     CHECK_FALSE(deeper.model_json.empty());
     CHECK(cp::service::serving_scenario(deeper, catalog.get()).workload.shape.layers == 40);
+}
+
+TEST_CASE("A reshaped model writes only the fields that changed and is read back first",
+          "[service][serving]") {
+    using json = nlohmann::json;
+    ServingQuestion q;
+    q.preset = "qwen3-30b-a3b";
+    const cp::sim::TransformerShape published = cp::service::question_model(q).shape;
+    REQUIRE(published.head_dim > 0);
+    cp::sim::TransformerShape shape = published;
+    shape.layers = 24;
+    q.model_json = cp::service::reshaped_model_json(q, shape);
+    CHECK(json::parse(q.model_json) == json{{"preset", "qwen3-30b-a3b"}, {"layers", 24}});
+    const cp::sim::Workload back = cp::service::question_model(q);
+    CHECK(back.shape.layers == 24);
+    CHECK(back.shape.moe.experts == published.moe.experts);
+
+    // A shape the parser refuses throws its sentence, naming the field.
+    shape.kv_heads = 5;
+    CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("model.kv_heads") !=
+          std::string::npos);
+    // A depth the question's pipeline degree does not divide is refused as serving.pp.
+    shape = back.shape;
+    q.pp = 4;
+    shape.layers = 26;
+    CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("serving.pp") !=
+          std::string::npos);
+
+    // A head width of 0 is "hidden / heads": the field is dropped, not written as 0.
+    ServingQuestion own;
+    own.preset.clear();
+    own.model_json = R"({"layers": 4, "hidden": 1024, "heads": 8, "head_dim": 256,
+                         "seq_len": 2048, "vocab": 32000})";
+    shape = cp::service::question_model(own).shape;
+    shape.head_dim = 0;
+    CHECK_FALSE(json::parse(cp::service::reshaped_model_json(own, shape)).contains("head_dim"));
 }
 
 TEST_CASE("Instance families match whole families only", "[service][serving]") {

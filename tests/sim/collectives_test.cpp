@@ -59,6 +59,26 @@ TEST_CASE("an 8xH100 NVSwitch ring reaches ~370 GB/s bus bandwidth, an 8xA100 on
     CHECK_REL(sim::group_tier(net, 8, 8).bus_bytes_per_s, 370e9, 0.01);
 }
 
+TEST_CASE("a group on part of an NVLink mesh drives only the links to its peers", "[engine]") {
+    // Four V100 SXM2 on point-to-point NVLink, two of each GPU's six links to each peer.
+    sim::Cluster c = test::a100_cluster(2, 400);
+    c.node.accelerators_per_node = 4;
+    c.node.intra_link = sim::IntraNodeLink::nvlink;
+    c.node.intra_node_gbytes_per_s = 150;
+    sim::Network net;
+    REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
+    const double node_bus = 150e9 * sim::model::kNvlinkBusEfficiency;
+    CHECK_REL(sim::group_tier(net, 4, 4).bus_bytes_per_s, node_bus, 1e-12);
+    CHECK_REL(sim::group_tier(net, 3, 3).bus_bytes_per_s, node_bus * 2 / 3, 1e-12);
+    CHECK_REL(sim::group_tier(net, 2, 2).bus_bytes_per_s, node_bus / 3, 1e-12);
+    // A node-spanning group with two ranks per node: its intra-node hop is one pair's links.
+    CHECK(sim::group_tier(net, 4, 2).bus_bytes_per_s <= node_bus / 3);
+    // Behind a switch every pair reaches the whole link rate.
+    c.node.intra_link = sim::IntraNodeLink::nvswitch;
+    REQUIRE(sim::make_network(c.node, c.nodes, nullptr, net));
+    CHECK(sim::group_tier(net, 2, 2).bus_bytes_per_s == sim::group_tier(net, 4, 4).bus_bytes_per_s);
+}
+
 // The assumptions list is prose written next to the constants; it must not drift from them
 // (it once kept saying 30 + 4 us after a refit).
 TEST_CASE("the assumptions text states the collective latencies the model uses", "[engine]") {

@@ -1,6 +1,6 @@
 // Per-run framework options and what PyTorch's stack (torchtitan) runs: fp32 gradient reduce,
-// FP8 parameter and TP all-gathers, async TP, pipelined FSDP2, the Llama reference block and TP
-// plans that gather per projection.
+// FP8 parameter and TP all-gathers, async TP, pipelined FSDP2, the Llama reference block, TP
+// plans that gather per projection and FSDP2's copies around its collectives.
 #include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -171,4 +171,26 @@ TEST_CASE("sharded weights plan as PyTorch FSDP unless Megatron-Core is named (M
     l.framework = sim::Framework::megatron_core;
     CHECK(sim::evaluate(test::llama3_8b(true), test::h100_cluster(1), l, sim::Precision::bf16)
               .limit == sim::Limit::invalid_layout);
+}
+
+TEST_CASE("FSDP2 copies around each gather and reduce, per micro-batch unless pipelined",
+          "[engine]") {
+    const auto copy_s = [](sim::Layout l) {
+        l.fsdp_per_param_copies = false;
+        const sim::PlanResult flat = run(l);
+        l.fsdp_per_param_copies = true;
+        const sim::PlanResult copied = run(l);
+        // Memory copies on the compute stream: the same collectives, a longer step.
+        CHECK(copied.dp_bytes_per_device == flat.dp_bytes_per_device);
+        return copied.step_time_s - flat.step_time_s;
+    };
+    const double two = copy_s(fsdp_layout(1, 1, 64, 1, 128));
+    CHECK(two > 0);
+    CHECK_REL(copy_s(fsdp_layout(1, 1, 64, 1, 256)), 2.0 * two, 1e-9);
+    // Pipelined FSDP2 gathers and reduces once per step.
+    const double piped = copy_s(fsdp_layout(1, 2, 32, 1, 64));
+    CHECK(piped > 0);
+    CHECK_REL(copy_s(fsdp_layout(1, 2, 32, 1, 128)), piped, 1e-9);
+    // Unsharded (one data-parallel rank), there is nothing to gather or reduce.
+    CHECK(copy_s(fsdp_layout(8, 8, 1, 1, 16)) == 0.0);
 }

@@ -165,9 +165,10 @@ TEST_CASE("published training runs: in-sample and leave-one-source-out error per
     // regressions.
     CHECK(source_mean_in <= 6.0);
     CHECK(source_mean_loso <= 9.0);
-    // The held-out target is 10 %; the held-out sources' mean is in README "Held-out sources":
-    // this guards against a regression while the gap is open.
-    CHECK(held_out_mean <= 12.0);
+    // The held-out target is 10 %; the held-out sources' mean is in README "Held-out sources"
+    // (8.9 % over 10 sources with FSDP2's copies, 9.4 % before): this guards against a
+    // regression while the gap is open.
+    CHECK(held_out_mean <= 11.0);
 }
 
 TEST_CASE("every published run is printed with its layout and error", "[validation]") {
@@ -299,6 +300,19 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
     CHECK_THROWS_WITH(
         sim::parse_validation_runs(options_header + options_row(fsdp, ",,,gpt2"), "t.csv"),
         Catch::Contains("column model_code: expected llama-reference"));
+    // FSDP2's per-parameter sharding, a PyTorch FSDP option only.
+    const std::string sharding_header =
+        options_header.substr(0, options_header.size() - 1) + ",fsdp_sharding\n";
+    CHECK(sim::parse_validation_runs(sharding_header + options_row(fsdp, ",,,,per-parameter"),
+                                     "t.csv")[0]
+              .layout.fsdp_per_param_copies);
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(sharding_header + options_row(fsdp, ",,,,flat"), "t.csv"),
+        Catch::Contains("column fsdp_sharding: expected per-parameter or empty"));
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(sharding_header + options_row(good, ",,,,per-parameter"),
+                                   "t.csv"),
+        Catch::Contains("column fsdp_sharding: per-parameter sharding is PyTorch FSDP2's"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");

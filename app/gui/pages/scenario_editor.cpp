@@ -3,6 +3,7 @@
 #include "clusterplan/sim/format.h"
 #include "clusterplan/sim/spot_cost.h"
 #include "pages/form_fields.h"
+#include "pages/model_shape_fields.h"
 #include "pages/scenario_extras.h"
 #include "pages/scenario_training.h"
 
@@ -38,23 +39,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     preset_ = choice_field({tr("Custom shape")},
                            tr("A model preset fills the shape below; editing a shape field "
                               "switches to a custom shape."));
-    layers_ = int_field(1, 1000, {}, tr("Transformer layers (blocks)."));
-    hidden_ = int_field(64, 131072, {}, tr("Hidden size h (model width), elements."));
-    heads_ = int_field(1, 1024, {}, tr("Attention heads; tensor parallelism must divide this."));
-    kv_heads_ =
-        int_field(1, 1024, {}, tr("Key/value heads (fewer than heads = grouped-query attention)."));
-    head_dim_ = int_field(0, 1024, {},
-                          tr("Width of one attention head; auto = hidden / heads (Qwen3 and "
-                             "GPT-OSS use other widths)."));
-    head_dim_->setSpecialValueText(tr("auto"));
-    ffn_ = int_field(64, 524288, {}, tr("MLP inner size, elements (4·h for GPT-style models)."));
-    seq_ = int_field(16, 1048576, tr(" tokens"), tr("Sequence length s, tokens per sample."));
-    vocab_ = int_field(2, 1048576, tr(" tokens"), tr("Vocabulary size V, tokens."));
-    gated_ = new QCheckBox(tr("Gated (SwiGLU) MLP"));
-    gated_->setToolTip(tr("Three-matrix gated MLP as in LLaMA; GPT uses two matrices."));
-    tied_ = new QCheckBox(tr("Output layer shares the input embedding"));
-    tied_->setToolTip(tr("Tied embeddings (GPT-2/3, BERT); Llama 3 and Mixtral keep a second "
-                         "vocabulary × hidden matrix."));
+    shape_ = new ModelShapeFields(this);
     flash_attention_ = new QCheckBox(tr("Fused attention (FlashAttention)"));
     flash_attention_->setToolTip(tr(
         "Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
@@ -69,22 +54,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     model_form_ = model;
     model->addRow(tr("Preset:"), preset_);
     model->addRow(tr("Size:"), generic_info_);
-    model->addRow(tr("Layers:"), layers_);
-    model->addRow(tr("Hidden size:"), hidden_);
-    model->addRow(tr("Heads / KV / head dim:"), [&] {
-        auto* w = new QWidget;
-        auto* h = new QHBoxLayout(w);
-        h->setContentsMargins(0, 0, 0, 0);
-        h->addWidget(heads_);
-        h->addWidget(kv_heads_);
-        h->addWidget(head_dim_);
-        return w;
-    }());
-    model->addRow(tr("FFN size:"), ffn_);
-    model->addRow(tr("Sequence length:"), seq_);
-    model->addRow(tr("Vocabulary:"), vocab_);
-    model->addRow(QString(), gated_);
-    model->addRow(QString(), tied_);
+    shape_->addRows(model);
     model->addRow(QString(), flash_attention_);
 
     auto* train_box = new QGroupBox(tr("Training"));
@@ -175,18 +145,15 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     root->addWidget(extras_);
     root->addStretch(1);
 
-    for (QSpinBox* s : {layers_, hidden_, heads_, kv_heads_, head_dim_, ffn_, seq_, vocab_}) {
-        connect(s, &QSpinBox::valueChanged, this, [this] {
-            // Editing the shape makes it custom; the preset id would otherwise override it.
-            if (!loading_ && preset_->currentIndex() != 0) {
-                const QSignalBlocker block(preset_);
-                preset_->setCurrentIndex(0);
-            }
-            emitEdited();
-        });
-    }
-    for (QCheckBox* c : {gated_, tied_, flash_attention_})
-        connect(c, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    connect(shape_, &ModelShapeFields::edited, this, [this] {
+        // Editing the shape makes it custom; the preset id would otherwise override it.
+        if (!loading_ && preset_->currentIndex() != 0) {
+            const QSignalBlocker block(preset_);
+            preset_->setCurrentIndex(0);
+        }
+        emitEdited();
+    });
+    connect(flash_attention_, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
     for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
@@ -247,7 +214,7 @@ void ScenarioEditor::onPresetChosen() {
         if (p.id != id) continue;
         loading_ = true;
         // A generic preset has no shape: the shape fields keep the last transformer's values.
-        if (p.workload.kind == sim::WorkloadKind::transformer) showShape(p.workload.shape);
+        if (p.workload.kind == sim::WorkloadKind::transformer) shape_->show(p.workload.shape);
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
         base_.workload = p.workload; // the flash-attention checkbox keeps its own state
         training_->showMoe(p.workload.shape.moe);
@@ -266,7 +233,7 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
         preset_->setCurrentIndex(i >= 0 ? i : 0);
     }
     if (sc.workload.kind == sim::WorkloadKind::transformer) {
-        showShape(sc.workload.shape);
+        shape_->show(sc.workload.shape);
         flash_attention_->setChecked(sc.workload.shape.flash_attention);
     }
     // Whatever form the file gives (tokens, samples, epochs of a dataset, fine-tuning examples),
@@ -317,16 +284,7 @@ sim::Scenario ScenarioEditor::scenario() const {
     }
     // A generic preset's workload (params, FLOPs per sample) is kept from base_ as it is.
     if (w.kind == sim::WorkloadKind::transformer) {
-        w.shape.layers = layers_->value();
-        w.shape.hidden = hidden_->value();
-        w.shape.heads = heads_->value();
-        w.shape.kv_heads = kv_heads_->value();
-        w.shape.ffn_hidden = ffn_->value();
-        w.shape.seq_len = seq_->value();
-        w.shape.vocab = vocab_->value();
-        w.shape.gated_mlp = gated_->isChecked();
-        w.shape.head_dim = head_dim_->value();
-        w.shape.tied_embeddings = tied_->isChecked();
+        w.shape = shape_->shape(w.shape);
         w.shape.flash_attention = flash_attention_->isChecked();
         w.params = 0; // derived from the shape
     }
@@ -402,17 +360,12 @@ void ScenarioEditor::showSearchedLayout(const sim::Layout& l) {
     updateDerived();
 }
 
-void ScenarioEditor::showShape(const sim::TransformerShape& s) {
-    layers_->setValue(s.layers);
-    hidden_->setValue(s.hidden);
-    heads_->setValue(s.heads);
-    kv_heads_->setValue(s.kv_heads > 0 ? s.kv_heads : s.heads);
-    ffn_->setValue(s.ffn_hidden);
-    seq_->setValue(s.seq_len);
-    vocab_->setValue(s.vocab);
-    gated_->setChecked(s.gated_mlp);
-    head_dim_->setValue(s.head_dim);
-    tied_->setChecked(s.tied_embeddings);
+QSpinBox* ScenarioEditor::headDimField() const {
+    return shape_->headDimField();
+}
+
+QCheckBox* ScenarioEditor::tiedEmbeddingsField() const {
+    return shape_->tiedEmbeddingsField();
 }
 
 bool ScenarioEditor::genericModel() const {
@@ -436,10 +389,7 @@ void ScenarioEditor::updateSizeUnit() {
 void ScenarioEditor::updateEnabledState() {
     // A generic model has no transformer shape: its size replaces the shape rows.
     const bool generic = genericModel();
-    for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_, ffn_, seq_, vocab_,
-                                                      gated_, tied_}) {
-        model_form_->setRowVisible(w == heads_ ? heads_->parentWidget() : w, !generic);
-    }
+    shape_->setRowsVisible(!generic);
     model_form_->setRowVisible(generic_info_, generic);
     if (generic) {
         generic_info_->setText(

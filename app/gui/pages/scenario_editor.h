@@ -15,6 +15,7 @@ class QLabel;
 class QSpinBox;
 
 namespace cp::gui {
+class ModelShapeFields;
 class ScenarioExtras;
 class ScenarioTraining;
 } // namespace cp::gui
@@ -59,8 +60,9 @@ public:
     QSpinBox* tensorParallelField() const { return tp_; }
     QComboBox* zeroField() const { return zero_; }
     QCheckBox* flashAttentionField() const { return flash_attention_; }
-    QSpinBox* headDimField() const { return head_dim_; }
-    QCheckBox* tiedEmbeddingsField() const { return tied_; }
+    QSpinBox* headDimField() const;
+    QCheckBox* tiedEmbeddingsField() const;
+    ModelShapeFields* shapeFields() const { return shape_; }
     QComboBox* presetField() const { return preset_; }
     ScenarioExtras* extras() const { return extras_; }
     ScenarioTraining* training() const { return training_; }
@@ -71,7 +73,6 @@ signals:
 private:
     void onPresetChosen();
     void updateEnabledState();
-    void showShape(const sim::TransformerShape& shape);
     bool genericModel() const; // a generic preset (ResNet-50 ...) is chosen
     double sizeScale() const;  // the dataset field's unit: 1e9 tokens, or 1e6 samples (generic)
     void updateSizeUnit();
@@ -89,16 +90,7 @@ private:
     sim::WorkloadKind loaded_kind_ = sim::WorkloadKind::transformer; // ... and the model kind then
 
     QComboBox* preset_ = nullptr;
-    QSpinBox* layers_ = nullptr;
-    QSpinBox* hidden_ = nullptr;
-    QSpinBox* heads_ = nullptr;
-    QSpinBox* kv_heads_ = nullptr;
-    QSpinBox* head_dim_ = nullptr;
-    QSpinBox* ffn_ = nullptr;
-    QSpinBox* seq_ = nullptr;
-    QSpinBox* vocab_ = nullptr;
-    QCheckBox* gated_ = nullptr;
-    QCheckBox* tied_ = nullptr;
+    ModelShapeFields* shape_ = nullptr; // layers, widths, heads, vocabulary (shared with Serve)
     QCheckBox* flash_attention_ = nullptr;
     QLabel* generic_info_ = nullptr;
     QFormLayout* model_form_ = nullptr;

@@ -71,9 +71,15 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    // As wide as the form asks: a clipped field hides the engine or SLO it plans for.
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
-    scroll->setMaximumWidth(left->sizeHint().width() + 80);
+    // As wide as the form asks: a clipped field hides the engine or SLO it plans for. The open
+    // shape rows ask for more.
+    const auto fit_form = [scroll, left] {
+        scroll->setMinimumWidth(left->sizeHint().width() + 24);
+        scroll->setMaximumWidth(left->sizeHint().width() + 80);
+    };
+    fit_form();
+    // Queued: the form's layout takes the shown or hidden rows when its events are processed.
+    connect(form_, &ServingForm::widthChanged, this, fit_form, Qt::QueuedConnection);
 
     latency_ = new QComboBox;
     latency_->addItems({tr("Time to first token"), tr("Time per output token")});

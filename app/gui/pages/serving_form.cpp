@@ -3,15 +3,18 @@
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving.h"
 #include "pages/form_fields.h"
+#include "pages/model_shape_fields.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
@@ -104,9 +107,27 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                               "instance in the catalog"));
     instances_->setClearButtonEnabled(true);
 
+    // The shape rows fold under the model box: a preset is served as published unless opened.
+    shape_ = new ModelShapeFields(this);
+    shape_toggle_ = new QToolButton;
+    shape_toggle_->setObjectName(QStringLiteral("model_shape"));
+    shape_toggle_->setCheckable(true);
+    shape_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    shape_toggle_->setAutoRaise(true);
+    shape_toggle_->setToolTip(tr("The chosen model's shape; an edit makes it the scenario's own "
+                                 "model and keeps every other field the scenario file gives"));
+    shape_message_ = new QLabel;
+    shape_message_->setObjectName(QStringLiteral("shape_message"));
+    shape_message_->setWordWrap(true);
+    shape_message_->setStyleSheet(QStringLiteral("color: #c0392b"));
+
     auto* model_box = new QGroupBox(tr("Model and engine"));
     QFormLayout* f = form_in(model_box);
+    model_form_ = f;
     f->addRow(tr("Model"), model_);
+    f->addRow(tr("Shape"), shape_toggle_);
+    shape_->addRows(f);
+    f->addRow(shape_message_);
     f->addRow(tr("Engine"), engine_);
     f->addRow(tr("Weights"), weights_);
     f->addRow(tr("KV cache"), kv_cache_);
@@ -143,7 +164,23 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
+    connect(shape_, &ModelShapeFields::edited, this, &ServingForm::reshapeModel);
+    connect(shape_toggle_, &QToolButton::toggled, this, [this](bool open) {
+        shape_open_ = open;
+        updateShapeRows();
+    });
     setQuestion(service::ServingQuestion{});
+}
+
+void ServingForm::updateShapeRows() {
+    model_form_->setRowVisible(shape_toggle_, shape_editable_);
+    shape_->setRowsVisible(shape_editable_ && shape_open_);
+    model_form_->setRowVisible(shape_message_, !shape_message_->text().isEmpty());
+    const QSignalBlocker block(shape_toggle_);
+    shape_toggle_->setChecked(shape_open_);
+    shape_toggle_->setArrowType(shape_open_ ? Qt::DownArrow : Qt::RightArrow);
+    updateGeometry();
+    emit widthChanged();
 }
 
 bool ServingForm::scenarioModelChosen() const {
@@ -163,6 +200,71 @@ void ServingForm::updateForModel() {
     } else if (output_tokens_->value() == 0) {
         output_tokens_->setValue(service::ServingQuestion{}.output_tokens);
     }
+    showModelShape();
+}
+
+QString ServingForm::shapeMessage() const {
+    return shape_message_->text();
+}
+
+void ServingForm::showModelShape() {
+    shape_message_->clear();
+    try {
+        const sim::Workload w = service::question_model(question());
+        shape_editable_ = w.kind == sim::WorkloadKind::transformer;
+        if (shape_editable_) {
+            const sim::TransformerShape& s = w.shape;
+            shape_->show(s);
+            shape_toggle_->setText(tr("%1 layers × %2, %3 heads (%4 KV)")
+                                       .arg(s.layers)
+                                       .arg(s.hidden)
+                                       .arg(s.heads)
+                                       .arg(s.kv_heads));
+        }
+    } catch (const std::exception& e) {
+        // Only a model the parser refuses gets here; its planning says the same.
+        shape_message_->setText(QString::fromStdString(e.what()));
+    }
+    updateShapeRows();
+}
+
+void ServingForm::reshapeModel() {
+    const service::ServingQuestion q = question();
+    std::string reshaped;
+    sim::Workload model;
+    try {
+        reshaped = service::reshaped_model_json(q, shape_->shape(service::question_model(q).shape));
+        service::ServingQuestion next = q;
+        next.model_json = reshaped;
+        model = service::question_model(next);
+    } catch (const std::exception& e) {
+        shape_message_->setText(QString::fromStdString(e.what()));
+        updateShapeRows();
+        return;
+    }
+    model_json_ = reshaped;
+    model_preset_ = q.preset;
+    model_generates_ = !model.shape.encoder_only;
+    if (!scenarioModelChosen()) {
+        // The pipeline degree stays: the reshaped model was read back with it.
+        const QSignalBlocker block(model_);
+        offerScenarioModel();
+    }
+    // The parsed shape: a field left to its default (KV heads, FFN size) follows the edit.
+    showModelShape();
+    emit changed();
+}
+
+void ServingForm::offerScenarioModel() {
+    const int stale = model_->findData(kScenarioModel);
+    if (stale >= 0) model_->removeItem(stale);
+    const sim::ModelPreset* p = sim::find_model_preset(model_preset_);
+    model_->insertItem(
+        0,
+        p != nullptr ? tr("%1, as the scenario changes it").arg(QString::fromStdString(p->title))
+                     : tr("The scenario's own model"),
+        kScenarioModel);
+    model_->setCurrentIndex(0);
 }
 
 service::ServingQuestion ServingForm::question() const {
@@ -198,24 +300,25 @@ service::ServingQuestion ServingForm::question() const {
 }
 
 void ServingForm::setQuestion(const service::ServingQuestion& q) {
-    const QSignalBlocker block(this);
+    {
+        const QSignalBlocker block(this);
+        fill(q);
+    }
+    emit widthChanged(); // the shape rows may have opened or closed
+}
+
+void ServingForm::fill(const service::ServingQuestion& q) {
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
-    const int stale = model_->findData(kScenarioModel);
-    if (stale >= 0) model_->removeItem(stale);
     model_json_ = q.model_json;
     model_preset_ = q.preset;
     model_generates_ = q.model_generates;
+    shape_open_ = !q.model_json.empty(); // a model the file shapes is shown as it is shaped
     if (!q.model_json.empty()) {
-        const sim::ModelPreset* p = sim::find_model_preset(q.preset);
-        model_->insertItem(
-            0,
-            p != nullptr
-                ? tr("%1, as the scenario changes it").arg(QString::fromStdString(p->title))
-                : tr("The scenario's own model"),
-            kScenarioModel);
-        model_->setCurrentIndex(0);
+        offerScenarioModel();
     } else {
+        const int stale = model_->findData(kScenarioModel);
+        if (stale >= 0) model_->removeItem(stale);
         model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
     }
     choose(engine_, q.engine);

@@ -1,6 +1,8 @@
 // The Serve page's question editor: model, engine, precision, traffic (requests/s, tokens in
 // and out), latency limits (TTFT, TPOT at a quantile), purchase option and instance filter. It
 // only holds the fields: the service turns a question into a scenario and refuses bad input.
+// A transformer's shape is edited with the Plan page's shape fields: an edit is written over the
+// model section field by field and read back by the scenario parser before the question takes it.
 #pragma once
 
 #include "clusterplan/service/serving_study.h"
@@ -11,10 +13,15 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace cp::gui {
+
+class ModelShapeFields;
 
 class ServingForm : public QWidget {
     Q_OBJECT
@@ -25,12 +32,29 @@ public:
     // Fills the fields without emitting changed().
     void setQuestion(const service::ServingQuestion& question);
 
+    ModelShapeFields* shapeFields() const { return shape_; }
+    // Why the last shape edit was refused (the parser's sentence naming the field), or empty.
+    QString shapeMessage() const;
+
 signals:
     void changed();
+    // The shape rows opened or closed: the form asks for another width.
+    void widthChanged();
 
 private:
+    // setQuestion() without its signals.
+    void fill(const service::ServingQuestion& question);
     // Encoders and CNNs generate nothing: their output tokens and TPOT are fixed at "none".
     void updateForModel();
+    // Shows the chosen model's shape (hidden for a CNN, which has none) and clears the message.
+    void showModelShape();
+    // Writes the edited shape over the model section; a refused shape leaves the question as it
+    // was and says why.
+    void reshapeModel();
+    // Shows the shape rows while they are open and the model has a shape; the message while set.
+    void updateShapeRows();
+    // Puts the scenario's own model first in the model box and chooses it.
+    void offerScenarioModel();
 
     QComboBox* model_ = nullptr;
     QComboBox* engine_ = nullptr;
@@ -48,6 +72,12 @@ private:
     QComboBox* quantile_ = nullptr;
     QComboBox* pricing_ = nullptr;
     QLineEdit* instances_ = nullptr;
+    QFormLayout* model_form_ = nullptr;
+    ModelShapeFields* shape_ = nullptr;
+    QToolButton* shape_toggle_ = nullptr;
+    QLabel* shape_message_ = nullptr;
+    bool shape_open_ = false;
+    bool shape_editable_ = true; // a transformer (a CNN has no shape)
     QString region_;
     QString name_;
     // Carried from the scenario without a field of their own; a new model drops the pipeline

@@ -130,7 +130,10 @@ std::vector<std::string> match_instances(const std::vector<std::string>& pattern
     return out;
 }
 
-sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog& cat) {
+namespace {
+
+// The scenario's `serving` section as the question states it; a left-out field stays left out.
+nlohmann::ordered_json serving_section(const ServingQuestion& q) {
     using json = nlohmann::ordered_json;
     json serving = json::object();
     if (!q.engine.empty()) serving["engine"] = q.engine;
@@ -150,14 +153,74 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     slo["p"] = q.slo_p;
     serving["slo"] = slo;
     if (q.replicas > 0) serving["replicas"] = q.replicas;
+    return serving;
+}
 
+nlohmann::ordered_json model_section(const ServingQuestion& q) {
+    using json = nlohmann::ordered_json;
+    return q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
+}
+
+// A scenario of `model` and `serving` read by the scenario parser; the catalog is not consulted,
+// so the instance filter is left out.
+sim::Scenario read_with_model(const nlohmann::ordered_json& model,
+                              const nlohmann::ordered_json& serving) {
+    using json = nlohmann::ordered_json;
+    const json doc = {{"schema", "clusterplan.scenario/1"},
+                      {"name", "model"},
+                      {"model", model},
+                      {"cluster", {{"region", "us-east-1"}}},
+                      {"serving", serving}};
+    return sim::parse_scenario(doc.dump(), kFormOrigin);
+}
+
+} // namespace
+
+sim::Workload question_model(const ServingQuestion& q) {
+    // The model alone: a serving field it conflicts with is the planner's sentence, not this one's.
+    return read_with_model(model_section(q), nlohmann::ordered_json::object()).workload;
+}
+
+std::string reshaped_model_json(const ServingQuestion& q, const sim::TransformerShape& shape) {
+    const sim::TransformerShape now = question_model(q).shape;
+    nlohmann::ordered_json model = model_section(q);
+    const struct {
+        const char* key;
+        int sim::TransformerShape::*field;
+    } widths[] = {{"layers", &sim::TransformerShape::layers},
+                  {"hidden", &sim::TransformerShape::hidden},
+                  {"heads", &sim::TransformerShape::heads},
+                  {"kv_heads", &sim::TransformerShape::kv_heads},
+                  {"head_dim", &sim::TransformerShape::head_dim},
+                  {"ffn_hidden", &sim::TransformerShape::ffn_hidden},
+                  {"seq_len", &sim::TransformerShape::seq_len},
+                  {"vocab", &sim::TransformerShape::vocab}};
+    for (const auto& w : widths) {
+        if (shape.*w.field == now.*w.field) continue;
+        if (shape.*w.field <= 0 && std::string(w.key) == "head_dim")
+            model.erase(w.key); // auto: hidden / heads
+        else
+            model[w.key] = shape.*w.field;
+    }
+    if (shape.gated_mlp != now.gated_mlp) model["gated_mlp"] = shape.gated_mlp;
+    if (shape.tied_embeddings != now.tied_embeddings)
+        model["tied_embeddings"] = shape.tied_embeddings;
+    // With the question's serving section: a depth its pipeline degree does not divide is refused
+    // here, naming serving.pp, rather than when the question is planned.
+    read_with_model(model, serving_section(q));
+    return model.dump();
+}
+
+sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog& cat) {
+    using json = nlohmann::ordered_json;
+    const json serving = serving_section(q);
     json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
     const std::vector<std::string> types = match_instances(q.instances, cat, q.region);
     json doc = {{"schema", "clusterplan.scenario/1"},
                 {"name", q.name.empty()
                              ? "Serving " + (q.preset.empty() ? "a custom model" : q.preset)
                              : q.name}};
-    doc["model"] = q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
+    doc["model"] = model_section(q);
     // One type is planned as that instance (with the scenario's calibration), several are ranked.
     if (types.size() == 1) cluster["instance"] = types.front();
     doc["cluster"] = cluster;

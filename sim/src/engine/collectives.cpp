@@ -156,6 +156,8 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
         out.cross_socket_bus_bytes_per_s =
             node.intra_node_gbytes_per_s * 1e9 * model::kPcieHostStagedCrossSocketBusEfficiency;
     }
+    // Calibrated nodes keep their measured whole-node collective, which no share applies to.
+    out.intra_point_to_point = node.intra_link == IntraNodeLink::nvlink && !out.intra_calibrated;
     const bool need_intra = out.devices_per_node > 1;
     if (need_intra && !(is_known(out.intra.bus_bytes_per_s) && out.intra.bus_bytes_per_s > 0))
         return false;
@@ -167,12 +169,27 @@ bool make_network(const NodeSpec& node, int nodes, const CalibrationProfile* cal
 
 namespace {
 
+// Share of a device's intra-node links a group of `local` devices on one node can drive. On a
+// point-to-point NVLink mesh the links run to fixed peers: a V100 SXM2's six NVLink 2.0 links go
+// two to each of the three other GPUs of a 4-GPU board (BigScience's Jean Zay nodes: "50GBps
+// intra-node connections", bigscience-workshop/bigscience@9e64ede jz/frameworks/megatron-lm.md,
+// with NCCL's P2P/IPC rings over all three peers in experiments/bandwidth/
+// n1_32gb_all_reduce_bench.txt), so a ring over k of n devices uses (k - 1) / (n - 1) of them.
+// The 8-GPU V100 hybrid cube-mesh (NVIDIA DGX-1 with Tesla V100 whitepaper) gives each GPU four
+// peers, not seven; the even split is the closest rule without a per-pair link table.
+double mesh_share(const Network& net, int local) {
+    if (!net.intra_point_to_point || net.devices_per_node <= 2 || local >= net.devices_per_node)
+        return 1.0;
+    return double(std::max(1, local - 1)) / double(net.devices_per_node - 1);
+}
+
 // Bus bandwidth inside a node for a group of `local` devices there: a group spanning CPU sockets
-// over host-staged PCIe runs at the slower rate of the hops that cross them.
+// over host-staged PCIe runs at the slower rate of the hops that cross them, and a group on part
+// of an NVLink mesh at the share of the links that join its members.
 double intra_bus_bytes_per_s(const Network& net, int local) {
-    if (net.devices_per_socket <= 0 || local <= net.devices_per_socket)
-        return net.intra.bus_bytes_per_s;
-    return std::min(net.intra.bus_bytes_per_s, net.cross_socket_bus_bytes_per_s);
+    const double bus = net.intra.bus_bytes_per_s * mesh_share(net, local);
+    if (net.devices_per_socket <= 0 || local <= net.devices_per_socket) return bus;
+    return std::min(bus, net.cross_socket_bus_bytes_per_s);
 }
 
 } // namespace
@@ -256,7 +273,8 @@ double all_to_all_s(const Network& net, int ranks, int local, double bytes) {
     // step latency per tier is paid, not one per peer.
     double latency_s = net.intra.launch_s + (local > 1 ? net.intra.step_s : 0.0);
     double intra_s = 0, inter_s = 0;
-    if (local > 1) intra_s = (local - 1.0) / n * bytes / net.intra.bus_bytes_per_s;
+    if (local > 1)
+        intra_s = (local - 1.0) / n * bytes / (net.intra.bus_bytes_per_s * mesh_share(net, local));
     if (ranks > local) {
         latency_s = std::max(latency_s, net.inter.launch_s + net.inter.step_s);
         inter_s = (n - local) / n * bytes / (net.inter.bus_bytes_per_s / net.devices_per_node);

@@ -29,6 +29,9 @@ struct Network {
     // their ring runs at `cross_socket_bus_bytes_per_s` (0: no such limit).
     int devices_per_socket = 0;
     double cross_socket_bus_bytes_per_s = 0;
+    // NVLink without a switch: each device's links are split over the node's other devices, so a
+    // group of k of them on one node reaches only the links to its k - 1 peers.
+    bool intra_point_to_point = false;
     bool intra_calibrated = false;
     bool inter_calibrated = false;
     // Compute slowdown while a collective runs beside it (overlap_contention.h).

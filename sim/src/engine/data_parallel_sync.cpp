@@ -112,6 +112,22 @@ Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_loca
     return z;
 }
 
+double fsdp_copy_s(const Layout& layout, const ComputeRates& rates, const StageTimes& st,
+                   double gather_bytes, double grad_bytes, double reduce_bytes) {
+    if (!layout.fsdp_per_param_copies || layout.zero < 3 || layout.dp <= 1 ||
+        layout.dp_comm == DpComm::parameter_server || gather_bytes <= 0)
+        return 0;
+    // A copy reads its source and writes its destination, one copy per FSDP group (a block) and
+    // collective.
+    const double calls = std::max(1, st.layers);
+    const double gather_copy_s = memory_time_s(rates, 2.0 * gather_bytes, calls);
+    const double reduce_copy_s = memory_time_s(rates, grad_bytes + reduce_bytes, calls);
+    // As in zero3_traffic: pipelined FSDP2 gathers once per step and reduces once; otherwise
+    // every micro-batch gathers for its forward and again for its backward, and reduces.
+    if (layout.pp > 1) return gather_copy_s + reduce_copy_s;
+    return layout.micro_batches() * (2.0 * gather_copy_s + reduce_copy_s);
+}
+
 double fp8_gathered_params(const Workload& workload, const Layout& layout) {
     const LayerPieces p = layer_pieces(workload.shape, workload.finetune);
     const double layers = stage_split(workload.shape.layers, layout).fullest();

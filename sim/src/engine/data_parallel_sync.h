@@ -39,6 +39,18 @@ struct Zero3Traffic {
 Zero3Traffic zero3_traffic(const Layout& layout, const Network& net, int dp_local,
                            const StageTimes& st, double gather_bytes, double grad_bytes);
 
+// Time FSDP2 (Layout::fsdp_per_param_copies) spends copying around the collectives counted by
+// zero3_traffic, with the compute stream waiting: each all-gather's flat output is copied into
+// the parameters (split_with_sizes_copy on the current stream), and each reduce-scatter's input
+// is built by copying the gradients into one flat buffer in the reduce dtype, a copy the compute
+// stream waits on before it frees them (pytorch/pytorch@01d66d21
+// torch/distributed/_composable/fsdp/_fsdp_collectives.py, foreach_all_gather_copy_out and
+// foreach_reduce_scatter). Bytes are one device's: `gather_bytes` its parameters as gathered,
+// `grad_bytes` its gradients as autograd writes them, `reduce_bytes` as reduced. 0 where
+// zero3_traffic does not apply or the run shards with FSDP1's flat parameters.
+double fsdp_copy_s(const Layout& layout, const ComputeRates& rates, const StageTimes& st,
+                   double gather_bytes, double grad_bytes, double reduce_bytes);
+
 // Linear-layer weights on one device (its fullest stage, tp-sharded): what torchao's FP8
 // parameter all-gather sends as FP8; embeddings, norms and biases stay 16-bit.
 double fp8_gathered_params(const Workload& workload, const Layout& layout);

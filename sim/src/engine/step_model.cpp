@@ -213,7 +213,9 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         z3.applies) {
         r.dp_comm_total_s = z3.total_s;
         r.dp_bytes_per_device = z3.bytes_sent;
-        b.dp_comm_exposed_s = z3.exposed_s;
+        b.dp_comm_exposed_s =
+            z3.exposed_s + fsdp_copy_s(sync, rates, st, gather_bytes, params_device * e,
+                                       params_device * e * grad_scale);
     } else {
         DpSync dps = dp_sync(net, sync, dp_local,
                              dev.trainable_dense() * e * layout.grad_compression * grad_scale,

@@ -41,6 +41,22 @@ const char* enum_name(StorageService s) {
     return name_of(kStorageServices, s);
 }
 
+std::vector<std::string> scenario_field_paths(const std::string& json_text) {
+    std::set<std::string> paths;
+    struct Sink {
+        explicit Sink(std::set<std::string>* s) { g_field_paths = s; }
+        ~Sink() { g_field_paths = nullptr; }
+        Sink(const Sink&) = delete;
+        Sink& operator=(const Sink&) = delete;
+    } sink(&paths);
+    try {
+        parse_scenario(json_text, "field list");
+    } catch (const ScenarioError&) {
+        // The fields looked up before the error are the answer.
+    }
+    return {paths.begin(), paths.end()};
+}
+
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
     // Bounded before parsing: messages and copies of a deeper document recurse once per level.
     if (const auto problem = io::json_nesting_problem(json_text))

@@ -65,6 +65,9 @@ template <class E, std::size_t N> inline const char* name_of(const Names<E, N>& 
     return "?";
 }
 
+// While set, every field path a Reader looks up is added to it (scenario_field_paths()).
+inline thread_local std::set<std::string>* g_field_paths = nullptr;
+
 // One JSON object being read: remembers which keys were consumed so the rest can be reported as
 // unknown fields, and turns every type or range problem into a ScenarioError naming the field.
 class Reader {
@@ -82,6 +85,7 @@ public:
     // The value at `key`, or nullptr when absent or JSON null (both mean "default").
     const json* get(const std::string& key) {
         seen_.insert(key);
+        if (g_field_paths != nullptr) g_field_paths->insert(field(key));
         auto it = obj_.find(key);
         if (it == obj_.end() || it->is_null()) return nullptr;
         return &*it;

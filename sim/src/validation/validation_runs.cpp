@@ -237,6 +237,14 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
             row.fail("tp_input_gather", "per-projection gathers are a PyTorch TP plan's");
         l.tp_gather_per_projection = true;
     }
+    // fsdp_sharding per-parameter: Layout::fsdp_per_param_copies (PyTorch FSDP2 only).
+    if (row.has_optional("fsdp_sharding")) {
+        if (row.text("fsdp_sharding") != "per-parameter")
+            row.fail("fsdp_sharding", "expected per-parameter or empty");
+        if (framework != Framework::pytorch_fsdp)
+            row.fail("fsdp_sharding", "per-parameter sharding is PyTorch FSDP2's");
+        l.fsdp_per_param_copies = true;
+    }
     l.distribute_saved_activations = row.has_optional("distribute_saved_activations") &&
                                      row.flag("distribute_saved_activations");
     // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all

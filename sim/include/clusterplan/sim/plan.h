@@ -73,6 +73,11 @@ struct Layout {
     // recomputed (Megatron-LM --distribute-saved-activations, formerly
     // --distribute-checkpointed-activations; metaseq's OPT runs).
     bool distribute_saved_activations = false;
+    // Sharded data parallelism with one tensor per parameter (PyTorch FSDP2 fully_shard): each
+    // all-gather is copied out of its flat buffer into the parameters, and each reduce-scatter's
+    // gradients copied (cast to the reduce dtype) into one, on the compute stream's path; FSDP1's
+    // flat parameter gathers into the parameters' own storage and copies neither.
+    bool fsdp_per_param_copies = false;
 
     int devices() const { return tp * pp * dp * cp; }
     // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.

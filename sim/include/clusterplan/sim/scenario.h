@@ -173,6 +173,11 @@ struct Scenario {
 
 // Parses and validates a scenario document (JSON text). `origin` names the file in errors.
 Scenario parse_scenario(const std::string& json_text, const std::string& origin);
+// The field paths the parser looks up while reading `json_text`, given or not ("model.layers",
+// "serving.slo.p", "training.seq_phases[0].seq_len"), sorted: the fields a scenario may hold in
+// the sections the document has. A section it leaves out is not entered, so its fields are not
+// listed; a document the parser refuses lists those looked up before the error.
+std::vector<std::string> scenario_field_paths(const std::string& json_text);
 // Serialises back to `clusterplan.scenario/1` JSON (round-trips through parse_scenario).
 std::string scenario_to_json(const Scenario& scenario);
 

@@ -68,6 +68,18 @@ std::vector<std::string> match_instances(const std::vector<std::string>& pattern
 // scenario parser (origin "Serve page"). Throws sim::ScenarioError with the parser's sentence.
 sim::Scenario serving_scenario(const ServingQuestion& question, const catalog::Catalog& catalog);
 
+// The model the question serves (its preset, or its own model section) as the scenario parser
+// reads it. Throws sim::ScenarioError.
+sim::Workload question_model(const ServingQuestion& question);
+
+// The question's model section (`model_json`, or {"preset": preset}) with the fields of `shape`
+// that differ from question_model() written over it, under the names the scenario file uses
+// (model.layers, model.kv_heads ...; a head width of 0 drops model.head_dim). Every other field
+// of the section stays as it is. Read back by the scenario parser with the question's serving
+// section, so a shape it refuses throws its sentence naming the field and nothing changes.
+std::string reshaped_model_json(const ServingQuestion& question,
+                                const sim::TransformerShape& shape);
+
 struct ServingStudy {
     sim::Scenario scenario;
     // Deployments best first: meeting the SLO by cost, then missing it, then those that cannot
