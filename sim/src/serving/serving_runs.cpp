@@ -37,6 +37,10 @@ Workload parse_model(const std::string& id, const json& m) {
     s.gated_mlp = m.at("gated_mlp").get<bool>();
     s.vocab = m.at("vocab").get<int>();
     s.encoder_only = m.value("encoder_only", false);
+    // Qwen3-32B's 64 heads of 128 make a query 8,192 wide over a 5,120 hidden size
+    // (Qwen/Qwen3-32B config.json head_dim); absent = hidden / heads.
+    s.head_dim = m.value("head_dim", 0);
+    if (s.head_dim < 0) bad("model " + id, "head_dim must be positive");
     // Mixture-of-Experts decoders (Mixtral): routed experts per MoE layer, top-k, expert width.
     s.moe.experts = m.value("experts", 0);
     s.moe.experts_per_token = m.value("experts_per_token", 0);
