@@ -10,12 +10,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 413, 11, 0.9211, 1.3460, 0.8031, 2.7619},
-        {"tensorrt-llm", G::hopper, 1335, 18, 0.9129, 1.2798, 0.6039, 3.0561},
-        {"tensorrt-llm", G::ada, 320, 9, 0.8909, 1.1270, 0.7440, 1.6042},
-        {"vllm", G::ampere, 93, 5, 0.8529, 1.1431, 0.7452, 2.0007},
-        {"vllm", G::hopper, 37, 5, 0.9424, 1.7895, 0.8491, 3.8891},
+        {"tensorrt-llm", G::ampere, 425, 13, 0.9216, 1.3355, 0.8031, 2.7619},
+        {"tensorrt-llm", G::hopper, 1350, 22, 0.9130, 1.2868, 0.6039, 3.0561},
+        {"tensorrt-llm", G::ada, 322, 10, 0.8897, 1.1268, 0.7440, 1.6042},
+        {"vllm", G::ampere, 105, 7, 0.8531, 1.2018, 0.7452, 2.0007},
+        {"vllm", G::hopper, 45, 7, 0.9411, 1.9765, 0.8491, 3.8891},
         {"vllm", G::trainium, 3, 1, 1.0345, 1.0496, 1.0340, 1.0528},
+        {"vllm", G::ada, 2, 1, 1.0385, 1.3979, 0.9936, 1.4428},
         {"vllm", G::trainium2, 1, 1, 0.9013, 0.9013, 0.9013, 0.9013},
         {"vllm", G::other, 3, 2, 0.9840, 1.1911, 0.9495, 1.2084},
         {"tgi", G::ampere, 26, 3, 0.8248, 1.2694, 0.8104, 1.3585},
@@ -28,12 +29,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 6, 2, 0.8006, 1.0375, 0.7826, 1.0494},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 11, 2, 1.0137, 1.5282, 0.9692, 6.4222},
-        {"tensorrt-llm", G::hopper, 60, 6, 0.8581, 1.5650, 0.6236, 2.8459},
+        {"tensorrt-llm", G::ampere, 23, 4, 0.8142, 1.4034, 0.7337, 6.4222},
+        {"tensorrt-llm", G::hopper, 71, 10, 0.8409, 2.1405, 0.6236, 3.5051},
         {"tensorrt-llm", G::ada, 4, 1, 0.9580, 1.0241, 0.9539, 1.0274},
-        {"vllm", G::ampere, 95, 5, 0.8484, 2.5702, 0.1805, 7.4441},
-        {"vllm", G::hopper, 30, 5, 0.9395, 2.3975, 0.7444, 6.5094},
+        {"vllm", G::ampere, 107, 7, 0.8485, 2.4689, 0.1805, 7.4441},
+        {"vllm", G::hopper, 36, 6, 0.9509, 2.9798, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
+        {"vllm", G::ada, 1, 1, 1.4127, 1.4127, 1.4127, 1.4127},
         {"vllm", G::trainium2, 3, 2, 0.8722, 1.0495, 0.8714, 1.0931},
         {"vllm", G::other, 3, 2, 1.1813, 3.3549, 1.0427, 3.7597},
         {"tgi", G::ampere, 9, 2, 0.9376, 2.7137, 0.8889, 2.9822},
@@ -43,11 +45,12 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::other, 42, 1, 1.2368, 3.0377, 1.1003, 3.6246},
     };
     static const std::vector<ResidualBucket> step = {
-        {"tensorrt-llm", G::ampere, 4, 1, 0.9166, 1.0481, 0.8856, 1.0635},
-        {"tensorrt-llm", G::hopper, 53, 5, 0.8861, 1.4417, 0.6718, 3.1927},
-        {"vllm", G::ampere, 98, 6, 0.8843, 1.2553, 0.8456, 1.4548},
-        {"vllm", G::hopper, 36, 6, 0.7655, 2.2604, 0.6811, 2.8522},
+        {"tensorrt-llm", G::ampere, 16, 3, 0.8046, 1.9629, 0.4240, 2.0642},
+        {"tensorrt-llm", G::hopper, 64, 9, 0.8865, 2.2954, 0.5840, 4.6948},
+        {"vllm", G::ampere, 110, 8, 0.8715, 1.2955, 0.5837, 1.8204},
+        {"vllm", G::hopper, 42, 7, 0.7599, 2.2999, 0.6811, 2.8522},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},
+        {"vllm", G::ada, 1, 1, 1.7198, 1.7198, 1.7198, 1.7198},
         {"vllm", G::trainium2, 3, 2, 0.8860, 0.9115, 0.8842, 0.9162},
         {"vllm", G::other, 3, 2, 0.9408, 1.0617, 0.9337, 1.0849},
         {"tgi", G::ampere, 26, 3, 0.8947, 1.1599, 0.8445, 1.3367},
