@@ -33,6 +33,8 @@ Workload parse_model(const std::string& id, const json& m) {
     s.hidden = m.at("hidden").get<int>();
     s.heads = m.at("heads").get<int>();
     s.kv_heads = m.at("kv_heads").get<int>();
+    // Query heads wider than hidden / heads (Qwen3-32B: 64 x 128 over a 5120 hidden).
+    s.head_dim = m.value("head_dim", 0);
     s.ffn_hidden = m.at("ffn_hidden").get<int>();
     s.gated_mlp = m.at("gated_mlp").get<bool>();
     s.vocab = m.at("vocab").get<int>();
