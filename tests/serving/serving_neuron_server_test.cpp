@@ -225,3 +225,26 @@ TEST_CASE("serving: KV heads per NeuronCore follow the decoder library's GQA sha
     CHECK(predict_serving_run(set.runs[0], fx.node("inf2.48xlarge"), fx.factors) >
           predict_serving_run(set.runs[1], fx.node("inf2.48xlarge"), fx.factors));
 }
+
+TEST_CASE("NxD's expert MLPs on Neuron devices have static shapes: a decode step runs every expert "
+          "once its routed rows reach the expert count, and a long prompt runs padded blocks") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingRun run =
+        published("optneuron-vllm-trn2-qwen3-30b-a3b-tp4-bs16-synchronous-2025-10-16-15-34-34-itl");
+    ServingSetup st = make_serving_setup(run.workload, fx.node(run.instance), run.engine,
+                                         run.weights, run.kv_cache, run.tp, 1, nullptr);
+    // 128 experts, 8 per token: batch 8 routes 64 rows (one expert load each), batch 16 routes
+    // 128 and runs all 128 experts, batch 32 still all 128. Reached experts would grow evenly
+    // (52, 82, 112).
+    auto weights_s = [&](int batch) {
+        st.compiled_decode_batch = batch;
+        return decode_step_terms(st, 1, 2048)[ServingTerm::weights];
+    };
+    const double w8 = weights_s(8), w16 = weights_s(16), w32 = weights_s(32);
+    CHECK(w16 - w8 > 4.0 * (w32 - w16));
+    // 2048 prompt tokens route 16,384 rows into 159 blocks of 512, 1024 tokens 8,192 rows into
+    // 143: nearly the same expert work for half the tokens.
+    const double e1024 = prefill_terms(st, 1, 1024, 0, true)[ServingTerm::expert_compute];
+    const double e2048 = prefill_terms(st, 1, 2048, 0, true)[ServingTerm::expert_compute];
+    CHECK_REL(e1024 / e2048, 143.0 / 159.0, 0.05);
+}

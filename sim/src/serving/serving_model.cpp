@@ -61,7 +61,8 @@ double layers_per_stage(const ServingSetup& st) {
 }
 
 // The linear layers of one transformer layer for `tokens` rows on one TP rank.
-void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t) {
+void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t,
+                     bool context_encoding = false) {
     const TransformerShape& s = st.workload->shape;
     const double h = s.hidden, tp = st.tp, f = s.ffn_width();
     const double q = heads_per_rank(s, st.tp) * head_dim(s);
@@ -73,7 +74,7 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, dense,
                     t);                                        // up(+gate)
     add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, dense, t); // down
-    if (moe > 0) add_moe_gemms(st, tokens, count * moe, t);
+    if (moe > 0) add_moe_gemms(st, tokens, count * moe, t, context_encoding);
 }
 
 // Layernorms, residual adds, rotary/bias and the MLP activation: read and write once each; an
@@ -421,7 +422,7 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     if (all_tokens <= 0) return t;
     const double pass_tokens = chunk_tokens > 0 ? std::min(all_tokens, chunk_tokens) : all_tokens;
     const double passes = all_tokens / pass_tokens;
-    add_layer_gemms(st, pass_tokens, layers * passes, t);
+    add_layer_gemms(st, pass_tokens, layers * passes, t, true);
     t[ServingTerm::weights] += layers * passes *
                                hbm_s(st, elementwise_bytes(st, pass_tokens, st.sequence_parallel),
                                      pass_tokens * s.hidden * 2.0);

@@ -136,7 +136,8 @@ void add_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double we
 // token writes in a layer, and the routed and shared experts' GEMMs for `tokens` rows.
 double moe_layer_share(const TransformerShape& shape);
 double mlp_width(const TransformerShape& shape);
-void add_moe_gemms(const ServingSetup& setup, double tokens, double count, ServingTerms& terms);
+void add_moe_gemms(const ServingSetup& setup, double tokens, double count, ServingTerms& terms,
+                   bool context_encoding);
 // KV-cache bytes per token of the whole model (2 x layers x kv_heads x head_dim x bytes).
 double kv_bytes_per_token(const TransformerShape& shape, StorageType kv_cache);
 // Attention heads the busiest TP rank computes: ranks hold whole heads, so where TP does not
