@@ -248,3 +248,37 @@ TEST_CASE("NxD's expert MLPs on Neuron devices have static shapes: a decode step
     const double e2048 = prefill_terms(st, 1, 2048, 0, true)[ServingTerm::expert_compute];
     CHECK_REL(e1024 / e2048, 143.0 / 159.0, 0.05);
 }
+
+TEST_CASE("a Neuron server with async scheduling runs its host loop beside the device's step") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingRun run = published("vllmneuron-trn2-llama3.1-8b-tp8-seqs2-c2-512x128-tpot");
+    REQUIRE(run.async_host_loop);
+    ServingSetup st = setup_tp8(run, fx.node(run.instance));
+    st.compiled_decode_batch = 2;
+    const EngineFactors& f = fx.factors.of(ServingEngine::neuron);
+    const ServingTerms step = decode_step_terms(st, 2, 640);
+    REQUIRE(step[ServingTerm::host_step_overhead] == 1.0);
+    ServingTerms device = step;
+    device[ServingTerm::host_step_overhead] = 0;
+    const double device_s = serving_time_s(device, f);
+    const double host_s = f.k_of(ServingTerm::host_step_overhead);
+    // Synchronous (the fitted optimum-neuron servers): the host loop follows the device's step.
+    CHECK_REL(decode_step_s(st, step, f), device_s + host_s, 1e-9);
+    // One step ahead: the longer of the two.
+    st.async_host_loop = true;
+    CHECK_REL(decode_step_s(st, step, f), std::max(device_s, host_s), 1e-9);
+    ServingRun sync = run;
+    sync.async_host_loop = false;
+    CHECK(predict(sync) > predict(run));
+    // The run's field is read from the fixture's "async_scheduling".
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "vllm", "model": "m",
+                  "accelerator": "Trainium2", "instance": "trn2.48xlarge", "tp": 8, "batch": 2,
+                  "weights": "bf16", "async_scheduling": true, "input_tokens": 512,
+                  "output_tokens": 128, "metric": "tpot_ms", "value": 10}]})");
+    REQUIRE(set.runs.size() == 1);
+    CHECK(set.runs[0].async_host_loop);
+}

@@ -226,7 +226,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const ServingTerms step = decode_step_terms(st, b, context);
     const double device_step_s = serving_time_s(step, f);
-    c.decode_step_s = std::max(device_step_s, decode_issue_floor_s(st));
+    c.decode_step_s = decode_step_s(st, step, f);
     c.step = serving_breakdown(step, f);
     // Where the first token comes from a decode step: the prompt but its last token, then that
     // step.
@@ -243,7 +243,8 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
         policy.continuous_batching
             ? serving_time_s(marginal_prefill_terms(st, policy, input_tokens), f) * b
             : serving_time_s(prefill_terms(st, b, input_tokens, 0), f);
-    // Each of the cycle's decode steps lasts at least the host's issue time (decode_step_s).
+    // Each of the cycle's decode steps lasts at least the host's issue time, and an overlapped
+    // host loop takes its share out of the device's step (decode_step_s).
     c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f) +
                 output_tokens * (c.decode_step_s - device_step_s);
     c.output_tokens_per_s = b * output_tokens / c.cycle_s;

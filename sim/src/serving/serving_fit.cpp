@@ -38,9 +38,10 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         return std::nullopt;
     // Figures in another tokenizer's tokens or spread over whole requests: checked, not fitted.
     if (run.counted_tokens_per_token != 1.0 || run.per_token_of_request) return std::nullopt;
-    // A decode step bounded by the host's issue time (eager launches) is not linear in the
-    // factors: such runs are checked, not fitted.
-    if (st.eager_decode) return std::nullopt;
+    // A decode step bounded by the host's issue time (eager launches), or the longer of an
+    // overlapped host loop and the device's step, is not linear in the factors: such runs are
+    // checked, not fitted.
+    if (st.eager_decode || st.async_host_loop) return std::nullopt;
     const double b = plan.batch;
     Equation e;
     e.decoder = serves_generation(st, run.output_tokens);

@@ -1,5 +1,5 @@
 // Host-side time of serving steps: what the host spends issuing a step's work where the device
-// does not run it from a captured graph.
+// does not run it from a captured graph, and a host loop that overlaps the device's step.
 #include "serving/serving_model.h"
 
 #include <algorithm>
@@ -50,8 +50,19 @@ double decode_issue_floor_s(const ServingSetup& st) {
     return st.workload->shape.layers * eager_host_issue_s_per_layer();
 }
 
+// With async scheduling the host prepares step n + 1 and reads back step n's tokens while the
+// device runs step n (vLLM Neuron plugin, aws-neuron/aws-neuron-sdk @ 81ce03ae
+// vllm-neuron/docs/design/vllm/async-scheduling-and-async-execution.md: "overlaps CPU work
+// (scheduling, input preparation, output processing) with Neuron device execution", on by default
+// with on-device sampling), so the host loop fitted on synchronous servers bounds the step instead
+// of adding to it.
 double decode_step_s(const ServingSetup& st, const ServingTerms& step, const EngineFactors& f) {
-    return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
+    if (!st.async_host_loop) return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
+    ServingTerms device = step;
+    device[ServingTerm::host_step_overhead] = 0;
+    const double host_s =
+        step[ServingTerm::host_step_overhead] * f.k_of(ServingTerm::host_step_overhead);
+    return std::max({serving_time_s(device, f), host_s, decode_issue_floor_s(st)});
 }
 
 } // namespace cp::sim

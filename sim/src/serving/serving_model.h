@@ -88,6 +88,10 @@ struct ServingSetup {
     // kernel: TensorRT-LLM's XQA, FlashAttention, paged attention); false: one masked-MHA pass per
     // query head, each re-reading its group's K and V (TensorRT-LLM before XQA was on by default).
     bool gqa_shared_kv_reads = true;
+    // A Neuron server that schedules one step ahead (the vLLM Neuron plugin's async scheduling, on
+    // by default with on-device sampling): the host loop of one step runs while the device runs
+    // the previous one, so a decode step lasts the longer of the two (decode_step_s).
+    bool async_host_loop = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
 };
 

@@ -316,7 +316,9 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
                                    " is planned with the " + enum_name(best.engine) +
                                    " profile, the engine it runs like (no measurements of its own "
                                    "fitted)");
-    best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator));
+    best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator),
+                                       r.workload.kind == WorkloadKind::transformer &&
+                                           r.workload.shape.moe.enabled());
     for (const char* field : {"engine", "weights", "kv_cache", "tp", "batch", "replicas"}) {
         const std::string f = field;
         const bool given = (f == "engine" && r.spec.engine) || (f == "weights" && r.spec.weights) ||

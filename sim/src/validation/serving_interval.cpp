@@ -1,10 +1,12 @@
 // Serving prediction intervals (serving_interval.h) on the shared interval rule.
 #include "clusterplan/sim/serving_interval.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace cp::sim {
 
@@ -34,8 +36,21 @@ ServingFigure serving_figure(ServingMetric metric) {
     return ServingFigure::throughput;
 }
 
-ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation) {
-    const std::string_view family = enum_name(engine);
+std::string_view serving_bucket_family(ServingEngine engine, bool moe) {
+    static const std::array<std::string, kServingEngineCount> moe_names = [] {
+        std::array<std::string, kServingEngineCount> names;
+        for (int i = 0; i < kServingEngineCount; ++i)
+            names[static_cast<std::size_t>(i)] =
+                std::string(enum_name(static_cast<ServingEngine>(i))) + " moe";
+        return names;
+    }();
+    if (!moe) return enum_name(engine);
+    return moe_names[static_cast<std::size_t>(engine)];
+}
+
+ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation,
+                                   bool moe) {
+    const std::string_view family = serving_bucket_family(engine, moe);
     return {
         interval_from_buckets(serving_residual_buckets(ServingFigure::throughput), family,
                               generation),
@@ -50,7 +65,7 @@ compute_serving_residual_buckets(const std::vector<ServingRunCheck>& checks,
         std::vector<double> ratios;
         std::set<std::string> sources;
     };
-    std::map<std::pair<ServingEngine, AcceleratorGeneration>, Acc> acc;
+    std::map<std::tuple<ServingEngine, bool, AcceleratorGeneration>, Acc> acc;
     for (const ServingRunCheck& c : checks) {
         const ServingRun& run = *c.run;
         if (serving_figure(run.metric) != figure) continue;
@@ -59,14 +74,17 @@ compute_serving_residual_buckets(const std::vector<ServingRunCheck>& checks,
         if (!node) continue;
         const double ratio = figure == ServingFigure::throughput ? c.predicted_left_out / run.value
                                                                  : run.value / c.predicted_left_out;
-        Acc& a = acc[{run.engine, accelerator_generation(node->accelerator)}];
+        const bool moe =
+            run.workload.kind == WorkloadKind::transformer && run.workload.shape.moe.enabled();
+        Acc& a = acc[{run.engine, moe, accelerator_generation(node->accelerator)}];
         a.ratios.push_back(ratio);
         a.sources.insert(run.source);
     }
     std::vector<ResidualBucket> out;
     for (auto& [key, a] : acc)
-        out.push_back(make_residual_bucket(enum_name(key.first), key.second, std::move(a.ratios),
-                                           static_cast<int>(a.sources.size())));
+        out.push_back(make_residual_bucket(
+            serving_bucket_family(std::get<0>(key), std::get<1>(key)), std::get<2>(key),
+            std::move(a.ratios), static_cast<int>(a.sources.size())));
     return out;
 }
 

@@ -1,12 +1,14 @@
 // How sure a serving figure is: the prediction interval of prediction_interval.h (one rule for
 // training and serving) over the leave-one-source-out residuals of the published serving runs,
-// bucketed by engine x accelerator generation. Throughput, time to first token and the per-step
-// time err differently (TTFT carries the queue, a step time does not), so each has its own table.
+// bucketed by engine x accelerator generation, Mixture-of-Experts models apart from dense ones.
+// Throughput, time to first token and the per-step time err differently (TTFT carries the queue, a
+// step time does not), so each has its own table.
 #pragma once
 
 #include "clusterplan/sim/prediction_interval.h"
 #include "clusterplan/sim/serving_fit.h"
 
+#include <string_view>
 #include <vector>
 
 namespace cp::sim {
@@ -32,7 +34,14 @@ struct ServingIntervals {
 // validation test from the bundled runs.
 const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure);
 
-ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation);
+// The bucket family of an engine's runs: the engine's name for dense models, "<engine> moe" for
+// Mixture-of-Experts models. Routing, token permutation and the expert GEMMs (each engine's own
+// MoE kernels, NxD's static-shape expert dispatch on Neuron) are work a dense model has none of,
+// so an MoE run's misses say nothing about a dense plan's and the other way round.
+std::string_view serving_bucket_family(ServingEngine engine, bool moe);
+
+ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation,
+                                   bool moe);
 
 // Buckets of measured / predicted time (a rate's predicted / measured) of `checks` whose figure
 // is `figure`, each run predicted with its own source left out of the fit.

@@ -113,6 +113,9 @@ struct ServingRun {
     // Compiled by transformers-neuronx (the Neuron SDK's decoder library to 2.26), where the
     // source states it; else a Neuron run is NxD Inference's (serving_model.h KvHeadSharding).
     bool transformers_neuronx = false;
+    // The server overlaps its host loop with the device's step, where the source's engine version
+    // does so by default (ServingSetup::async_host_loop).
+    bool async_host_loop = false;
     // Decode steps launched kernel by kernel from the host (no CUDA graphs), where the source's
     // engine version ran so by default (ServingSetup::eager_decode).
     bool eager_decode = false;
