@@ -63,19 +63,22 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
         "model": {"preset": "llama3-8b"},
         "cluster": {"region": "us-east-1"},
         "serving": {"tp": 2, "pp": 2, "batch": 64, "engine_max_batch": 256,
-                    "gqa_shared_kv_reads": false, "request_rate_per_s": 5, "replicas": 3}})",
+                    "gqa_shared_kv_reads": false, "async_scheduling": true,
+                    "request_rate_per_s": 5, "replicas": 3}})",
                                                            "test");
     const ServingQuestion q = cp::service::serving_question(file);
     CHECK(q.pp == 2);
     CHECK(q.replicas == 3);
     CHECK(q.engine_max_batch == 256);
     CHECK_FALSE(q.gqa_shared_kv_reads);
+    CHECK(q.async_scheduling);
     const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
     REQUIRE(back.serving);
     CHECK(back.serving->pp == 2);
     CHECK(back.serving->replicas == 3);
     CHECK(back.serving->engine_max_batch == 256);
     CHECK_FALSE(back.serving->gqa_shared_kv_reads);
+    CHECK(back.serving->async_scheduling);
     CHECK(back.serving->batch == 64);
 
     // Left out, they stay left out: searched, as the rate needs, built for the batch it runs.
@@ -85,6 +88,7 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK_FALSE(plain.serving->replicas.has_value());
     CHECK_FALSE(plain.serving->engine_max_batch.has_value());
     CHECK(plain.serving->gqa_shared_kv_reads);
+    CHECK_FALSE(plain.serving->async_scheduling);
 }
 
 TEST_CASE("A serving question keeps a model its file shapes: no preset, or overridden fields",

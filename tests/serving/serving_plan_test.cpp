@@ -231,3 +231,36 @@ TEST_CASE("serving.engine_max_batch and gqa_shared_kv_reads: defaults, round tri
         CHECK_THROWS_WITH(parse_scenario(head + serving + "}", "b.json"), Catch::Contains(message));
     }
 }
+
+TEST_CASE("serving.async_scheduling: on Neuron the host loop bounds a decode step, on GPUs it is "
+          "ignored; round trip and a bad value") {
+    auto& fx = cp::test::serving_fixture();
+    const auto tpot_ms = [&](const char* instance, bool async) {
+        ServingRequest req;
+        req.workload = find_model_preset("llama3-8b")->workload;
+        req.spec.engine = ServingEngine::vllm;
+        req.spec.tp = 8;
+        req.spec.batch = 4;
+        req.spec.input_tokens = 512;
+        req.spec.output_tokens = 128;
+        req.spec.request_rate_per_s = 1;
+        req.spec.async_scheduling = async;
+        const auto ranked = rank_serving(req, {*fx.catalog.node_spec(instance)}, fx.factors);
+        REQUIRE(!ranked.empty());
+        REQUIRE(ranked.front().valid);
+        return ranked.front().tpot_ms;
+    };
+    // Scheduling one step ahead hides the host loop behind the device's step.
+    CHECK(tpot_ms("inf2.48xlarge", true) < 0.9 * tpot_ms("inf2.48xlarge", false));
+    // GPU engines' fitted steps already carry their host overlap.
+    CHECK(tpot_ms("p4d.24xlarge", true) == tpot_ms("p4d.24xlarge", false));
+
+    const std::string head = R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "serving": )";
+    const Scenario plain = parse_scenario(head + "{}}", "p.json");
+    CHECK_FALSE(plain.serving.value().async_scheduling);
+    const Scenario sc = parse_scenario(head + R"({"async_scheduling": true}})", "a.json");
+    CHECK(sc.serving.value().async_scheduling);
+    CHECK(parse_scenario(scenario_to_json(sc), "again.json").serving.value().async_scheduling);
+    CHECK_THROWS_WITH(parse_scenario(head + R"({"async_scheduling": "on"}})", "b.json"),
+                      Catch::Contains("serving.async_scheduling: must be true or false"));
+}

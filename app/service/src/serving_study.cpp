@@ -96,6 +96,7 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
     q.replicas = s.replicas.value_or(0);
     q.engine_max_batch = s.engine_max_batch.value_or(0);
     q.gqa_shared_kv_reads = s.gqa_shared_kv_reads;
+    q.async_scheduling = s.async_scheduling;
     q.request_rate_per_s = sim::is_known(s.request_rate_per_s) ? s.request_rate_per_s : 0;
     q.input_tokens = s.input_tokens;
     q.output_tokens = s.output_tokens;
@@ -144,6 +145,7 @@ nlohmann::ordered_json serving_section(const ServingQuestion& q) {
     if (q.batch > 0) serving["batch"] = q.batch;
     if (q.engine_max_batch > 0) serving["engine_max_batch"] = q.engine_max_batch;
     if (!q.gqa_shared_kv_reads) serving["gqa_shared_kv_reads"] = false;
+    if (q.async_scheduling) serving["async_scheduling"] = true;
     serving["input_tokens"] = q.input_tokens;
     serving["output_tokens"] = q.output_tokens;
     if (q.request_rate_per_s > 0) serving["request_rate_per_s"] = q.request_rate_per_s;

@@ -154,6 +154,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     ServingSetup st = make_serving_setup(r.workload, node, c.engine, c.weights, c.kv_cache, c.tp,
                                          c.pp, calibration);
     st.gqa_shared_kv_reads = r.spec.gqa_shared_kv_reads;
+    st.async_host_loop = r.spec.async_scheduling && neuron_devices(st.hw);
     plan.neuron = st.hw.cores_per_chip > 1 || !st.hw.device.is_gpu;
     plan.compute = st.compute;
     plan.price_as_of = node.price_as_of;

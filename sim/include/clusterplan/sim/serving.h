@@ -51,6 +51,10 @@ struct ServingSpec {
     // Whether the engine's decode attention reads each KV head once for its whole query-head group
     // (a GQA kernel); false: per-query-head kernels re-read it (ServingSetup::gqa_shared_kv_reads).
     bool gqa_shared_kv_reads = true;
+    // Whether the server schedules the next step while the device runs this one (the vLLM Neuron
+    // plugin's default async scheduling): the host loop then bounds a decode step instead of adding
+    // to it. Neuron devices only; GPU engines' fitted steps already carry their host overlap.
+    bool async_scheduling = false;
     int input_tokens = 128;
     int output_tokens = 128;              // 0 = an encoder or CNN: one forward pass per batch
     double request_rate_per_s = kUnknown; // NaN = saturated (offline throughput)

@@ -35,6 +35,8 @@ struct ServingQuestion {
     int engine_max_batch = 0;
     // false: the engine's decode kernels re-read each KV head per query head (no GQA kernel).
     bool gqa_shared_kv_reads = true;
+    // true: the server schedules one step ahead (Neuron's vLLM plugin default).
+    bool async_scheduling = false;
     // Defaults: a chat service (512 tokens in, 256 out, 10 requests/s, first token within half a
     // second and 20 tokens/s read speed per user).
     double request_rate_per_s = 10; // 0 = saturated (offline throughput)
