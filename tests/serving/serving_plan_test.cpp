@@ -232,8 +232,8 @@ TEST_CASE("serving.engine_max_batch and gqa_shared_kv_reads: defaults, round tri
     }
 }
 
-TEST_CASE("serving.async_scheduling: on Neuron the host loop bounds a decode step, on GPUs it is "
-          "ignored; round trip and a bad value") {
+TEST_CASE("serving.async_scheduling: the host loop bounds a Neuron decode step and is "
+          "ignored on GPUs, with round trip and a bad value") {
     auto& fx = cp::test::serving_fixture();
     const auto tpot_ms = [&](const char* instance, bool async) {
         ServingRequest req;
