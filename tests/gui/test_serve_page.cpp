@@ -154,14 +154,19 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
                              R"({"schema": "clusterplan.scenario/1", "name": "built engine",
         "model": {"preset": "llama3-8b"}, "cluster": {"region": "us-east-1",
         "instance": "g6.xlarge"}, "serving": {"pp": 2, "replicas": 3,
-        "engine_max_batch": 256, "gqa_shared_kv_reads": false, "request_rate_per_s": 5}})");
+        "engine_max_batch": 256, "gqa_shared_kv_reads": false, "async_scheduling": true,
+        "request_rate_per_s": 5}})");
     auto* max_batch = page->form()->findChild<QSpinBox*>(QStringLiteral("engine_max_batch"));
     REQUIRE(max_batch != nullptr);
     CHECK(max_batch->value() == 256);
     auto* gqa = page->form()->findChild<QCheckBox*>(QStringLiteral("gqa_shared_kv_reads"));
     REQUIRE(gqa != nullptr);
     CHECK_FALSE(gqa->isChecked());
+    auto* async = page->form()->findChild<QCheckBox*>(QStringLiteral("async_scheduling"));
+    REQUIRE(async != nullptr);
+    CHECK(async->isChecked());
     const cp::service::ServingQuestion q = page->form()->question();
+    CHECK(q.async_scheduling);
     CHECK(q.engine_max_batch == 256);
     CHECK_FALSE(q.gqa_shared_kv_reads);
     CHECK(q.pp == 2);
@@ -171,6 +176,7 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     const cp::sim::ServingSpec& spec = *page->study()->scenario.serving;
     CHECK(spec.engine_max_batch == 256);
     CHECK_FALSE(spec.gqa_shared_kv_reads);
+    CHECK(spec.async_scheduling);
     CHECK(spec.pp == 2);
     CHECK(spec.replicas == 3);
 }

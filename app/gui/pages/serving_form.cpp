@@ -84,6 +84,12 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     gqa_shared_kv_reads_->setObjectName(QStringLiteral("gqa_shared_kv_reads"));
     gqa_shared_kv_reads_->setToolTip(tr("Decode attention reads each KV head once for its query-"
                                         "head group; off: per-query-head kernels re-read it"));
+    async_scheduling_ = new QCheckBox(tr("Async scheduling (Neuron)"));
+    async_scheduling_->setObjectName(QStringLiteral("async_scheduling"));
+    async_scheduling_->setToolTip(tr("The server schedules the next step while the device runs "
+                                     "this one (the vLLM Neuron plugin's default): on Inferentia "
+                                     "and Trainium the host loop bounds a decode step instead of "
+                                     "adding to it; no effect on GPUs"));
     rate_ = real_field(0, 1e6, 1, tr(" req/s"),
                        tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
@@ -135,6 +141,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("Batch"), batch_);
     f->addRow(tr("Engine max"), engine_max_batch_);
     f->addRow(gqa_shared_kv_reads_);
+    f->addRow(async_scheduling_);
     auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
     f = form_in(traffic_box);
     f->addRow(tr("Requests"), rate_);
@@ -160,7 +167,8 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
         connect(box, &QSpinBox::valueChanged, this, &ServingForm::changed);
     for (QDoubleSpinBox* box : {rate_, ttft_, tpot_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &ServingForm::changed);
-    connect(gqa_shared_kv_reads_, &QCheckBox::toggled, this, &ServingForm::changed);
+    for (QCheckBox* box : {gqa_shared_kv_reads_, async_scheduling_})
+        connect(box, &QCheckBox::toggled, this, &ServingForm::changed);
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
@@ -194,6 +202,7 @@ void ServingForm::updateForModel() {
     tpot_->setEnabled(generates);
     kv_cache_->setEnabled(generates);
     gqa_shared_kv_reads_->setEnabled(generates);
+    async_scheduling_->setEnabled(generates);
     if (!generates) {
         output_tokens_->setValue(0);
         tpot_->setValue(0);
@@ -285,6 +294,7 @@ service::ServingQuestion ServingForm::question() const {
     q.replicas = replicas_;
     q.engine_max_batch = engine_max_batch_->value();
     q.gqa_shared_kv_reads = gqa_shared_kv_reads_->isChecked();
+    q.async_scheduling = async_scheduling_->isChecked();
     q.request_rate_per_s = rate_->value();
     q.input_tokens = input_tokens_->value();
     q.output_tokens = output_tokens_->value();
@@ -330,6 +340,7 @@ void ServingForm::fill(const service::ServingQuestion& q) {
     replicas_ = q.replicas;
     engine_max_batch_->setValue(q.engine_max_batch);
     gqa_shared_kv_reads_->setChecked(q.gqa_shared_kv_reads);
+    async_scheduling_->setChecked(q.async_scheduling);
     rate_->setValue(q.request_rate_per_s);
     input_tokens_->setValue(q.input_tokens);
     output_tokens_->setValue(q.output_tokens);

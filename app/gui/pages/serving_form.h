@@ -64,6 +64,7 @@ private:
     QSpinBox* batch_ = nullptr;
     QSpinBox* engine_max_batch_ = nullptr;
     QCheckBox* gqa_shared_kv_reads_ = nullptr;
+    QCheckBox* async_scheduling_ = nullptr;
     QDoubleSpinBox* rate_ = nullptr;
     QSpinBox* input_tokens_ = nullptr;
     QSpinBox* output_tokens_ = nullptr;
