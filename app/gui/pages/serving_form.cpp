@@ -253,7 +253,7 @@ void ServingForm::reshapeModel() {
     }
     model_json_ = reshaped;
     model_preset_ = q.preset;
-    model_generates_ = !model.shape.encoder_only;
+    model_generates_ = service::workload_generates(model);
     if (!scenarioModelChosen()) {
         // The pipeline degree stays: the reshaped model was read back with it.
         const QSignalBlocker block(model_);

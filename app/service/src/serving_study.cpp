@@ -35,13 +35,29 @@ bool matches(const std::string& type, const std::string& pattern) {
 
 } // namespace
 
+bool workload_generates(const sim::Workload& w) {
+    return w.kind == sim::WorkloadKind::transformer && !w.shape.encoder_only;
+}
+
 bool preset_generates(const std::string& preset) {
     const sim::ModelPreset* p = sim::find_model_preset(preset);
-    return p != nullptr && p->workload.kind == sim::WorkloadKind::transformer &&
-           !p->workload.shape.encoder_only;
+    return p != nullptr && workload_generates(p->workload);
 }
 
 namespace {
+
+// A scenario of `model` and `serving` read by the scenario parser; the catalog is not consulted,
+// so the instance filter is left out.
+sim::Scenario read_with_model(const nlohmann::ordered_json& model,
+                              const nlohmann::ordered_json& serving) {
+    using json = nlohmann::ordered_json;
+    const json doc = {{"schema", "clusterplan.scenario/1"},
+                      {"name", "model"},
+                      {"model", model},
+                      {"cluster", {{"region", "us-east-1"}}},
+                      {"serving", serving}};
+    return sim::parse_scenario(doc.dump(), kFormOrigin);
+}
 
 // The scenario's model section where it is not its preset's alone (no preset, or overridden
 // fields), else empty: the sections the scenario writer gives the scenario and the preset.
@@ -50,13 +66,8 @@ std::string own_model_json(const sim::Scenario& sc) {
     const json written = json::parse(sim::scenario_to_json(sc)).at("model");
     if (sim::find_model_preset(sc.preset) != nullptr) {
         // The preset as the parser fills it (fused attention on for modern presets, ...).
-        const json preset_only = {{"schema", "clusterplan.scenario/1"},
-                                  {"name", "preset"},
-                                  {"model", {{"preset", sc.preset}}},
-                                  {"cluster", {{"region", sc.region}}},
-                                  {"serving", json::object()}};
         sim::Scenario bare = sc;
-        bare.workload = sim::parse_scenario(preset_only.dump(), kFormOrigin).workload;
+        bare.workload = read_with_model({{"preset", sc.preset}}, json::object()).workload;
         if (json::parse(sim::scenario_to_json(bare)).at("model") == written) return {};
     }
     return written.dump();
@@ -71,8 +82,7 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
         q.model_json = own_model_json(sc);
         if (!q.model_json.empty()) {
             q.preset = sc.preset;
-            q.model_generates = sc.workload.kind == sim::WorkloadKind::transformer &&
-                                !sc.workload.shape.encoder_only;
+            q.model_generates = workload_generates(sc.workload);
         }
     }
     q.name = sc.serving ? sc.name : std::string();
@@ -161,19 +171,6 @@ nlohmann::ordered_json serving_section(const ServingQuestion& q) {
 nlohmann::ordered_json model_section(const ServingQuestion& q) {
     using json = nlohmann::ordered_json;
     return q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
-}
-
-// A scenario of `model` and `serving` read by the scenario parser; the catalog is not consulted,
-// so the instance filter is left out.
-sim::Scenario read_with_model(const nlohmann::ordered_json& model,
-                              const nlohmann::ordered_json& serving) {
-    using json = nlohmann::ordered_json;
-    const json doc = {{"schema", "clusterplan.scenario/1"},
-                      {"name", "model"},
-                      {"model", model},
-                      {"cluster", {{"region", "us-east-1"}}},
-                      {"serving", serving}};
-    return sim::parse_scenario(doc.dump(), kFormOrigin);
 }
 
 } // namespace

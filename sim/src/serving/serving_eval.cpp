@@ -53,7 +53,7 @@ double kv_bytes_per_token_per_device(const ServingSetup& st) {
 ServingTerms shared_prefill_terms(const ServingSetup& st, double requests, int input_tokens,
                                   double chunk_tokens) {
     ServingTerms t = prefill_terms(st, requests, input_tokens, chunk_tokens);
-    if (st.policy().prefill_in_step_program && !neuron_devices(st.hw)) t[ServingTerm::overhead] = 0;
+    if (st.policy().prefill_in_step_program) t[ServingTerm::overhead] = 0;
     return t;
 }
 

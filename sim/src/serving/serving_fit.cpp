@@ -41,7 +41,7 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
     // A decode step bounded by the host's issue time (eager launches), or the longer of an
     // overlapped host loop and the device's step, is not linear in the factors: such runs are
     // checked, not fitted.
-    if (st.eager_decode || st.async_host_loop) return std::nullopt;
+    if (st.eager_decode || st.host_loop_overlapped()) return std::nullopt;
     const double b = plan.batch;
     Equation e;
     e.decoder = serves_generation(st, run.output_tokens);

@@ -57,7 +57,8 @@ double decode_issue_floor_s(const ServingSetup& st) {
 // with on-device sampling), so the host loop fitted on synchronous servers bounds the step instead
 // of adding to it.
 double decode_step_s(const ServingSetup& st, const ServingTerms& step, const EngineFactors& f) {
-    if (!st.async_host_loop) return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
+    if (!st.host_loop_overlapped())
+        return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
     ServingTerms device = step;
     device[ServingTerm::host_step_overhead] = 0;
     const double host_s =

@@ -450,9 +450,8 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     // both (EnginePolicy::prefill_in_step_program), else its own.
     t[ServingTerm::prefill_compute] += t[ServingTerm::compute];
     t[ServingTerm::compute] = 0;
-    t[st.policy().prefill_in_step_program && !neuron_devices(st.hw)
-          ? ServingTerm::overhead
-          : ServingTerm::prefill_overhead] += layers * passes;
+    t[st.policy().prefill_in_step_program ? ServingTerm::overhead
+                                          : ServingTerm::prefill_overhead] += layers * passes;
     return t.scaled(st.pp);
 }
 

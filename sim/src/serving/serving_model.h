@@ -93,6 +93,9 @@ struct ServingSetup {
     // the previous one, so a decode step lasts the longer of the two (decode_step_s).
     bool async_host_loop = false;
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
+    // Whether the host loop overlaps the device's step: a Neuron server that schedules ahead
+    // (GPU engines' fitted steps already carry their own host overlap).
+    bool host_loop_overlapped() const { return async_host_loop && neuron_devices(hw); }
 };
 
 // Per-term times of one unit of work at datasheet rates (overhead: layer-passes counted).

@@ -154,7 +154,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     ServingSetup st = make_serving_setup(r.workload, node, c.engine, c.weights, c.kv_cache, c.tp,
                                          c.pp, calibration);
     st.gqa_shared_kv_reads = r.spec.gqa_shared_kv_reads;
-    st.async_host_loop = r.spec.async_scheduling && neuron_devices(st.hw);
+    st.async_host_loop = r.spec.async_scheduling;
     plan.neuron = st.hw.cores_per_chip > 1 || !st.hw.device.is_gpu;
     plan.compute = st.compute;
     plan.price_as_of = node.price_as_of;
@@ -318,8 +318,7 @@ ServingPlan plan_serving(const ServingRequest& r, const NodeSpec& node,
                                    " profile, the engine it runs like (no measurements of its own "
                                    "fitted)");
     best.intervals = serving_intervals(best.engine, accelerator_generation(node.accelerator),
-                                       r.workload.kind == WorkloadKind::transformer &&
-                                           r.workload.shape.moe.enabled());
+                                       routes_experts(r.workload));
     for (const char* field : {"engine", "weights", "kv_cache", "tp", "batch", "replicas"}) {
         const std::string f = field;
         const bool given = (f == "engine" && r.spec.engine) || (f == "weights" && r.spec.weights) ||

@@ -48,6 +48,10 @@ std::string_view serving_bucket_family(ServingEngine engine, bool moe) {
     return moe_names[static_cast<std::size_t>(engine)];
 }
 
+bool routes_experts(const Workload& w) {
+    return w.kind == WorkloadKind::transformer && w.shape.moe.enabled();
+}
+
 ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation,
                                    bool moe) {
     const std::string_view family = serving_bucket_family(engine, moe);
@@ -74,9 +78,8 @@ compute_serving_residual_buckets(const std::vector<ServingRunCheck>& checks,
         if (!node) continue;
         const double ratio = figure == ServingFigure::throughput ? c.predicted_left_out / run.value
                                                                  : run.value / c.predicted_left_out;
-        const bool moe =
-            run.workload.kind == WorkloadKind::transformer && run.workload.shape.moe.enabled();
-        Acc& a = acc[{run.engine, moe, accelerator_generation(node->accelerator)}];
+        Acc& a = acc[{run.engine, routes_experts(run.workload),
+                      accelerator_generation(node->accelerator)}];
         a.ratios.push_back(ratio);
         a.sources.insert(run.source);
     }

@@ -39,6 +39,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
 // MoE kernels, NxD's static-shape expert dispatch on Neuron) are work a dense model has none of,
 // so an MoE run's misses say nothing about a dense plan's and the other way round.
 std::string_view serving_bucket_family(ServingEngine engine, bool moe);
+// Whether a workload's figures belong to the Mixture-of-Experts buckets.
+bool routes_experts(const Workload& workload);
 
 ServingIntervals serving_intervals(ServingEngine engine, AcceleratorGeneration generation,
                                    bool moe);

@@ -53,6 +53,8 @@ struct ServingQuestion {
 // True when the preset generates tokens (a decoder LLM); false for encoders and CNNs, and for an
 // unknown id.
 bool preset_generates(const std::string& preset);
+// Whether a model generates tokens: a decoder, not an encoder or a CNN.
+bool workload_generates(const sim::Workload& workload);
 
 // The question a serving scenario asks (its model preset, `serving` section, region, pricing and
 // instance choice). A scenario without a `serving` section gives the default question for its
