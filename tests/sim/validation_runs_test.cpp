@@ -313,6 +313,28 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
         sim::parse_validation_runs(sharding_header + options_row(good, ",,,,per-parameter"),
                                    "t.csv"),
         Catch::Contains("column fsdp_sharding: per-parameter sharding is PyTorch FSDP2's"));
+    // Fine-tuning (optional columns): the method, and the adapters' rank and targets for LoRA.
+    const std::string tuning_header =
+        header.substr(0, header.size() - 1) + ",training_method,lora_rank,lora_targets\n";
+    const auto tuning_row = [&](const std::string& cells) {
+        return tuning_header + good.substr(0, good.size() - 1) + "," + cells + "\n";
+    };
+    const auto lora = sim::parse_validation_runs(tuning_row("lora,32,attention"), "t.csv")[0];
+    CHECK(lora.workload.finetune.method == sim::TrainingMethod::lora);
+    CHECK(lora.workload.finetune.lora.rank == 32);
+    CHECK(lora.workload.finetune.lora.targets == sim::LoraTargets::attention);
+    CHECK(sim::parse_validation_runs(tuning_row("full,,"), "t.csv")[0].workload.finetune.method ==
+          sim::TrainingMethod::full);
+    CHECK(sim::parse_validation_runs(header + good, "t.csv")[0].workload.finetune.method ==
+          sim::TrainingMethod::pretrain);
+    CHECK_THROWS_WITH(sim::parse_validation_runs(tuning_row("dora,,"), "t.csv"),
+                      Catch::Contains("column training_method: unknown method 'dora'"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(tuning_row("full,16,"), "t.csv"),
+                      Catch::Contains("column lora_rank: only with training_method lora"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(tuning_row("lora,0,"), "t.csv"),
+                      Catch::Contains("column lora_rank: must be a whole number"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(tuning_row("lora,8,embeddings"), "t.csv"),
+                      Catch::Contains("column lora_targets: unknown targets 'embeddings'"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");

@@ -192,6 +192,28 @@ Workload parse_workload(const Row& row) {
     // every position.
     if (row.has_optional("head_positions"))
         s.head_positions = row.integer("head_positions", 0, s.seq_len);
+    // training_method (workload.h finetune): full fine-tuning or low-rank adapters over frozen
+    // weights, with lora_rank and lora_targets as scenarios name them; empty: pre-training.
+    if (row.has_optional("training_method")) {
+        const std::string& m = row.text("training_method");
+        const auto& methods = scenario_io::kMethods;
+        const auto it = std::find_if(methods.begin(), methods.end(),
+                                     [&](const auto& entry) { return m == entry.second; });
+        if (it == methods.end()) row.fail("training_method", "unknown method '" + m + "'");
+        w.finetune.method = it->first;
+    }
+    const bool rank = row.has_optional("lora_rank"), targets = row.has_optional("lora_targets");
+    if ((rank || targets) && !w.finetune.adapters())
+        row.fail(rank ? "lora_rank" : "lora_targets", "only with training_method lora or qlora");
+    if (rank) w.finetune.lora.rank = row.integer("lora_rank", 1, 1 << 16);
+    if (targets) {
+        const std::string& t = row.text("lora_targets");
+        const auto& names = scenario_io::kLoraTargets;
+        const auto it = std::find_if(names.begin(), names.end(),
+                                     [&](const auto& entry) { return t == entry.second; });
+        if (it == names.end()) row.fail("lora_targets", "unknown targets '" + t + "'");
+        w.finetune.lora.targets = it->first;
+    }
     return w;
 }
 
