@@ -1,6 +1,6 @@
 // TGI and vLLM on Neuron devices: the Neuron SDK's compiled graphs and factors, scheduled as
 // servers (continuous batching, each arriving prompt encoded alone, decode at the compiled batch,
-// a host loop per step).
+// a host loop per step, the host's sampling where the graphs return logits).
 #include "clusterplan/sim/serving_fit.h"
 #include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
@@ -281,4 +281,47 @@ TEST_CASE("a Neuron server with async scheduling runs its host loop beside the d
                   "output_tokens": 128, "metric": "tpot_ms", "value": 10}]})");
     REQUIRE(set.runs.size() == 1);
     CHECK(set.runs[0].async_host_loop);
+}
+
+TEST_CASE("a Neuron server sampling on the host waits for the sampler every step, never overlaps "
+          "it, and its time is fitted on the host-sampled decode step alone") {
+    auto& fx = cp::test::serving_fixture();
+    const ServingRun run = published(
+        "optneuron-vllm-cpusampling-inf2-llama3.1-8b-tp8-bs32-synchronous-2026-03-03-14-07-33-itl");
+    REQUIRE(run.host_sampling);
+    const EngineFactors& f = fx.factors.of(ServingEngine::neuron);
+    CHECK(f.host_sampling_s > 0);
+    ServingSetup st = setup_tp8(run, fx.node(run.instance));
+    st.compiled_decode_batch = 32;
+    const ServingTerms step = decode_step_terms(st, 1, 2048);
+    const double device_s = decode_step_s(st, step, f);
+    st.host_sampling = true;
+    REQUIRE(st.samples_on_host());
+    CHECK_REL(decode_step_s(st, step, f), device_s + f.host_sampling_s, 1e-9);
+    // The next step's input is the host's sample: async scheduling cannot run ahead of it.
+    st.async_host_loop = true;
+    CHECK_FALSE(st.host_loop_overlapped());
+    // transformers-neuronx servers' fitted steps already hold their host sampling.
+    st.transformers_neuronx = true;
+    CHECK_FALSE(st.samples_on_host());
+    // Every other Neuron factor is what the runs sampling on device fit.
+    ServingRunSet on_device = published_serving_runs();
+    std::erase_if(on_device.runs, [](const ServingRun& r) { return r.host_sampling; });
+    const EngineFactors without =
+        fit_serving_factors(on_device, fx.resolve).of(ServingEngine::neuron);
+    CHECK(without.host_sampling_s == 0);
+    for (int j = 0; j < kServingTermCount; ++j)
+        CHECK(without.k[j] == f.k[j]);
+    CHECK(without.request_overhead_s == f.request_overhead_s);
+    // The run's field is read from the fixture's "on_device_sampling".
+    const ServingRunSet set = parse_serving_runs(R"({
+        "schema": "clusterplan.serving_runs/1", "sources": {"s": "a table"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "vllm", "model": "m",
+                  "accelerator": "Inferentia2", "instance": "inf2.48xlarge", "tp": 8, "batch": 32,
+                  "weights": "bf16", "on_device_sampling": false, "input_tokens": 512,
+                  "output_tokens": 128, "metric": "tpot_ms", "value": 10}]})");
+    REQUIRE(set.runs.size() == 1);
+    CHECK(set.runs[0].host_sampling);
 }

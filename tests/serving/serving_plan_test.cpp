@@ -264,3 +264,36 @@ TEST_CASE("serving.async_scheduling: the host loop bounds a Neuron decode step a
     CHECK_THROWS_WITH(parse_scenario(head + R"({"async_scheduling": "on"}})", "b.json"),
                       Catch::Contains("serving.async_scheduling: must be true or false"));
 }
+
+TEST_CASE("serving.on_device_sampling: false adds the host's sampling to every Neuron decode "
+          "step, is ignored on GPUs, with round trip and a bad value") {
+    auto& fx = cp::test::serving_fixture();
+    const auto tpot_ms = [&](const char* instance, bool on_device) {
+        ServingRequest req;
+        req.workload = find_model_preset("llama3-8b")->workload;
+        req.spec.engine = ServingEngine::vllm;
+        req.spec.tp = 8;
+        req.spec.batch = 4;
+        req.spec.input_tokens = 512;
+        req.spec.output_tokens = 128;
+        req.spec.request_rate_per_s = 1;
+        req.spec.on_device_sampling = on_device;
+        const auto ranked = rank_serving(req, {*fx.catalog.node_spec(instance)}, fx.factors);
+        REQUIRE(!ranked.empty());
+        REQUIRE(ranked.front().valid);
+        return ranked.front().tpot_ms;
+    };
+    const double host_ms = 1e3 * fx.factors.of(ServingEngine::neuron).host_sampling_s;
+    REQUIRE(host_ms > 0);
+    CHECK(tpot_ms("inf2.48xlarge", false) > tpot_ms("inf2.48xlarge", true) + 0.9 * host_ms);
+    CHECK(tpot_ms("p4d.24xlarge", false) == tpot_ms("p4d.24xlarge", true));
+
+    const std::string head = R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "serving": )";
+    CHECK(parse_scenario(head + "{}}", "p.json").serving.value().on_device_sampling);
+    const Scenario sc = parse_scenario(head + R"({"on_device_sampling": false}})", "a.json");
+    CHECK_FALSE(sc.serving.value().on_device_sampling);
+    CHECK_FALSE(
+        parse_scenario(scenario_to_json(sc), "again.json").serving.value().on_device_sampling);
+    CHECK_THROWS_WITH(parse_scenario(head + R"({"on_device_sampling": 0}})", "b.json"),
+                      Catch::Contains("serving.on_device_sampling: must be true or false"));
+}

@@ -116,6 +116,7 @@ void parse_serving(Reader& r, Scenario& sc) {
                             std::to_string(*s.batch));
     if (auto v = r.boolean("gqa_shared_kv_reads")) s.gqa_shared_kv_reads = *v;
     if (auto v = r.boolean("async_scheduling")) s.async_scheduling = *v;
+    if (auto v = r.boolean("on_device_sampling")) s.on_device_sampling = *v;
     // 2M tokens bounds any published context window and keeps KV arithmetic far from overflow.
     if (auto v = r.integer("input_tokens", 1, 1 << 21)) s.input_tokens = *v;
     const auto output = r.integer("output_tokens", 0, 1 << 21);
@@ -178,6 +179,7 @@ nlohmann::ordered_json serving_spec_json(const ServingSpec& s) {
     if (s.engine_max_batch) j["engine_max_batch"] = *s.engine_max_batch;
     if (!s.gqa_shared_kv_reads) j["gqa_shared_kv_reads"] = false;
     if (s.async_scheduling) j["async_scheduling"] = true;
+    if (!s.on_device_sampling) j["on_device_sampling"] = false;
     j["input_tokens"] = s.input_tokens;
     j["output_tokens"] = s.output_tokens;
     j["request_rate_per_s"] = nullable(s.request_rate_per_s);

@@ -68,7 +68,8 @@ double shared_prefill_s(const ServingSetup& st, const EngineFactors& f, int inpu
     const double together =
         chunk > 0 ? std::max(1.0, std::floor(chunk / std::max(1, input_tokens))) : 1.0;
     const double k = std::clamp(1.0 + prompts_per_s * step_s, 1.0, together);
-    return serving_time_s(shared_prefill_terms(st, k, input_tokens, chunk), f) / k;
+    return serving_time_s(shared_prefill_terms(st, k, input_tokens, chunk), f) / k +
+           host_sampling_s(st, f);
 }
 
 // An engine that adds waiting prompts to a running batch only in groups (EnginePolicy
@@ -231,18 +232,20 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     // Where the first token comes from a decode step: the prompt but its last token, then that
     // step.
     const bool sampled_in_decode = st.first_token_from_decode_step;
-    c.prefill_s =
-        serving_time_s(prefill_terms(st, 1, input_tokens - (sampled_in_decode ? 1 : 0),
-                                     policy.max_batch_tokens),
-                       f) +
-        (sampled_in_decode ? decode_step_s(st, decode_step_terms(st, 1, input_tokens), f) : 0.0);
+    c.prefill_s = serving_time_s(prefill_terms(st, 1, input_tokens - (sampled_in_decode ? 1 : 0),
+                                               policy.max_batch_tokens),
+                                 f) +
+                  (sampled_in_decode ? decode_step_s(st, decode_step_terms(st, 1, input_tokens), f)
+                                     : host_sampling_s(st, f));
     c.prefill_budget_tokens = policy.max_batch_tokens;
     // A prompt that shares its scheduler iteration with others costs its own matrix and
     // attention work at the size of a full iteration; a static batch prefills in one pass.
     c.batch_prefill_s =
         policy.continuous_batching
-            ? serving_time_s(marginal_prefill_terms(st, policy, input_tokens), f) * b
-            : serving_time_s(prefill_terms(st, b, input_tokens, 0), f);
+            ? (serving_time_s(marginal_prefill_terms(st, policy, input_tokens), f) +
+               host_sampling_s(st, f)) *
+                  b
+            : serving_time_s(prefill_terms(st, b, input_tokens, 0), f) + host_sampling_s(st, f);
     // Each of the cycle's decode steps lasts at least the host's issue time, and an overlapped
     // host loop takes its share out of the device's step (decode_step_s).
     c.cycle_s = serving_time_s(decode_cycle_terms(st, policy, b, input_tokens, output_tokens), f) +

@@ -263,6 +263,26 @@ void fit_v3_overhead(const std::vector<Equation>& q, const std::vector<const Ser
     }
 }
 
+// A Neuron server's host sampling time per step (EngineFactors::host_sampling_s), fitted after
+// every other factor on the decode steps whose logits the host samples: what the device's step
+// leaves of each. Least squares on relative error, (p + k)/m - 1: k = sum((1 - p/m)/m) /
+// sum(1/m^2), at least zero.
+void fit_host_sampling(const std::vector<Equation>& q, const std::vector<const ServingRun*>& runs,
+                       EngineFactors& f) {
+    double num = 0, den = 0;
+    for (const Equation& e : q) {
+        num += (1.0 - serving_time_s(e.terms, f) / e.target_s) / e.target_s;
+        den += 1.0 / (e.target_s * e.target_s);
+    }
+    if (!(den > 0)) return;
+    f.host_sampling_s = std::max(0.0, num / den);
+    for (const ServingRun* r : runs) {
+        f.runs.push_back(r->id);
+        if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
+            f.sources.push_back(r->source);
+    }
+}
+
 } // namespace
 
 ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver& resolve,
@@ -274,6 +294,9 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     // Decode steps on NeuronCore-v3, fitted for their per-layer cost alone (fit_v3_overhead).
     std::array<std::vector<Equation>, kServingEngineCount> v3_eqs;
     std::array<std::vector<const ServingRun*>, kServingEngineCount> v3_used;
+    // Decode steps sampled on the host, fitted for their host sampling time alone.
+    std::array<std::vector<Equation>, kServingEngineCount> host_eqs;
+    std::array<std::vector<const ServingRun*>, kServingEngineCount> host_used;
     for (const ServingRun& run : set.runs) {
         if (!run.fit || run.source == exclude) continue;
         // A run on an instance the catalog lacks cannot be fitted; validation reports it.
@@ -282,6 +305,13 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
         const auto e = equation_for(run, *node);
         if (!e) continue;
         const auto i = static_cast<std::size_t>(factor_engine(run.engine, neuron_devices(*node)));
+        if (run_setup(run, *node).samples_on_host()) {
+            // Only a decode step's figure isolates the host's sampling time.
+            if (run.metric != ServingMetric::tpot_ms) continue;
+            host_eqs[i].push_back(*e);
+            host_used[i].push_back(&run);
+            continue;
+        }
         if (e->terms[ServingTerm::overhead_v3] != 0) {
             v3_eqs[i].push_back(*e);
             v3_used[i].push_back(&run);
@@ -402,6 +432,8 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
     }
     for (std::size_t i = 0; i < kServingEngineCount; ++i)
         fit_v3_overhead(v3_eqs[i], v3_used[i], out.engines[i]);
+    for (std::size_t i = 0; i < kServingEngineCount; ++i)
+        fit_host_sampling(host_eqs[i], host_used[i], out.engines[i]);
     fit_request_overheads(set, resolve, exclude, out);
     // TensorRT-LLM and TensorRT do not stand in for each other: TensorRT-LLM's factors are fitted
     // on generation (decode steps and prefills under in-flight batching, with a fixed cost per

@@ -56,9 +56,13 @@ double decode_issue_floor_s(const ServingSetup& st) {
 // (scheduling, input preparation, output processing) with Neuron device execution", on by default
 // with on-device sampling), so the host loop fitted on synchronous servers bounds the step instead
 // of adding to it.
+double host_sampling_s(const ServingSetup& st, const EngineFactors& f) {
+    return st.samples_on_host() ? f.host_sampling_s : 0.0;
+}
+
 double decode_step_s(const ServingSetup& st, const ServingTerms& step, const EngineFactors& f) {
     if (!st.host_loop_overlapped())
-        return std::max(serving_time_s(step, f), decode_issue_floor_s(st));
+        return std::max(serving_time_s(step, f), decode_issue_floor_s(st)) + host_sampling_s(st, f);
     ServingTerms device = step;
     device[ServingTerm::host_step_overhead] = 0;
     const double host_s =

@@ -92,10 +92,24 @@ struct ServingSetup {
     // by default with on-device sampling): the host loop of one step runs while the device runs
     // the previous one, so a decode step lasts the longer of the two (decode_step_s).
     bool async_host_loop = false;
+    // The graphs return each step's logits, all-gathered over the TP ranks and cast to fp32, and
+    // the host samples them (optimum-neuron's NxD backend with on_device_sampling off: runner.py
+    // _get_next_tokens hands the logits to NeuronSampler, vllm/sampler.py @ 213224e6); the next
+    // step's input is the host's sample, so no step overlaps it (vllm-neuron
+    // docs/design/framework/async_execution.md @ 81ce03ae: "CPU Sampling (Cannot Use Async)").
+    bool host_sampling = false;
+    // Whether a step waits for the host's sampling (ServingSetup::host_sampling): a server on
+    // NxD; transformers-neuronx servers' fitted steps already hold their host sampling.
+    bool samples_on_host() const {
+        return host_sampling && neuron_devices(hw) && !transformers_neuronx &&
+               policy().continuous_batching;
+    }
     const EnginePolicy& policy() const { return engine_policy(engine, neuron_devices(hw)); }
     // Whether the host loop overlaps the device's step: a Neuron server that schedules ahead
     // (GPU engines' fitted steps already carry their own host overlap).
-    bool host_loop_overlapped() const { return async_host_loop && neuron_devices(hw); }
+    bool host_loop_overlapped() const {
+        return async_host_loop && neuron_devices(hw) && !samples_on_host();
+    }
 };
 
 // Per-term times of one unit of work at datasheet rates (overhead: layer-passes counted).
@@ -120,6 +134,9 @@ double decode_issue_floor_s(const ServingSetup& setup);
 // the engine issues the step's kernels eagerly from the host, the host's issue time if longer.
 double decode_step_s(const ServingSetup& setup, const ServingTerms& step,
                      const EngineFactors& factors);
+// Seconds one step or prompt pass waits for the host to sample its logits (0 where the device
+// samples: ServingSetup::samples_on_host).
+double host_sampling_s(const ServingSetup& setup, const EngineFactors& factors);
 ServingStepBreakdown serving_breakdown(const ServingTerms& terms, const EngineFactors& factors);
 
 // Whether the replica's hardware has the figures the model needs; else a reason sentence.

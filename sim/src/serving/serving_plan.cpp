@@ -155,6 +155,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
                                          c.pp, calibration);
     st.gqa_shared_kv_reads = r.spec.gqa_shared_kv_reads;
     st.async_host_loop = r.spec.async_scheduling;
+    st.host_sampling = !r.spec.on_device_sampling;
     plan.neuron = st.hw.cores_per_chip > 1 || !st.hw.device.is_gpu;
     plan.compute = st.compute;
     plan.price_as_of = node.price_as_of;

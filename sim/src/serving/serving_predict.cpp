@@ -29,6 +29,7 @@ ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
     st.sequence_parallel = run.sequence_parallel;
     st.transformers_neuronx = run.transformers_neuronx && neuron_devices(st.hw);
     st.async_host_loop = run.async_host_loop;
+    st.host_sampling = run.host_sampling;
     st.eager_decode = run.eager_decode;
     st.first_token_from_decode_step = run.first_token_from_decode_step;
     st.gqa_shared_kv_reads = run.gqa_shared_kv_reads;

@@ -248,6 +248,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.first_token_from_decode_step = r.value("first_token_from_decode_step", false);
             run.gqa_shared_kv_reads = r.value("gqa_shared_kv_reads", true);
             run.async_host_loop = r.value("async_scheduling", false);
+            run.host_sampling = !r.value("on_device_sampling", true);
             if (r.contains("neuron_library")) {
                 const std::string library = ascii_lower(r.at("neuron_library").get<std::string>());
                 if (library != "transformers-neuronx" && library != "nxd-inference")

@@ -45,6 +45,9 @@ std::string serving_factors_sentence(ServingEngine engine, const EngineFactors& 
         fixed(1e6 * f.k_of(ServingTerm::host_seq_overhead), 1) +
         " us per sequence and step; request overhead " + fixed(1e3 * f.request_overhead_s, 2) +
         " ms (in TTFT, or per LoadGen query); ";
+    if (f.host_sampling_s > 0)
+        s += "host sampling " + fixed(1e3 * f.host_sampling_s, 2) +
+             " ms per step where the graphs return logits; ";
     if (!f.scaled_from.empty())
         s += "too few published runs for factors of its own: the factors of " + f.scaled_from +
              " with matrix and fixed-cost terms times " + fixed(f.scale, 2) +

@@ -55,6 +55,10 @@ struct ServingSpec {
     // plugin's default async scheduling): the host loop then bounds a decode step instead of adding
     // to it. Neuron devices only; GPU engines' fitted steps already carry their host overlap.
     bool async_scheduling = false;
+    // Whether the compiled graphs sample each step's token on the device; false: they return the
+    // logits and the host samples them, and every step waits for it (ServingSetup::host_sampling).
+    // Neuron servers on NxD only.
+    bool on_device_sampling = true;
     int input_tokens = 128;
     int output_tokens = 128;              // 0 = an encoder or CNN: one forward pass per batch
     double request_rate_per_s = kUnknown; // NaN = saturated (offline throughput)

@@ -87,6 +87,11 @@ struct EngineFactors {
     // output's copy back, the completion), fitted on LoadGen's per-query latencies (SingleStream);
     // 0 where none is published.
     double request_overhead_s = 0.0;
+    // Seconds a Neuron server spends per step sampling on the host where its graphs return logits
+    // instead of sampled tokens (ServingSetup::host_sampling): the step cannot be issued until the
+    // host has sampled the previous one. Fitted on the host-sampled decode steps after every other
+    // factor; 0 where none is fitted.
+    double host_sampling_s = 0.0;
     double k_of(ServingTerm t) const {
         if (t == ServingTerm::expert_compute && !fitted[static_cast<int>(t)])
             return k[static_cast<int>(ServingTerm::compute)];

@@ -116,6 +116,9 @@ struct ServingRun {
     // The server overlaps its host loop with the device's step, where the source's engine version
     // does so by default (ServingSetup::async_host_loop).
     bool async_host_loop = false;
+    // The server samples each step's logits on the host ("on_device_sampling": false; see
+    // ServingSetup::host_sampling).
+    bool host_sampling = false;
     // Decode steps launched kernel by kernel from the host (no CUDA graphs), where the source's
     // engine version ran so by default (ServingSetup::eager_decode).
     bool eager_decode = false;
