@@ -109,7 +109,8 @@ FlopsAdjust flops_adjust_per_sample(const Workload& workload, Recompute recomput
         const double active =
             layers * p.attention_linear + (layers - moe_layers) * p.dense_mlp_linear +
             moe_layers * (p.router + s.moe.experts_per_token * p.expert + p.shared);
-        const double wgrad = 2.0 * active * tokens;
+        // The frozen output layer skips its weight gradient too (transformer_stage.cpp).
+        const double wgrad = 2.0 * (active + double(s.hidden) * s.vocab) * tokens;
         const double adapters =
             layers * p.attention_adapters + (layers - moe_layers) * p.mlp_adapters +
             moe_layers * (s.moe.experts_per_token + s.moe.shared_experts) * p.expert_adapters;

@@ -217,11 +217,17 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
                                 options.host_overlap_exponent) -
              gpu_s + synced_s;
 
-    // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage).
+    // Embedding lookup/gradient (first stage) and logits + cross-entropy (last stage). A frozen
+    // base (LoRA, QLoRA) trains neither table: Megatron-Core runs a frozen output layer through
+    // linear_with_frozen_weight, forward and input gradient only (NVIDIA/Megatron-LM core_r0.7.0
+    // megatron/core/tensor_parallel/layers.py), and autograd skips a frozen embedding's
+    // scatter-add, so one of the three passes remains there.
+    const bool frozen = options.finetune.adapters();
     const HeadWork head = transformer_head_work(local, layout.micro_batch, layout.tp);
-    const double head_s =
-        3.0 * gemm_time_s(rates, head.logits, e) + memory_time_s(rates, 2.0 * head.loss_bytes, 4);
-    double embed_s = memory_time_s(rates, 3.0 * 2.0 * msg, 3);
+    const double head_s = (frozen ? 2.0 : 3.0) * gemm_time_s(rates, head.logits, e) +
+                          memory_time_s(rates, 2.0 * head.loss_bytes, 4);
+    double embed_s =
+        frozen ? memory_time_s(rates, 2.0 * msg, 1) : memory_time_s(rates, 3.0 * 2.0 * msg, 3);
     if (layout.tp > 1) {
         const LinkTier tier = group_tier(net, layout.tp, std::min(layout.tp, net.devices_per_node));
         embed_s += layout.sequence_parallel ? reduce_scatter_s(tier, layout.tp, msg)
