@@ -7,6 +7,7 @@
 #include "clusterplan/sim/framework.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "clusterplan/sim/serving_interval.h"
+#include "clusterplan/sim/serving_runs.h"
 #include "serving_fixture.h"
 
 #include <algorithm>
@@ -72,4 +73,24 @@ TEST_CASE("published open-stream latencies lie within the range the capacity's r
     // cover as many of the published ones (two systems whose capacity the model misses by more
     // than the range, 7 % and 19 % low, are outside it).
     CHECK(in_range >= kIntervalConfidence * rows);
+}
+
+TEST_CASE("published serving runs: range_only is for a held-out latency at a rate") {
+    const std::string head = R"({"schema": "clusterplan.serving_runs/1", "sources": {"s": "t"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+        "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "vllm", "model": "m", "accelerator": "A100",
+        "instance": "p4de.24xlarge", "tp": 1, "weights": "bf16", "input_tokens": 128,
+        "output_tokens": 64, "value": 100, "range_only": true, )";
+    const ServingRunSet ok = parse_serving_runs(
+        head + R"("metric": "ttft_ms", "request_rate_per_s": 2, "fit": false}]})");
+    REQUIRE(ok.runs.size() == 1);
+    CHECK(ok.runs[0].range_only);
+    for (const char* bad : {R"("metric": "ttft_ms", "request_rate_per_s": 2}]})",
+                            R"("metric": "ttft_ms", "fit": false}]})",
+                            R"("metric": "output_tokens_per_s", "request_rate_per_s": 2,
+                                "fit": false}]})"}) {
+        INFO(bad);
+        CHECK_THROWS_WITH(parse_serving_runs(head + bad), Catch::Contains("range_only"));
+    }
 }
