@@ -91,3 +91,20 @@ TEST_CASE("serve --json gives every serving figure a range and says what it rest
     const auto trt_text = run_cli({"serve", kScenario});
     CHECK_THAT(trt_text.out, Catch::Contains("80 % of comparable runs within"));
 }
+
+TEST_CASE("serve --json at a request rate gives TTFT and TPOT over the capacity's range",
+          "[cli][serving][interval]") {
+    Sandbox box;
+    CHECK(!serve_json(kScenario).contains("load_range")); // no rate: no queue to range over
+    json sc = json::parse(cp::test::read_bytes(kScenario));
+    sc["serving"]["request_rate_per_s"] = 0.05;
+    sc["serving"]["replicas"] = 1;
+    const json j = serve_json(box.write("rate.json", sc.dump()).string());
+    REQUIRE(j.contains("load_range"));
+    const json& lr = j["load_range"];
+    REQUIRE(lr["utilization"][0].is_number());
+    CHECK(lr["utilization"][0].get<double>() <= lr["utilization"][1].get<double>());
+    CHECK(lr["ttft_ms"][0].get<double>() <= j["ttft_ms"].get<double>());
+    CHECK(lr["tpot_ms"][0].get<double>() <= j["tpot_ms"].get<double>());
+    CHECK(lr["may_overload"].is_boolean());
+}

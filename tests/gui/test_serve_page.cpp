@@ -64,6 +64,11 @@ TEST_CASE("Serve page ranks instances for Llama 3 8B at 10 requests/s", "[gui][s
         const bool kv = cell(model, r, ServingResultModel::KvBound) == QStringLiteral("KV-bound");
         CHECK(kv == p->limits.kv_bound);
         any_kv_bound = any_kv_bound || kv;
+        // At a request rate the tooltip gives the latency over the capacity's range.
+        CHECK(p->load_range.known);
+        CHECK(model->data(model->index(r, 0), Qt::ToolTipRole)
+                  .toString()
+                  .contains(QStringLiteral("Over the capacity's range")));
     }
     CHECK(any_kv_bound);
     for (const char* expected :

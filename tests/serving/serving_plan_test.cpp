@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 using namespace cp::sim;
@@ -296,4 +297,47 @@ TEST_CASE("serving.on_device_sampling: false adds the host's sampling to every N
         parse_scenario(scenario_to_json(sc), "again.json").serving.value().on_device_sampling);
     CHECK_THROWS_WITH(parse_scenario(head + R"({"on_device_sampling": 0}})", "b.json"),
                       Catch::Contains("serving.on_device_sampling: must be true or false"));
+}
+
+TEST_CASE("near capacity the plan states TTFT and TPOT over the capacity's range, which widens "
+          "as the rate nears capacity") {
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-8b")->workload;
+    req.spec.engine = ServingEngine::tensorrt_llm;
+    req.spec.weights = StorageType::fp8;
+    req.spec.tp = 1;
+    req.spec.replicas = 1;
+    req.spec.input_tokens = 512;
+    req.spec.output_tokens = 256;
+    const NodeSpec node = fx.node("p5.48xlarge");
+    const ServingPlan full = plan_serving(req, node, fx.factors, nullptr);
+    REQUIRE(full.valid);
+    CHECK(!full.load_range.known); // no rate: the replica's capacity, no queue
+    auto at = [&](double share) {
+        ServingRequest r = req;
+        r.spec.request_rate_per_s = share * full.requests_per_s;
+        return plan_serving(r, node, fx.factors, nullptr);
+    };
+    const ServingPlan light = at(0.2), busy = at(0.9);
+    for (const ServingPlan* p : {&light, &busy}) {
+        const ServingLoadRange& lr = p->load_range;
+        REQUIRE(lr.known);
+        CHECK(lr.utilization_low <= p->utilization);
+        CHECK(lr.utilization_high >= p->utilization);
+        CHECK(lr.ttft_ms_low <= p->ttft_ms);
+        CHECK(lr.ttft_ms_high >= p->ttft_ms);
+        CHECK(lr.tpot_ms_low <= p->tpot_ms);
+        CHECK(lr.tpot_ms_high >= p->tpot_ms);
+        // The slow end's utilisation is the rate over the capacity at the range's high factor.
+        CHECK_REL(lr.utilization_high,
+                  p->utilization * std::max(1.0, p->intervals.throughput.high_factor), 1e-9);
+        CHECK(lr.may_overload == (lr.utilization_high >= 1.0));
+    }
+    // The same capacity range moves a busy replica's TPOT further than a lightly loaded one's.
+    const auto spread = [](const ServingLoadRange& lr) {
+        return std::isfinite(lr.tpot_ms_high) ? lr.tpot_ms_high / lr.tpot_ms_low
+                                              : std::numeric_limits<double>::infinity();
+    };
+    CHECK(spread(busy.load_range) > spread(light.load_range));
 }

@@ -52,6 +52,18 @@ void add_ranges(ojson& j, const ServingPlan& p, bool full) {
     j["latency_ms_interval"] = range_json(time_range(p.latency_ms, iv.step));
     j["usd_per_million_output_tokens_interval"] =
         range_json(time_range(p.usd_per_million_output_tokens, iv.throughput));
+    // At the planned rate, the capacity at either end of its range: [low, high], high null where
+    // that end is past capacity (DESIGN.md "Serving near saturation").
+    if (p.load_range.known) {
+        const ServingLoadRange& lr = p.load_range;
+        auto ends = [](double low, double high) {
+            return ojson::array({json_number(low), json_number(high)});
+        };
+        j["load_range"] = ojson{{"utilization", ends(lr.utilization_low, lr.utilization_high)},
+                                {"ttft_ms", ends(lr.ttft_ms_low, lr.ttft_ms_high)},
+                                {"tpot_ms", ends(lr.tpot_ms_low, lr.tpot_ms_high)},
+                                {"may_overload", lr.may_overload}};
+    }
 }
 
 // The headline (throughput, and the cost it sets) decides `validated`; every figure's own

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace cp::sim {
@@ -133,6 +134,31 @@ void price(ServingPlan& plan, const ServingHardware& hw, double served_per_hour)
     s.usd_per_million_output_tokens = s.usd_per_hour / served_per_hour * 1e6;
 }
 
+// A replica whose device times are all k times the model's serves the rate r as the model's
+// replica serves k r, with every time k times longer: a queue sees only rate x time. So the ends
+// of the throughput range (measured / predicted time factors of comparable runs) are the model's
+// replica at the rate scaled by them. An end past capacity has no steady state.
+ServingLoadRange load_range(const ServingSetup& st, const EnginePolicy& policy,
+                            const EngineFactors& f, const BatchPlan& bp, const ServingCapacity& cap,
+                            const ServingPlan& plan, double rate_per_replica,
+                            const PredictionInterval& throughput) {
+    ServingLoadRange out;
+    out.known = true;
+    const double inf = std::numeric_limits<double>::infinity();
+    auto at = [&](double k, double& util, double& ttft, double& tpot) {
+        const ServingLoad l = serving_load(st, policy, f, bp, cap, plan.input_tokens,
+                                           plan.output_tokens, k * rate_per_replica, plan.slo.p);
+        util = l.utilization;
+        ttft = l.overloaded ? inf : k * l.ttft_ms;
+        tpot = l.overloaded ? inf : k * l.tpot_ms;
+        return l.overloaded;
+    };
+    at(std::min(1.0, throughput.low_factor), out.utilization_low, out.ttft_ms_low, out.tpot_ms_low);
+    out.may_overload = at(std::max(1.0, throughput.high_factor), out.utilization_high,
+                          out.ttft_ms_high, out.tpot_ms_high);
+    return out;
+}
+
 ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candidate& c,
                      const ServingFactors& factors, const CalibrationProfile* calibration,
                      bool with_curve) {
@@ -248,6 +274,12 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
         }
         plan.limits.overloaded = load.overloaded;
         price(plan, st.hw, rate * units * 3600.0);
+        if (plan.generation)
+            plan.load_range =
+                load_range(st, policy, f, bp, cap, plan, rate / plan.replicas,
+                           serving_intervals(c.engine, accelerator_generation(node.accelerator),
+                                             routes_experts(r.workload))
+                               .throughput);
     }
     plan.ttft_ms = load.ttft_ms;
     plan.tpot_ms = load.tpot_ms;

@@ -240,6 +240,12 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.value =
                 r.at("value").get<double>() * (metric.per_device ? run.tp : 1) * metric.scale;
             run.fit = r.value("fit", true);
+            run.range_only = r.value("range_only", false);
+            if (run.range_only &&
+                (run.fit || !is_known(run.request_rate_per_s) ||
+                 (run.metric != ServingMetric::ttft_ms && run.metric != ServingMetric::tpot_ms)))
+                bad(where, "range_only is for a held-out (fit: false) TTFT or TPOT at a "
+                           "request_rate_per_s");
             if (r.contains("attention_kernel"))
                 run.fused_attention = r.at("attention_kernel").get<bool>();
             run.sequence_parallel = r.value("sequence_parallel", false);

@@ -72,7 +72,7 @@ compute_serving_residual_buckets(const std::vector<ServingRunCheck>& checks,
     std::map<std::tuple<ServingEngine, bool, AcceleratorGeneration>, Acc> acc;
     for (const ServingRunCheck& c : checks) {
         const ServingRun& run = *c.run;
-        if (serving_figure(run.metric) != figure) continue;
+        if (serving_figure(run.metric) != figure || run.range_only) continue;
         if (!is_known(c.predicted_left_out) || !(c.predicted_left_out > 0)) continue;
         const auto node = resolve(run.instance);
         if (!node) continue;

@@ -39,6 +39,19 @@ struct ServingSpot {
     double usd_per_million_output_tokens = kUnknown;
 };
 
+// The figures at the planned rate with the replica's capacity at either end of its throughput
+// range (DESIGN.md "Serving near saturation"). Near capacity the queue and the running batch grow
+// as 1/(1 - utilisation), so a capacity error of a few per cent moves TTFT and TPOT by tens of per
+// cent: the plan says how far.
+struct ServingLoadRange {
+    bool known = false; // an online rate was planned
+    double utilization_low = kUnknown, utilization_high = kUnknown;
+    // high: +infinity where the slow end is past capacity (the queue grows without bound)
+    double ttft_ms_low = kUnknown, ttft_ms_high = kUnknown;
+    double tpot_ms_low = kUnknown, tpot_ms_high = kUnknown;
+    bool may_overload = false; // the slow end of the capacity range is below the rate
+};
+
 struct ServingPlan {
     std::string scenario_name, instance, accelerator;
     bool neuron = false; // devices are NeuronCores
@@ -59,6 +72,7 @@ struct ServingPlan {
     double requests_per_s = kUnknown;                       // one replica, at capacity
     double samples_per_s = kUnknown, latency_ms = kUnknown; // encoders/CNNs
     double running_batch = 0, utilization = 0;
+    ServingLoadRange load_range;
     ServingStepBreakdown step;
     ServingMemoryGib memory;
     bool fits_in_memory = false;

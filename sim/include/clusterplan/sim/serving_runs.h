@@ -134,6 +134,10 @@ struct ServingRun {
     bool loadgen = false;
     // false: a check only (online runs test the batching and queueing model out of sample).
     bool fit = true;
+    // A latency at a rate past the model's capacity for the run: the model answers it only as the
+    // load range (ServingLoadRange: the capacity's range at the rate), so it is checked against
+    // that range, never as a point or a residual (its error would be the queue's, unbounded).
+    bool range_only = false;
 };
 
 struct ServingRunSet {
