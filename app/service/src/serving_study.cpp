@@ -97,7 +97,9 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
         return q;
     }
     const sim::ServingSpec& s = *sc.serving;
-    if (s.engine) q.engine = sim::enum_name(*s.engine);
+    // The engine as the file names it (sglang runs on the vllm profile): saved as given.
+    if (s.engine)
+        q.engine = s.engine_as_given.empty() ? sim::enum_name(*s.engine) : s.engine_as_given;
     if (s.weights) q.weights = sim::enum_name(*s.weights);
     if (s.kv_cache) q.kv_cache = sim::enum_name(*s.kv_cache);
     q.tp = s.tp.value_or(0);
@@ -173,11 +175,19 @@ nlohmann::ordered_json model_section(const ServingQuestion& q) {
     return q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
 }
 
+// The model alone: a serving field it conflicts with is the planner's sentence, not this one's.
+sim::Workload model_alone(const nlohmann::ordered_json& model) {
+    return read_with_model(model, nlohmann::ordered_json::object()).workload;
+}
+
 } // namespace
 
 sim::Workload question_model(const ServingQuestion& q) {
-    // The model alone: a serving field it conflicts with is the planner's sentence, not this one's.
-    return read_with_model(model_section(q), nlohmann::ordered_json::object()).workload;
+    return model_alone(model_section(q));
+}
+
+void check_question(const ServingQuestion& q) {
+    read_with_model(model_section(q), serving_section(q));
 }
 
 std::string reshaped_model_json(const ServingQuestion& q, const sim::TransformerShape& shape) {
@@ -204,6 +214,26 @@ std::string reshaped_model_json(const ServingQuestion& q, const sim::Transformer
     if (shape.gated_mlp != now.gated_mlp) model["gated_mlp"] = shape.gated_mlp;
     if (shape.tied_embeddings != now.tied_embeddings)
         model["tied_embeddings"] = shape.tied_embeddings;
+    const struct {
+        const char* key;
+        int sim::MoeShape::*field;
+    } routing[] = {{"experts", &sim::MoeShape::experts},
+                   {"experts_per_token", &sim::MoeShape::experts_per_token},
+                   {"shared_experts", &sim::MoeShape::shared_experts},
+                   {"moe_ffn_hidden", &sim::MoeShape::moe_ffn_hidden}};
+    if (shape.moe.experts == 0 && now.moe.enabled()) {
+        // Dense again: the section's own routing goes; a preset's routing cannot be stated away.
+        for (const char* key : {"experts", "experts_per_token", "shared_experts", "moe_ffn_hidden",
+                                "moe_layer_freq", "capacity_factor"})
+            model.erase(key);
+        if (model_alone(model).shape.moe.enabled())
+            throw sim::ScenarioError(kFormOrigin, "model.experts",
+                                     "the preset '" + q.preset +
+                                         "' routes experts; choose a dense model to serve one");
+    } else if (shape.moe.experts > 0) {
+        for (const auto& r : routing)
+            if (shape.moe.*r.field != now.moe.*r.field) model[r.key] = shape.moe.*r.field;
+    }
     // With the question's serving section: a depth its pipeline degree does not divide is refused
     // here, naming serving.pp, rather than when the question is planned.
     read_with_model(model, serving_section(q));
