@@ -1,6 +1,7 @@
 #include "pages/serving_form.h"
 
 #include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/scenario_limits.h"
 #include "clusterplan/sim/serving.h"
 #include "pages/form_fields.h"
 #include "pages/model_shape_fields.h"
@@ -111,17 +112,17 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                                      "this one (the vLLM Neuron plugin's default): on Inferentia "
                                      "and Trainium the host loop bounds a decode step instead of "
                                      "adding to it; no effect on GPUs"));
-    rate_ = real_field(0, 1e6, 3, tr(" req/s"),
+    rate_ = real_field(0, sim::limits::kMaxRequestRatePerS, 3, tr(" req/s"),
                        tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
     input_tokens_ = int_field(1, 1 << 21, tr(" tokens"), tr("Prompt length per request"));
     output_tokens_ = int_field(0, 1 << 21, tr(" tokens"), tr("Generated tokens per request"));
     output_tokens_->setObjectName(QStringLiteral("output_tokens"));
-    ttft_ = real_field(0, 1e7, 1, tr(" ms"),
+    ttft_ = real_field(0, sim::limits::kMaxSloMs, 1, tr(" ms"),
                        tr("Time to first token limit (queueing + prefill); for encoders and "
                           "CNNs the latency of one batch"));
     ttft_->setSpecialValueText(tr("no limit"));
-    tpot_ = real_field(0, 1e6, 2, tr(" ms"), tr("Time per output token limit"));
+    tpot_ = real_field(0, sim::limits::kMaxSloMs, 2, tr(" ms"), tr("Time per output token limit"));
     tpot_->setSpecialValueText(tr("no limit"));
     quantile_ = choice_field({tr("median (p50)"), tr("p90"), tr("p95"), tr("p99")},
                              tr("The quantile the latency limits apply to"));
