@@ -174,3 +174,26 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     CHECK(shape->expertFfnField()->isHidden());
     CHECK(test::ModelGuard::violations() == 0);
 }
+
+TEST_CASE("The Serve page plans the file's custom hardware, not the catalog", "[gui][serve]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    ServePage* page = window.servePage();
+    test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "pod",
+        "model": {"preset": "llama3-8b"},
+        "cluster": {"region": "us-east-1", "custom": {"accelerator": "H100-80GB",
+                    "accelerators_per_node": 8, "usd_per_node_hour": 40,
+                    "inter_node_gbps": 3200, "intra_node_gbytes_per_s": 450}},
+        "serving": {"tp": 1, "request_rate_per_s": 2}})");
+    REQUIRE(test::run_study(page));
+    INFO(page->errorText().toStdString());
+    REQUIRE(page->errorText().isEmpty());
+    const cp::sim::Scenario& planned = page->study()->scenario;
+    REQUIRE(planned.custom);
+    CHECK(planned.custom->accelerator == "H100-80GB");
+    CHECK(planned.custom->usd_per_node_hour == Approx(40));
+    REQUIRE(page->study()->ranked.size() == 1);
+    CHECK(test::ModelGuard::violations() == 0);
+}

@@ -91,6 +91,32 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK_FALSE(plain.serving->async_scheduling);
 }
 
+TEST_CASE("A serving question keeps its custom hardware and engine alias", "[service][serving]") {
+    TempCatalog catalog;
+    const cp::sim::Scenario file = cp::sim::parse_scenario(R"({
+        "schema": "clusterplan.scenario/1", "name": "on-prem pod",
+        "model": {"preset": "llama3-8b"},
+        "cluster": {"region": "us-east-1",
+                    "custom": {"accelerator": "H100-80GB", "accelerators_per_node": 8,
+                               "usd_per_node_hour": 40, "inter_node_gbps": 3200}},
+        "serving": {"engine": "sglang", "tp": 2, "slo": {"p": 0.8}}})",
+                                                           "test");
+    const ServingQuestion q = cp::service::serving_question(file);
+    CHECK(q.engine == "sglang");
+    CHECK(q.slo_p == Approx(0.8));
+    CHECK_FALSE(q.cluster_json.empty());
+    const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
+    REQUIRE(back.custom);
+    CHECK(back.custom->accelerator == "H100-80GB");
+    CHECK(back.custom->accelerators_per_node == 8);
+    CHECK(back.custom->usd_per_node_hour == Approx(40));
+    REQUIRE(back.serving);
+    CHECK(back.serving->engine_as_given == "sglang");
+    CHECK(back.serving->slo.p == Approx(0.8));
+    // A catalog scenario carries no cluster fields of its own.
+    CHECK(cp::service::serving_question(bundled("serve-llama3-8b-chat.json")).cluster_json.empty());
+}
+
 TEST_CASE("A serving question keeps a model its file shapes: no preset, or overridden fields",
           "[service][serving]") {
     TempCatalog catalog;

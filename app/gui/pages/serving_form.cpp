@@ -357,6 +357,7 @@ service::ServingQuestion ServingForm::question() const {
     q.slo_p = quantile_->currentData().toDouble();
     q.spot = pricing_->currentIndex() == 1;
     q.region = region_.isEmpty() ? q.region : region_.toStdString();
+    q.cluster_json = cluster_json_;
     q.instances.clear();
     for (const QString& part : instances_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!part.trimmed().isEmpty()) q.instances.push_back(part.trimmed().toStdString());
@@ -374,6 +375,7 @@ void ServingForm::setQuestion(const service::ServingQuestion& q) {
 void ServingForm::fill(const service::ServingQuestion& q) {
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
+    cluster_json_ = q.cluster_json;
     model_json_ = q.model_json;
     model_preset_ = q.preset;
     model_generates_ = q.model_generates;

@@ -90,6 +90,7 @@ private:
     bool shape_editable_ = true; // a transformer (a CNN has no shape)
     QString region_;
     QString name_;
+    std::string cluster_json_; // custom hardware, calibration profile: carried as the file has them
     // The accepted pipeline degree and replica count (the fields may show a refused value); a new
     // model drops the pipeline degree, which is stated per model (it must divide the layers).
     int pp_ = 0;

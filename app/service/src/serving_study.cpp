@@ -73,6 +73,18 @@ std::string own_model_json(const sim::Scenario& sc) {
     return written.dump();
 }
 
+// The cluster fields a serving question carries without a form field: a calibration profile
+// and custom hardware, as the scenario writer gives them; empty when the file has neither.
+std::string carried_cluster_json(const sim::Scenario& sc) {
+    using json = nlohmann::ordered_json;
+    const json cluster = json::parse(sim::scenario_to_json(sc)).at("cluster");
+    json kept = json::object();
+    const sim::Scenario defaults;
+    if (sc.calibration != defaults.calibration) kept["calibration"] = cluster["calibration"];
+    if (cluster.contains("custom")) kept["custom"] = cluster["custom"];
+    return kept.empty() ? std::string() : kept.dump();
+}
+
 } // namespace
 
 ServingQuestion serving_question(const sim::Scenario& sc) {
@@ -87,6 +99,7 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
     }
     q.name = sc.serving ? sc.name : std::string();
     q.region = sc.region;
+    if (sc.serving) q.cluster_json = carried_cluster_json(sc);
     q.spot = sc.pricing == sim::Pricing::spot;
     if (!sc.instance.empty())
         q.instances = {sc.instance};
@@ -244,6 +257,11 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     using json = nlohmann::ordered_json;
     const json serving = serving_section(q);
     json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
+    if (!q.cluster_json.empty()) {
+        const json carried = json::parse(q.cluster_json);
+        for (const auto& [key, value] : carried.items())
+            cluster[key] = value;
+    }
     const std::vector<std::string> types = match_instances(q.instances, cat, q.region);
     json doc = {{"schema", "clusterplan.scenario/1"},
                 {"name", q.name.empty()

@@ -46,6 +46,9 @@ struct ServingQuestion {
     double slo_p = 0.5;                 // quantile the limits apply to
     bool spot = false;
     std::string region = "us-east-1";
+    // The scenario's cluster fields the form has no field for (`calibration` other than
+    // datasheet, `custom` hardware) as a JSON object, written back unchanged; empty = none.
+    std::string cluster_json;
     // Catalog instance types or families ("g5", "inf2", "p5.48xlarge"); empty = every type.
     std::vector<std::string> instances;
 };
