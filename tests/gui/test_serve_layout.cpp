@@ -6,6 +6,7 @@
 #include "clusterplan/sim/scenario.h"
 #include "gui_test_support.h"
 #include "main_window.h"
+#include "models/serving_result_model.h"
 #include "pages/model_shape_fields.h"
 #include "pages/serve_page.h"
 #include "pages/serving_form.h"
@@ -66,6 +67,11 @@ TEST_CASE("The Serve page edits pipeline stages and replicas and keeps every oth
     // Through the service and the scenario writer and back: the file keeps every field.
     REQUIRE(test::run_study(page));
     REQUIRE(page->errorText().isEmpty());
+    // The ranked table shows the layout it planned.
+    const ServingResultModel* results = page->results();
+    REQUIRE(results->rowCount() == 1);
+    CHECK(results->index(0, ServingResultModel::Pp).data().toInt() == 4);
+    CHECK(results->index(0, ServingResultModel::Replicas).data().toInt() == 5);
     const cp::sim::Scenario back =
         cp::sim::parse_scenario(cp::sim::scenario_to_json(page->study()->scenario), "saved");
     REQUIRE(back.serving);
