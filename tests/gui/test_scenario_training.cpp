@@ -63,7 +63,7 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
     CHECK(shape->expertsField()->value() == 8);
     CHECK(shape->expertsPerTokenField()->value() == 2);
     CHECK(shape->expertFfnField()->value() == 14336);
-    CHECK_FALSE(shape->expertFfnField()->isHidden());
+    CHECK(shape->expertFfnField()->isVisibleTo(plan->editor()));
     CHECK(training->epField()->value() == 4);
 
     const cp::sim::Scenario back = plan->editor()->scenario();
@@ -85,7 +85,8 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
     REQUIRE(test::wait_until([&] { return !context.scenario().workload.shape.moe.enabled(); }));
     CHECK_FALSE(context.scenario().parallel.ep.has_value());
     CHECK_FALSE(training->epField()->isEnabled());
-    CHECK(shape->expertFfnField()->isHidden()); // a dense model shows no routing
+    // A dense model shows no routing.
+    CHECK_FALSE(shape->expertFfnField()->isVisibleTo(plan->editor()));
     // Routing again: a dense model becomes a Mixture of Experts with its own MLP width per expert.
     shape->expertsField()->setValue(4);
     REQUIRE(test::wait_until([&] { return context.scenario().workload.shape.moe.enabled(); }));

@@ -143,7 +143,8 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     CHECK(shape->expertsPerTokenField()->value() == 2);
     CHECK(shape->expertFfnField()->value() == 14336);
     CHECK(shape->expertsPerTokenField()->isVisibleTo(form));
-    CHECK_FALSE(shape->expertFfnField()->isHidden());
+    CHECK(shape->expertFfnField()->isVisibleTo(form));
+    CHECK(shape->moeLayerFreqField()->value() == 1);
     const cp::service::ServingQuestion before = form->question();
 
     shape->expertsPerTokenField()->setValue(4);
@@ -166,6 +167,14 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     CHECK(form->message().isEmpty());
     expected["experts"] = 16;
     CHECK(json::parse(form->question().model_json) == expected);
+    // Every 64th of 32 layers routes none: the parser names the field.
+    shape->moeLayerFreqField()->setValue(64);
+    CHECK(form->message().contains(QStringLiteral("model.moe_layer_freq")));
+    CHECK(json::parse(form->question().model_json) == expected);
+    shape->moeLayerFreqField()->setValue(2);
+    CHECK(form->message().isEmpty());
+    expected["moe_layer_freq"] = 2;
+    CHECK(json::parse(form->question().model_json) == expected);
 
     const cp::sim::Workload w = cp::service::question_model(form->question());
     CHECK(w.shape.moe.experts == 16);
@@ -177,7 +186,7 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     model->setCurrentIndex(model->findData(QStringLiteral("llama3-8b")));
     CHECK(shape->expertsField()->value() == 0);
     CHECK_FALSE(shape->expertsPerTokenField()->isVisibleTo(form));
-    CHECK(shape->expertFfnField()->isHidden());
+    CHECK_FALSE(shape->expertFfnField()->isVisibleTo(form));
     CHECK(test::ModelGuard::violations() == 0);
 }
 

@@ -40,6 +40,11 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
                                       "expert count."));
     shared_experts_ = int_field(0, 1 << 16, {}, tr("Experts every token passes through."));
     expert_ffn_ = int_field(1, 1 << 20, {}, tr("MLP inner size of one expert, elements."));
+    layer_freq_ = int_field(1, 1 << 16, tr(" layers"),
+                            tr("Every n-th layer routes experts; the others keep the dense MLP "
+                               "(1: every layer). At most the layer count."));
+    layer_freq_->setPrefix(tr("every "));
+    layer_freq_->setSpecialValueText(tr("every layer"));
     const struct {
         QSpinBox* field;
         const char* name;
@@ -54,7 +59,8 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
                  {experts_, "experts"},
                  {experts_per_token_, "experts_per_token"},
                  {shared_experts_, "shared_experts"},
-                 {expert_ffn_, "moe_ffn_hidden"}};
+                 {expert_ffn_, "moe_ffn_hidden"},
+                 {layer_freq_, "moe_layer_freq"}};
     // Top-k never exceeds a routing expert count, so the editor cannot state a routing the parser
     // refuses; before the edit signal, so an owner reads the capped value. A count that routes
     // nothing (dense, or a refused 1) leaves top-k as it was for the next count.
@@ -101,7 +107,14 @@ void ModelShapeFields::addRows(QFormLayout* form) {
     r->addWidget(shared_experts_);
     form->addRow(tr("Experts:"), experts_);
     form->addRow(tr("Top-k / shared:"), routing_row_);
-    form->addRow(tr("Expert FFN:"), expert_ffn_);
+    expert_row_ = new QWidget;
+    auto* e = new QHBoxLayout(expert_row_);
+    e->setContentsMargins(0, 0, 0, 0);
+    e->addWidget(expert_ffn_);
+    e->addWidget(layer_freq_);
+    form->addRow(tr("Expert FFN / MoE:"), expert_row_);
+    for (QSpinBox* f : {experts_per_token_, shared_experts_, expert_ffn_, layer_freq_})
+        share_row_width(f);
     updateExpertRows();
 }
 
@@ -109,7 +122,7 @@ void ModelShapeFields::updateExpertRows() {
     if (form_ == nullptr) return;
     const bool routed = rows_visible_ && experts_->value() >= 2;
     form_->setRowVisible(routing_row_, routed);
-    form_->setRowVisible(expert_ffn_, routed);
+    form_->setRowVisible(expert_row_, routed);
 }
 
 void ModelShapeFields::setRowsVisible(bool visible) {
@@ -139,6 +152,7 @@ void ModelShapeFields::show(const sim::TransformerShape& s) {
     shared_experts_->setValue(m.shared_experts);
     // A dense model offers its own MLP width as the expert size it would start from.
     expert_ffn_->setValue(m.moe_ffn_hidden > 0 ? m.moe_ffn_hidden : s.ffn_hidden);
+    layer_freq_->setValue(m.moe_layer_freq);
     loading_ = false;
 }
 
@@ -160,6 +174,7 @@ sim::TransformerShape ModelShapeFields::shape(sim::TransformerShape s) const {
         s.moe.experts_per_token = experts_per_token_->value();
         s.moe.shared_experts = shared_experts_->value();
         s.moe.moe_ffn_hidden = expert_ffn_->value();
+        s.moe.moe_layer_freq = layer_freq_->value();
     }
     return s;
 }

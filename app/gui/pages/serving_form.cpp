@@ -124,6 +124,8 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     ttft_->setSpecialValueText(tr("no limit"));
     tpot_ = real_field(0, sim::limits::kMaxSloMs, 2, tr(" ms"), tr("Time per output token limit"));
     tpot_->setSpecialValueText(tr("no limit"));
+    for (QDoubleSpinBox* f : {rate_, ttft_, tpot_})
+        share_row_width(f);
     quantile_ = choice_field({tr("median (p50)"), tr("p90"), tr("p95"), tr("p99")},
                              tr("The quantile the latency limits apply to"));
     for (std::size_t i = 0; i < kQuantiles.size(); ++i)
@@ -219,6 +221,8 @@ void ServingForm::updateShapeRows() {
     const QSignalBlocker block(shape_toggle_);
     shape_toggle_->setChecked(shape_open_);
     shape_toggle_->setArrowType(shape_open_ ? Qt::DownArrow : Qt::RightArrow);
+    // Open, the routing has rows of its own (and the longer text would widen the form).
+    shape_toggle_->setText(shape_open_ ? shape_summary_ : shape_summary_ + routing_summary_);
     updateGeometry();
     emit widthChanged();
 }
@@ -256,15 +260,15 @@ void ServingForm::showModelShape() {
         if (shape_editable_) {
             const sim::TransformerShape& s = w.shape;
             shape_->show(s);
-            QString summary = tr("%1 layers × %2, %3 heads (%4 KV)")
-                                  .arg(s.layers)
-                                  .arg(s.hidden)
-                                  .arg(s.heads)
-                                  .arg(s.kv_heads);
-            if (s.moe.enabled())
-                summary +=
-                    tr(", %1 experts (top %2)").arg(s.moe.experts).arg(s.moe.experts_per_token);
-            shape_toggle_->setText(summary);
+            shape_summary_ = tr("%1 layers × %2, %3 heads (%4 KV)")
+                                 .arg(s.layers)
+                                 .arg(s.hidden)
+                                 .arg(s.heads)
+                                 .arg(s.kv_heads);
+            routing_summary_ =
+                s.moe.enabled()
+                    ? tr(", %1 experts (top %2)").arg(s.moe.experts).arg(s.moe.experts_per_token)
+                    : QString();
         }
     } catch (const std::exception& e) {
         // Only a model the parser refuses gets here; its planning says the same.

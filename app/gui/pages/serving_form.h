@@ -84,6 +84,9 @@ private:
     ModelShapeFields* shape_ = nullptr;
     QToolButton* shape_toggle_ = nullptr;
     QLabel* message_ = nullptr;
+    // The shape toggle's text: the dense shape, and the routing while folded.
+    QString shape_summary_;
+    QString routing_summary_;
     QSpinBox* pp_field_ = nullptr;
     QSpinBox* replicas_field_ = nullptr;
     bool shape_open_ = false;

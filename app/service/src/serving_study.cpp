@@ -233,7 +233,8 @@ std::string reshaped_model_json(const ServingQuestion& q, const sim::Transformer
     } routing[] = {{"experts", &sim::MoeShape::experts},
                    {"experts_per_token", &sim::MoeShape::experts_per_token},
                    {"shared_experts", &sim::MoeShape::shared_experts},
-                   {"moe_ffn_hidden", &sim::MoeShape::moe_ffn_hidden}};
+                   {"moe_ffn_hidden", &sim::MoeShape::moe_ffn_hidden},
+                   {"moe_layer_freq", &sim::MoeShape::moe_layer_freq}};
     if (shape.moe.experts == 0 && now.moe.enabled()) {
         // Dense again: the section's own routing goes; a preset's routing cannot be stated away.
         for (const char* key : {"experts", "experts_per_token", "shared_experts", "moe_ffn_hidden",
