@@ -118,11 +118,15 @@ TEST_CASE("hostile scenario files exit 2 with one clear sentence and change noth
           "[cli][bad-input]") {
     Sandbox box;
     REQUIRE(run_cli({"catalog", "list"}).code == 0); // creates the user database
+    // A valid job log, so the scenario next to it is what is refused.
+    const std::string log =
+        (fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "job_logs/megatron_gpt3_1p3b_p4d.log").string();
     for (const Case& c : scenario_cases()) {
         expect_rejected(box, c, {"simulate", "{file}"});
         expect_rejected(box, c, {"simulate", "{file}", "--json"});
         expect_rejected(box, c, {"sweep", "{file}", "--threads", "1"});
         expect_rejected(box, c, {"recommend", "{file}", "--top", "3"});
+        expect_rejected(box, c, {"calibrate", "import", log, "--scenario", "{file}"});
     }
 }
 

@@ -1,5 +1,6 @@
 // The documented contract is additive: every scenario field the parser reads and every field
-// `simulate --json` and `serve --json` write is named in docs/DESIGN.md or docs/ARCHITECTURE.md.
+// `simulate --json`, `serve --json`, `sweep --json`, `recommend --json` and `report --out
+// FILE.json` write is named in docs/DESIGN.md or docs/ARCHITECTURE.md.
 // The parser's fields are its own list (sim::scenario_field_paths), widened section by section:
 // each object or list it looks up is filled with an empty one so its own fields are read too.
 #include "cli_sandbox.h"
@@ -15,6 +16,7 @@
 
 using cp::test::read_bytes;
 using cp::test::run_cli;
+using cp::test::run_program;
 using cp::test::Sandbox;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -87,6 +89,19 @@ void collect_keys(const json& doc, std::set<std::string>& keys) {
         for (const json& item : doc)
             collect_keys(item, keys);
     }
+}
+
+// The keys of `keys` that neither document names.
+std::vector<std::string> undocumented(const std::set<std::string>& keys) {
+    const std::string docs = docs_text();
+    std::vector<std::string> missing;
+    for (const std::string& key : keys)
+        if (!documented(docs, key)) missing.push_back(key);
+    return missing;
+}
+
+bool plans_serving(const json& doc) {
+    return doc.contains("serving");
 }
 
 } // namespace
@@ -164,3 +179,58 @@ TEST_CASE("Every field simulate --json and serve --json write is documented", "[
          << json(missing).dump());
     CHECK(missing.empty());
 }
+
+TEST_CASE("Every field sweep --json and recommend --json write is documented", "[cli][docs]") {
+    Sandbox box;
+    std::set<std::string> sweep_keys, recommend_keys;
+    for (const fs::path& file : scenario_files()) {
+        const json doc = json::parse(read_bytes(file));
+        // recommend ranks training and serving scenarios; sweep lists training layouts.
+        auto r = run_cli({"recommend", file.string(), "--json", "--top", "3"});
+        INFO("recommend " << file << ": " << r.err);
+        REQUIRE((r.code == 0 || r.code == 3));
+        collect_keys(json::parse(r.out), recommend_keys);
+        if (plans_serving(doc)) continue;
+        r = run_cli({"sweep", file.string(), "--json", "--top", "3"});
+        INFO("sweep " << file << ": " << r.err);
+        REQUIRE((r.code == 0 || r.code == 3));
+        collect_keys(json::parse(r.out), sweep_keys);
+    }
+    // Both reached their own sections.
+    for (const char* field : {"plans", "pareto", "excluded", "instances"})
+        CHECK(sweep_keys.count(field) == 1);
+    for (const char* field : {"recommendations", "fits", "summary"})
+        CHECK(recommend_keys.count(field) == 1);
+    const std::vector<std::string> sweep_missing = undocumented(sweep_keys);
+    INFO("fields sweep --json writes that the docs do not name: " << json(sweep_missing).dump());
+    CHECK(sweep_missing.empty());
+    const std::vector<std::string> recommend_missing = undocumented(recommend_keys);
+    INFO("fields recommend --json writes that the docs do not name: "
+         << json(recommend_missing).dump());
+    CHECK(recommend_missing.empty());
+}
+
+#ifdef CLUSTERPLAN_APP_HAS_REPORT
+TEST_CASE("Every field report --out FILE.json writes is documented", "[cli][docs][binary]") {
+    Sandbox box;
+    const std::string app = CLUSTERPLAN_APP_BINARY;
+    std::set<std::string> keys;
+    // One training and one serving report: the serving one lists its deployments as serve --json
+    // documents, already checked above; the report's own keys are checked here.
+    for (const char* name : {"llama3-8b-any.json", "serve-llama3-8b-chat.json"}) {
+        const fs::path out = box.files_dir() / (std::string(name) + ".report.json");
+        const auto r = run_program(app,
+                                   {"report", (kSource / "resources/scenarios" / name).string(),
+                                    "--out", out.string(), "--top", "3"},
+                                   box.data_dir());
+        INFO("report " << name << ": exit " << r.code << ", " << r.err);
+        REQUIRE((r.code == 0 || r.code == 3));
+        const json doc = json::parse(read_bytes(out));
+        CHECK(doc.at("schema") == "clusterplan.report/1");
+        collect_keys(doc, keys);
+    }
+    const std::vector<std::string> missing = undocumented(keys);
+    INFO("fields report JSON writes that the docs do not name: " << json(missing).dump());
+    CHECK(missing.empty());
+}
+#endif

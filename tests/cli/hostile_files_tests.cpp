@@ -22,6 +22,7 @@ std::vector<std::vector<std::string>> file_readers() {
         {"simulate", "{file}"},
         {"sweep", "{file}", "--threads", "1"},
         {"recommend", "{file}"},
+        {"serve", "{file}"},
         {"catalog", "import", "{file}"},
         {"catalog", "import", "{file}", "--format", "aws-spot-history"},
         {"catalog", "import", "{file}", "--format", "aws-price-list"},

@@ -4,6 +4,7 @@
 #include "app_context.h"
 #include "gui_test_support.h"
 #include "main_window.h"
+#include "pages/model_shape_fields.h"
 #include "pages/plan_page.h"
 #include "pages/scenario_editor.h"
 #include "pages/scenario_training.h"
@@ -57,8 +58,12 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
           static_cast<int>(cp::sim::Optimizer::adamw_8bit));
     CHECK(training->offloadOptimizerField()->currentIndex() ==
           static_cast<int>(cp::sim::OffloadTarget::cpu));
-    CHECK(training->expertsField()->value() == 8);
-    CHECK(training->expertsPerTokenField()->value() == 2);
+    // The routing is part of the shape; expert parallelism of the training.
+    ModelShapeFields* shape = plan->editor()->shapeFields();
+    CHECK(shape->expertsField()->value() == 8);
+    CHECK(shape->expertsPerTokenField()->value() == 2);
+    CHECK(shape->expertFfnField()->value() == 14336);
+    CHECK(shape->expertFfnField()->isVisibleTo(plan->editor()));
     CHECK(training->epField()->value() == 4);
 
     const cp::sim::Scenario back = plan->editor()->scenario();
@@ -76,10 +81,17 @@ TEST_CASE("Method, optimizer, offload and expert fields show a scenario and writ
     training->methodField()->setCurrentIndex(static_cast<int>(cp::sim::TrainingMethod::qlora));
     REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
     CHECK(context.scenario().workload.finetune.method == cp::sim::TrainingMethod::qlora);
-    training->expertsField()->setValue(training->expertsField()->minimum());
+    shape->expertsField()->setValue(shape->expertsField()->minimum());
     REQUIRE(test::wait_until([&] { return !context.scenario().workload.shape.moe.enabled(); }));
     CHECK_FALSE(context.scenario().parallel.ep.has_value());
     CHECK_FALSE(training->epField()->isEnabled());
+    // A dense model shows no routing.
+    CHECK_FALSE(shape->expertFfnField()->isVisibleTo(plan->editor()));
+    // Routing again: a dense model becomes a Mixture of Experts with its own MLP width per expert.
+    shape->expertsField()->setValue(4);
+    REQUIRE(test::wait_until([&] { return context.scenario().workload.shape.moe.enabled(); }));
+    CHECK(context.scenario().workload.shape.moe.experts == 4);
+    CHECK(training->epField()->isEnabled());
 }
 
 TEST_CASE("Head width and tied embeddings show a preset's shape and write it back",

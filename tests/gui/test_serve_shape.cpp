@@ -25,7 +25,7 @@ using json = nlohmann::json;
 namespace {
 
 // A Qwen3-14B-like shape with fields the form has no box for (learned positions, the attention
-// kernel, a stated parameter count) and serving fields it carries without one (pp, replicas).
+// kernel, a stated parameter count) and serving fields besides the shape (pp, replicas).
 const char* const kOwnModel = R"({"schema": "clusterplan.scenario/1", "name": "own model",
     "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8, "ffn_hidden": 17408,
               "gated_mlp": true, "vocab": 151936, "seq_len": 4096, "tied_embeddings": false,
@@ -57,7 +57,7 @@ TEST_CASE("The Serve page edits its own model's shape and keeps every other fiel
     json expected = json::parse(form->question().model_json);
     expected["layers"] = 48;
     shape->layersField()->setValue(48); // pp 2 still divides it
-    CHECK(form->shapeMessage().isEmpty());
+    CHECK(form->message().isEmpty());
     auto* model = form->findChild<QComboBox*>(QStringLiteral("model"));
     REQUIRE(model != nullptr);
     CHECK(model->currentText() == QStringLiteral("The scenario's own model"));
@@ -109,21 +109,21 @@ TEST_CASE("A shape the parser refuses is named on the Serve page and changes not
     const std::string before = form->question().model_json;
 
     shape->headsField()->setValue(48); // 48 does not divide 5120 without model.head_dim
-    CHECK(form->shapeMessage().contains(QStringLiteral("model.heads")));
+    CHECK(form->message().contains(QStringLiteral("model.heads")));
     test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-shape-refused.png"));
     CHECK(form->question().model_json == before);
 
     shape->headsField()->setValue(40);
-    CHECK(form->shapeMessage().isEmpty());
+    CHECK(form->message().isEmpty());
     CHECK(json::parse(form->question().model_json) == json::parse(before));
 
     shape->kvHeadsField()->setValue(3); // must divide the 40 heads
-    CHECK(form->shapeMessage().contains(QStringLiteral("model.kv_heads")));
+    CHECK(form->message().contains(QStringLiteral("model.kv_heads")));
     CHECK(form->question().model_json == before);
     shape->kvHeadsField()->setValue(8);
 
     shape->layersField()->setValue(41); // the scenario's pp 2 does not divide it
-    CHECK(form->shapeMessage().contains(QStringLiteral("serving.pp")));
+    CHECK(form->message().contains(QStringLiteral("serving.pp")));
     CHECK(form->question().model_json == before);
     CHECK(form->question().pp == 2);
     CHECK(test::ModelGuard::violations() == 0);

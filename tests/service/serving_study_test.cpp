@@ -91,6 +91,32 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK_FALSE(plain.serving->async_scheduling);
 }
 
+TEST_CASE("A serving question keeps its custom hardware and engine alias", "[service][serving]") {
+    TempCatalog catalog;
+    const cp::sim::Scenario file = cp::sim::parse_scenario(R"({
+        "schema": "clusterplan.scenario/1", "name": "on-prem pod",
+        "model": {"preset": "llama3-8b"},
+        "cluster": {"region": "us-east-1",
+                    "custom": {"accelerator": "H100-80GB", "accelerators_per_node": 8,
+                               "usd_per_node_hour": 40, "inter_node_gbps": 3200}},
+        "serving": {"engine": "sglang", "tp": 2, "slo": {"p": 0.8}}})",
+                                                           "test");
+    const ServingQuestion q = cp::service::serving_question(file);
+    CHECK(q.engine == "sglang");
+    CHECK(q.slo_p == Approx(0.8));
+    CHECK_FALSE(q.cluster_json.empty());
+    const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
+    REQUIRE(back.custom);
+    CHECK(back.custom->accelerator == "H100-80GB");
+    CHECK(back.custom->accelerators_per_node == 8);
+    CHECK(back.custom->usd_per_node_hour == Approx(40));
+    REQUIRE(back.serving);
+    CHECK(back.serving->engine_as_given == "sglang");
+    CHECK(back.serving->slo.p == Approx(0.8));
+    // A catalog scenario carries no cluster fields of its own.
+    CHECK(cp::service::serving_question(bundled("serve-llama3-8b-chat.json")).cluster_json.empty());
+}
+
 TEST_CASE("A serving question keeps a model its file shapes: no preset, or overridden fields",
           "[service][serving]") {
     TempCatalog catalog;
@@ -159,6 +185,55 @@ TEST_CASE("A reshaped model writes only the fields that changed and is read back
     shape = cp::service::question_model(own).shape;
     shape.head_dim = 0;
     CHECK_FALSE(json::parse(cp::service::reshaped_model_json(own, shape)).contains("head_dim"));
+}
+
+TEST_CASE("A reshaped model routes experts under the file's names", "[service][serving]") {
+    using json = nlohmann::json;
+    ServingQuestion q;
+    q.preset = "mixtral-8x7b";
+    cp::sim::TransformerShape shape = cp::service::question_model(q).shape;
+    REQUIRE(shape.moe.enabled());
+    shape.moe.experts = 16;
+    shape.moe.experts_per_token = 4;
+    const std::string routed = cp::service::reshaped_model_json(q, shape);
+    CHECK(json::parse(routed) ==
+          json{{"preset", "mixtral-8x7b"}, {"experts", 16}, {"experts_per_token", 4}});
+    // A preset's experts cannot be stated away; one expert is no routing. Both name the field.
+    shape.moe = cp::sim::MoeShape{};
+    CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("model.experts") !=
+          std::string::npos);
+    shape.moe = cp::service::question_model(q).shape.moe;
+    shape.moe.experts = 1;
+    CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("model.experts") !=
+          std::string::npos);
+
+    // A dense model of the file's own becomes a Mixture of Experts, and dense again.
+    ServingQuestion own;
+    own.preset.clear();
+    own.model_json = R"({"layers": 4, "hidden": 1024, "heads": 8, "seq_len": 2048,
+                         "vocab": 32000})";
+    shape = cp::service::question_model(own).shape;
+    shape.moe.experts = 8;
+    shape.moe.experts_per_token = 2;
+    shape.moe.moe_ffn_hidden = 1024;
+    own.model_json = cp::service::reshaped_model_json(own, shape);
+    CHECK(cp::service::question_model(own).shape.moe.enabled());
+    shape.moe = cp::sim::MoeShape{};
+    const json dense = json::parse(cp::service::reshaped_model_json(own, shape));
+    CHECK_FALSE(dense.contains("experts"));
+    CHECK_FALSE(dense.contains("moe_ffn_hidden"));
+}
+
+TEST_CASE("A question is checked with its model before a pipeline degree is taken",
+          "[service][serving]") {
+    ServingQuestion q;
+    q.preset = "llama3-8b"; // 32 layers
+    q.pp = 4;
+    q.replicas = 3;
+    CHECK(error_of([&] { cp::service::check_question(q); }).empty());
+    q.pp = 3;
+    CHECK(error_of([&] { cp::service::check_question(q); }).find("serving.pp") !=
+          std::string::npos);
 }
 
 TEST_CASE("Instance families match whole families only", "[service][serving]") {

@@ -41,6 +41,8 @@ QVariant ServingResultModel::display(const sim::ServingPlan& p, Column col, int 
         return QString::fromStdString(p.instance);
     case Count:
         return p.nodes;
+    case Replicas:
+        return p.replicas;
     case Engine:
         return QString::fromLatin1(sim::enum_name(p.engine));
     case Weights:
@@ -50,6 +52,8 @@ QVariant ServingResultModel::display(const sim::ServingPlan& p, Column col, int 
                    : QString::fromLatin1(sim::enum_name(p.weights));
     case Tp:
         return p.tp;
+    case Pp:
+        return p.pp;
     case Batch:
         return p.batch;
     case Ttft:
@@ -117,18 +121,21 @@ QVariant ServingResultModel::data(const QModelIndex& index, int role) const {
 QVariant ServingResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const kHeaders[] = {
-        QT_TR_NOOP("#"),        QT_TR_NOOP("Instance"),     QT_TR_NOOP("Count"),
-        QT_TR_NOOP("Engine"),   QT_TR_NOOP("Weights / KV"), QT_TR_NOOP("TP"),
-        QT_TR_NOOP("Batch"),    QT_TR_NOOP("TTFT"),         QT_TR_NOOP("TPOT"),
-        QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("$/h"),          QT_TR_NOOP("$/1M tok"),
-        QT_TR_NOOP("KV"),       QT_TR_NOOP("SLO")};
+        QT_TR_NOOP("#"),        QT_TR_NOOP("Instance"), QT_TR_NOOP("Count"),
+        QT_TR_NOOP("Replicas"), QT_TR_NOOP("Engine"),   QT_TR_NOOP("Weights / KV"),
+        QT_TR_NOOP("TP"),       QT_TR_NOOP("PP"),       QT_TR_NOOP("Batch"),
+        QT_TR_NOOP("TTFT"),     QT_TR_NOOP("TPOT"),     QT_TR_NOOP("Tokens/s"),
+        QT_TR_NOOP("$/h"),      QT_TR_NOOP("$/1M tok"), QT_TR_NOOP("KV"),
+        QT_TR_NOOP("SLO")};
     static const char* const kTips[] = {
         QT_TR_NOOP("Rank: meets the SLO, then cheapest per million tokens"),
         QT_TR_NOOP("Instance type"),
         QT_TR_NOOP("Instances the request rate needs"),
+        QT_TR_NOOP("Copies of the model serving the traffic (several may share an instance)"),
         QT_TR_NOOP("Serving engine"),
         QT_TR_NOOP("Storage type of the weights / of the KV cache"),
         QT_TR_NOOP("Tensor-parallel devices per replica (NeuronCores on Inferentia/Trainium)"),
+        QT_TR_NOOP("Pipeline stages per replica"),
         QT_TR_NOOP("Largest batch of concurrent sequences memory and the engine allow"),
         QT_TR_NOOP("Time to first token at the request rate (queueing + prefill), at the SLO's "
                    "quantile"),

@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QSpinBox>
+#include <QWidget>
 
 namespace cp::gui {
 
@@ -15,6 +16,13 @@ QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip)
     box->setToolTip(tip);
     box->setAccelerated(true);
     return box;
+}
+
+void share_row_width(QWidget* field) {
+    // A spin box's minimum hint spans its range too: room for eight digits and the arrows.
+    field->setMinimumWidth(field->fontMetrics().horizontalAdvance(QStringLiteral("00000000")) +
+                           field->fontMetrics().height() * 2);
+    field->setSizePolicy(QSizePolicy::Ignored, field->sizePolicy().verticalPolicy());
 }
 
 QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,

@@ -9,6 +9,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QGroupBox;
 class QSpinBox;
+class QWidget;
 
 namespace cp::gui {
 
@@ -16,6 +17,9 @@ QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip)
 QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
                            const QString& tip);
 QComboBox* choice_field(const QStringList& labels, const QString& tip);
+// The field takes the width its row is given instead of asking for its own: a spin box sized for
+// the parser's whole range ("10000000.000 req/s") would otherwise widen the whole form.
+void share_row_width(QWidget* field);
 // A form inside `group`: right-aligned labels, fields that grow.
 QFormLayout* form_in(QGroupBox* group);
 

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QSpinBox>
 #include <QWidget>
+#include <algorithm>
 #include <initializer_list>
 
 namespace cp::gui {
@@ -29,12 +30,44 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
     tied_ = new QCheckBox(tr("Output layer shares the input embedding"));
     tied_->setToolTip(tr("Tied embeddings (GPT-2/3, BERT); Llama 3 and Mixtral keep a second "
                          "vocabulary × hidden matrix."));
+    // The scenario parser's ranges (model.experts ...); 0 experts stands for a dense model.
+    experts_ = int_field(0, 1 << 16, {},
+                         tr("Routed experts per Mixture-of-Experts layer (Mixtral 8, Qwen3-30B-A3B "
+                            "128); dense: no routing."));
+    experts_->setSpecialValueText(tr("dense model"));
+    experts_per_token_ = int_field(1, 1 << 16, {},
+                                   tr("Experts each token is routed to (top-k); at most the "
+                                      "expert count."));
+    shared_experts_ = int_field(0, 1 << 16, {}, tr("Experts every token passes through."));
+    expert_ffn_ = int_field(1, 1 << 20, {}, tr("MLP inner size of one expert, elements."));
+    layer_freq_ = int_field(1, 1 << 16, tr(" layers"),
+                            tr("Every n-th layer routes experts; the others keep the dense MLP "
+                               "(1: every layer). At most the layer count."));
+    layer_freq_->setPrefix(tr("every "));
+    layer_freq_->setSpecialValueText(tr("every layer"));
     const struct {
         QSpinBox* field;
         const char* name;
-    } named[] = {{layers_, "layers"},     {hidden_, "hidden"},     {heads_, "heads"},
-                 {kv_heads_, "kv_heads"}, {head_dim_, "head_dim"}, {ffn_, "ffn_hidden"},
-                 {seq_, "seq_len"},       {vocab_, "vocab"}};
+    } named[] = {{layers_, "layers"},
+                 {hidden_, "hidden"},
+                 {heads_, "heads"},
+                 {kv_heads_, "kv_heads"},
+                 {head_dim_, "head_dim"},
+                 {ffn_, "ffn_hidden"},
+                 {seq_, "seq_len"},
+                 {vocab_, "vocab"},
+                 {experts_, "experts"},
+                 {experts_per_token_, "experts_per_token"},
+                 {shared_experts_, "shared_experts"},
+                 {expert_ffn_, "moe_ffn_hidden"},
+                 {layer_freq_, "moe_layer_freq"}};
+    // Top-k never exceeds a routing expert count, so the editor cannot state a routing the parser
+    // refuses; before the edit signal, so an owner reads the capped value. A count that routes
+    // nothing (dense, or a refused 1) leaves top-k as it was for the next count.
+    connect(experts_, &QSpinBox::valueChanged, this, [this](int experts) {
+        if (experts >= 2) experts_per_token_->setMaximum(experts);
+        updateExpertRows();
+    });
     // Named as the scenario file names them, so a test or a message finds the field.
     for (const auto& n : named) {
         n.field->setObjectName(QString::fromLatin1(n.name));
@@ -67,13 +100,38 @@ void ModelShapeFields::addRows(QFormLayout* form) {
     form->addRow(tr("Vocabulary:"), vocab_);
     form->addRow(QString(), gated_);
     form->addRow(QString(), tied_);
+    routing_row_ = new QWidget;
+    auto* r = new QHBoxLayout(routing_row_);
+    r->setContentsMargins(0, 0, 0, 0);
+    r->addWidget(experts_per_token_);
+    r->addWidget(shared_experts_);
+    form->addRow(tr("Experts:"), experts_);
+    form->addRow(tr("Top-k / shared:"), routing_row_);
+    expert_row_ = new QWidget;
+    auto* e = new QHBoxLayout(expert_row_);
+    e->setContentsMargins(0, 0, 0, 0);
+    e->addWidget(expert_ffn_);
+    e->addWidget(layer_freq_);
+    form->addRow(tr("Expert FFN / MoE:"), expert_row_);
+    for (QSpinBox* f : {experts_per_token_, shared_experts_, expert_ffn_, layer_freq_})
+        share_row_width(f);
+    updateExpertRows();
+}
+
+void ModelShapeFields::updateExpertRows() {
+    if (form_ == nullptr) return;
+    const bool routed = rows_visible_ && experts_->value() >= 2;
+    form_->setRowVisible(routing_row_, routed);
+    form_->setRowVisible(expert_row_, routed);
 }
 
 void ModelShapeFields::setRowsVisible(bool visible) {
+    rows_visible_ = visible;
     if (form_ == nullptr) return;
     for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_row_, ffn_, seq_,
-                                                      vocab_, gated_, tied_})
+                                                      vocab_, gated_, tied_, experts_})
         form_->setRowVisible(w, visible);
+    updateExpertRows();
 }
 
 void ModelShapeFields::show(const sim::TransformerShape& s) {
@@ -88,6 +146,13 @@ void ModelShapeFields::show(const sim::TransformerShape& s) {
     gated_->setChecked(s.gated_mlp);
     head_dim_->setValue(s.head_dim);
     tied_->setChecked(s.tied_embeddings);
+    const sim::MoeShape& m = s.moe;
+    experts_->setValue(m.enabled() ? m.experts : 0);
+    experts_per_token_->setValue(std::max(1, m.experts_per_token));
+    shared_experts_->setValue(m.shared_experts);
+    // A dense model offers its own MLP width as the expert size it would start from.
+    expert_ffn_->setValue(m.moe_ffn_hidden > 0 ? m.moe_ffn_hidden : s.ffn_hidden);
+    layer_freq_->setValue(m.moe_layer_freq);
     loading_ = false;
 }
 
@@ -102,6 +167,15 @@ sim::TransformerShape ModelShapeFields::shape(sim::TransformerShape s) const {
     s.gated_mlp = gated_->isChecked();
     s.head_dim = head_dim_->value();
     s.tied_embeddings = tied_->isChecked();
+    if (experts_->value() == 0) {
+        s.moe = sim::MoeShape{};
+    } else {
+        s.moe.experts = experts_->value();
+        s.moe.experts_per_token = experts_per_token_->value();
+        s.moe.shared_experts = shared_experts_->value();
+        s.moe.moe_ffn_hidden = expert_ffn_->value();
+        s.moe.moe_layer_freq = layer_freq_->value();
+    }
     return s;
 }
 

@@ -1,7 +1,9 @@
 // The transformer shape fields that both model editors show, the Plan page's scenario editor and
 // the Serve page's form: layers, hidden size, heads / KV heads / head width, FFN size, sequence
-// length, vocabulary, gated MLP and tied embeddings, each with its range, unit and tooltip. The
-// rows go into the owner's form, so their labels line up with its other fields.
+// length, vocabulary, gated MLP, tied embeddings and the Mixture-of-Experts routing (experts,
+// top-k, shared experts, expert FFN size, which layers route), each with its range, unit and
+// tooltip. The rows go into the owner's form, so their labels line up with its other fields; the
+// routing rows beyond the expert count show only while the model routes experts.
 #pragma once
 
 #include "clusterplan/sim/workload.h"
@@ -24,8 +26,9 @@ public:
     void setRowsVisible(bool visible);
     // Shows `shape` without emitting edited().
     void show(const sim::TransformerShape& shape);
-    // `base` with the shown fields written over it; the fields this editor lacks (MoE, fused
-    // attention, encoder-only ...) stay as `base` has them.
+    // `base` with the shown fields written over it; the fields this editor lacks (fused
+    // attention, encoder-only, the MoE capacity factor ...) stay as `base`
+    // has them. An expert count of 0 makes the model dense.
     sim::TransformerShape shape(sim::TransformerShape base) const;
 
     QSpinBox* layersField() const { return layers_; }
@@ -38,14 +41,25 @@ public:
     QSpinBox* vocabField() const { return vocab_; }
     QCheckBox* gatedField() const { return gated_; }
     QCheckBox* tiedEmbeddingsField() const { return tied_; }
+    QSpinBox* expertsField() const { return experts_; }
+    QSpinBox* expertsPerTokenField() const { return experts_per_token_; }
+    QSpinBox* sharedExpertsField() const { return shared_experts_; }
+    QSpinBox* expertFfnField() const { return expert_ffn_; }
+    QSpinBox* moeLayerFreqField() const { return layer_freq_; }
 
 signals:
     void edited();
 
 private:
+    // The routing rows follow the expert count: shown while it routes (2 or more experts).
+    void updateExpertRows();
+
     bool loading_ = false;
+    bool rows_visible_ = true;
     QFormLayout* form_ = nullptr;
     QWidget* heads_row_ = nullptr;
+    QWidget* routing_row_ = nullptr;
+    QWidget* expert_row_ = nullptr;
     QSpinBox* layers_ = nullptr;
     QSpinBox* hidden_ = nullptr;
     QSpinBox* heads_ = nullptr;
@@ -56,6 +70,11 @@ private:
     QSpinBox* vocab_ = nullptr;
     QCheckBox* gated_ = nullptr;
     QCheckBox* tied_ = nullptr;
+    QSpinBox* experts_ = nullptr;
+    QSpinBox* experts_per_token_ = nullptr;
+    QSpinBox* shared_experts_ = nullptr;
+    QSpinBox* expert_ffn_ = nullptr;
+    QSpinBox* layer_freq_ = nullptr;
 };
 
 } // namespace cp::gui

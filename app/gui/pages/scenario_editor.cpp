@@ -151,6 +151,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
             const QSignalBlocker block(preset_);
             preset_->setCurrentIndex(0);
         }
+        training_->showMoe(shape_->shape(base_.workload.shape).moe);
         emitEdited();
     });
     connect(flash_attention_, &QCheckBox::toggled, this, [this] { emitEdited(); });

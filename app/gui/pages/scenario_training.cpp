@@ -45,21 +45,13 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Offload optimizer:"), offload_optimizer_);
     form->addRow(tr("Offload parameters:"), offload_params_);
 
-    moe_ = new QGroupBox(tr("Mixture of experts"));
+    moe_ = new QGroupBox(tr("Expert parallelism"));
     auto* moe = form_in(moe_);
-    experts_ = int_field(0, 1 << 16, QString(), tr("Routed experts per MoE layer (0: dense)."));
-    experts_->setSpecialValueText(tr("dense model"));
-    experts_per_token_ = int_field(1, 1 << 16, QString(), tr("Experts each token is routed to."));
-    shared_experts_ = int_field(0, 1 << 16, QString(), tr("Experts every token passes through."));
-    expert_ffn_ = int_field(1, 1 << 20, QString(), tr("Hidden size of one expert's MLP."));
     ep_ = int_field(0, 1 << 16, QString(),
                     tr("Expert-parallel ranks the experts are split over (all-to-all dispatch "
-                       "and combine); searched when left at its minimum."));
+                       "and combine); searched when left at its minimum. The experts themselves "
+                       "are part of the model's shape."));
     ep_->setSpecialValueText(tr("searched"));
-    moe->addRow(tr("Experts:"), experts_);
-    moe->addRow(tr("Top-k:"), experts_per_token_);
-    moe->addRow(tr("Shared experts:"), shared_experts_);
-    moe->addRow(tr("Expert FFN:"), expert_ffn_);
     moe->addRow(tr("Expert parallel:"), ep_);
 
     root->addWidget(method_box);
@@ -68,8 +60,7 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     for (QComboBox* c : {method_, lora_targets_, optimizer_, offload_optimizer_, offload_params_}) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
     }
-    for (QSpinBox* s :
-         {lora_rank_, experts_, experts_per_token_, shared_experts_, expert_ffn_, ep_})
+    for (QSpinBox* s : {lora_rank_, ep_})
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
     updateEnabledState();
 }
@@ -92,11 +83,8 @@ void ScenarioTraining::setScenario(const sim::Scenario& sc) {
 void ScenarioTraining::showMoe(const sim::MoeShape& m) {
     const bool was_loading = loading_;
     loading_ = true;
-    experts_->setValue(m.enabled() ? m.experts : 0);
-    experts_per_token_->setValue(std::max(1, m.experts_per_token));
-    shared_experts_->setValue(m.shared_experts);
-    expert_ffn_->setValue(std::max(1, m.moe_ffn_hidden));
-    if (!m.enabled()) ep_->setValue(0);
+    routes_experts_ = m.enabled();
+    if (!routes_experts_) ep_->setValue(0);
     loading_ = was_loading;
     updateEnabledState();
 }
@@ -110,17 +98,13 @@ void ScenarioTraining::apply(sim::Scenario& sc) const {
     sc.parallel.offload.optimizer =
         static_cast<sim::OffloadTarget>(offload_optimizer_->currentIndex());
     sc.parallel.offload.params = static_cast<sim::OffloadTarget>(offload_params_->currentIndex());
-    sim::MoeShape& m = sc.workload.shape.moe;
-    if (experts_->value() >= 2) {
-        m.experts = experts_->value();
-        m.experts_per_token = std::min(experts_per_token_->value(), m.experts);
-        m.shared_experts = shared_experts_->value();
-        m.moe_ffn_hidden = expert_ffn_->value();
+    // The routing comes from the shape fields, written before these.
+    const sim::MoeShape& m = sc.workload.shape.moe;
+    if (m.enabled()) {
         // ep must divide the experts; a value that does not is searched instead.
         const int ep = ep_->value();
         sc.parallel.ep = ep > 0 && m.experts % ep == 0 ? std::optional<int>(ep) : std::nullopt;
     } else {
-        m = sim::MoeShape{};
         sc.parallel.ep.reset();
         sc.parallel.etp.reset();
     }
@@ -132,9 +116,7 @@ void ScenarioTraining::updateEnabledState() {
         method == sim::TrainingMethod::lora || method == sim::TrainingMethod::qlora;
     lora_rank_->setEnabled(adapters);
     lora_targets_->setEnabled(adapters);
-    const bool moe = experts_->value() >= 2;
-    for (QSpinBox* s : {experts_per_token_, shared_experts_, expert_ffn_, ep_})
-        s->setEnabled(moe);
+    ep_->setEnabled(routes_experts_);
 }
 
 void ScenarioTraining::emitEdited() {

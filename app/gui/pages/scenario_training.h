@@ -1,7 +1,8 @@
 // The scenario editor's training-method fields: what the run updates (pre-training, full
 // fine-tuning, LoRA or QLoRA adapters with their rank and targets), the optimizer, where
-// optimizer state and parameters live (GPU, host memory, NVMe), and the Mixture-of-Experts
-// shape with its expert-parallel size. Part of ScenarioEditor.
+// optimizer state and parameters live (GPU, host memory, NVMe), and the expert-parallel size of
+// a Mixture-of-Experts model (its routing is part of the model's shape, ModelShapeFields). Part
+// of ScenarioEditor.
 #pragma once
 
 #include "clusterplan/sim/scenario.h"
@@ -20,7 +21,8 @@ public:
     explicit ScenarioTraining(QWidget* parent = nullptr);
 
     void setScenario(const sim::Scenario& scenario);
-    // A preset was chosen: show its experts (a dense preset clears them).
+    // The model's routing changed (a preset, a shape edit): expert parallelism applies only while
+    // it routes experts; a dense model clears it.
     void showMoe(const sim::MoeShape& moe);
     // Writes these fields into `scenario`, leaving every other field as it is.
     void apply(sim::Scenario& scenario) const;
@@ -32,10 +34,6 @@ public:
     QComboBox* optimizerField() const { return optimizer_; }
     QComboBox* offloadOptimizerField() const { return offload_optimizer_; }
     QComboBox* offloadParamsField() const { return offload_params_; }
-    QSpinBox* expertsField() const { return experts_; }
-    QSpinBox* expertsPerTokenField() const { return experts_per_token_; }
-    QSpinBox* sharedExpertsField() const { return shared_experts_; }
-    QSpinBox* expertFfnField() const { return expert_ffn_; }
     QSpinBox* epField() const { return ep_; }
 
 signals:
@@ -53,10 +51,7 @@ private:
     QComboBox* offload_optimizer_ = nullptr;
     QComboBox* offload_params_ = nullptr;
     QGroupBox* moe_ = nullptr;
-    QSpinBox* experts_ = nullptr;
-    QSpinBox* experts_per_token_ = nullptr;
-    QSpinBox* shared_experts_ = nullptr;
-    QSpinBox* expert_ffn_ = nullptr;
+    bool routes_experts_ = false;
     QSpinBox* ep_ = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "pages/serving_form.h"
 
 #include "clusterplan/sim/presets.h"
+#include "clusterplan/sim/scenario_limits.h"
 #include "clusterplan/sim/serving.h"
 #include "pages/form_fields.h"
 #include "pages/model_shape_fields.h"
@@ -45,6 +46,16 @@ void choose(QComboBox* box, const std::string& name) {
     box->setCurrentIndex(std::max(0, i));
 }
 
+// Chooses `name`, adding it after the listed names where the file gives another spelling (an
+// engine that runs on a listed profile, such as sglang): the saved scenario keeps the name given.
+void choose_or_offer(QComboBox* box, int listed, const std::string& name) {
+    while (box->count() > listed)
+        box->removeItem(listed);
+    if (!name.empty() && box->findData(QString::fromStdString(name)) < 0)
+        box->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    choose(box, name);
+}
+
 } // namespace
 
 ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
@@ -79,6 +90,17 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                                      "--max_batch_size): the scheduler's cap and the size of its "
                                      "runtime buffers; auto: built for the batch it runs"));
     engine_max_batch_->setSpecialValueText(tr("as the batch it runs"));
+    // The scenario parser's ranges (serving.pp, serving.replicas).
+    pp_field_ = int_field(0, 64, QString(),
+                          tr("Pipeline stages per replica (each holds layers / PP of the model; "
+                             "PP must divide the layers); auto: searched"));
+    pp_field_->setSpecialValueText(tr("auto"));
+    pp_field_->setObjectName(QStringLiteral("pp"));
+    replicas_field_ = int_field(0, 100000, QString(),
+                                tr("Copies of the deployment serving the traffic together; auto: "
+                                   "as many as the request rate needs"));
+    replicas_field_->setSpecialValueText(tr("as the rate needs"));
+    replicas_field_->setObjectName(QStringLiteral("replicas"));
     engine_max_batch_->setObjectName(QStringLiteral("engine_max_batch"));
     gqa_shared_kv_reads_ = new QCheckBox(tr("GQA decode kernel (shared KV reads)"));
     gqa_shared_kv_reads_->setObjectName(QStringLiteral("gqa_shared_kv_reads"));
@@ -90,20 +112,24 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                                      "this one (the vLLM Neuron plugin's default): on Inferentia "
                                      "and Trainium the host loop bounds a decode step instead of "
                                      "adding to it; no effect on GPUs"));
-    rate_ = real_field(0, 1e6, 1, tr(" req/s"),
+    rate_ = real_field(0, sim::limits::kMaxRequestRatePerS, 3, tr(" req/s"),
                        tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
     input_tokens_ = int_field(1, 1 << 21, tr(" tokens"), tr("Prompt length per request"));
     output_tokens_ = int_field(0, 1 << 21, tr(" tokens"), tr("Generated tokens per request"));
     output_tokens_->setObjectName(QStringLiteral("output_tokens"));
-    ttft_ = real_field(0, 1e7, 0, tr(" ms"),
+    ttft_ = real_field(0, sim::limits::kMaxSloMs, 1, tr(" ms"),
                        tr("Time to first token limit (queueing + prefill); for encoders and "
                           "CNNs the latency of one batch"));
     ttft_->setSpecialValueText(tr("no limit"));
-    tpot_ = real_field(0, 1e6, 1, tr(" ms"), tr("Time per output token limit"));
+    tpot_ = real_field(0, sim::limits::kMaxSloMs, 2, tr(" ms"), tr("Time per output token limit"));
     tpot_->setSpecialValueText(tr("no limit"));
+    for (QDoubleSpinBox* f : {rate_, ttft_, tpot_})
+        share_row_width(f);
     quantile_ = choice_field({tr("median (p50)"), tr("p90"), tr("p95"), tr("p99")},
                              tr("The quantile the latency limits apply to"));
+    for (std::size_t i = 0; i < kQuantiles.size(); ++i)
+        quantile_->setItemData(int(i), kQuantiles[i]);
     pricing_ = choice_field({tr("on demand"), tr("spot")},
                             tr("Rank on on-demand prices, or on spot prices with the spare "
                                "replicas that one reclaim needs"));
@@ -122,10 +148,10 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     shape_toggle_->setAutoRaise(true);
     shape_toggle_->setToolTip(tr("The chosen model's shape; an edit makes it the scenario's own "
                                  "model and keeps every other field the scenario file gives"));
-    shape_message_ = new QLabel;
-    shape_message_->setObjectName(QStringLiteral("shape_message"));
-    shape_message_->setWordWrap(true);
-    shape_message_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    message_ = new QLabel;
+    message_->setObjectName(QStringLiteral("form_message"));
+    message_->setWordWrap(true);
+    message_->setStyleSheet(QStringLiteral("color: #c0392b"));
 
     auto* model_box = new QGroupBox(tr("Model and engine"));
     QFormLayout* f = form_in(model_box);
@@ -133,11 +159,12 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("Model"), model_);
     f->addRow(tr("Shape"), shape_toggle_);
     shape_->addRows(f);
-    f->addRow(shape_message_);
+    f->addRow(message_);
     f->addRow(tr("Engine"), engine_);
     f->addRow(tr("Weights"), weights_);
     f->addRow(tr("KV cache"), kv_cache_);
     f->addRow(tr("TP"), tp_);
+    f->addRow(tr("PP"), pp_field_);
     f->addRow(tr("Batch"), batch_);
     f->addRow(tr("Engine max"), engine_max_batch_);
     f->addRow(gqa_shared_kv_reads_);
@@ -153,6 +180,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     auto* where_box = new QGroupBox(tr("Instances"));
     f = form_in(where_box);
     f->addRow(tr("Only"), instances_);
+    f->addRow(tr("Replicas"), replicas_field_);
     f->addRow(tr("Pricing"), pricing_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -170,7 +198,13 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     for (QCheckBox* box : {gqa_shared_kv_reads_, async_scheduling_})
         connect(box, &QCheckBox::toggled, this, &ServingForm::changed);
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
-    connect(model_, &QComboBox::currentIndexChanged, this, [this] { pp_ = 0; });
+    for (QSpinBox* box : {pp_field_, replicas_field_})
+        connect(box, &QSpinBox::valueChanged, this, &ServingForm::commitLayout);
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        pp_ = 0;
+        const QSignalBlocker block(pp_field_);
+        pp_field_->setValue(0);
+    });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
     connect(shape_, &ModelShapeFields::edited, this, &ServingForm::reshapeModel);
     connect(shape_toggle_, &QToolButton::toggled, this, [this](bool open) {
@@ -183,10 +217,12 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
 void ServingForm::updateShapeRows() {
     model_form_->setRowVisible(shape_toggle_, shape_editable_);
     shape_->setRowsVisible(shape_editable_ && shape_open_);
-    model_form_->setRowVisible(shape_message_, !shape_message_->text().isEmpty());
+    model_form_->setRowVisible(message_, !message_->text().isEmpty());
     const QSignalBlocker block(shape_toggle_);
     shape_toggle_->setChecked(shape_open_);
     shape_toggle_->setArrowType(shape_open_ ? Qt::DownArrow : Qt::RightArrow);
+    // Open, the routing has rows of its own (and the longer text would widen the form).
+    shape_toggle_->setText(shape_open_ ? shape_summary_ : shape_summary_ + routing_summary_);
     updateGeometry();
     emit widthChanged();
 }
@@ -212,27 +248,31 @@ void ServingForm::updateForModel() {
     showModelShape();
 }
 
-QString ServingForm::shapeMessage() const {
-    return shape_message_->text();
+QString ServingForm::message() const {
+    return message_->text();
 }
 
 void ServingForm::showModelShape() {
-    shape_message_->clear();
+    message_->clear();
     try {
         const sim::Workload w = service::question_model(question());
         shape_editable_ = w.kind == sim::WorkloadKind::transformer;
         if (shape_editable_) {
             const sim::TransformerShape& s = w.shape;
             shape_->show(s);
-            shape_toggle_->setText(tr("%1 layers × %2, %3 heads (%4 KV)")
-                                       .arg(s.layers)
-                                       .arg(s.hidden)
-                                       .arg(s.heads)
-                                       .arg(s.kv_heads));
+            shape_summary_ = tr("%1 layers × %2, %3 heads (%4 KV)")
+                                 .arg(s.layers)
+                                 .arg(s.hidden)
+                                 .arg(s.heads)
+                                 .arg(s.kv_heads);
+            routing_summary_ =
+                s.moe.enabled()
+                    ? tr(", %1 experts (top %2)").arg(s.moe.experts).arg(s.moe.experts_per_token)
+                    : QString();
         }
     } catch (const std::exception& e) {
         // Only a model the parser refuses gets here; its planning says the same.
-        shape_message_->setText(QString::fromStdString(e.what()));
+        message_->setText(QString::fromStdString(e.what()));
     }
     updateShapeRows();
 }
@@ -247,7 +287,7 @@ void ServingForm::reshapeModel() {
         next.model_json = reshaped;
         model = service::question_model(next);
     } catch (const std::exception& e) {
-        shape_message_->setText(QString::fromStdString(e.what()));
+        message_->setText(QString::fromStdString(e.what()));
         updateShapeRows();
         return;
     }
@@ -276,6 +316,24 @@ void ServingForm::offerScenarioModel() {
     model_->setCurrentIndex(0);
 }
 
+void ServingForm::commitLayout() {
+    service::ServingQuestion next = question();
+    next.pp = pp_field_->value();
+    next.replicas = replicas_field_->value();
+    try {
+        service::check_question(next);
+    } catch (const std::exception& e) {
+        message_->setText(QString::fromStdString(e.what()));
+        updateShapeRows();
+        return;
+    }
+    pp_ = next.pp;
+    replicas_ = next.replicas;
+    message_->clear();
+    updateShapeRows();
+    emit changed();
+}
+
 service::ServingQuestion ServingForm::question() const {
     service::ServingQuestion q;
     q.name = name_.toStdString();
@@ -300,9 +358,10 @@ service::ServingQuestion ServingForm::question() const {
     q.output_tokens = output_tokens_->value();
     q.ttft_ms = ttft_->value();
     q.tpot_ms = tpot_->value();
-    q.slo_p = kQuantiles[std::size_t(std::max(0, quantile_->currentIndex()))];
+    q.slo_p = quantile_->currentData().toDouble();
     q.spot = pricing_->currentIndex() == 1;
     q.region = region_.isEmpty() ? q.region : region_.toStdString();
+    q.cluster_json = cluster_json_;
     q.instances.clear();
     for (const QString& part : instances_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!part.trimmed().isEmpty()) q.instances.push_back(part.trimmed().toStdString());
@@ -320,6 +379,7 @@ void ServingForm::setQuestion(const service::ServingQuestion& q) {
 void ServingForm::fill(const service::ServingQuestion& q) {
     name_ = QString::fromStdString(q.name);
     region_ = QString::fromStdString(q.region);
+    cluster_json_ = q.cluster_json;
     model_json_ = q.model_json;
     model_preset_ = q.preset;
     model_generates_ = q.model_generates;
@@ -331,13 +391,19 @@ void ServingForm::fill(const service::ServingQuestion& q) {
         if (stale >= 0) model_->removeItem(stale);
         model_->setCurrentIndex(std::max(0, model_->findData(QString::fromStdString(q.preset))));
     }
-    choose(engine_, q.engine);
+    choose_or_offer(engine_, sim::kServingEngineCount + 1, q.engine);
     choose(weights_, q.weights);
     choose(kv_cache_, q.kv_cache);
     tp_->setValue(q.tp);
     batch_->setValue(q.batch);
     pp_ = q.pp; // after the model, whose change drops it
     replicas_ = q.replicas;
+    {
+        const QSignalBlocker block_pp(pp_field_);
+        const QSignalBlocker block_replicas(replicas_field_);
+        pp_field_->setValue(q.pp);
+        replicas_field_->setValue(q.replicas);
+    }
     engine_max_batch_->setValue(q.engine_max_batch);
     gqa_shared_kv_reads_->setChecked(q.gqa_shared_kv_reads);
     async_scheduling_->setChecked(q.async_scheduling);
@@ -346,9 +412,16 @@ void ServingForm::fill(const service::ServingQuestion& q) {
     output_tokens_->setValue(q.output_tokens);
     ttft_->setValue(q.ttft_ms);
     tpot_->setValue(q.tpot_ms);
-    int quantile = 0;
+    // A quantile the list lacks (p80, p99.9) is offered as the file gives it, not rounded away.
+    while (quantile_->count() > int(kQuantiles.size()))
+        quantile_->removeItem(int(kQuantiles.size()));
+    int quantile = -1;
     for (std::size_t i = 0; i < kQuantiles.size(); ++i)
         if (std::abs(kQuantiles[i] - q.slo_p) < 1e-9) quantile = int(i);
+    if (quantile < 0) {
+        quantile_->addItem(tr("p%1").arg(q.slo_p * 100, 0, 'g', 6), q.slo_p);
+        quantile = quantile_->count() - 1;
+    }
     quantile_->setCurrentIndex(quantile);
     pricing_->setCurrentIndex(q.spot ? 1 : 0);
     QStringList instances;

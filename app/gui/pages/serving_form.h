@@ -1,8 +1,11 @@
-// The Serve page's question editor: model, engine, precision, traffic (requests/s, tokens in
-// and out), latency limits (TTFT, TPOT at a quantile), purchase option and instance filter. It
-// only holds the fields: the service turns a question into a scenario and refuses bad input.
-// A transformer's shape is edited with the Plan page's shape fields: an edit is written over the
-// model section field by field and read back by the scenario parser before the question takes it.
+// The Serve page's question editor: model, engine, precision, layout per replica (TP, PP, batch,
+// engine build), traffic (requests/s, tokens in and out), latency limits (TTFT, TPOT at a
+// quantile), replicas, purchase option and instance filter. It only holds the fields: the service
+// turns a question into a scenario and refuses bad input. A transformer's shape (Mixture-of-
+// Experts routing included) is edited with the Plan page's shape fields: an edit is written over
+// the model section field by field and read back by the scenario parser before the question takes
+// it; the pipeline degree and replica count are read back the same way. A refused edit leaves the
+// question as it was and the form says why, naming the field.
 #pragma once
 
 #include "clusterplan/service/serving_study.h"
@@ -33,8 +36,9 @@ public:
     void setQuestion(const service::ServingQuestion& question);
 
     ModelShapeFields* shapeFields() const { return shape_; }
-    // Why the last shape edit was refused (the parser's sentence naming the field), or empty.
-    QString shapeMessage() const;
+    // Why the last shape, pipeline or replica edit was refused (the parser's sentence naming the
+    // field), or empty.
+    QString message() const;
 
 signals:
     void changed();
@@ -55,6 +59,9 @@ private:
     void updateShapeRows();
     // Puts the scenario's own model first in the model box and chooses it.
     void offerScenarioModel();
+    // Takes the pipeline degree or replica count the fields show once the parser accepts the
+    // question with them; a refused value keeps the last accepted one and says why.
+    void commitLayout();
 
     QComboBox* model_ = nullptr;
     QComboBox* engine_ = nullptr;
@@ -76,13 +83,19 @@ private:
     QFormLayout* model_form_ = nullptr;
     ModelShapeFields* shape_ = nullptr;
     QToolButton* shape_toggle_ = nullptr;
-    QLabel* shape_message_ = nullptr;
+    QLabel* message_ = nullptr;
+    // The shape toggle's text: the dense shape, and the routing while folded.
+    QString shape_summary_;
+    QString routing_summary_;
+    QSpinBox* pp_field_ = nullptr;
+    QSpinBox* replicas_field_ = nullptr;
     bool shape_open_ = false;
     bool shape_editable_ = true; // a transformer (a CNN has no shape)
     QString region_;
     QString name_;
-    // Carried from the scenario without a field of their own; a new model drops the pipeline
-    // degree, which is stated per model (it must divide the layers).
+    std::string cluster_json_; // custom hardware, calibration profile: carried as the file has them
+    // The accepted pipeline degree and replica count (the fields may show a refused value); a new
+    // model drops the pipeline degree, which is stated per model (it must divide the layers).
     int pp_ = 0;
     int replicas_ = 0;
     // A model the scenario file shapes (no preset, or overridden fields): offered as the first

@@ -73,6 +73,18 @@ std::string own_model_json(const sim::Scenario& sc) {
     return written.dump();
 }
 
+// The cluster fields a serving question carries without a form field: a calibration profile
+// and custom hardware, as the scenario writer gives them; empty when the file has neither.
+std::string carried_cluster_json(const sim::Scenario& sc) {
+    using json = nlohmann::ordered_json;
+    const json cluster = json::parse(sim::scenario_to_json(sc)).at("cluster");
+    json kept = json::object();
+    const sim::Scenario defaults;
+    if (sc.calibration != defaults.calibration) kept["calibration"] = cluster["calibration"];
+    if (cluster.contains("custom")) kept["custom"] = cluster["custom"];
+    return kept.empty() ? std::string() : kept.dump();
+}
+
 } // namespace
 
 ServingQuestion serving_question(const sim::Scenario& sc) {
@@ -87,6 +99,7 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
     }
     q.name = sc.serving ? sc.name : std::string();
     q.region = sc.region;
+    if (sc.serving) q.cluster_json = carried_cluster_json(sc);
     q.spot = sc.pricing == sim::Pricing::spot;
     if (!sc.instance.empty())
         q.instances = {sc.instance};
@@ -97,7 +110,9 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
         return q;
     }
     const sim::ServingSpec& s = *sc.serving;
-    if (s.engine) q.engine = sim::enum_name(*s.engine);
+    // The engine as the file names it (sglang runs on the vllm profile): saved as given.
+    if (s.engine)
+        q.engine = s.engine_as_given.empty() ? sim::enum_name(*s.engine) : s.engine_as_given;
     if (s.weights) q.weights = sim::enum_name(*s.weights);
     if (s.kv_cache) q.kv_cache = sim::enum_name(*s.kv_cache);
     q.tp = s.tp.value_or(0);
@@ -173,11 +188,19 @@ nlohmann::ordered_json model_section(const ServingQuestion& q) {
     return q.model_json.empty() ? json{{"preset", q.preset}} : json::parse(q.model_json);
 }
 
+// The model alone: a serving field it conflicts with is the planner's sentence, not this one's.
+sim::Workload model_alone(const nlohmann::ordered_json& model) {
+    return read_with_model(model, nlohmann::ordered_json::object()).workload;
+}
+
 } // namespace
 
 sim::Workload question_model(const ServingQuestion& q) {
-    // The model alone: a serving field it conflicts with is the planner's sentence, not this one's.
-    return read_with_model(model_section(q), nlohmann::ordered_json::object()).workload;
+    return model_alone(model_section(q));
+}
+
+void check_question(const ServingQuestion& q) {
+    read_with_model(model_section(q), serving_section(q));
 }
 
 std::string reshaped_model_json(const ServingQuestion& q, const sim::TransformerShape& shape) {
@@ -204,6 +227,27 @@ std::string reshaped_model_json(const ServingQuestion& q, const sim::Transformer
     if (shape.gated_mlp != now.gated_mlp) model["gated_mlp"] = shape.gated_mlp;
     if (shape.tied_embeddings != now.tied_embeddings)
         model["tied_embeddings"] = shape.tied_embeddings;
+    const struct {
+        const char* key;
+        int sim::MoeShape::*field;
+    } routing[] = {{"experts", &sim::MoeShape::experts},
+                   {"experts_per_token", &sim::MoeShape::experts_per_token},
+                   {"shared_experts", &sim::MoeShape::shared_experts},
+                   {"moe_ffn_hidden", &sim::MoeShape::moe_ffn_hidden},
+                   {"moe_layer_freq", &sim::MoeShape::moe_layer_freq}};
+    if (shape.moe.experts == 0 && now.moe.enabled()) {
+        // Dense again: the section's own routing goes; a preset's routing cannot be stated away.
+        for (const char* key : {"experts", "experts_per_token", "shared_experts", "moe_ffn_hidden",
+                                "moe_layer_freq", "capacity_factor"})
+            model.erase(key);
+        if (model_alone(model).shape.moe.enabled())
+            throw sim::ScenarioError(kFormOrigin, "model.experts",
+                                     "the preset '" + q.preset +
+                                         "' routes experts; choose a dense model to serve one");
+    } else if (shape.moe.experts > 0) {
+        for (const auto& r : routing)
+            if (shape.moe.*r.field != now.moe.*r.field) model[r.key] = shape.moe.*r.field;
+    }
     // With the question's serving section: a depth its pipeline degree does not divide is refused
     // here, naming serving.pp, rather than when the question is planned.
     read_with_model(model, serving_section(q));
@@ -214,6 +258,11 @@ sim::Scenario serving_scenario(const ServingQuestion& q, const catalog::Catalog&
     using json = nlohmann::ordered_json;
     const json serving = serving_section(q);
     json cluster = {{"region", q.region}, {"pricing", q.spot ? "spot" : "on_demand"}};
+    if (!q.cluster_json.empty()) {
+        const json carried = json::parse(q.cluster_json);
+        for (const auto& [key, value] : carried.items())
+            cluster[key] = value;
+    }
     const std::vector<std::string> types = match_instances(q.instances, cat, q.region);
     json doc = {{"schema", "clusterplan.scenario/1"},
                 {"name", q.name.empty()

@@ -112,7 +112,7 @@ public:
         if (x > max) {
             std::ostringstream s;
             s << "must be at most " << max << ", got " << v->dump()
-              << " (beyond any published training run)";
+              << " (beyond any published run)";
             fail(key, s.str());
         }
         return x;

@@ -1,5 +1,6 @@
 #include "io/scenario_serving.h"
 
+#include "clusterplan/sim/scenario_limits.h"
 #include "io/ascii_text.h"
 
 namespace cp::sim {
@@ -120,10 +121,11 @@ void parse_serving(Reader& r, Scenario& sc) {
     // 2M tokens bounds any published context window and keeps KV arithmetic far from overflow.
     if (auto v = r.integer("input_tokens", 1, 1 << 21)) s.input_tokens = *v;
     const auto output = r.integer("output_tokens", 0, 1 << 21);
-    if (auto v = r.number("request_rate_per_s", 0, false)) s.request_rate_per_s = *v;
+    if (auto v = r.number("request_rate_per_s", 0, false, limits::kMaxRequestRatePerS))
+        s.request_rate_per_s = *v;
     if (auto slo = r.object("slo")) {
-        if (auto v = slo->number("ttft_ms", 0, false)) s.slo.ttft_ms = *v;
-        if (auto v = slo->number("tpot_ms", 0, false)) s.slo.tpot_ms = *v;
+        if (auto v = slo->number("ttft_ms", 0, false, limits::kMaxSloMs)) s.slo.ttft_ms = *v;
+        if (auto v = slo->number("tpot_ms", 0, false, limits::kMaxSloMs)) s.slo.tpot_ms = *v;
         if (auto v = slo->number("p", 0, false)) {
             if (*v >= 1) slo->fail("p", "must be a quantile below 1 (0.5 = median, 0.99 = p99)");
             s.slo.p = *v;

@@ -35,6 +35,11 @@ inline constexpr double kMaxBudgetUsd = 1e12;
 inline constexpr double kMaxDeadlineHours = 1e6;
 // Checkpoint write and restart: a week each, in seconds (real ones take minutes).
 inline constexpr double kMaxSpotSeconds = 7 * 24 * 3600.0;
+// Serving arrivals: the highest published rate the serving fixtures hold is 79,030 requests/s
+// (MLPerf Inference v4.1 ResNet-50 Server on 8 H200, resources/serving/published_runs.json);
+// 1e7 leaves ~125×. Latency limits: 1e7 ms is under three hours, far beyond any SLO.
+inline constexpr double kMaxRequestRatePerS = 1e7;
+inline constexpr double kMaxSloMs = 1e7;
 // Links: a p5 node has 3,200 Gbps of EFA, NVLink 5 1,800 GB/s per GPU (NVIDIA B200 datasheet);
 // 1e5 leaves 30×. Latency: a second, in microseconds.
 inline constexpr double kMaxGbps = 1e5;

@@ -46,6 +46,9 @@ struct ServingQuestion {
     double slo_p = 0.5;                 // quantile the limits apply to
     bool spot = false;
     std::string region = "us-east-1";
+    // The scenario's cluster fields the form has no field for (`calibration` other than
+    // datasheet, `custom` hardware) as a JSON object, written back unchanged; empty = none.
+    std::string cluster_json;
     // Catalog instance types or families ("g5", "inf2", "p5.48xlarge"); empty = every type.
     std::vector<std::string> instances;
 };
@@ -76,11 +79,18 @@ sim::Scenario serving_scenario(const ServingQuestion& question, const catalog::C
 // reads it. Throws sim::ScenarioError.
 sim::Workload question_model(const ServingQuestion& question);
 
+// Reads the question's model and serving sections with the scenario parser (the catalog is not
+// consulted: the instance filter is not checked). Throws sim::ScenarioError naming the field
+// (serving.pp that does not divide model.layers, serving.batch above serving.engine_max_batch).
+void check_question(const ServingQuestion& question);
+
 // The question's model section (`model_json`, or {"preset": preset}) with the fields of `shape`
 // that differ from question_model() written over it, under the names the scenario file uses
-// (model.layers, model.kv_heads ...; a head width of 0 drops model.head_dim). Every other field
-// of the section stays as it is. Read back by the scenario parser with the question's serving
-// section, so a shape it refuses throws its sentence naming the field and nothing changes.
+// (model.layers, model.kv_heads, model.experts ...; a head width of 0 drops model.head_dim; no
+// experts drops the section's routing, and is refused naming model.experts where the preset
+// routes them). Every other field of the section stays as it is. Read back by the scenario parser
+// with the question's serving section, so a shape it refuses throws its sentence naming the field
+// and nothing changes.
 std::string reshaped_model_json(const ServingQuestion& question,
                                 const sim::TransformerShape& shape);
 
