@@ -71,9 +71,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 12, 3, 0.9948, 1.2633, 0.9832, 1.5325},
         {"neuron", G::trainium, 252, 6, 0.9188, 1.1542, 0.6248, 1.3985},
         {"neuron", G::other, 377, 7, 0.8974, 1.2740, 0.7524, 2.0982},
-        {"tensorrt", G::ampere, 112, 2, 0.9264, 1.3024, 0.8848, 3.1250},
+        {"tensorrt", G::volta, 3, 1, 1.4447, 1.4798, 1.4365, 1.4803},
+        {"tensorrt", G::ampere, 115, 3, 0.9274, 1.3516, 0.8848, 3.1250},
         {"tensorrt", G::ada, 227, 4, 0.8020, 1.2463, 0.6627, 1.6828},
-        {"tensorrt", G::other, 3, 1, 1.0560, 1.1591, 1.0535, 1.1824},
+        {"tensorrt", G::other, 6, 2, 1.0597, 1.4847, 1.0535, 1.4889},
+        {"pytorch", G::volta, 3, 1, 1.0011, 1.0706, 1.0006, 1.0875},
+        {"pytorch", G::ampere, 3, 1, 0.8930, 1.2771, 0.8098, 1.2899},
+        {"pytorch", G::other, 3, 1, 0.8910, 1.0315, 0.8591, 1.0347},
     };
     switch (figure) {
     case ServingFigure::throughput:
