@@ -118,6 +118,10 @@ EnginePolicy make_policy(ServingEngine e) {
         p.continuous_batching = false;
         p.max_batch = 32;
         p.kv_memory_fraction = 0.9;
+        // DynamicLayer.update, "the default for generative models", appends a step's keys and
+        // values with torch.cat (huggingface/transformers src/transformers/cache_utils.py @
+        // 004999d9; LlamaAttention did the same on its past_key_value tuple in 2023).
+        p.kv_cache_regrown_per_step = true;
         p.source = "Hugging Face transformers generate() (static batch, contiguous KV cache)";
         break;
     }

@@ -388,6 +388,12 @@ ServingTerms decode_step_terms(const ServingSetup& st, double running_batch, dou
     const double kv_layer =
         batch * context * 2.0 * kv_reads * head_dim(s) * storage_bytes(st.kv_cache);
     t[ServingTerm::kv_cache] += layers * hbm_s(st, kv_layer, kv_layer);
+    // A cache regrown by concatenation is read and written whole again every step.
+    if (st.policy().kv_cache_regrown_per_step) {
+        const double stored = batch * context * 2.0 * kv_heads_per_rank(st) * head_dim(s) *
+                              storage_bytes(st.kv_cache);
+        t[ServingTerm::kv_cache] += layers * hbm_s(st, 2.0 * stored, 2.0 * stored);
+    }
     // Logits of every sequence (output layer kept at 16 bit); last pipeline stage only.
     add_weight_gemm(st, {batch, double(s.vocab) / st.tp, double(s.hidden), 1}, 2.0, 1.0, t);
     // Two all-reduces of b x h activations per layer (after attention and after the MLP).

@@ -76,9 +76,10 @@ struct ServingSetup {
     // Compiled by transformers-neuronx rather than NxD Inference (Neuron devices only): its KV-head
     // sharding, and a server's steps run through its generation loop (see decode_step_terms).
     bool transformers_neuronx = false;
-    // Decode steps launched kernel by kernel from Python, without CUDA graphs (TGI before pull
-    // request 1703, 2024-04: graphs opt-in): a step lasts at least the host's time to issue its
-    // layers (decode_step_s).
+    // Kernels launched one by one from the host, without CUDA graphs (TGI before pull request
+    // 1703, 2024-04: graphs opt-in; a TorchScript model on Triton's LibTorch backend): a decode
+    // step or an encoder's forward pass lasts at least the host's time to issue its layers
+    // (eager_issue_floor_s).
     bool eager_decode = false;
     // The prompt's last token is left to the first decode step, which samples the first token
     // (lmdeploy v0.1.0a1's TurboMind: LlamaBatch::ContextDecode encodes input_length - 1 tokens,
@@ -127,9 +128,10 @@ double gemm_wave_floor_s(const ServingSetup& setup, double m, double n, double k
 
 // Seconds for `terms` under `factors`, and the same split by term.
 double serving_time_s(const ServingTerms& terms, const EngineFactors& factors);
-// The least time of a decode step whose kernels the engine issues eagerly from the host: the
-// host's time to issue its layers (0 where the engine replays a captured graph).
-double decode_issue_floor_s(const ServingSetup& setup);
+// The least time of one pass over the layers (a decode step, an encoder's forward pass) whose
+// kernels the engine issues eagerly from the host: the host's time to issue its layers (0 where
+// the engine replays a captured graph).
+double eager_issue_floor_s(const ServingSetup& setup);
 // Seconds of one decode step whose work is `step` (decode_step_terms): its device time, or where
 // the engine issues the step's kernels eagerly from the host, the host's issue time if longer.
 double decode_step_s(const ServingSetup& setup, const ServingTerms& step,

@@ -136,6 +136,9 @@ struct EnginePolicy {
     // decode step's fixed cost per layer (ServingTerm::overhead), not prefill_overhead.
     bool prefill_in_step_program = false;
     bool fused_attention = true; // prefill attention in one kernel (no s x s scores in HBM)
+    // The KV cache grows by concatenation: every decode step reads the whole cache and writes it
+    // again one token longer (Hugging Face transformers' default cache for generate()).
+    bool kv_cache_regrown_per_step = false;
     // Residual add + layer norm in one kernel and the MLP's bias + activation in its first GEMM's
     // epilogue: a layer's elementwise traffic is the two norms' 3 h per token each, nothing else.
     bool fused_layer_epilogues = false;

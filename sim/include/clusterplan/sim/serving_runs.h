@@ -119,8 +119,8 @@ struct ServingRun {
     // The server samples each step's logits on the host ("on_device_sampling": false; see
     // ServingSetup::host_sampling).
     bool host_sampling = false;
-    // Decode steps launched kernel by kernel from the host (no CUDA graphs), where the source's
-    // engine version ran so by default (ServingSetup::eager_decode).
+    // Kernels launched one by one from the host (no CUDA graphs), where the source's engine
+    // version ran so by default (ServingSetup::eager_decode): decode steps and forward passes.
     bool eager_decode = false;
     // The first token is sampled by the first decode step, the prompt's last token going through
     // it rather than through the prefill, where the source's engine version works so
