@@ -218,7 +218,7 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     const double b = plan.batch;
     if (st.workload->kind == WorkloadKind::generic || !is_decoder(st, output_tokens)) {
         const ServingTerms t = forward_terms(st, b, input_tokens);
-        c.forward_s = serving_time_s(t, f);
+        c.forward_s = std::max(serving_time_s(t, f), forward_weight_stream_s(st));
         c.step = serving_breakdown(t, f);
         c.cycle_s = c.forward_s;
         c.requests_per_s = b / c.forward_s;
