@@ -24,7 +24,7 @@ double neuron_encoder_matmul_s(const ServingSetup& st, double tokens) {
 // where the memory is slow beside the compute. Inferentia1 keeps parameters and intermediate state
 // in 8 GiB of DRAM at 50 GiB/s shared by its four NeuronCore-v1 (aws-neuron-sdk @ 968e5724,
 // general/arch/neuron-hardware/inferentia.rst), and caches on chip only about 5 M weights per core
-// (neuroncore-pipeline.rst: "4 * round(weights / 2 * 10^7)" cores to cache a whole model), so a
+// (neuroncore-pipeline.rst: 4 x round(weights / 2e7) cores cache a whole model), so a
 // data-parallel copy of BERT base (85 M layer weights) streams them every pass; four copies share
 // the DRAM. An encoder gathers only its tokens' rows of the embedding table, which is not counted.
 double forward_weight_stream_s(const ServingSetup& st) {
