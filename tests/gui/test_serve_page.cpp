@@ -160,7 +160,7 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
         "model": {"preset": "llama3-8b"}, "cluster": {"region": "us-east-1",
         "instance": "g6.xlarge"}, "serving": {"pp": 2, "replicas": 3,
         "engine_max_batch": 256, "gqa_shared_kv_reads": false, "async_scheduling": true,
-        "request_rate_per_s": 5}})");
+        "on_device_sampling": false, "request_rate_per_s": 5}})");
     auto* max_batch = page->form()->findChild<QSpinBox*>(QStringLiteral("engine_max_batch"));
     REQUIRE(max_batch != nullptr);
     CHECK(max_batch->value() == 256);
@@ -170,8 +170,12 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     auto* async = page->form()->findChild<QCheckBox*>(QStringLiteral("async_scheduling"));
     REQUIRE(async != nullptr);
     CHECK(async->isChecked());
+    auto* sampling = page->form()->findChild<QCheckBox*>(QStringLiteral("on_device_sampling"));
+    REQUIRE(sampling != nullptr);
+    CHECK_FALSE(sampling->isChecked());
     const cp::service::ServingQuestion q = page->form()->question();
     CHECK(q.async_scheduling);
+    CHECK_FALSE(q.on_device_sampling);
     CHECK(q.engine_max_batch == 256);
     CHECK_FALSE(q.gqa_shared_kv_reads);
     CHECK(q.pp == 2);
@@ -182,6 +186,7 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     CHECK(spec.engine_max_batch == 256);
     CHECK_FALSE(spec.gqa_shared_kv_reads);
     CHECK(spec.async_scheduling);
+    CHECK_FALSE(spec.on_device_sampling);
     CHECK(spec.pp == 2);
     CHECK(spec.replicas == 3);
 }

@@ -64,7 +64,7 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
         "cluster": {"region": "us-east-1"},
         "serving": {"tp": 2, "pp": 2, "batch": 64, "engine_max_batch": 256,
                     "gqa_shared_kv_reads": false, "async_scheduling": true,
-                    "request_rate_per_s": 5, "replicas": 3}})",
+                    "on_device_sampling": false, "request_rate_per_s": 5, "replicas": 3}})",
                                                            "test");
     const ServingQuestion q = cp::service::serving_question(file);
     CHECK(q.pp == 2);
@@ -72,6 +72,7 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK(q.engine_max_batch == 256);
     CHECK_FALSE(q.gqa_shared_kv_reads);
     CHECK(q.async_scheduling);
+    CHECK_FALSE(q.on_device_sampling);
     const cp::sim::Scenario back = cp::service::serving_scenario(q, catalog.get());
     REQUIRE(back.serving);
     CHECK(back.serving->pp == 2);
@@ -79,6 +80,7 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK(back.serving->engine_max_batch == 256);
     CHECK_FALSE(back.serving->gqa_shared_kv_reads);
     CHECK(back.serving->async_scheduling);
+    CHECK_FALSE(back.serving->on_device_sampling);
     CHECK(back.serving->batch == 64);
 
     // Left out, they stay left out: searched, as the rate needs, built for the batch it runs.
@@ -89,6 +91,7 @@ TEST_CASE("A serving question keeps the engine build, pipeline and replicas of i
     CHECK_FALSE(plain.serving->engine_max_batch.has_value());
     CHECK(plain.serving->gqa_shared_kv_reads);
     CHECK_FALSE(plain.serving->async_scheduling);
+    CHECK(plain.serving->on_device_sampling);
 }
 
 TEST_CASE("A serving question keeps its custom hardware and engine alias", "[service][serving]") {

@@ -6,6 +6,8 @@
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/serving_fit.h"
 #include "engine/collectives.h"
+#include "engine/transformer_work.h"
+#include "serving/serving_eval.h"
 #include "serving/serving_model.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
@@ -190,4 +192,26 @@ TEST_CASE("NeuronCore-v3's per-layer cost is fitted on the Trainium2 decode step
     for (int j = 0; j < kServingTermCount; ++j)
         if (j != v3) CHECK(all.k[j] == v2.k[j]);
     CHECK(all.request_overhead_s == v2.request_overhead_s);
+}
+
+TEST_CASE("a forward pass lasts at least the time to read its layers' weights once: four copies "
+          "of BERT large on Inferentia1's shared DRAM are bound by it, on Inferentia2 not") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("bert-large");
+    const EngineFactors& f = fx.factors.of(ServingEngine::neuron, false);
+    const EnginePolicy policy = engine_policy(ServingEngine::neuron, true);
+    const auto capacity = [&](const ServingSetup& st) {
+        const BatchPlan plan = plan_batch(st, policy, 128, 0, 1);
+        return serving_capacity(st, policy, f, plan, 128, 0);
+    };
+    const ServingSetup inf1 = neuron_setup(w, "inf1.xlarge", 1);
+    // The embedding table is gathered row by row, not streamed.
+    const double layer_bytes =
+        serving_weight_bytes(w, StorageType::bf16) - 2.0 * transformer_embedding_params(w.shape);
+    CHECK_REL(forward_weight_stream_s(inf1), layer_bytes / inf1.rates.hbm_bytes_per_s, 1e-12);
+    const ServingCapacity on_inf1 = capacity(inf1);
+    CHECK(serving_time_s(forward_terms(inf1, 1, 128), f) < forward_weight_stream_s(inf1));
+    CHECK_REL(on_inf1.forward_s, forward_weight_stream_s(inf1), 1e-12);
+    const ServingSetup inf2 = neuron_setup(w, "inf2.xlarge", 1);
+    CHECK(capacity(inf2).forward_s > forward_weight_stream_s(inf2));
 }

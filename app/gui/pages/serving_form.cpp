@@ -112,6 +112,12 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                                      "this one (the vLLM Neuron plugin's default): on Inferentia "
                                      "and Trainium the host loop bounds a decode step instead of "
                                      "adding to it; no effect on GPUs"));
+    on_device_sampling_ = new QCheckBox(tr("On-device sampling (Neuron)"));
+    on_device_sampling_->setObjectName(QStringLiteral("on_device_sampling"));
+    on_device_sampling_->setToolTip(tr("The compiled graphs sample each token on the device; off: "
+                                       "they return logits and the host samples every step and "
+                                       "prompt pass (no async scheduling then); no effect on "
+                                       "GPUs"));
     rate_ = real_field(0, sim::limits::kMaxRequestRatePerS, 3, tr(" req/s"),
                        tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
@@ -169,6 +175,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     f->addRow(tr("Engine max"), engine_max_batch_);
     f->addRow(gqa_shared_kv_reads_);
     f->addRow(async_scheduling_);
+    f->addRow(on_device_sampling_);
     auto* traffic_box = new QGroupBox(tr("Traffic and limits"));
     f = form_in(traffic_box);
     f->addRow(tr("Requests"), rate_);
@@ -195,7 +202,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
         connect(box, &QSpinBox::valueChanged, this, &ServingForm::changed);
     for (QDoubleSpinBox* box : {rate_, ttft_, tpot_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &ServingForm::changed);
-    for (QCheckBox* box : {gqa_shared_kv_reads_, async_scheduling_})
+    for (QCheckBox* box : {gqa_shared_kv_reads_, async_scheduling_, on_device_sampling_})
         connect(box, &QCheckBox::toggled, this, &ServingForm::changed);
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
     for (QSpinBox* box : {pp_field_, replicas_field_})
@@ -239,6 +246,7 @@ void ServingForm::updateForModel() {
     kv_cache_->setEnabled(generates);
     gqa_shared_kv_reads_->setEnabled(generates);
     async_scheduling_->setEnabled(generates);
+    on_device_sampling_->setEnabled(generates);
     if (!generates) {
         output_tokens_->setValue(0);
         tpot_->setValue(0);
@@ -353,6 +361,7 @@ service::ServingQuestion ServingForm::question() const {
     q.engine_max_batch = engine_max_batch_->value();
     q.gqa_shared_kv_reads = gqa_shared_kv_reads_->isChecked();
     q.async_scheduling = async_scheduling_->isChecked();
+    q.on_device_sampling = on_device_sampling_->isChecked();
     q.request_rate_per_s = rate_->value();
     q.input_tokens = input_tokens_->value();
     q.output_tokens = output_tokens_->value();
@@ -407,6 +416,7 @@ void ServingForm::fill(const service::ServingQuestion& q) {
     engine_max_batch_->setValue(q.engine_max_batch);
     gqa_shared_kv_reads_->setChecked(q.gqa_shared_kv_reads);
     async_scheduling_->setChecked(q.async_scheduling);
+    on_device_sampling_->setChecked(q.on_device_sampling);
     rate_->setValue(q.request_rate_per_s);
     input_tokens_->setValue(q.input_tokens);
     output_tokens_->setValue(q.output_tokens);

@@ -72,6 +72,7 @@ private:
     QSpinBox* engine_max_batch_ = nullptr;
     QCheckBox* gqa_shared_kv_reads_ = nullptr;
     QCheckBox* async_scheduling_ = nullptr;
+    QCheckBox* on_device_sampling_ = nullptr;
     QDoubleSpinBox* rate_ = nullptr;
     QSpinBox* input_tokens_ = nullptr;
     QSpinBox* output_tokens_ = nullptr;

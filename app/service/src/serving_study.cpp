@@ -122,6 +122,7 @@ ServingQuestion serving_question(const sim::Scenario& sc) {
     q.engine_max_batch = s.engine_max_batch.value_or(0);
     q.gqa_shared_kv_reads = s.gqa_shared_kv_reads;
     q.async_scheduling = s.async_scheduling;
+    q.on_device_sampling = s.on_device_sampling;
     q.request_rate_per_s = sim::is_known(s.request_rate_per_s) ? s.request_rate_per_s : 0;
     q.input_tokens = s.input_tokens;
     q.output_tokens = s.output_tokens;
@@ -171,6 +172,7 @@ nlohmann::ordered_json serving_section(const ServingQuestion& q) {
     if (q.engine_max_batch > 0) serving["engine_max_batch"] = q.engine_max_batch;
     if (!q.gqa_shared_kv_reads) serving["gqa_shared_kv_reads"] = false;
     if (q.async_scheduling) serving["async_scheduling"] = true;
+    if (!q.on_device_sampling) serving["on_device_sampling"] = false;
     serving["input_tokens"] = q.input_tokens;
     serving["output_tokens"] = q.output_tokens;
     if (q.request_rate_per_s > 0) serving["request_rate_per_s"] = q.request_rate_per_s;

@@ -218,8 +218,10 @@ ServingCapacity serving_capacity(const ServingSetup& st, const EnginePolicy& pol
     const double b = plan.batch;
     if (st.workload->kind == WorkloadKind::generic || !is_decoder(st, output_tokens)) {
         const ServingTerms t = forward_terms(st, b, input_tokens);
-        // An eagerly issued pass waits for the host as a decode step does (serving_host.cpp).
-        c.forward_s = std::max(serving_time_s(t, f), eager_issue_floor_s(st));
+        // An eagerly issued pass waits for the host as a decode step does (serving_host.cpp), and
+        // no pass is shorter than reading its layer weights once.
+        c.forward_s = std::max({serving_time_s(t, f), eager_issue_floor_s(st),
+                                forward_weight_stream_s(st)});
         c.step = serving_breakdown(t, f);
         c.cycle_s = c.forward_s;
         c.requests_per_s = b / c.forward_s;

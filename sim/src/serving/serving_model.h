@@ -207,6 +207,8 @@ ServingTerms prefill_terms(const ServingSetup& setup, double requests, double to
 ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens);
 // One encoder layer's linear layers over `tokens` rows on one NeuronCore, at its matmul rate.
 double neuron_encoder_matmul_s(const ServingSetup& setup, double tokens);
+// The time to read a forward pass's weights once from device memory (its lower bound).
+double forward_weight_stream_s(const ServingSetup& setup);
 // One TP all-reduce of `bytes` over the NeuronLinks of `chips` chips, by how the instance wires
 // them (serving_neuron_link.cpp).
 double neuronlink_all_reduce_s(const ServingSetup& setup, int chips, double bytes);

@@ -11,7 +11,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
         {"tensorrt-llm", G::ampere, 362, 11, 0.9122, 1.3555, 0.8031, 2.7619},
-        {"tensorrt-llm", G::hopper, 1178, 19, 0.9134, 1.3034, 0.6039, 3.0561},
+        {"tensorrt-llm", G::hopper, 1178, 19, 0.9130, 1.2925, 0.6039, 2.5126},
         {"tensorrt-llm", G::ada, 286, 8, 0.8892, 1.1369, 0.7440, 1.6042},
         {"tensorrt-llm moe", G::ampere, 63, 2, 0.9710, 1.2062, 0.9237, 1.3784},
         {"tensorrt-llm moe", G::hopper, 172, 3, 0.9126, 1.2279, 0.7687, 2.0965},

@@ -37,6 +37,8 @@ struct ServingQuestion {
     bool gqa_shared_kv_reads = true;
     // true: the server schedules one step ahead (Neuron's vLLM plugin default).
     bool async_scheduling = false;
+    // false: the server's graphs return logits and the host samples each token (Neuron).
+    bool on_device_sampling = true;
     // Defaults: a chat service (512 tokens in, 256 out, 10 requests/s, first token within half a
     // second and 20 tokens/s read speed per user).
     double request_rate_per_s = 10; // 0 = saturated (offline throughput)
