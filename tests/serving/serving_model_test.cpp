@@ -251,3 +251,28 @@ TEST_CASE("serving: a scenario whose engine has no GQA decode kernel decodes Lla
     REQUIRE(mmha.valid);
     CHECK(mmha.tpot_ms > 1.2 * xqa.tpot_ms);
 }
+
+TEST_CASE("serving: 4-bit weights on transformers' exllama kernel convert per row below 8 rows "
+          "and are rebuilt in FP16 from 8") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama2-7b");
+    const auto setup = [&](StorageType weights) {
+        return make_serving_setup(w, fx.node("p4de.24xlarge"), ServingEngine::pytorch, weights,
+                                  StorageType::fp16, 1, 1, nullptr);
+    };
+    const ServingSetup q4 = setup(StorageType::int4), fp16 = setup(StorageType::fp16);
+    // Below the threshold every activation row unpacks every weight again: the conversion time
+    // grows with the rows while the packed weights are read once.
+    const ServingTerms two = decode_step_terms(q4, 2, 512), four = decode_step_terms(q4, 4, 512);
+    CHECK_REL(four[ServingTerm::compute], 2.0 * two[ServingTerm::compute], 0.05);
+    CHECK(four[ServingTerm::weights] < decode_step_terms(fp16, 4, 512)[ServingTerm::weights]);
+    // From 8 rows the matrix is written in FP16 and read back: more traffic than FP16 weights.
+    const double rebuilt = decode_step_terms(q4, 8, 512)[ServingTerm::weights];
+    const double plain = decode_step_terms(fp16, 8, 512)[ServingTerm::weights];
+    CHECK(rebuilt > 2.0 * plain);
+    // An engine with a fused kernel (threshold 0) keeps reading the packed weights once.
+    const ServingSetup vllm =
+        make_serving_setup(w, fx.node("p4de.24xlarge"), ServingEngine::vllm, StorageType::int4,
+                           StorageType::fp16, 1, 1, nullptr);
+    CHECK(decode_step_terms(vllm, 8, 512)[ServingTerm::weights] < plain);
+}

@@ -122,6 +122,10 @@ EnginePolicy make_policy(ServingEngine e) {
         // values with torch.cat (huggingface/transformers src/transformers/cache_utils.py @
         // 004999d9; LlamaAttention did the same on its past_key_value tuple in 2023).
         p.kv_cache_regrown_per_step = true;
+        // 4-bit GPTQ weights through AutoGPTQ's exllama kernel, which transformers and optimum
+        // load: matmul_recons_thd = 8, "the default from exllama repo" (AutoGPTQ
+        // auto_gptq/modeling/_utils.py autogptq_post_init @ 6a9d80ed).
+        p.int4_reconstruct_rows = 8;
         p.source = "Hugging Face transformers generate() (static batch, contiguous KV cache)";
         break;
     }

@@ -67,13 +67,12 @@ void add_layer_gemms(const ServingSetup& st, double tokens, double count, Servin
     const double h = s.hidden, tp = st.tp, f = s.ffn_width();
     const double q = heads_per_rank(s, st.tp) * head_dim(s);
     const double kv_cols = 2.0 * kv_heads_per_rank(st) * head_dim(s);
-    const double wb = storage_bytes(st.weights);
-    add_weight_gemm(st, {tokens, q + kv_cols, h, 1}, wb, count, t); // QKV
-    add_weight_gemm(st, {tokens, h, q, 1}, wb, count, t);           // output proj.
+    add_dense_weight_gemm(st, {tokens, q + kv_cols, h, 1}, count, t); // QKV
+    add_dense_weight_gemm(st, {tokens, h, q, 1}, count, t);           // output proj.
     const double moe = moe_layer_share(s), dense = count * (1.0 - moe);
-    add_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, wb, dense,
-                    t);                                        // up(+gate)
-    add_weight_gemm(st, {tokens, h, f / tp, 1}, wb, dense, t); // down
+    add_dense_weight_gemm(st, {tokens, (s.gated_mlp ? 2.0 : 1.0) * f / tp, h, 1}, dense,
+                          t);                                    // up(+gate)
+    add_dense_weight_gemm(st, {tokens, h, f / tp, 1}, dense, t); // down
     if (moe > 0) add_moe_gemms(st, tokens, count * moe, t, context_encoding);
 }
 

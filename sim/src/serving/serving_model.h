@@ -157,6 +157,10 @@ double serving_weight_bytes(const Workload& workload, StorageType weights);
 void add_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double weight_bytes,
                      double count, ServingTerms& terms,
                      ServingTerm compute_term = ServingTerm::compute);
+// One linear layer's GEMM on the deployment's stored weights, through the engine's kernel for
+// that storage (serving_dequant.cpp).
+void add_dense_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double count,
+                           ServingTerms& terms);
 
 // Mixture-of-Experts layers (serving_moe.cpp): the share of layers that are MoE, the MLP width a
 // token writes in a layer, and the routed and shared experts' GEMMs for `tokens` rows.

@@ -51,7 +51,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 12, 3, 0.6785, 1.4656, 0.5654, 1.4671},
         {"neuron", G::trainium, 36, 1, 1.2922, 4.1997, 1.2611, 4.9303},
         {"neuron", G::other, 42, 1, 1.2368, 3.0377, 1.1003, 3.6246},
-        {"pytorch", G::ampere, 10, 1, 1.3085, 1.5707, 1.2926, 1.7575},
+        {"pytorch", G::ampere, 10, 1, 1.3085, 1.4019, 1.2926, 1.5051},
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 16, 3, 0.8046, 1.9629, 0.4240, 2.0642},
@@ -77,7 +77,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tensorrt", G::ada, 227, 4, 0.8020, 1.2463, 0.6627, 1.6828},
         {"tensorrt", G::other, 6, 2, 1.0597, 1.4847, 1.0535, 1.4889},
         {"pytorch", G::volta, 3, 1, 1.0011, 1.0706, 1.0006, 1.0875},
-        {"pytorch", G::ampere, 13, 2, 1.2385, 3.1117, 0.8098, 3.6448},
+        {"pytorch", G::ampere, 13, 2, 1.2385, 1.7355, 0.8098, 1.8924},
         {"pytorch", G::other, 3, 1, 0.8910, 1.0315, 0.8591, 1.0347},
     };
     switch (figure) {

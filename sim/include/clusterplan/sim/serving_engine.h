@@ -136,6 +136,10 @@ struct EnginePolicy {
     // decode step's fixed cost per layer (ServingTerm::overhead), not prefill_overhead.
     bool prefill_in_step_program = false;
     bool fused_attention = true; // prefill attention in one kernel (no s x s scores in HBM)
+    // 4-bit weight GEMMs of at least this many activation rows dequantise the whole matrix to
+    // FP16 in memory and run a cuBLAS GEMM; fewer rows run one dequantising pass per row
+    // (serving_dequant.cpp). 0: a fused kernel that reads the packed weights once.
+    int int4_reconstruct_rows = 0;
     // The KV cache grows by concatenation: every decode step reads the whole cache and writes it
     // again one token longer (Hugging Face transformers' default cache for generate()).
     bool kv_cache_regrown_per_step = false;

@@ -1,0 +1,60 @@
+// Linear layers on weight-only quantised (4-bit) weights, by the engine's dequantising kernel.
+#include "serving/serving_model.h"
+
+namespace cp::sim {
+
+namespace {
+
+// Integer-to-half conversions an SM retires per clock: the programming guide's throughput table
+// gives 16 results per clock per multiprocessor for the conversions it does not list separately
+// (CUDA C++ Programming Guide, "Arithmetic Instructions", compute capability 7.x-9.0).
+constexpr double kConversionsPerSmClock = 16.0;
+
+// A 4-bit GEMM of fewer rows than the engine's reconstruction threshold, as AutoGPTQ's exllama
+// q4_matmul_kernel runs it (autogptq_extension/exllama/cuda_func/q4_matmul.cu @ 4e0ebcb3): one
+// 32-thread block per output-column strip, activation row (THREADS_Y = 1) and K slab, each
+// unpacking its slab's nibbles with __int2half_rn (matrix.cuh dot_product_8 @ f752336c). Every
+// row converts every weight again; a slab (384 x width x 0.5 B) is still in L2 when the next
+// row's blocks read it, so the packed weights cross HBM once.
+void add_per_row_dequant_gemm(const ServingSetup& st, const GemmShape& g, double count,
+                              ServingTerms& t) {
+    const double conversions_per_s = st.hw.sms * kConversionsPerSmClock * st.hw.sm_clock_mhz * 1e6;
+    if (!(conversions_per_s > 0)) {
+        add_weight_gemm(st, g, storage_bytes(StorageType::int4), count, t);
+        return;
+    }
+    const double weights = g.batch * g.k * g.n;
+    const double convert_s = g.m * weights / conversions_per_s;
+    const double bytes =
+        weights * storage_bytes(StorageType::int4) + g.batch * 2.0 * (g.m * g.k + g.m * g.n);
+    const double memory_s = hbm_s(st, bytes, bytes);
+    if (convert_s >= memory_s)
+        t[ServingTerm::compute] += count * convert_s;
+    else
+        t[ServingTerm::weights] += count * memory_s;
+}
+
+} // namespace
+
+void add_dense_weight_gemm(const ServingSetup& st, const GemmShape& g, double count,
+                           ServingTerms& t) {
+    const int threshold = st.policy().int4_reconstruct_rows;
+    if (st.weights != StorageType::int4 || threshold <= 0 || !st.hw.device.is_gpu) {
+        add_weight_gemm(st, g, storage_bytes(st.weights), count, t);
+        return;
+    }
+    if (g.m < threshold) {
+        add_per_row_dequant_gemm(st, g, count, t);
+        return;
+    }
+    // At or above the threshold exllama's q4_matmul_recons_cuda writes the whole FP16 matrix
+    // (Q4Matrix::reconstruct: packed read, 2 B written per weight) and cublasHgemm reads it back
+    // as an FP16 GEMM would (exllama_ext.cpp q4_matmul @ b0ed914f).
+    const double weights = g.batch * g.k * g.n;
+    const double reconstruct_bytes = weights * (storage_bytes(StorageType::int4) + 2.0);
+    if (count > 0)
+        t[ServingTerm::weights] += count * hbm_s(st, reconstruct_bytes, reconstruct_bytes);
+    add_weight_gemm(st, g, 2.0, count, t);
+}
+
+} // namespace cp::sim
