@@ -275,7 +275,7 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // build of Mistral 7B is 0.8x it. Llama 2 7B has 32 KV heads, so each step reads a 4096-token
     // cache for 32 slots (69 GB per replica). Bounds: the levels reached (45.1 %, 44.9 %) plus a
     // margin.
-    if (source == "optimum-neuron-tgi-2.18") return throughput ? 0.47 : 0.47;
+    if (source == "optimum-neuron-tgi-2.18") return 0.47;
     // The optimum-neuron-vllm-ods build sampling on the host CPU (config B of the chunked-prefill
     // README): the graphs return logits and the host samples them, so no step overlaps it
     // (ServingSetup::host_sampling). Its host time per step (22 ms) is fitted on the one

@@ -137,8 +137,7 @@ QVariant ServingResultModel::headerData(int section, Qt::Orientation orientation
         QT_TR_NOOP("Tensor-parallel devices per replica (NeuronCores on Inferentia/Trainium)"),
         QT_TR_NOOP("Pipeline stages per replica"),
         QT_TR_NOOP("Largest batch of concurrent sequences memory and the engine allow"),
-        QT_TR_NOOP("Time to first token at the request rate (queueing + prefill), at the SLO's "
-                   "quantile"),
+        QT_TR_NOOP("First token at the request rate (queueing + prefill), at the SLO quantile"),
         QT_TR_NOOP("Time per output token at the request rate"),
         QT_TR_NOOP("Capacity of the deployment, output tokens per second"),
         QT_TR_NOOP("Cost per hour of all instances (the ranking's purchase option)"),
