@@ -233,23 +233,35 @@ TEST_CASE("serving.engine_max_batch and gqa_shared_kv_reads: defaults, round tri
     }
 }
 
+namespace {
+
+// Llama 3 8B on vLLM at TP 8, batch 4, one request per second, with one serving flag set:
+// the decode step the flag changes.
+template <class Fixture, class Edit>
+double vllm_tp8_tpot_ms(const Fixture& fx, const char* instance, Edit edit) {
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-8b")->workload;
+    req.spec.engine = ServingEngine::vllm;
+    req.spec.tp = 8;
+    req.spec.batch = 4;
+    req.spec.input_tokens = 512;
+    req.spec.output_tokens = 128;
+    req.spec.request_rate_per_s = 1;
+    edit(req.spec);
+    const auto ranked = rank_serving(req, {*fx.catalog.node_spec(instance)}, fx.factors);
+    REQUIRE(!ranked.empty());
+    REQUIRE(ranked.front().valid);
+    return ranked.front().tpot_ms;
+}
+
+} // namespace
+
 TEST_CASE("serving.async_scheduling: the host loop bounds a Neuron decode step and is "
           "ignored on GPUs, with round trip and a bad value") {
     auto& fx = cp::test::serving_fixture();
     const auto tpot_ms = [&](const char* instance, bool async) {
-        ServingRequest req;
-        req.workload = find_model_preset("llama3-8b")->workload;
-        req.spec.engine = ServingEngine::vllm;
-        req.spec.tp = 8;
-        req.spec.batch = 4;
-        req.spec.input_tokens = 512;
-        req.spec.output_tokens = 128;
-        req.spec.request_rate_per_s = 1;
-        req.spec.async_scheduling = async;
-        const auto ranked = rank_serving(req, {*fx.catalog.node_spec(instance)}, fx.factors);
-        REQUIRE(!ranked.empty());
-        REQUIRE(ranked.front().valid);
-        return ranked.front().tpot_ms;
+        return vllm_tp8_tpot_ms(fx, instance,
+                                [&](ServingSpec& spec) { spec.async_scheduling = async; });
     };
     // Scheduling one step ahead hides the host loop behind the device's step.
     CHECK(tpot_ms("inf2.48xlarge", true) < 0.9 * tpot_ms("inf2.48xlarge", false));
@@ -270,19 +282,8 @@ TEST_CASE("serving.on_device_sampling: false adds the host's sampling to every N
           "step, is ignored on GPUs, with round trip and a bad value") {
     auto& fx = cp::test::serving_fixture();
     const auto tpot_ms = [&](const char* instance, bool on_device) {
-        ServingRequest req;
-        req.workload = find_model_preset("llama3-8b")->workload;
-        req.spec.engine = ServingEngine::vllm;
-        req.spec.tp = 8;
-        req.spec.batch = 4;
-        req.spec.input_tokens = 512;
-        req.spec.output_tokens = 128;
-        req.spec.request_rate_per_s = 1;
-        req.spec.on_device_sampling = on_device;
-        const auto ranked = rank_serving(req, {*fx.catalog.node_spec(instance)}, fx.factors);
-        REQUIRE(!ranked.empty());
-        REQUIRE(ranked.front().valid);
-        return ranked.front().tpot_ms;
+        return vllm_tp8_tpot_ms(fx, instance,
+                                [&](ServingSpec& spec) { spec.on_device_sampling = on_device; });
     };
     const double host_ms = 1e3 * fx.factors.of(ServingEngine::neuron).host_sampling_s;
     REQUIRE(host_ms > 0);
