@@ -87,16 +87,8 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
             << " per device), " << number(p.requests_per_s, 2) << " requests/s; running batch "
             << number(p.running_batch, 1) << ", utilisation " << sim::fmt::percent(p.utilization, 0)
             << "\n";
-        if (const auto& lr = p.load_range; lr.known) {
-            out << "  over the capacity's range: utilisation "
-                << sim::fmt::percent(lr.utilization_low, 0) << "-"
-                << sim::fmt::percent(lr.utilization_high, 0) << ", TTFT "
-                << number(lr.ttft_ms_low, 1) << "-"
-                << (lr.may_overload ? std::string("unbounded") : number(lr.ttft_ms_high, 1))
-                << " ms, TPOT " << number(lr.tpot_ms_low, 2) << "-"
-                << (lr.may_overload ? std::string("unbounded") : number(lr.tpot_ms_high, 2))
-                << " ms" << (lr.may_overload ? " (the slow end is past capacity)" : "") << "\n";
-        }
+        if (const std::string range = sim::serving_load_range_text(p); !range.empty())
+            out << "  over the capacity's range: " << range << "\n";
     } else {
         out << "  latency " << number(p.latency_ms, 2) << " ms per batch, "
             << number(p.samples_per_s, 0) << " samples/s per replica\n";

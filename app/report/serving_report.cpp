@@ -140,6 +140,9 @@ Section recommendation(const ReportData& data, const Plans& plans) {
             .arg(deployment(best),
                  data.serving->spot ? QStringLiteral("spot") : QStringLiteral("on demand"))});
     s.blocks.push_back(ranges_paragraph(best));
+    if (const std::string range = sim::serving_load_range_text(best); !range.empty())
+        s.blocks.push_back(Paragraph{qs(range) + QStringLiteral(" at the request rate."),
+                                     QStringLiteral("Over the capacity's range:")});
     if (const std::string note = sim::serving_quantization_note(best); !note.empty())
         s.blocks.push_back(Paragraph{qs(note), QStringLiteral("Quantization:")});
     const bool any_slo = limited(best.slo.ttft_ms) || limited(best.slo.tpot_ms);

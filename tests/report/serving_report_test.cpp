@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "clusterplan/catalog/catalog.h"
 #include "clusterplan/service/scenario_input.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "fixture.h"
 #include "report_cmd.h"
 #include "report_export.h"
@@ -125,6 +126,14 @@ TEST_CASE("A serving report ranks deployments as serve does and checks the SLO",
         (*sure)->text.contains(QString::fromStdString(ranked.front().intervals.throughput.bucket)));
     CHECK(((*sure)->text.contains(QStringLiteral("no measured run supports this estimate"))) ==
           !ranked.front().intervals.throughput.validated);
+    // At a request rate: utilisation and latencies with the capacity anywhere in its range.
+    REQUIRE(ranked.front().load_range.known);
+    const auto load = std::find_if(paragraphs.begin(), paragraphs.end(), [](const auto* p) {
+        return p->lead == QStringLiteral("Over the capacity's range:");
+    });
+    REQUIRE(load != paragraphs.end());
+    CHECK((*load)->text.startsWith(
+        QString::fromStdString(cp::sim::serving_load_range_text(ranked.front()))));
 }
 
 TEST_CASE("The serving report marks a KV-bound deployment", "[report][serving]") {

@@ -4,6 +4,7 @@
 #include "clusterplan/sim/presets.h"
 #include "clusterplan/sim/scenario.h"
 #include "clusterplan/sim/serving_plan.h"
+#include "clusterplan/sim/serving_wording.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
 
@@ -341,4 +342,12 @@ TEST_CASE("near capacity the plan states TTFT and TPOT over the capacity's range
                                               : std::numeric_limits<double>::infinity();
     };
     CHECK(spread(busy.load_range) > spread(light.load_range));
+    // Every front end states the range in one sentence; an end past capacity reads "unbounded".
+    CHECK(serving_load_range_text(full).empty());
+    const ServingPlan over = at(1.0 / std::max(1.0, busy.intervals.throughput.high_factor) + 0.05);
+    REQUIRE(over.load_range.may_overload);
+    const std::string text = serving_load_range_text(over);
+    CHECK(text.find("utilisation ") == 0);
+    CHECK(text.find("unbounded") != std::string::npos);
+    CHECK(text.find("(the slow end is past capacity)") != std::string::npos);
 }

@@ -1,5 +1,6 @@
 #include "models/serving_result_model.h"
 
+#include "clusterplan/sim/serving_wording.h"
 #include "format.h"
 #include "models/cell_style.h"
 
@@ -97,17 +98,8 @@ QVariant ServingResultModel::data(const QModelIndex& index, int role) const {
                 .arg(p->neuron ? tr("NeuronCore(s)") : tr("device(s)"))
                 .arg(p->nodes)
                 .arg(fmt_num(p->running_batch, 1), fmt_percent(p->utilization, 0));
-        if (const auto& lr = p->load_range; lr.known) {
-            const auto high = [&](double v) {
-                return lr.may_overload ? tr("unbounded") : fmt_num(v, 1);
-            };
-            tip += tr("\nOver the capacity's range: utilisation %1-%2, TTFT %3-%4 ms, TPOT "
-                      "%5-%6 ms%7")
-                       .arg(fmt_percent(lr.utilization_low, 0), fmt_percent(lr.utilization_high, 0))
-                       .arg(fmt_num(lr.ttft_ms_low, 1), high(lr.ttft_ms_high))
-                       .arg(fmt_num(lr.tpot_ms_low, 1), high(lr.tpot_ms_high))
-                       .arg(lr.may_overload ? tr(" (the slow end is past capacity)") : QString());
-        }
+        if (const std::string range = sim::serving_load_range_text(*p); !range.empty())
+            tip += tr("\nOver the capacity's range: %1").arg(QString::fromStdString(range));
         if (p->limits.kv_bound)
             tip += tr("\nThe KV cache caps the batch: %1 of KV cache per device.")
                        .arg(fmt_gib(p->memory.kv_cache));

@@ -2,6 +2,7 @@
 // GUI and report say the same).
 #include "clusterplan/sim/serving_wording.h"
 
+#include "clusterplan/sim/format.h"
 #include "engine/model_constants.h"
 
 #include <algorithm>
@@ -73,6 +74,19 @@ std::string serving_quantization_note(const ServingPlan& p) {
     return std::string("Weights quantized to ") + enum_name(p.weights) +
            " (chosen because serving.weights is left open; quantization can cost answer "
            "quality): set serving.weights to bf16 or fp16 to plan the model's native precision.";
+}
+
+std::string serving_load_range_text(const ServingPlan& p) {
+    const ServingLoadRange& lr = p.load_range;
+    if (!lr.known) return {};
+    const auto high = [&lr](double v, int digits) {
+        return lr.may_overload ? std::string("unbounded") : fmt::number(v, digits);
+    };
+    return "utilisation " + fmt::percent(lr.utilization_low, 0) + "-" +
+           fmt::percent(lr.utilization_high, 0) + ", TTFT " + fmt::number(lr.ttft_ms_low, 1) + "-" +
+           high(lr.ttft_ms_high, 1) + " ms, TPOT " + fmt::number(lr.tpot_ms_low, 2) + "-" +
+           high(lr.tpot_ms_high, 2) + " ms" +
+           (lr.may_overload ? " (the slow end is past capacity)" : "");
 }
 
 std::string serving_validation_note(const ServingPlan& p, const EngineFactors& f) {

@@ -15,6 +15,10 @@ std::string serving_validation_note(const ServingPlan& plan, const EngineFactors
 // serving.weights open: a quality trade the user did not ask for, so every front end says so.
 // Empty otherwise.
 std::string serving_quantization_note(const ServingPlan& plan);
+// The plan's utilisation, TTFT and TPOT over its capacity's range at the request rate
+// (ServingPlan::load_range), e.g. "utilisation 73%-108%, TTFT 183.9-unbounded ms, ... (the slow
+// end is past capacity)". Empty when the plan has no such range.
+std::string serving_load_range_text(const ServingPlan& plan);
 // Appends the assumptions and sets plan.validation.
 void add_serving_assumptions(ServingPlan& plan, const EngineFactors& factors);
 
