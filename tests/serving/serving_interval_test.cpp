@@ -60,8 +60,9 @@ TEST_CASE("Mixture-of-Experts runs have buckets of their own", "[validation]") {
             compute_serving_residual_buckets(dense, cp::test::serving_fixture().resolve, figure),
             dense_of_all));
     }
-    // A plan takes its own kind's bucket: the Trainium2 MoE first tokens (a handful, one
-    // source) leave an MoE plan unvalidated while the dense plan keeps its validated range.
+    // A plan takes its own kind's bucket: the Trainium2 MoE first tokens (optimum-neuron's Qwen3
+    // MoE and the NxD Inference contrib Mixtrals) give an MoE plan a range of its own, wider than
+    // the dense plan's.
     const auto dense_plan =
         serving_intervals(ServingEngine::vllm, AcceleratorGeneration::trainium2, false);
     const auto moe_plan =
@@ -69,5 +70,5 @@ TEST_CASE("Mixture-of-Experts runs have buckets of their own", "[validation]") {
     CHECK(dense_plan.ttft.bucket == "vllm / trainium2");
     CHECK(moe_plan.ttft.bucket == "vllm moe / trainium2");
     CHECK(dense_plan.ttft.validated);
-    CHECK_FALSE(moe_plan.ttft.validated);
+    CHECK(moe_plan.ttft.high_factor > dense_plan.ttft.high_factor);
 }
