@@ -14,6 +14,15 @@ namespace cp::sim {
 
 namespace {
 
+// The runs a factor was fitted on, and their sources once each, as the factor sentence lists them.
+void record_fitted_runs(const std::vector<const ServingRun*>& runs, EngineFactors& f) {
+    for (const ServingRun* r : runs) {
+        f.runs.push_back(r->id);
+        if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
+            f.sources.push_back(r->source);
+    }
+}
+
 struct Equation {
     ServingTerms terms;   // seconds at datasheet rates (overhead: layer-passes)
     double target_s = 0;  // the measured time the terms must add up to
@@ -256,11 +265,7 @@ void fit_v3_overhead(const std::vector<Equation>& q, const std::vector<const Ser
     if (!(den > 0)) return;
     f.k[v3] = std::max(0.0, num / den);
     f.fitted[v3] = true;
-    for (const ServingRun* r : runs) {
-        f.runs.push_back(r->id);
-        if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
-            f.sources.push_back(r->source);
-    }
+    record_fitted_runs(runs, f);
 }
 
 // A Neuron server's host sampling time per step (EngineFactors::host_sampling_s), fitted after
@@ -276,11 +281,7 @@ void fit_host_sampling(const std::vector<Equation>& q, const std::vector<const S
     }
     if (!(den > 0)) return;
     f.host_sampling_s = std::max(0.0, num / den);
-    for (const ServingRun* r : runs) {
-        f.runs.push_back(r->id);
-        if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
-            f.sources.push_back(r->source);
-    }
+    record_fitted_runs(runs, f);
 }
 
 } // namespace
@@ -334,14 +335,11 @@ ServingFactors fit_serving_factors(const ServingRunSet& set, const NodeResolver&
                                      [j](const Equation& e) { return e.terms.x[j] != 0; });
         EngineFactors f = fit_engine(
             q.size() >= kEquationsPerTerm * exercised ? q : std::vector<Equation>{}, streaming_k);
-        for (const ServingRun* r : runs) {
-            f.runs.push_back(r->id);
-            if (std::find(f.sources.begin(), f.sources.end(), r->source) == f.sources.end())
-                f.sources.push_back(r->source);
+        record_fitted_runs(runs, f);
+        for (const ServingRun* r : runs)
             if (std::find(f.accelerators.begin(), f.accelerators.end(), r->accelerator) ==
                 f.accelerators.end())
                 f.accelerators.push_back(r->accelerator);
-        }
         return f;
     };
     ServingFactors out;

@@ -54,16 +54,16 @@ double eager_issue_floor_s(const ServingSetup& st) {
     return st.workload->shape.layers * eager_host_issue_s_per_layer();
 }
 
+double host_sampling_s(const ServingSetup& st, const EngineFactors& f) {
+    return st.samples_on_host() ? f.host_sampling_s : 0.0;
+}
+
 // With async scheduling the host prepares step n + 1 and reads back step n's tokens while the
 // device runs step n (vLLM Neuron plugin, aws-neuron/aws-neuron-sdk @ 81ce03ae
 // vllm-neuron/docs/design/vllm/async-scheduling-and-async-execution.md: "overlaps CPU work
 // (scheduling, input preparation, output processing) with Neuron device execution", on by default
 // with on-device sampling), so the host loop fitted on synchronous servers bounds the step instead
 // of adding to it.
-double host_sampling_s(const ServingSetup& st, const EngineFactors& f) {
-    return st.samples_on_host() ? f.host_sampling_s : 0.0;
-}
-
 double decode_step_s(const ServingSetup& st, const ServingTerms& step, const EngineFactors& f) {
     if (!st.host_loop_overlapped())
         return std::max(serving_time_s(step, f), eager_issue_floor_s(st)) + host_sampling_s(st, f);
