@@ -24,15 +24,8 @@ std::string read_first_line(const std::string& path) {
     return line;
 }
 
-// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun ..." -> "580.65.06".
 std::string driver_version() {
-    std::istringstream in(read_first_line("/proc/driver/nvidia/version"));
-    std::string tok, prev;
-    while (in >> tok) {
-        if (prev == "Module" || prev == "Module:") return tok;
-        prev = tok;
-    }
-    return "";
+    return parse_nvidia_driver_version(read_first_line("/proc/driver/nvidia/version"));
 }
 
 std::string cuda_version_string(int v) {

@@ -65,12 +65,19 @@ TEST_CASE("sample statistics", "[probes][schedule]") {
     CHECK(sample_stats({7.0}).median_s == 7.0);
 }
 
-TEST_CASE("memory bandwidth arrays must dwarf L2", "[probes][schedule]") {
-    // H100: 50 MiB L2, 80 GB free -> 1 GiB arrays (20x L2).
-    CHECK(membw_array_bytes(80e9, 50.0 * (1 << 20)) == std::size_t{1} << 30);
+TEST_CASE("memory bandwidth arrays must dwarf L2 and come in sizes a factor 4 apart",
+          "[probes][schedule]") {
+    using Sizes = std::vector<std::size_t>;
+    constexpr std::size_t kMiB = std::size_t{1} << 20;
+    // H100: 50 MiB L2, 80 GB free -> 1 and 4 GiB arrays (256 MiB would be 5x L2).
+    CHECK(membw_array_sizes(80e9, 50.0 * kMiB) == Sizes{1024 * kMiB, 4096 * kMiB});
+    // A10G: 6 MiB L2, 22 GB free -> 256 MiB, 1 GiB and 4 GiB.
+    CHECK(membw_array_sizes(22e9, 6.0 * kMiB) == Sizes{256 * kMiB, 1024 * kMiB, 4096 * kMiB});
+    // T4: 15 GB free holds three 2 GiB arrays, not three of 4 GiB.
+    CHECK(membw_array_sizes(15e9, 4.0 * kMiB).back() == 2048 * kMiB);
     // 1.5 GB free -> 256 MiB arrays, only 5x a 50 MiB L2: refused.
-    CHECK_THROWS_WITH(membw_array_bytes(1.5e9, 50.0 * (1 << 20)), Catch::Matchers::Contains("L2"));
-    CHECK(membw_array_bytes(1.5e9, 4.0 * (1 << 20)) == std::size_t{256} << 20);
+    CHECK_THROWS_WITH(membw_array_sizes(1.5e9, 50.0 * kMiB), Catch::Matchers::Contains("L2"));
+    CHECK(membw_array_sizes(1.5e9, 4.0 * kMiB) == Sizes{64 * kMiB, 256 * kMiB});
 }
 
 TEST_CASE("a failed section is kept with its errors and sets the exit status", "[probes][report]") {
@@ -146,6 +153,17 @@ TEST_CASE("the NCCL transport comes from NCCL's own init log", "[probes][host]")
               .kind == "ib");
     CHECK(parse_nccl_transport("x NCCL INFO NET/OFI Selected provider is tcp\n").kind == "socket");
     CHECK(parse_nccl_transport("").kind.empty());
+}
+
+TEST_CASE("the driver version is read from both kernel modules' version lines", "[probes][host]") {
+    CHECK(parse_nvidia_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  "
+                                      "Sun Jul 27 07:09:14 UTC 2025") == "580.65.06");
+    // The open module says "for x86_64" first (an H200 host, 2026-11-27).
+    CHECK(parse_nvidia_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                                      "580.159.04  Release Build  (dvs-builder@U16-I2-C03)") ==
+          "580.159.04");
+    CHECK(parse_nvidia_driver_version("") == "");
+    CHECK(parse_nvidia_driver_version("NVRM version: NVIDIA UNIX Kernel Module for x86_64") == "");
 }
 
 TEST_CASE("DMI names the instance type and --instance is checked against it", "[probes][host]") {

@@ -146,4 +146,23 @@ NcclLogSetup plan_nccl_log(const EnvLookup& env, const std::string& hostname, lo
     return s;
 }
 
+std::string parse_nvidia_driver_version(std::string_view proc_version_line) {
+    const std::size_t module = proc_version_line.find("Kernel Module");
+    if (module == std::string_view::npos) return "";
+    std::string_view rest = proc_version_line.substr(module);
+    while (!rest.empty()) {
+        const std::size_t start = rest.find_first_not_of(" \t");
+        if (start == std::string_view::npos) break;
+        rest.remove_prefix(start);
+        const std::string_view token = rest.substr(0, rest.find_first_of(" \t"));
+        const bool dotted_number =
+            token.find('.') != std::string_view::npos &&
+            token.find_first_not_of("0123456789.") == std::string_view::npos &&
+            token.front() != '.';
+        if (dotted_number) return std::string(token);
+        rest.remove_prefix(token.size());
+    }
+    return "";
+}
+
 } // namespace cp::probe

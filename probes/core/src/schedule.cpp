@@ -56,18 +56,24 @@ Iterations plan_iterations(int timed, bool quick) {
     return it;
 }
 
-std::size_t membw_array_bytes(double free_bytes, double l2_bytes) {
-    std::size_t bytes = std::size_t{1} << 30;
-    while (bytes > (std::size_t{16} << 20) && 3.0 * static_cast<double>(bytes) > 0.8 * free_bytes)
-        bytes /= 2;
-    if (3.0 * static_cast<double>(bytes) > 0.8 * free_bytes ||
-        static_cast<double>(bytes) < kMembwL2Ratio * l2_bytes)
-        throw std::runtime_error("free device memory allows " + std::to_string(bytes >> 20) +
+std::vector<std::size_t> membw_array_sizes(double free_bytes, double l2_bytes) {
+    std::size_t largest = std::size_t{4} << 30;
+    while (largest > (std::size_t{16} << 20) &&
+           3.0 * static_cast<double>(largest) > 0.8 * free_bytes)
+        largest /= 2;
+    const double smallest_bytes = kMembwL2Ratio * l2_bytes;
+    if (3.0 * static_cast<double>(largest) > 0.8 * free_bytes ||
+        static_cast<double>(largest) < smallest_bytes)
+        throw std::runtime_error("free device memory allows " + std::to_string(largest >> 20) +
                                  " MiB arrays, not the " +
                                  std::to_string(static_cast<long long>(kMembwL2Ratio)) + "x L2 (" +
                                  std::to_string(static_cast<long long>(l2_bytes) >> 20) +
                                  " MiB) needed to measure memory rather than cache");
-    return bytes;
+    std::vector<std::size_t> sizes;
+    for (std::size_t s = largest; sizes.size() < 3 && static_cast<double>(s) >= smallest_bytes;
+         s /= 4)
+        sizes.insert(sizes.begin(), s);
+    return sizes;
 }
 
 SampleStats sample_stats(std::vector<double> s) {

@@ -28,6 +28,11 @@ std::string dmi_instance_type(const DmiIdentity& dmi);
 std::optional<std::string> check_instance(const DmiIdentity& dmi, const std::string& wanted,
                                           std::string* note = nullptr);
 
+// The driver version in /proc/driver/nvidia/version's first line: the first dotted number after
+// "Kernel Module" ("... x86_64 Kernel Module  580.65.06 ..." and the open module's "... Open
+// Kernel Module for x86_64  580.159.04 ..."); "" when the line names none.
+std::string parse_nvidia_driver_version(std::string_view proc_version_line);
+
 struct NcclTransport {
     std::string kind;     // "efa", "ib", "socket", or "" when the log does not say
     std::string network;  // NCCL's name for the network plugin: "AWS Libfabric", "IB", "Socket"
