@@ -3,6 +3,7 @@
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_import.h"
 #include "clusterplan/sim/calibration_profile_json.h"
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/io/json_depth.h"
 
 #include <cmath>
@@ -267,21 +268,24 @@ void write_profile_text(std::ostream& out, const sim::CalibrationProfile& p) {
             << "\n";
     if (!p.tool_versions.empty()) {
         out << "  versions:";
-        for (const auto& [k, v] : p.tool_versions)
-            out << " " << k << " " << v << ";";
+        const char* sep = " ";
+        for (const auto& [k, v] : p.tool_versions) {
+            out << sep << k << " " << v;
+            sep = "; ";
+        }
         out << "\n";
     }
     for (const auto& [precision, curve] : p.gemm) {
         double best = 0;
         for (const auto& g : curve)
             best = std::max(best, g.tflops);
-        out << "  GEMM " << precision << ": best " << best << " TFLOP/s over " << curve.size()
-            << " shapes\n";
+        out << "  GEMM " << precision << ": best " << sim::fmt::grouped(best, 1) << " TFLOP/s over "
+            << curve.size() << " GEMM sizes\n";
     }
     auto figure = [&](const char* what, double v) {
         out << "  " << what << ": ";
         if (v > 0)
-            out << v << " GB/s\n";
+            out << sim::fmt::grouped(v, 1) << " GB/s\n";
         else
             out << "—\n";
     };
