@@ -228,7 +228,10 @@ void add_bars(QChart& chart, const ChartSpec& spec, const ChartLook& look) {
     if (spec.value_labels) {
         bars->setLabelsVisible(true);
         bars->setLabelsFormat(QStringLiteral("@value"));
-        bars->setLabelsPrecision(3);
+        // Significant digits enough for the largest bar's whole part: "1340", not "1.34e+03".
+        bars->setLabelsPrecision(vr.valid() && vr.max >= 1000
+                                     ? static_cast<int>(std::floor(std::log10(vr.max / 1.2))) + 1
+                                     : 3);
         bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         // Upright labels over neighbouring bars run into each other; vertical ones cannot.
         bars->setLabelsAngle(-90);

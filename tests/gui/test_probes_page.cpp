@@ -9,7 +9,9 @@
 #include "pages/probes_page.h"
 
 #include <QAbstractBarSeries>
+#include <QBarSet>
 #include <QChart>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <catch2/catch.hpp>
 
@@ -90,5 +92,31 @@ TEST_CASE("A probe JSON document brings GEMM results", "[gui][probes]") {
         if (auto* b = qobject_cast<QAbstractBarSeries*>(s)) bars += int(b->barSets().size());
     }
     CHECK(bars == 2);
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("A probe document is compared with the peaks of the GPU it measured", "[gui][probes]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    ProbesPage* page = window.probesPage();
+    QSignalSpy finished(page, &ProbesPage::importFinished);
+    // One H200 in a VM that names no instance type; the page starts on another instance.
+    page->importFile(calibration_data("probe_h200_2026-11-27_run2.json"));
+    REQUIRE(finished.wait(30000));
+    CHECK(finished.first().first().toBool());
+    QComboBox* instance = page->profileInstance();
+    CHECK(instance->currentText().startsWith(QStringLiteral("p5e")));
+    QChart* gemm = page->gemmView()->chart();
+    REQUIRE(gemm);
+    double highest_peak = 0;
+    for (QAbstractSeries* s : gemm->series())
+        if (auto* b = qobject_cast<QAbstractBarSeries*>(s))
+            for (QBarSet* set : b->barSets())
+                if (set->label().contains(QStringLiteral("Datasheet")))
+                    for (int i = 0; i < set->count(); ++i)
+                        highest_peak = std::max(highest_peak, set->at(i));
+    CHECK(highest_peak == Approx(1978.9)); // the H200's dense FP8 peak, not an A100's
     CHECK(test::ModelGuard::violations() == 0);
 }

@@ -9,6 +9,7 @@
 #include "clusterplan/remote/probe_locate.h"
 #include "clusterplan/remote/probe_runner.h"
 #include "clusterplan/sim/calibration_import.h"
+#include "clusterplan/sim/calibration_probe.h"
 #include "clusterplan/sim/format.h"
 #include "clusterplan/sim/probe_acceptance.h"
 #include "format.h"
@@ -279,6 +280,7 @@ void ProbesPage::importFile(const QString& path) {
                                    : gemm_source_ + QStringLiteral("; ") + source;
             }
             probe_doc_ = std::move(imported.probe);
+            selectMeasuredInstance();
         }
         results_->setTables(std::move(tables));
         status_->setText(tr("Imported %1.").arg(QFileInfo(path).fileName()));
@@ -286,6 +288,23 @@ void ProbesPage::importFile(const QString& path) {
         emit importFinished(true);
     });
     watcher->setFuture(QtConcurrent::run([path] { return parse_file(path); }));
+}
+
+bool ProbesPage::measuredOn(const QString& type) const {
+    catalog::Catalog* db = context_.catalog().db();
+    const auto node = db ? db->node_spec(type.toStdString()) : std::nullopt;
+    return probe_doc_ && node && sim::probe_describes(*probe_doc_, *node);
+}
+
+// The instance a profile made from these results describes: kept when it fits the measured
+// GPUs, else the first catalog type that does (the document's own type when DMI named one).
+void ProbesPage::selectMeasuredInstance() {
+    if (measuredOn(profile_instance_->currentText())) return;
+    for (int i = 0; i < profile_instance_->count(); ++i)
+        if (measuredOn(profile_instance_->itemText(i))) {
+            profile_instance_->setCurrentIndex(i);
+            return;
+        }
 }
 
 void ProbesPage::showResults() {
@@ -301,13 +320,13 @@ void ProbesPage::showResults() {
     std::map<std::string, double> best;
     for (const sim::ProbeGemmResult& g : gemm_results_)
         best[g.precision] = std::max(best[g.precision], g.tflops);
+    // Peaks of another accelerator than the one measured would be a false comparison.
     std::optional<sim::AcceleratorSpec> accel;
-    if (probe_doc_ && !probe_doc_->gpus.empty() && context_.catalog().db()) {
-        if (auto node = context_.catalog().db()->node_spec(
-                profile_instance_->currentText().toStdString())) {
-            accel = node->accelerator;
-        }
-    }
+    if (probe_doc_ && measuredOn(profile_instance_->currentText()))
+        accel = context_.catalog()
+                    .db()
+                    ->node_spec(profile_instance_->currentText().toStdString())
+                    ->accelerator;
     std::vector<charts::GemmBar> bars;
     for (const sim::Precision precision : sim::kAllPrecisions) {
         const char* name = sim::enum_name(precision);

@@ -47,6 +47,7 @@ public:
     QString statusText() const;
     QStringList profileNames() const;
     ChartView* gemmView() const { return gemm_; }
+    QComboBox* profileInstance() const { return profile_instance_; }
     ChartView* busbwView() const { return busbw_; }
     JobLogPanel* jobLogPanel() const { return job_log_; }
     // Measured against predicted step time of the last imported job log.
@@ -61,6 +62,9 @@ private:
     void cancelRun();
     void reloadProfiles();
     void showResults();
+    // Whether the last probe document's GPUs are those of instance `type` (calibration_matches).
+    bool measuredOn(const QString& type) const;
+    void selectMeasuredInstance();
     void log(const QString& line);
 
     AppContext& context_;

@@ -2,6 +2,7 @@
 
 #include "calibration_json.h"
 #include "clusterplan/probe/report.h"
+#include "clusterplan/sim/calibration_lookup.h"
 #include "measurement_fields.h"
 
 #include <algorithm>
@@ -255,6 +256,15 @@ CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta
         if (b.what == "unidirectional")
             p.p2p_gbytes_per_s = std::max(p.p2p_gbytes_per_s, b.gbytes_per_s);
     return p;
+}
+
+bool probe_describes(const ProbeDocument& doc, const NodeSpec& node) {
+    if (doc.gpus.empty()) return false;
+    CalibrationProfile measured;
+    measured.accelerator = doc.gpus.front().name;
+    measured.instance_type = doc.instance_type;
+    measured.gpus_per_node = static_cast<int>(doc.gpus.size());
+    return calibration_matches(measured, node);
 }
 
 } // namespace cp::sim

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/calibration_profile.h"
 #include "clusterplan/sim/calibration_samples.h"
+#include "clusterplan/sim/hardware.h"
 
 #include <string>
 #include <string_view>
@@ -73,6 +74,9 @@ struct ProfileMeta {
     std::string source; // "probe", "nccl-tests"
 };
 
+// Whether the document's GPUs are those of `node` (calibration_matches on what it measured:
+// the GPU name, the instance type DMI named, the GPUs seen in one host).
+bool probe_describes(const ProbeDocument& doc, const NodeSpec& node);
 CalibrationProfile profile_from_probe(const ProbeDocument& doc, ProfileMeta meta,
                                       const FitOptions& options = {});
 CalibrationProfile profile_from_tables(const std::vector<CollectiveTable>& tables,
