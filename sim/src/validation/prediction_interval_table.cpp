@@ -10,12 +10,12 @@ const std::vector<ResidualBucket>& residual_buckets() {
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
         {"deepspeed", G::volta, 30, 2, 0.7807, 1.2130, 0.7631, 1.2585},
-        {"deepspeed", G::ampere, 5, 3, 0.9576, 1.0963, 0.9291, 1.1093},
-        {"fsdp", G::ampere, 161, 7, 0.8741, 1.0348, 0.8158, 1.3107},
+        {"deepspeed", G::ampere, 26, 4, 0.8658, 1.1366, 0.8501, 1.2172},
+        {"fsdp", G::ampere, 166, 8, 0.8743, 1.0338, 0.8158, 1.3107},
         {"fsdp", G::hopper, 137, 9, 0.8894, 1.1382, 0.8133, 1.2660},
         {"megatron", G::volta, 2, 2, 0.8495, 1.1036, 0.8178, 1.1354},
         {"megatron", G::ampere, 148, 5, 0.9364, 1.1991, 0.9184, 1.9428},
-        {"megatron", G::hopper, 158, 9, 0.8459, 1.0800, 0.8091, 1.2215},
+        {"megatron", G::hopper, 167, 12, 0.8568, 1.0887, 0.8091, 1.2610},
         {"neuron", G::trainium, 19, 3, 0.8684, 1.1050, 0.8445, 1.2439},
     };
     return table;
