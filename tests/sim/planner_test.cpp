@@ -477,6 +477,13 @@ TEST_CASE("packed fine-tuning examples set the attention span; padded ones do no
     };
     const Scenario packed = examples("true");
     CHECK(packed.workload.shape.packed_example_tokens == 256);
+    // The examples are the training length: the preset's pre-training length does not replace
+    // them (1,000 examples of 256 tokens packed into 4,096-token sequences: 63 sequences).
+    CHECK(packed.training.tokens == 0);
+    CHECK(training_samples(packed) == 63);
+    // Written back, the scenario keeps the examples' length and packing, and so the span.
+    CHECK(parse_scenario(scenario_to_json(packed), "t.json").workload.shape.packed_example_tokens ==
+          256);
     // Padded examples still run the whole sequence through attention.
     CHECK(examples("false").workload.shape.packed_example_tokens == 0);
     CHECK(scenario("").workload.shape.packed_example_tokens == 0);
