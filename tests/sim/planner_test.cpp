@@ -468,3 +468,26 @@ TEST_CASE("a fixed layout is refused for memory only beyond the memory model's e
     CHECK(refused.result.limit == Limit::out_of_memory);
     CHECK_THAT(refused.limit_reason, Catch::StartsWith("does not fit in memory"));
 }
+
+TEST_CASE("packed fine-tuning examples set the attention span; padded ones do not", "[planner]") {
+    const auto examples = [](const std::string& packing) {
+        return scenario(R"("training": {"method": "full", "examples": 1000, "seq_len": 4096,
+                            "example_tokens": 256, "packing": )" +
+                        packing + "}");
+    };
+    const Scenario packed = examples("true");
+    CHECK(packed.workload.shape.packed_example_tokens == 256);
+    // The examples are the training length: the preset's pre-training length does not replace
+    // them (1,000 examples of 256 tokens packed into 4,096-token sequences: 63 sequences).
+    CHECK(packed.training.tokens == 0);
+    CHECK(training_samples(packed) == 63);
+    // Written back, the scenario keeps the examples' length and packing, and so the span.
+    CHECK(parse_scenario(scenario_to_json(packed), "t.json").workload.shape.packed_example_tokens ==
+          256);
+    // Padded examples still run the whole sequence through attention.
+    CHECK(examples("false").workload.shape.packed_example_tokens == 0);
+    CHECK(scenario("").workload.shape.packed_example_tokens == 0);
+    CHECK(error_field([] {
+              scenario(R"("training": {"examples": 10, "seq_len": 1024, "example_tokens": 2048})");
+          }).rfind("training.example_tokens | ", 0) == 0);
+}

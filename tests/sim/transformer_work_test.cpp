@@ -187,3 +187,23 @@ TEST_CASE("eager BERT pointwise kernels move more bytes than the fused set", "[e
     CHECK_REL(fused.attention_core_bytes, 9.0 * scores, 1e-12);
     CHECK(eager.gemm_flops == fused.gemm_flops);
 }
+
+TEST_CASE("packed examples attend within themselves under a fused kernel", "[engine]") {
+    sim::Workload llama = test::gpt(32, 4096, 32, 4096, 32000);
+    llama.shape.flash_attention = true;
+    const sim::LayerWork whole = sim::transformer_layer_work(llama.shape, 1, 1, false, 2);
+    sim::TransformerShape packed = llama.shape;
+    packed.packed_example_tokens = 256; // 16 examples per 4,096-token sequence
+    const sim::LayerWork w = sim::transformer_layer_work(packed, 1, 1, false, 2);
+    // Attention core: sum of 16 squares of 256 = 4096 * 256, a sixteenth of 4096^2.
+    CHECK_REL(w.attention_core_flops, whole.attention_core_flops / 16.0, 1e-12);
+    CHECK_REL(w.gemm_flops - w.attention_core_flops, whole.gemm_flops - whole.attention_core_flops,
+              1e-12);
+    CHECK_REL(w.attention_backward_recompute_flops, whole.attention_backward_recompute_flops / 16.0,
+              1e-12);
+    // Materialised scores mask the whole sequence: packing changes nothing there.
+    packed.flash_attention = false;
+    llama.shape.flash_attention = false;
+    CHECK(sim::transformer_layer_work(packed, 1, 1, false, 2).attention_core_flops ==
+          sim::transformer_layer_work(llama.shape, 1, 1, false, 2).attention_core_flops);
+}

@@ -335,6 +335,27 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
                       Catch::Contains("column lora_rank: must be a whole number"));
     CHECK_THROWS_WITH(sim::parse_validation_runs(tuning_row("lora,8,embeddings"), "t.csv"),
                       Catch::Contains("column lora_targets: unknown targets 'embeddings'"));
+    // packed_example_tokens: examples attended separately inside each sequence, under a fused
+    // kernel only and no longer than the sequence.
+    const std::string packed_header =
+        header.substr(0, header.size() - 1) + ",packed_example_tokens\n";
+    const auto packed_row = [&](const std::string& row, const std::string& cell) {
+        return packed_header + row.substr(0, row.size() - 1) + "," + cell + "\n";
+    };
+    CHECK(sim::parse_validation_runs(packed_row(good, "256"), "t.csv")[0]
+              .workload.shape.packed_example_tokens == 256);
+    CHECK(sim::parse_validation_runs(packed_row(good, ""), "t.csv")[0]
+              .workload.shape.packed_example_tokens == 0);
+    CHECK_THROWS_WITH(sim::parse_validation_runs(packed_row(good, "0"), "t.csv"),
+                      Catch::Contains("column packed_example_tokens: must lie in [1, seq_len]"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(packed_row(good, "1e9"), "t.csv"),
+                      Catch::Contains("column packed_example_tokens: must lie in [1, seq_len]"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(packed_row(good, "many"), "t.csv"),
+                      Catch::Contains("column packed_example_tokens: not a number"));
+    std::string unfused_packed = good;
+    unfused_packed.replace(unfused_packed.find(",true,bf16,"), 11, ",false,bf16,");
+    CHECK_THROWS_WITH(sim::parse_validation_runs(packed_row(unfused_packed, "256"), "t.csv"),
+                      Catch::Contains("column packed_example_tokens: needs a fused kernel"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");

@@ -64,8 +64,8 @@ TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Networ
 }
 
 // Share of the s x s score tiles a causal fused kernel computes (model_constants.h).
-double causal_tile_share(int seq_len) {
-    const double n = std::max(1.0, std::ceil(seq_len / model::kFusedAttentionTileRows));
+double causal_tile_share(double span_tokens) {
+    const double n = std::max(1.0, std::ceil(span_tokens / model::kFusedAttentionTileRows));
     return (n + 1.0) / (2.0 * n);
 }
 
@@ -104,7 +104,9 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
     // decoder's causal mask lets it skip the tiles above the diagonal, and a FlashAttention-1
     // generation kernel takes longer over the same tiles.
     const double fused_time_scale =
-        (lw.attention_fused && !shape.encoder_only ? causal_tile_share(shape.seq_len) : 1.0) *
+        (lw.attention_fused && !shape.encoder_only
+             ? causal_tile_share(shape.attention_span_tokens())
+             : 1.0) *
         (lw.attention_fused && shape.flash_attention_v1 ? model::kFlashAttentionV1TimeRatio : 1.0);
     auto core_time = [&](std::size_t i) {
         return lw.attention_fused ? fused_time_scale * fused_attention_time_s(rates, lw.gemms[i])

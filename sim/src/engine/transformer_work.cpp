@@ -88,8 +88,10 @@ LayerWork transformer_layer_work(const TransformerShape& shape, int micro_batch,
     auto add = [&w](GemmShape g) { w.gemms[static_cast<std::size_t>(w.gemm_count++)] = g; };
     add({tokens, (q + kv_width) / t, h, 1}); // fused QKV projection
     w.attention_core_begin = w.gemm_count;
-    add({s, s, dh, b * a / t});                                 // scores Q*K^T per head
-    add({s, dh, s, b * a / t});                                 // context P*V per head
+    // Packed examples attend within themselves: s / span blocks of span x span per head.
+    const double span = shape.attention_span_tokens(), blocks = b * a / t * (s / span);
+    add({span, span, dh, blocks});                              // scores Q*K^T per head
+    add({span, dh, span, blocks});                              // context P*V per head
     add({tokens, h, q / t, 1});                                 // attention output projection
     add({tokens, (shape.gated_mlp ? 2.0 : 1.0) * f / t, h, 1}); // MLP up (+gate, fused)
     add({tokens, h, f / t, 1});                                 // MLP down

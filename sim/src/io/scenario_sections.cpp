@@ -263,7 +263,8 @@ void parse_training(Reader& r, Scenario& sc) {
 // Chinchilla rule for transformers (stated), else an error for generic models.
 void default_training(Scenario& sc, const std::string& origin) {
     TrainingSpec& t = sc.training;
-    if (t.tokens > 0 || t.samples > 0 || t.epochs > 0) return;
+    // Fine-tuning examples are a training length of their own (training_samples).
+    if (t.tokens > 0 || t.samples > 0 || t.epochs > 0 || t.examples > 0) return;
     if (const ModelPreset* p = find_model_preset(sc.preset)) {
         t.tokens = p->training_tokens;
         t.samples = p->training_samples;

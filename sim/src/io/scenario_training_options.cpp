@@ -122,6 +122,8 @@ void validate_training_options(Scenario& sc) {
     if (t.example_tokens > s.seq_len && !generic)
         fail(sc, "training.example_tokens",
              "must not exceed the training sequence length (" + std::to_string(s.seq_len) + ")");
+    // Packed examples attend only within themselves under a fused kernel (workload.h).
+    if (t.packing && t.example_tokens > 0 && !generic) s.packed_example_tokens = t.example_tokens;
 }
 
 void write_training_options(const Scenario& sc, nlohmann::ordered_json& model,

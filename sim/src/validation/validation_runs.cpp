@@ -214,6 +214,15 @@ Workload parse_workload(const Row& row) {
         if (it == names.end()) row.fail("lora_targets", "unknown targets '" + t + "'");
         w.finetune.lora.targets = it->first;
     }
+    // packed_example_tokens: mean tokens of the examples packed into each sequence and attended
+    // separately (workload.h); empty: one example per sequence.
+    if (row.has_optional("packed_example_tokens")) {
+        if (!s.flash_attention)
+            row.fail("packed_example_tokens", "needs a fused kernel (flash_attention true)");
+        s.packed_example_tokens = row.number("packed_example_tokens");
+        if (s.packed_example_tokens < 1 || s.packed_example_tokens > s.seq_len)
+            row.fail("packed_example_tokens", "must lie in [1, seq_len]");
+    }
     return w;
 }
 

@@ -74,6 +74,20 @@ struct TransformerShape {
     // `dense_sequence_output` index_select, max_predictions_per_seq 20 at 128 tokens); 0 = no
     // vocabulary head (SQuAD fine-tuning's 2-wide span classifier, `BertForQuestionAnswering`).
     int head_positions = -1;
+    // Tokens of the examples packed back to back into each sequence, each attending only to
+    // itself through a variable-length fused kernel over the examples' boundaries (cu_seqlens:
+    // NeMo sequence packing, docs/source/features/optimizations/sequence_packing.rst at
+    // NVIDIA/NeMo 070a0bb1: attention cost sum_i s_i^2, not (sum_i s_i)^2). Exact as the
+    // length-weighted mean sum d^2 / sum d; a plain mean undercounts by the lengths' spread.
+    // 0 = one example per sequence. Materialised (unfused) attention masks the whole sequence
+    // and keeps its cost.
+    double packed_example_tokens = 0;
+    // Tokens one query attends over in the fused kernel: the packed example, else the sequence.
+    double attention_span_tokens() const {
+        return flash_attention && packed_example_tokens > 0 && packed_example_tokens < seq_len
+                   ? packed_example_tokens
+                   : double(seq_len);
+    }
     double head_positions_per_sequence() const {
         return head_positions < 0 ? double(seq_len) : double(std::min(head_positions, seq_len));
     }
