@@ -5,6 +5,7 @@
 #include "clusterplan/sim/calibration_probe.h"
 #include "engine/compute_rates.h"
 #include "engine/model_constants.h"
+#include "measured_h200_spec.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -41,18 +42,6 @@ double torch_median_tflops(const json& torch, int m, int n, int k) {
         }
     REQUIRE(rows > 0);
     return sum / rows;
-}
-
-// The catalog's H200 row (catalog/data/accelerators.csv, NVIDIA H200 datasheet, dense figures).
-AcceleratorSpec h200() {
-    AcceleratorSpec a;
-    a.id = "H200-141GB";
-    a.vendor = "NVIDIA";
-    a.peak_tflops = {67.0, 494.7, 989.4, 989.4, 1978.9};
-    a.memory_gib = 141;
-    a.hbm_gbytes_per_s = 4800;
-    a.tdp_w = 700;
-    return a;
 }
 
 const char* const kRuns[] = {"run1", "run2"};
@@ -113,7 +102,8 @@ TEST_CASE("an H200 probe document imports as a calibration of its measured rates
 
 TEST_CASE("the datasheet rate model beside the measured H200", "[calibration][measured]") {
     const json probe = fixture_json("probe_h200_2026-11-27_run2.json");
-    const ComputeRates rates = make_compute_rates(h200(), Precision::bf16, nullptr);
+    const ComputeRates rates =
+        make_compute_rates(cp::test::measured_h200_spec(), Precision::bf16, nullptr);
     // The model's GEMM rate carries the whole-framework factor; cuBLAS alone runs without it.
     std::printf("H200 bf16 GEMM, first cuBLASLt heuristic (median) vs the datasheet model:\n");
     double worst_large = 0;
