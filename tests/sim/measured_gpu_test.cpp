@@ -6,6 +6,7 @@
 #include "clusterplan/sim/calibration_probe.h"
 #include "engine/compute_rates.h"
 #include "engine/model_constants.h"
+#include "measured_gpu_specs.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -42,19 +43,6 @@ double torch_median_tflops(const json& torch, int m, int n, int k) {
         }
     REQUIRE(rows > 0);
     return sum / rows;
-}
-
-// The catalog's Hopper rows (catalog/data/accelerators.csv, NVIDIA datasheets, dense figures):
-// the same compute; the H200's memory is larger and faster.
-AcceleratorSpec hopper(const char* id, double memory_gib, double hbm_gbytes_per_s) {
-    AcceleratorSpec a;
-    a.id = id;
-    a.vendor = "NVIDIA";
-    a.peak_tflops = {67.0, 494.7, 989.4, 989.4, 1978.9};
-    a.memory_gib = memory_gib;
-    a.hbm_gbytes_per_s = hbm_gbytes_per_s;
-    a.tdp_w = 700;
-    return a;
 }
 
 // Probe and PyTorch documents of one GPU, and the copy sizes both measured.
@@ -124,8 +112,8 @@ TEST_CASE("an H200 probe document imports as a calibration of its measured rates
 
 TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibration][measured]") {
     const std::pair<const char*, AcceleratorSpec> gpus[] = {
-        {"probe_h200_2026-11-27_run2.json", hopper("H200-141GB", 141, 4800)},
-        {"probe_h100_2026-11-27.json", hopper("H100-80GB", 80, 3350)}};
+        {"probe_h200_2026-11-27_run2.json", cp::test::measured_h200_spec()},
+        {"probe_h100_2026-11-27.json", cp::test::measured_h100_spec()}};
     for (const auto& [file, spec] : gpus) {
         INFO(file);
         const json probe = fixture_json(file);

@@ -8,6 +8,7 @@
 #include "calibration_test_util.h"
 #include "engine/compute_rates.h"
 #include "engine/transformer_work.h"
+#include "measured_gpu_specs.h"
 #include "tolerance.h"
 
 #include <Eigen/Dense>
@@ -27,18 +28,6 @@ using cp::test::read_text;
 using nlohmann::json;
 
 namespace {
-
-// The catalog's H200 row (catalog/data/accelerators.csv, NVIDIA H200 datasheet, dense figures).
-AcceleratorSpec h200() {
-    AcceleratorSpec a;
-    a.id = "H200-141GB";
-    a.vendor = "NVIDIA";
-    a.peak_tflops = {67.0, 494.7, 989.4, 989.4, 1978.9};
-    a.memory_gib = 141;
-    a.hbm_gbytes_per_s = 4800;
-    a.tdp_w = 700;
-    return a;
-}
 
 json kernel_sizes() {
     return json::parse(read_text(calibration_fixture("torch_kernel_sizes_h200_2026-11-27.json")));
@@ -108,7 +97,8 @@ TEST_CASE("the HBM time of memory-bound kernels against the measured H200",
     REQUIRE(kernel_sizes()["copies"].size() == 8);
     REQUIRE(kernel_sizes()["decode_gemms"].size() == 32);
     std::printf("H200 memory-bound kernels, CUDA-graph device time vs the datasheet model:\n");
-    const Errors e = model_errors(make_compute_rates(h200(), Precision::bf16, nullptr));
+    const Errors e =
+        model_errors(make_compute_rates(cp::test::measured_h200_spec(), Precision::bf16, nullptr));
     std::printf("  copies >= 1 MiB max %.1f %%, GEMVs mean %.1f %%, layer max 8B %.1f %% 70B/TP8 "
                 "%.1f %%\n",
                 100 * e.copies_max, 100 * e.gemv_mean, 100 * e.layer_8b_max, 100 * e.layer_70b_max);
@@ -143,7 +133,7 @@ std::array<double, 2> fixed_s_and_streaming_fraction(const std::vector<std::arra
 TEST_CASE("a fixed time per kernel and a streaming rate fitted to the measured H200 kernels",
           "[calibration][measured]") {
     const json sizes = kernel_sizes();
-    const double datasheet_bytes_per_s = h200().hbm_gbytes_per_s * 1e9;
+    const double datasheet_bytes_per_s = cp::test::measured_h200_spec().hbm_gbytes_per_s * 1e9;
     // Copies moving under 1 MiB (0.96-1.18 us) end under the fixed time of kernels that span
     // the GPU, so they bound it rather than measure it.
     std::vector<std::array<double, 2>> rows;

@@ -63,12 +63,6 @@ TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Networ
     return c;
 }
 
-// Share of the s x s score tiles a causal fused kernel computes (model_constants.h).
-double causal_tile_share(double span_tokens) {
-    const double n = std::max(1.0, std::ceil(span_tokens / model::kFusedAttentionTileRows));
-    return (n + 1.0) / (2.0 * n);
-}
-
 // Extra forward time of the Llama reference code's separate projections over the fused QKV and
 // gate/up GEMMs the layer work counts: each of q, k, v (and w1, w3) is its own GEMM on the same
 // input, so the input is read again and the narrow K and V GEMMs run at their own, often
@@ -94,6 +88,11 @@ double separate_projections_extra_s(const TransformerShape& shape, const LayerWo
 }
 
 } // namespace
+
+double causal_tile_share(double span_tokens) {
+    const double n = std::max(1.0, std::ceil(span_tokens / model::kFusedAttentionTileRows));
+    return (n + 1.0) / (2.0 * n);
+}
 
 StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
                          const ComputeRates& rates, const StageOptions& options) {

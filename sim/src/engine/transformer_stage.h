@@ -46,6 +46,10 @@ struct StageOptions {
     FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
 };
 
+// Share of the s x s score tiles a causal fused kernel computes over a span of tokens (the
+// sequence, or one packed example; model_constants.h).
+double causal_tile_share(double span_tokens);
+
 // `shape` is the shape as computed (KV heads already widened to tp when replicated).
 StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, const Network& net,
                          const ComputeRates& rates, const StageOptions& options);
