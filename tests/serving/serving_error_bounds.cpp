@@ -338,5 +338,29 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // an FP16 reconstruction at 8 and above): 39.8 -> 33.9 %, GPTQ batch 16 72.6 -> 41.8 %.
     // Bound: the level reached (33.9 %) plus a margin.
     if (source == "optimum-gptq-a100-llama2-13b") return throughput ? 0.15 : 0.36;
+    // Out of sample (checked, not fitted): AccelMark's verified vLLM 0.7.3 runs (ShareGPT
+    // prompts, greedy outputs ending at EOS or 512 tokens, mean ~345). Its offline figure hands
+    // 100 prompts to vLLM at once and divides by the time to the last output: the run lasts until
+    // the longest sequences (up to 512 tokens) finish, at a shrinking batch, while the model spends
+    // the mean output length at the full batch; it is 26-58 % fast on every GPU (1.48x = 512 / 345
+    // on A100). vLLM 0.7's V0 engine hands a step's tokens to the streams during the next step
+    // (`async_output_processing`): with that step the single-client first tokens go from 2.5-4.9x
+    // short to 1.2-2.3x (20 ms measured against 14.6 on H100 for a ~208-token prompt; the rest is
+    // host time per request), latency 31.5 -> 25.6 % (8B) and 39.8 -> 28.6 % (70B). The H200 run
+    // reports throttling and is slower than the H100 run in every streaming figure. W4A16
+    // (GPTQ-Marlin) runs at 0.6x BF16's offline throughput on every GPU (vLLM 0.7.3 on A100, H100,
+    // H200); the model puts it at or above BF16. Bounds: the levels reached plus a margin.
+    if (source == "accelmark-vllm-0.7-llama3-8b") return throughput ? 0.33 : 0.28;
+    if (source == "accelmark-vllm-0.7-llama3-70b") return throughput ? 0.28 : 0.31;
+    if (source == "accelmark-vllm-0.7-llama3.1-8b-quant") return 0.55;
+    // The same runs with ~28K-token prompts (suite D, added after the output-lag change, with no
+    // change for it; the lag moves it by under 0.1 point). Single-client first tokens are within
+    // 5 % on H100 and H200; on A100 the model's are 22-26 % long. Offline throughput is within 7 %
+    // except on H200 (19 % fast, as in its short-prompt run). The one-client steps of the A100
+    // 80GB and H200 runs (31 and 16 ms) are 1.4-1.7x those of the A100 40GB and H100 runs (18 and
+    // 12 ms) and 2x the model's. Overloaded A100s show first tokens at 0.6-0.9x the model's
+    // backlog; H100 and H200 at 0.5 requests/s, below their capacity, wait 2.3-2.4x the model's.
+    // Bounds: the levels reached (36.9 %, 15.4 %) plus a margin.
+    if (source == "accelmark-vllm-0.7-llama3.1-8b-28k") return throughput ? 0.17 : 0.39;
     return 0.15;
 }

@@ -169,6 +169,25 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
                     .overlap_schedule);
 }
 
+TEST_CASE("serving runs: an engine that hands a step's tokens out during the next step shows a "
+          "lone client its first token one decode step after the prefill") {
+    auto& fx = cp::test::serving_fixture();
+    // vLLM 0.7.3 (V0, CUDA graphs) on one H100, one request at a time: the run states the
+    // asynchronous output processor.
+    ServingRun run = published_run("accelmark-vllm073-h100-llama3-8b-tp1-interactive-ttft-p50");
+    REQUIRE(run.async_output_processing);
+    const NodeSpec node = fx.node(run.instance);
+    const double lagged_ms = predict_serving_run(run, node, fx.factors);
+    const double step_ms = predict_serving_run(
+        published_run("accelmark-vllm073-h100-llama3-8b-tp1-interactive-tpot-p50"), node,
+        fx.factors);
+    run.async_output_processing = false;
+    CHECK_REL(lagged_ms - predict_serving_run(run, node, fx.factors), step_ms, 0.02);
+    // Runs that state nothing keep the first token at the end of its prefill.
+    CHECK_FALSE(published_run("vllm060-a100-80gb-llama3.1-8b-tp1-sharegpt-qps4-ttft-p50")
+                    .async_output_processing);
+}
+
 TEST_CASE("serving runs: the median gap between tokens is a decode step alone while fewer than "
           "half the iterations encode a prompt") {
     auto& fx = cp::test::serving_fixture();

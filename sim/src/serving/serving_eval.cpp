@@ -335,7 +335,8 @@ namespace {
 // half a multi-step scheduler block, on average; an overlap scheduler's batch already launched
 // behind it, one step more). `others` is the mean number of requests in
 // flight an arrival finds; it finds at least one with probability 1 - e^-others (Poisson). A
-// request alone on the replica produces its first token from its prefill pass.
+// request alone on the replica produces its first token from its prefill pass; where the engine's
+// output lags (SchedulerLoop::output_lag) the client sees it after the next step, alone or not.
 FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double batch,
                        double others, double step_s, double wait_s, SchedulerLoop scheduler,
                        double prefill_wait_s, double output_tokens_per_s) {
@@ -343,10 +344,11 @@ FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double 
     const double block_wait_s =
         (0.5 * std::max(1, scheduler.steps) + (scheduler.overlap ? 1.0 : 0.0)) * step_s;
     const double busy = 1.0 - std::exp(-std::max(0.0, others));
+    const double lag_s = scheduler.output_lag ? step_s : 0.0;
     r.running_batch = batch;
     r.tpot_ms = 1e3 * step_s;
     r.ttft_ms = 1e3 * (c.prefill_s + busy * (step_s + block_wait_s) + wait_s +
-                       f.request_overhead_s + prefill_wait_s);
+                       f.request_overhead_s + prefill_wait_s + lag_s);
     r.output_tokens_per_s = output_tokens_per_s;
     return r;
 }
@@ -469,7 +471,9 @@ FiniteRunLoad serving_closed_loop(const ServingSetup& st, const EngineFactors& f
     double step_s = decode_s, wait_s = 0, cycle_s = 0;
     double marginal = c.batch_prefill_s / std::max(1, plan.batch);
     for (int i = 0; i < 80; ++i) {
-        const double stay_s = c.prefill_s + output_tokens * step_s;
+        // A client sees its request's last token one step late where the engine's output lags.
+        const double stay_s =
+            c.prefill_s + (output_tokens + (scheduler.output_lag ? 1 : 0)) * step_s;
         wait_s = (n - b) * stay_s / b;
         cycle_s = wait_s + stay_s;
         marginal =

@@ -90,9 +90,13 @@ ServingLoad serving_load(const ServingSetup& setup, const EnginePolicy& policy,
 // --num-scheduler-steps) and whether it prepares the next batch on the host while the device runs
 // the current one (SGLang's overlap scheduler, on by default from v0.4: it runs one batch ahead,
 // lmsys.org/blog/2024-12-04-sglang-v0-4, "Zero-Overhead Batch Scheduler").
+// `output_lag`: the engine hands a step's tokens to the request streams during the next step
+// (vLLM V0's asynchronous output processor), so the first token, and a request's end, reach the
+// client one decode step later than they are sampled.
 struct SchedulerLoop {
     int steps = 1;
     bool overlap = false;
+    bool output_lag = false;
 };
 struct FiniteRunLoad {
     double ttft_ms = 0, tpot_ms = 0;

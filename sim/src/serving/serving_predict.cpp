@@ -126,7 +126,8 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
     const bool finite = run.requests > 0 || run.concurrency > 0;
     if (policy.continuous_batching && finite && run.output_tokens > 0) {
         // A finite benchmark run or a closed-loop sweep: no open-arrival steady state to assume.
-        const SchedulerLoop loop{run.scheduler_steps, policy.overlap_schedule};
+        const SchedulerLoop loop{run.scheduler_steps, policy.overlap_schedule,
+                                 run.async_output_processing};
         const FiniteRunLoad fr =
             run.waves ? serving_client_waves(st, f, plan, cap, run.input_tokens, run.output_tokens,
                                              run.concurrency, *run.waves, run.quantile, loop)

@@ -218,6 +218,7 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             if (r.contains("quantile")) run.quantile = r.at("quantile").get<double>();
             run.scheduler_steps = r.value("scheduler_steps", 1);
             run.overlap_schedule = r.value("overlap_schedule", false);
+            run.async_output_processing = r.value("async_output_processing", false);
             run.models = r.value("models", 0);
             run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
             run.replicas = std::max(1, r.value("replicas", 1));

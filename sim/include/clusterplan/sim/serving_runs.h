@@ -59,6 +59,11 @@ struct ServingRun {
     // runs one batch ahead (SGLang from v0.4 unless --disable-overlap-schedule; where the run's
     // engine version has it).
     bool overlap_schedule = false;
+    // The engine hands a step's sampled tokens to the request streams while the device runs the
+    // next step, so a client sees each token one decode step after it was sampled (vLLM 0.6 to
+    // 0.10's V0 engine with CUDA graphs: its asynchronous output processor, PR #7049, on unless
+    // --disable-async-output-proc).
+    bool async_output_processing = false;
     // Encoders and CNNs on Neuron (NeuronPerf n_models and workers_per_model): model copies
     // loaded, each on its own NeuronCore (0 = one per core of the chip, the encoder tables' Data
     // Parallel default), and threads submitting to each copy. A core runs one batch at a time, so
