@@ -252,3 +252,37 @@ TEST_CASE("published serving runs: a model's head width is read, and a negative 
     CHECK(set.runs[0].workload.shape.attention_head_dim() == 128); // not 5120 / 64 = 80
     CHECK_THROWS_WITH(parse_serving_runs(head + "-1" + tail), Catch::Contains("head_dim"));
 }
+
+TEST_CASE("published serving runs: TensorRT-LLM's batch scheduler policy sets how the KV cache "
+          "admits requests") {
+    const std::string head = R"({"schema": "clusterplan.serving_runs/1", "sources": {"s": "t"},
+        "models": {"m": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+                         "ffn_hidden": 14336, "gated_mlp": true, "vocab": 128256}},
+        "runs": [{"id": "a", "source": "s", "engine": "tensorrt-llm", "model": "m",
+                  "accelerator": "H100-80GB", "instance": "p5.48xlarge", "tp": 1,
+                  "weights": "fp8", "input_tokens": 128, "output_tokens": 128,
+                  "metric": "output_tokens_per_s", "value": 100)";
+    CHECK_FALSE(parse_serving_runs(head + "}]}").runs[0].kv_admitted_by_use);
+    const auto by_use =
+        parse_serving_runs(head + R"(, "batch_scheduler_policy": "max_utilization"}]})");
+    CHECK(by_use.runs[0].kv_admitted_by_use == std::optional<bool>(true));
+    const auto reserved =
+        parse_serving_runs(head + R"(, "batch_scheduler_policy": "Guaranteed_No_Evict"}]})");
+    CHECK(reserved.runs[0].kv_admitted_by_use == std::optional<bool>(false));
+    CHECK_THROWS_WITH(parse_serving_runs(head + R"(, "batch_scheduler_policy": "fcfs"}]})"),
+                      Catch::Contains("batch_scheduler_policy"));
+
+    // Llama 3.1 70B FP8 128 in / 2048 out on one H100 is KV-bound: admitted by the blocks in use
+    // (input + output / 2 per request), the cache holds more requests than with each request's
+    // whole sequence reserved, and the replica serves more tokens per second.
+    auto& fx = cp::test::serving_fixture();
+    for (const auto& run : published_serving_runs().runs) {
+        if (run.id != "trtllm017-h100-80gb-llama3.1-70b-tp1-128x2048") continue;
+        ServingRun use = run, reserve = run;
+        use.kv_admitted_by_use = true;
+        reserve.kv_admitted_by_use = false;
+        const NodeSpec node = fx.node(run.instance);
+        CHECK(predict_serving_run(use, node, fx.factors) >
+              1.2 * predict_serving_run(reserve, node, fx.factors));
+    }
+}

@@ -56,6 +56,7 @@ EnginePolicy run_policy(const ServingRun& run, const NodeSpec& node) {
     if (run.prefill_tokens_per_iteration >= 0)
         policy.max_batch_tokens = run.prefill_tokens_per_iteration;
     policy.overlap_schedule = run.overlap_schedule;
+    if (run.kv_admitted_by_use) policy.reserve_full_sequence = !*run.kv_admitted_by_use;
     return policy;
 }
 

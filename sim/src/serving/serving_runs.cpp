@@ -232,6 +232,14 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.prefill_tokens_per_iteration = r.at("max_num_tokens").get<int>();
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
+            if (r.contains("batch_scheduler_policy")) {
+                const std::string policy =
+                    ascii_lower(r.at("batch_scheduler_policy").get<std::string>());
+                if (policy != "max_utilization" && policy != "guaranteed_no_evict")
+                    bad(where, "unknown batch_scheduler_policy (max_utilization or "
+                               "guaranteed_no_evict)");
+                run.kv_admitted_by_use = policy == "max_utilization";
+            }
             const MetricName metric = parse_metric(where, r.at("metric").get<std::string>());
             run.metric = metric.metric;
             run.per_token_of_request = metric.per_token_of_request;

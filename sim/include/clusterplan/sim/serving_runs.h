@@ -93,6 +93,11 @@ struct ServingRun {
     double runtime_bytes_per_slot_vocab = kUnknown;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
+    // TensorRT-LLM's batch scheduler policy where the source sets it (`batch_scheduler_policy`):
+    // max_utilization admits a request by the KV blocks it uses now and pauses requests when the
+    // cache fills (true here); guaranteed_no_evict reserves each request's whole sequence (false);
+    // unset = the engine profile's default (EnginePolicy::reserve_full_sequence).
+    std::optional<bool> kv_admitted_by_use;
     // Tokens the benchmark's own tokenizer counts per token of the served model (llmperf counts
     // every model's text with the Llama 2 tokenizer); token counts and per-token figures of the
     // run are in the benchmark's tokens.
