@@ -86,11 +86,13 @@ auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o)
 } // namespace
 
 std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, const Scenario& sc) {
-    const std::string up_to =
-        std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
+    const int max_nodes = sc.nodes ? *sc.nodes : sc.constraints.max_nodes;
+    const std::string up_to = std::to_string(max_nodes) + (max_nodes == 1 ? " node" : " nodes");
     if (s.out_of_memory > 0 || (s.node_counts_pruned > 0 && s.evaluated == 0))
         return "no layout fits in the " + fmt::number(node.accelerator.memory_gib, 0) +
-               " GiB of a " + node.accelerator.id + " up to " + up_to;
+               " GiB of each " + node.accelerator.id + " on up to " + up_to + " (raise " +
+               (sc.nodes ? "cluster.nodes" : "constraints.max_nodes") +
+               " to spread the model over more devices, or offload with parallel.offload)";
     if (s.unknown_hardware > 0)
         return std::string("a figure the model needs is unknown for ") + node.accelerator.id +
                " (peak at " + enum_name(plan_precision(sc, node.accelerator)) +

@@ -139,10 +139,14 @@ void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
         a.push_back("Neuron: devices are NeuronCores (a chip's compute, memory and bandwidth split "
                     "evenly over its "
                     "cores); TP is counted in cores; compiled static shapes");
+    const auto replicas = [](int n) {
+        return std::to_string(n) + (n == 1 ? " replica" : " replicas");
+    };
     a.push_back("spot: one reclaim takes out one instance (" +
-                std::to_string(p.spot.replicas_lost_per_reclaim) + " replica(s)); " +
+                replicas(p.spot.replicas_lost_per_reclaim) + "); " +
                 std::to_string(p.spot.headroom_replicas) +
-                " spare replica(s) keep the rate served through it (AWS gives a 2-minute notice)");
+                (p.spot.headroom_replicas == 1 ? " spare replica keeps" : " spare replicas keep") +
+                " the rate served through it (AWS gives a 2-minute notice)");
     if (!p.price_as_of.empty()) a.push_back("on-demand price as of " + p.price_as_of);
     p.validation = serving_validation_note(p, f);
 }
