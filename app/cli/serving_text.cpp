@@ -37,8 +37,9 @@ bool is_known_slo(const sim::ServingPlan& p) {
 // "614–796 output tokens/s (80 % of comparable runs within ...)" for one figure.
 template <typename Unit>
 std::string ranged(double value, const sim::PredictionInterval& iv, bool rate, Unit unit) {
-    return unit(value) +
-           range_note(iv, rate ? sim::rate_range(value, iv) : sim::time_range(value, iv), unit);
+    return unit(value) + range_note(iv,
+                                    rate ? sim::rate_range(value, iv) : sim::time_range(value, iv),
+                                    unit, value);
 }
 
 // Every figure with the range its own residuals give (serving_interval.h).

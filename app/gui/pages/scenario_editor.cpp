@@ -161,6 +161,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(extras_, &ScenarioExtras::edited, this, [this] { emitEdited(); });
     connect(training_, &ScenarioTraining::edited, this, [this] { emitEdited(); });
+    training_->setScenarioSource([this] { return scenario(); });
     updateEnabledState();
 }
 
