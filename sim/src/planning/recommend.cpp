@@ -416,7 +416,9 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
         rec.rank = static_cast<int>(i) + 1;
         rec.report = report(o);
         const std::string what = describe_option(rec.report);
-        const std::string figures = hours(o.wall_time_h) + " for " + usd(o.cost_usd);
+        // A tuning job's options rank on the whole job; the headline figures are per trial.
+        const std::string figures = hours(o.wall_time_h) + " for " + usd(o.cost_usd) +
+                                    (sc.training.trials > 1 ? " for the whole tuning job" : "");
         if (i == 0) {
             rec.reasons.push_back("best by " + rk.objective_text + ": " + what + ", " + figures);
             if (rk.ranked.size() > 1) {
