@@ -1,9 +1,11 @@
 // `clusterplan serve` read as a user reads it: a deployment that does not fit says what does not
 // fit and what would (exit 3, no feasible plan); a ranking on spot prices shows the prices it
 // ranked on, in text and JSON alike; the instance types that cannot serve are listed with their
-// reasons; counts read "1 replica", not "1 replica(s)".
+// reasons; counts read "1 replica", not "1 replica(s)"; an estimate outside its own range says
+// which way the model leans.
 #include "cli.h"
 #include "cli_sandbox.h"
+#include "range_text.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -122,4 +124,19 @@ TEST_CASE("serve: the types that cannot serve are listed with their reasons; cou
     REQUIRE(bert.code == 0);
     CHECK(has(bert.out, "$/1M smp"));
     CHECK_FALSE(has(bert.out, "$/1M out"));
+}
+
+TEST_CASE("a range the estimate lies outside says which way the model leans") {
+    cp::sim::PredictionInterval iv;
+    iv.validated = true;
+    iv.confidence = 0.8;
+    const auto ms = [](double v) { return std::to_string(int(v)) + " ms"; };
+    // Comparable runs measured 3-5 ms where the model said 2: it reads low there.
+    CHECK(cp::cli::range_note(iv, cp::sim::FigureRange{3, 5}, ms, 2.0) ==
+          " (80 % of comparable runs within 3–5 ms; the estimate is below that range: the model "
+          "reads low there)");
+    CHECK(has(cp::cli::range_note(iv, cp::sim::FigureRange{3, 5}, ms, 6.0), "reads high"));
+    // Inside its range: the plain note.
+    CHECK(cp::cli::range_note(iv, cp::sim::FigureRange{3, 5}, ms, 4.0) ==
+          cp::cli::range_note(iv, cp::sim::FigureRange{3, 5}, ms));
 }
