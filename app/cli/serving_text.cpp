@@ -106,10 +106,11 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
         << number(1e3 * p.step.tp_comm_s, 2) << " ms, overhead "
         << number(1e3 * p.step.overhead_s, 2) << " ms\n";
     const auto& m = p.memory;
-    out << "  memory per device: weights " << number(m.weights, 1) << " GiB, KV cache "
-        << number(m.kv_cache, 1) << " GiB, activations " << number(m.activations, 1)
-        << " GiB, reserve " << number(m.reserve, 1) << " GiB of " << number(m.capacity, 1)
-        << " GiB\n";
+    // A CNN's weights (ResNet-50: 0.05 GiB) would read "0.0" at one decimal.
+    const auto gib = [](double v) { return number(v, v > 0 && v < 0.95 ? 2 : 1) + " GiB"; };
+    out << "  memory per device: weights " << gib(m.weights) << ", KV cache " << gib(m.kv_cache)
+        << ", activations " << gib(m.activations) << ", reserve " << gib(m.reserve) << " of "
+        << gib(m.capacity) << "\n";
     out << "  cost: " << usd(p.usd_per_hour, 2) << "/h on demand, "
         << usd(p.usd_per_million_output_tokens, 3)
         << (p.generation ? " per 1M output tokens" : " per 1M samples") << "; spot "

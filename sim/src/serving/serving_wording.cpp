@@ -79,13 +79,16 @@ std::string serving_quantization_note(const ServingPlan& p) {
 std::string serving_load_range_text(const ServingPlan& p) {
     const ServingLoadRange& lr = p.load_range;
     if (!lr.known) return {};
-    const auto high = [&lr](double v, int digits) {
-        return lr.may_overload ? std::string("unbounded") : fmt::number(v, digits);
+    // "183.9-240.2 ms", or "183.9 ms to unbounded" past capacity (no unit after "unbounded").
+    const auto span = [&lr](double low, double high, int digits) {
+        return fmt::number(low, digits) + (lr.may_overload
+                                               ? std::string(" ms to unbounded")
+                                               : "-" + fmt::number(high, digits) + " ms");
     };
     return "utilisation " + fmt::percent(lr.utilization_low, 0) + "-" +
-           fmt::percent(lr.utilization_high, 0) + ", TTFT " + fmt::number(lr.ttft_ms_low, 1) + "-" +
-           high(lr.ttft_ms_high, 1) + " ms, TPOT " + fmt::number(lr.tpot_ms_low, 2) + "-" +
-           high(lr.tpot_ms_high, 2) + " ms" +
+           fmt::percent(lr.utilization_high, 0) + ", TTFT " +
+           span(lr.ttft_ms_low, lr.ttft_ms_high, 1) + ", TPOT " +
+           span(lr.tpot_ms_low, lr.tpot_ms_high, 2) +
            (lr.may_overload ? " (the slow end is past capacity)" : "");
 }
 
