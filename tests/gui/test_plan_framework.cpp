@@ -1,8 +1,8 @@
-// The Plan page's training framework and context-parallel fields: a scenario that names them
-// shows them, an edit is read back by the scenario parser with the rest of the scenario before
-// the scenario takes it (a framework without context parallelism, or a degree that does not split
-// the sequence, is named in the box's message and nothing changes), and what the editor writes
-// opens as the same scenario.
+// The Plan page's training framework, torch.compile and context-parallel fields: a scenario that
+// names them shows them, an edit is read back by the scenario parser with the rest of the scenario
+// before the scenario takes it (a framework without context parallelism, or a degree that does not
+// split the sequence, is named in the box's message and nothing changes), and what the editor
+// writes opens as the same scenario.
 #include "app_context.h"
 #include "clusterplan/sim/framework.h"
 #include "gui_test_support.h"
@@ -11,6 +11,7 @@
 #include "pages/scenario_editor.h"
 #include "pages/scenario_training.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -83,6 +84,36 @@ TEST_CASE("The Plan page edits the framework and context parallelism through the
     REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK(plan->outcome().layout.cp == 4);
+
+    // Eager pointwise kernels are modelled for PyTorch FSDP only: named under Megatron-Core.
+    QCheckBox* compiled = training->torchCompileField();
+    CHECK(compiled->isChecked());
+    compiled->setChecked(false);
+    CHECK(training->message().contains(QStringLiteral("training.torch_compile")));
+    CHECK_FALSE(context.scenario().training.torch_compile.has_value());
+    // Under FSDP both are taken, and the eager kernels slow the step.
+    const double fused_step_s = plan->outcome().result.step_time_s;
+    updates = plan->updateCount();
+    framework->setCurrentIndex(framework_index(framework, Framework::pytorch_fsdp));
+    CHECK(training->message().isEmpty());
+    CHECK(context.scenario().training.torch_compile == false);
+    CHECK(context.scenario().workload.shape.eager_elementwise);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    REQUIRE(plan->outcome().error.isEmpty());
+    const double eager_step_s = plan->outcome().result.step_time_s;
+    compiled->setChecked(true);
+    CHECK_FALSE(context.scenario().training.torch_compile.has_value());
+    CHECK_FALSE(context.scenario().workload.shape.eager_elementwise);
+    updates = plan->updateCount();
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK(eager_step_s > plan->outcome().result.step_time_s);
+    CHECK(fused_step_s > 0);
+    compiled->setChecked(false);
+    framework->setCurrentIndex(framework_index(framework, Framework::megatron_core));
+    CHECK(training->message().contains(QStringLiteral("training.torch_compile")));
+    compiled->setChecked(true);
+    CHECK(training->message().isEmpty());
+    CHECK(context.scenario().training.framework == Framework::megatron_core);
 
     // Saved and opened: the edits and every other field of the file.
     const QString path = QDir(data.path()).filePath("framework.json");

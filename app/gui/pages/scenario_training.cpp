@@ -3,6 +3,7 @@
 #include "clusterplan/sim/framework.h"
 #include "pages/form_fields.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -68,6 +69,12 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
                        "1 below 8K tokens, powers of two above, keeping ≥ 2K tokens per rank."));
     cp_->setSpecialValueText(tr("searched"));
     cp_->setObjectName(QStringLiteral("cp"));
+    torch_compile_ = new QCheckBox(tr("torch.compile (fused pointwise kernels)"));
+    torch_compile_->setObjectName(QStringLiteral("torch_compile"));
+    torch_compile_->setToolTip(
+        tr("PyTorch FSDP with Llama-style blocks: off runs the block's pointwise ops (RMSNorm, "
+           "RoPE, SwiGLU) as eager PyTorch kernels, one memory round trip per op, as the Llama "
+           "reference code writes them. The other frameworks run fused kernels."));
     message_ = new QLabel;
     message_->setObjectName(QStringLiteral("training_message"));
     message_->setWordWrap(true);
@@ -75,6 +82,7 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     message_->hide();
     form->addRow(tr("Framework:"), framework_);
     form->addRow(tr("Context parallel:"), cp_);
+    form->addRow(QString(), torch_compile_);
     form->addRow(message_);
 
     moe_ = new QGroupBox(tr("Expert parallelism"));
@@ -96,6 +104,7 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
     connect(framework_, &QComboBox::currentIndexChanged, this, [this] { commitFramework(); });
     connect(cp_, &QSpinBox::valueChanged, this, [this] { commitFramework(); });
+    connect(torch_compile_, &QCheckBox::toggled, this, [this] { commitFramework(); });
     updateEnabledState();
 }
 
@@ -115,6 +124,8 @@ void ScenarioTraining::setScenario(const sim::Scenario& sc) {
     framework_->setCurrentIndex(
         std::max(0, framework_->findData(static_cast<int>(sc.training.framework))));
     cp_->setValue(sc.parallel.cp.value_or(0));
+    torch_compile_accepted_ = sc.training.torch_compile;
+    torch_compile_->setChecked(sc.training.torch_compile.value_or(true));
     message_->clear();
     message_->hide();
     loading_ = false;
@@ -141,6 +152,12 @@ void ScenarioTraining::apply(sim::Scenario& sc) const {
     sc.parallel.offload.params = static_cast<sim::OffloadTarget>(offload_params_->currentIndex());
     sc.training.framework = framework_accepted_;
     sc.parallel.cp = cp_accepted_;
+    sc.training.torch_compile = torch_compile_accepted_;
+    // As the parser resolves it (accepted only for PyTorch FSDP and gated blocks): the eager
+    // pointwise kernels of the Llama reference block.
+    sc.workload.shape.eager_elementwise = torch_compile_accepted_ == false &&
+                                          sc.training.framework == sim::Framework::pytorch_fsdp &&
+                                          sc.workload.shape.gated_mlp;
     // The routing comes from the shape fields, written before these.
     const sim::MoeShape& m = sc.workload.shape.moe;
     if (m.enabled()) {
@@ -162,10 +179,16 @@ void ScenarioTraining::commitFramework() {
     const auto framework = static_cast<sim::Framework>(framework_->currentData().toInt());
     const std::optional<int> cp =
         cp_->value() > 0 ? std::optional<int>(cp_->value()) : std::nullopt;
+    // Checked keeps what the file said (true, or left out); unchecked states false.
+    const std::optional<bool> torch_compile =
+        torch_compile_->isChecked()
+            ? (torch_compile_accepted_.value_or(true) ? torch_compile_accepted_ : std::nullopt)
+            : std::optional<bool>(false);
     if (source_) {
         sim::Scenario next = source_();
         next.training.framework = framework;
         next.parallel.cp = cp;
+        next.training.torch_compile = torch_compile;
         try {
             sim::parse_scenario(sim::scenario_to_json(next), "Plan page");
         } catch (const sim::ScenarioError& e) {
@@ -183,6 +206,7 @@ void ScenarioTraining::commitFramework() {
     }
     framework_accepted_ = framework;
     cp_accepted_ = cp;
+    torch_compile_accepted_ = torch_compile;
     message_->clear();
     message_->hide();
     emitEdited();

@@ -1,11 +1,11 @@
 // The scenario editor's training-method fields: what the run updates (pre-training, full
 // fine-tuning, LoRA or QLoRA adapters with their rank and targets), the optimizer, where
-// optimizer state and parameters live (GPU, host memory, NVMe), the training framework and the
-// context-parallel degree, and the expert-parallel size of a Mixture-of-Experts model (its
-// routing is part of the model's shape, ModelShapeFields). The framework and context-parallel
-// degree are read back by the scenario parser with the rest of the scenario before they are
-// taken: a refused value is named in the box's message and the scenario keeps the last accepted
-// one. Part of ScenarioEditor.
+// optimizer state and parameters live (GPU, host memory, NVMe), the training framework, whether
+// PyTorch FSDP compiles the block (torch.compile), the context-parallel degree, and the
+// expert-parallel size of a Mixture-of-Experts model (its routing is part of the model's shape,
+// ModelShapeFields). The framework, torch.compile and context-parallel degree are read back by the
+// scenario parser with the rest of the scenario before they are taken: a refused value is named in
+// the box's message and the scenario keeps the last accepted one. Part of ScenarioEditor.
 #pragma once
 
 #include "clusterplan/sim/scenario.h"
@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+class QCheckBox;
 class QComboBox;
 class QGroupBox;
 class QLabel;
@@ -49,6 +50,7 @@ public:
     QSpinBox* epField() const { return ep_; }
     QComboBox* frameworkField() const { return framework_; }
     QSpinBox* contextParallelField() const { return cp_; }
+    QCheckBox* torchCompileField() const { return torch_compile_; }
 
 signals:
     void edited();
@@ -56,8 +58,9 @@ signals:
 private:
     void updateEnabledState();
     void emitEdited();
-    // Takes the framework and context-parallel degree the fields show once the parser accepts
-    // the scenario with them; a refused value leaves the last accepted one and says why.
+    // Takes the framework, torch.compile and context-parallel degree the fields show once the
+    // parser accepts the scenario with them; a refused value leaves the last accepted one and says
+    // why.
     void commitFramework();
 
     bool loading_ = false;
@@ -72,10 +75,12 @@ private:
     QSpinBox* ep_ = nullptr;
     QComboBox* framework_ = nullptr;
     QSpinBox* cp_ = nullptr;
+    QCheckBox* torch_compile_ = nullptr;
     QLabel* message_ = nullptr;
     // The accepted framework and context-parallel degree (absent: searched).
     sim::Framework framework_accepted_ = sim::Framework::automatic;
     std::optional<int> cp_accepted_;
+    std::optional<bool> torch_compile_accepted_; // absent: compiled (fused)
     std::function<sim::Scenario()> source_;
 };
 
