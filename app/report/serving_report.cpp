@@ -274,7 +274,9 @@ Section ranked(const ReportData& data, const Plans& plans) {
             "prices). Replica: engine, weight storage, tensor-parallel devices (NeuronCores on "
             "Inferentia/Trainium) and the largest batch. Tokens/s: capacity of all replicas.")
             .arg(spot ? QStringLiteral("spot") : QStringLiteral("on-demand"));
-    return Section{QStringLiteral("Top %1 deployments").arg(plans.size()), {t}};
+    return Section{plans.size() == 1 ? QStringLiteral("Top deployment")
+                                     : QStringLiteral("Top %1 deployments").arg(plans.size()),
+                   {t}};
 }
 
 Section kv_capacity(const Plans& plans) {
