@@ -450,7 +450,8 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
         if (fastest && fastest->config == o.config && fastest->kind == o.kind &&
             rk.pareto.size() > 1)
             rec.reasons.push_back("the fastest plan on the time-cost Pareto front");
-        else if (cheapest && cheapest->config == o.config && cheapest->kind == o.kind)
+        else if (cheapest && cheapest->config == o.config && cheapest->kind == o.kind &&
+                 !(i == 0 && cost_objective(sc.constraints.objective))) // #1 by cost says so
             rec.reasons.push_back("the cheapest plan found");
         rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) +
                               ", pp=" + std::to_string(rec.report.layout.pp) +
