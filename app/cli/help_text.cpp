@@ -21,7 +21,16 @@ std::string command_help(const std::string& command) {
         {"recommend",
          "usage: clusterplan recommend SCENARIO.json [--top N] [--threads N] [--json]\n"
          "Ranked choices under the scenario's constraints (deadline, budget, instances, spot),\n"
-         "why each wins and what limits it, and the time-cost Pareto front.\n"},
+         "why each wins and what limits it, and the time-cost Pareto front. A serving\n"
+         "scenario is ranked as `serve` ranks it.\n"},
+        {"serve",
+         "usage: clusterplan serve SCENARIO.json [--json] [--top N]\n"
+         "Inference serving of the scenario's `serving` section: one deployment on\n"
+         "cluster.instance, or every candidate (constraints.instances, else the catalog) ranked\n"
+         "by cost among those meeting the latency limits, on the prices cluster.pricing names\n"
+         "(--top N rows, default 10; each type that cannot serve is listed with its reason).\n"
+         "Per deployment: TTFT, TPOT, throughput, replicas, memory, $/h and $ per 1M output\n"
+         "tokens (per 1M samples for encoders and CNNs), with the range published runs give.\n"},
         {"report",
          "usage: clusterplan report SCENARIO.json --out FILE.pdf|.html|.md|.csv|.json [--top N] "
          "[--threads N]\n"

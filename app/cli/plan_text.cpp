@@ -217,8 +217,8 @@ void print_recommendation(std::ostream& out, const sim::Scenario& sc,
     const sim::SweepResult& sw = res.sweep;
     out << "Recommendations for " << (sc.name.empty() ? std::string("the scenario") : sc.name)
         << " by " << res.ranking.objective_text << " ("
-        << grouped(static_cast<double>(sw.evaluated)) << " plans evaluated in "
-        << number(sw.elapsed_s, 2) << " s)\n";
+        << grouped(static_cast<double>(sw.evaluated)) << (sw.evaluated == 1 ? " plan" : " plans")
+        << " evaluated in " << number(sw.elapsed_s, 2) << " s)\n";
     for (const auto& rec : res.recommendations) {
         const sim::PlanReport& r = rec.report;
         out << "\n#" << rec.rank << "  " << r.nodes << " × " << r.instance << " (" << r.devices

@@ -15,4 +15,17 @@ std::string range_note(const sim::PredictionInterval& iv, const sim::FigureRange
     return " (" + sim::range_phrase(iv, unit(r.low), unit(r.high)) + ")";
 }
 
+// range_note for `value`, saying so when the estimate lies outside its own range: the model's
+// error on comparable runs leans one way, and the range, not the estimate, is where they fell.
+template <class Unit>
+std::string range_note(const sim::PredictionInterval& iv, const sim::FigureRange& r, Unit unit,
+                       double value) {
+    std::string note = range_note(iv, r, unit);
+    if (note.empty() || !sim::is_known(value) || (value >= r.low && value <= r.high)) return note;
+    note.pop_back();
+    return note + (value < r.low ? "; the estimate is below that range: the model reads low there)"
+                                 : "; the estimate is above that range: the model reads high "
+                                   "there)");
+}
+
 } // namespace cp::cli

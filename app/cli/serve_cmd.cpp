@@ -24,17 +24,24 @@ int cmd_serve(const std::vector<std::string>& argv, Io& io) {
             ": serving: required by serve (this scenario plans training; use simulate)");
     catalog::Catalog cat = catalog::Catalog::open_default();
     const service::ServingStudy study = service::study_serving(sc, cat);
+    const bool spot_prices = sc.pricing == sim::Pricing::spot;
+    const bool json = args.flag("--json");
     if (study.ranked.size() == 1) {
-        if (args.flag("--json"))
+        if (json)
             io.out << sim::serving_plan_json(study.ranked.front()).dump(2) << "\n";
         else
             print_serving_plan(io.out, study.ranked.front());
-        return kOk;
+    } else if (json) {
+        io.out << serving_ranking_json(study.ranked, top, spot_prices).dump(2) << "\n";
+    } else {
+        print_serving_ranking(io.out, study.ranked, top, spot_prices);
     }
-    if (args.flag("--json"))
-        io.out << serving_ranking_json(study.ranked, top).dump(2) << "\n";
-    else
-        print_serving_ranking(io.out, study.ranked, top);
+    // Nothing can serve: the plan (or each type's reason) is printed, and the exit code says so.
+    if (study.servable() == 0)
+        return no_feasible_plan(io, "serve",
+                                study.ranked.size() == 1
+                                    ? study.ranked.front().limits.reason
+                                    : "no candidate instance type can serve this model");
     return kOk;
 }
 

@@ -7,6 +7,7 @@
 #include "range_text.h"
 #include "text_columns.h"
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 
@@ -24,6 +25,11 @@ std::string join(const std::vector<std::string>& items) {
     return s;
 }
 
+// "1 device", "8 devices".
+std::string counted(int n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 bool is_known_slo(const sim::ServingPlan& p) {
     return sim::is_known(p.slo.ttft_ms) || sim::is_known(p.slo.tpot_ms);
 }
@@ -31,8 +37,9 @@ bool is_known_slo(const sim::ServingPlan& p) {
 // "614–796 output tokens/s (80 % of comparable runs within ...)" for one figure.
 template <typename Unit>
 std::string ranged(double value, const sim::PredictionInterval& iv, bool rate, Unit unit) {
-    return unit(value) +
-           range_note(iv, rate ? sim::rate_range(value, iv) : sim::time_range(value, iv), unit);
+    return unit(value) + range_note(iv,
+                                    rate ? sim::rate_range(value, iv) : sim::time_range(value, iv),
+                                    unit, value);
 }
 
 // Every figure with the range its own residuals give (serving_interval.h).
@@ -76,8 +83,8 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
         << p.batch << "\n";
     if (const std::string note = sim::serving_quantization_note(p); !note.empty())
         out << "  " << note << "\n";
-    out << "  replicas " << p.replicas << " on " << p.nodes << " instance(s), " << p.devices
-        << " devices\n";
+    out << "  " << counted(p.replicas, "replica") << " on " << counted(p.nodes, "instance") << ", "
+        << counted(p.devices, "device") << "\n";
     if (p.generation) {
         out << "  TTFT " << number(p.ttft_ms, 1) << " ms, TPOT " << number(p.tpot_ms, 2)
             << " ms, end to end " << number(p.e2e_latency_ms, 0) << " ms (p"
@@ -99,16 +106,18 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
         << number(1e3 * p.step.tp_comm_s, 2) << " ms, overhead "
         << number(1e3 * p.step.overhead_s, 2) << " ms\n";
     const auto& m = p.memory;
-    out << "  memory per device: weights " << number(m.weights, 1) << " GiB, KV cache "
-        << number(m.kv_cache, 1) << " GiB, activations " << number(m.activations, 1)
-        << " GiB, reserve " << number(m.reserve, 1) << " GiB of " << number(m.capacity, 1)
-        << " GiB\n";
+    // A CNN's weights (ResNet-50: 0.05 GiB) would read "0.0" at one decimal.
+    const auto gib = [](double v) { return number(v, v > 0 && v < 0.95 ? 2 : 1) + " GiB"; };
+    out << "  memory per device: weights " << gib(m.weights) << ", KV cache " << gib(m.kv_cache)
+        << ", activations " << gib(m.activations) << ", reserve " << gib(m.reserve) << " of "
+        << gib(m.capacity) << "\n";
     out << "  cost: " << usd(p.usd_per_hour, 2) << "/h on demand, "
         << usd(p.usd_per_million_output_tokens, 3)
         << (p.generation ? " per 1M output tokens" : " per 1M samples") << "; spot "
-        << usd(p.spot.usd_per_hour, 2) << "/h with " << p.spot.headroom_replicas
-        << " spare replica(s) (" << usd(p.spot.usd_per_million_output_tokens, 3)
-        << " per 1M; a reclaim takes out " << p.spot.replicas_lost_per_reclaim << " replica(s))\n";
+        << usd(p.spot.usd_per_hour, 2) << "/h with "
+        << counted(p.spot.headroom_replicas, "spare replica") << " ("
+        << usd(p.spot.usd_per_million_output_tokens, 3) << " per 1M; a reclaim takes out "
+        << counted(p.spot.replicas_lost_per_reclaim, "replica") << ")\n";
     if (is_known_slo(p)) out << "  SLO " << (p.meets_slo ? "met" : "missed") << "\n";
     out << "  limits: " << join(sim::serving_limit_names(p.limits)) << "\n";
     out << "  " << p.validation << "\n";
@@ -118,38 +127,59 @@ void print_serving_plan(std::ostream& out, const sim::ServingPlan& p) {
         out << "  - " << a << "\n";
 }
 
-void print_serving_ranking(std::ostream& out, const std::vector<sim::ServingPlan>& ranked,
-                           int top) {
-    int shown = 0;
+void print_serving_ranking(std::ostream& out, const std::vector<sim::ServingPlan>& ranked, int top,
+                           bool spot_prices) {
+    // The price columns are the purchase option the ranking compares.
+    const bool generation = std::any_of(ranked.begin(), ranked.end(),
+                                        [](const sim::ServingPlan& p) { return p.generation; });
+    if (spot_prices)
+        out << "Ranked on spot prices (cluster.pricing spot): $/h and $/1M include the spare "
+               "replicas one reclaim needs; the best choice below gives on-demand figures too.\n";
     out << "rank  instance            engine        weights tp  replicas  TTFT ms  TPOT ms  "
-           "latency ms  $/h       $/1M out  SLO\n";
+           "latency ms  "
+        << left(spot_prices ? "spot $/h" : "$/h", 10)
+        << left(generation ? "$/1M out" : "$/1M smp", 10) << "SLO\n";
+    bool unpriced = false;
+    int shown = 0;
     for (const auto& p : ranked) {
         if (!p.valid || shown >= top) continue;
         ++shown;
         // Encoders and CNNs have one batch latency, no first token or token rate.
         const double ttft_ms = p.generation ? p.ttft_ms : sim::kUnknown;
         const double tpot_ms = p.generation ? p.tpot_ms : sim::kUnknown;
+        const double per_hour = p.ranked_usd_per_hour(spot_prices);
+        const double per_million =
+            spot_prices ? p.spot.usd_per_million_output_tokens : p.usd_per_million_output_tokens;
+        unpriced = unpriced || !sim::is_known(per_hour);
         out << left(std::to_string(shown), 6) << left(p.instance, 20)
             << left(sim::enum_name(p.engine), 14) << left(sim::enum_name(p.weights), 8)
             << left(std::to_string(p.tp), 4) << left(std::to_string(p.replicas), 10)
             << left(number(ttft_ms, 1), 9) << left(number(tpot_ms, 2), 9)
-            << left(number(p.latency_ms, 2), 12) << left(number(p.usd_per_hour, 2), 10)
-            << left(number(p.usd_per_million_output_tokens, 3), 10)
-            << (p.meets_slo ? "met" : "missed") << "\n";
+            << left(number(p.latency_ms, 2), 12) << left(number(per_hour, 2), 10)
+            << left(number(per_million, 3), 10) << (p.meets_slo ? "met" : "missed") << "\n";
     }
+    if (unpriced)
+        out << "— in a price column: the catalog has no " << (spot_prices ? "spot" : "on-demand")
+            << " price for that instance in the region (ranked after the priced ones)\n";
     int invalid = 0;
     for (const auto& p : ranked)
         invalid += p.valid ? 0 : 1;
-    if (invalid)
-        out << invalid
-            << " instance type(s) cannot serve this model (see --json for each reason)\n";
+    if (invalid) {
+        out << "\n"
+            << (invalid == 1 ? "1 instance type cannot"
+                             : std::to_string(invalid) + " instance types cannot")
+            << " serve this model:\n";
+        for (const auto& p : ranked)
+            if (!p.valid) out << "  " << p.instance << ": " << p.limits.reason << "\n";
+    }
     if (!ranked.empty() && ranked.front().valid) {
         out << "\nBest choice:\n";
         print_serving_plan(out, ranked.front());
     }
 }
 
-nlohmann::ordered_json serving_ranking_json(const std::vector<sim::ServingPlan>& ranked, int top) {
+nlohmann::ordered_json serving_ranking_json(const std::vector<sim::ServingPlan>& ranked, int top,
+                                            bool spot_prices) {
     nlohmann::ordered_json j =
         ranked.empty() ? nlohmann::ordered_json::object() : sim::serving_plan_json(ranked.front());
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -161,6 +191,7 @@ nlohmann::ordered_json serving_ranking_json(const std::vector<sim::ServingPlan>&
             refused.push_back(
                 nlohmann::ordered_json{{"instance", p.instance}, {"reason", p.limits.reason}});
     }
+    j["ranked_on"] = spot_prices ? "spot" : "on_demand";
     j["candidates"] = ranked.size();
     j["ranking"] = list;
     j["cannot_serve"] = refused;

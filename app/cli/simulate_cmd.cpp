@@ -93,10 +93,15 @@ int cmd_recommend(const std::vector<std::string>& argv, Io& io) {
         const auto ranked =
             sim::rank_serving(service::serving_request(sc), service::serving_candidates(sc, cat),
                               service::fitted_serving_factors(cat));
+        const bool spot_prices = sc.pricing == sim::Pricing::spot;
         if (args.flag("--json"))
-            io.out << serving_ranking_json(ranked, top).dump(2) << "\n";
+            io.out << serving_ranking_json(ranked, top, spot_prices).dump(2) << "\n";
         else
-            print_serving_ranking(io.out, ranked, top);
+            print_serving_ranking(io.out, ranked, top, spot_prices);
+        if (std::none_of(ranked.begin(), ranked.end(),
+                         [](const sim::ServingPlan& p) { return p.valid; }))
+            return no_feasible_plan(io, "recommend",
+                                    "no candidate instance type can serve this model");
         return kOk;
     }
     sim::SweepOptions options;

@@ -348,7 +348,9 @@ Section table_section(const ReportData& data, const std::vector<sim::PlanReport>
         t.note += QStringLiteral(" Times and costs are for the whole tuning job of %1 trials.")
                       .arg(trials);
     }
-    return Section{QStringLiteral("Top %1 plans").arg(plans.size()), {t}};
+    return Section{plans.size() == 1 ? QStringLiteral("Top plan")
+                                     : QStringLiteral("Top %1 plans").arg(plans.size()),
+                   {t}};
 }
 
 } // namespace

@@ -126,16 +126,17 @@ Section recommendation(const ReportData& data, const Plans& plans) {
         std::isfinite(best.request_rate_per_s)
             ? QStringLiteral("serve %1 requests/s at ").arg(fmt::plain(best.request_rate_per_s, 4))
             : QStringLiteral("run saturated at ");
+    const auto counted = [](int n, const QString& noun) {
+        return QStringLiteral("%1 %2%3").arg(n).arg(noun, n == 1 ? QString() : QStringLiteral("s"));
+    };
     s.blocks.push_back(Paragraph{
-        QStringLiteral("%1 replica(s) of %2 on %3 instance(s) %4%5, %6 per hour and %7 %8 on "
-                       "demand (%9 on spot with %10 spare replica(s)).")
-            .arg(best.replicas)
-            .arg(replica_text(best))
-            .arg(best.nodes)
-            .arg(rate, latency_text(best), fmt::usd(best.usd_per_hour),
-                 fmt::usd(best.usd_per_million_output_tokens), per_million(best),
-                 fmt::usd(best.spot.usd_per_million_output_tokens))
-            .arg(best.spot.headroom_replicas),
+        QStringLiteral(
+            "%1 of %2 on %3 %4%5, %6 per hour and %7 %8 on demand (%9 on spot with %10).")
+            .arg(counted(best.replicas, QStringLiteral("replica")), replica_text(best),
+                 counted(best.nodes, QStringLiteral("instance")), rate, latency_text(best),
+                 fmt::usd(best.usd_per_hour), fmt::usd(best.usd_per_million_output_tokens),
+                 per_million(best), fmt::usd(best.spot.usd_per_million_output_tokens))
+            .arg(counted(best.spot.headroom_replicas, QStringLiteral("spare replica"))),
         QStringLiteral("Recommended: %1, %2.")
             .arg(deployment(best),
                  data.serving->spot ? QStringLiteral("spot") : QStringLiteral("on demand"))});
@@ -273,7 +274,9 @@ Section ranked(const ReportData& data, const Plans& plans) {
             "prices). Replica: engine, weight storage, tensor-parallel devices (NeuronCores on "
             "Inferentia/Trainium) and the largest batch. Tokens/s: capacity of all replicas.")
             .arg(spot ? QStringLiteral("spot") : QStringLiteral("on-demand"));
-    return Section{QStringLiteral("Top %1 deployments").arg(plans.size()), {t}};
+    return Section{plans.size() == 1 ? QStringLiteral("Top deployment")
+                                     : QStringLiteral("Top %1 deployments").arg(plans.size()),
+                   {t}};
 }
 
 Section kv_capacity(const Plans& plans) {

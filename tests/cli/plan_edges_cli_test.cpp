@@ -1,6 +1,7 @@
 // Edge cases of simulate / sweep found by scripting against the CLI (audit of issues 2-4): the
 // DESIGN.md example scenario verbatim, unpriced custom hardware in sweep, free checkpoints, and
-// field-level errors. Runs in-process against a fresh CLUSTERPLAN_DATA_DIR.
+// field-level errors, and memory refusals that say what does not fit and what would. Runs
+// in-process against a fresh CLUSTERPLAN_DATA_DIR.
 #include "cli_sandbox.h"
 
 #include <catch2/catch.hpp>
@@ -151,4 +152,29 @@ TEST_CASE("Trainium plans stop at ZeRO-1, the stage the Neuron SDK offers", "[cl
     REQUIRE_FALSE(doc["plans"].empty());
     for (const auto& plan : doc["plans"])
         CHECK(plan["layout"]["zero"].get<int>() <= 1);
+}
+
+TEST_CASE("a training plan that does not fit names its parts, and the search names the field",
+          "[cli][memory]") {
+    Sandbox box;
+    const fs::path path = box.write("too-big.json", R"({"model": {"preset": "llama3-70b"},
+        "cluster": {"instance": "g5.xlarge", "nodes": 1}, "training": {"tokens": 1e9}})");
+    const auto sim = run_cli({"simulate", path.string()});
+    CHECK(sim.code == 3);
+    INFO(sim.err);
+    // What does not fit: each part of the memory, largest first (AdamW's state leads).
+    CHECK(sim.err.find("needed per device (optimizer state ") != std::string::npos);
+    CHECK(sim.err.find(", weights ") != std::string::npos);
+    CHECK(sim.err.find(", activations ") != std::string::npos);
+    // What would: more nodes than the scenario's one, named as the field that sets them.
+    const auto rec = run_cli({"recommend", path.string()});
+    CHECK(rec.code == 3);
+    INFO(rec.err);
+    CHECK(rec.err.find("on up to 1 node (raise cluster.nodes") != std::string::npos);
+    // A scenario that searches instances is pointed from simulate to recommend.
+    const fs::path search = box.write("search.json", R"({"model": {"preset": "llama3-8b"},
+        "cluster": {}, "training": {"tokens": 1e9}})");
+    const auto any = run_cli({"simulate", search.string()});
+    CHECK(any.code == 2);
+    CHECK(any.err.find("`clusterplan recommend` searches the instance types") != std::string::npos);
 }

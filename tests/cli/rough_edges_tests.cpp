@@ -58,6 +58,8 @@ TEST_CASE("every command answers --help on stdout with exit 0", "[cli][rough-edg
     for (const auto& argv : {std::vector<std::string>{"simulate", "--help"},
                              {"sweep", "--help"},
                              {"recommend", "-h"},
+                             {"serve", "--help"},
+                             {"serve", "s.json", "-h"},
                              {"simulate", "s.json", "--help"},
                              {"catalog", "--help"},
                              {"catalog", "list", "--help"},

@@ -1,5 +1,5 @@
 // Plan page and recommendations for both model kinds: transformers count tokens, generic models
-// (ResNet-50) count samples; the fused-attention checkbox edits model.flash_attention live and
+// (ResNet-50) count samples; the attention-kernel field edits model.flash_attention live and
 // survives save/open.
 #include "app_context.h"
 #include "clusterplan/sim/scenario.h"
@@ -38,7 +38,7 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK(plan->figure("throughput").endsWith(QStringLiteral("tok/s")));
-    CHECK(plan->editor()->flashAttentionField()->isEnabled());
+    CHECK_FALSE(plan->editor()->attentionKernelField()->isHidden());
 
     int updates = plan->updateCount();
     context.setScenario(resnet_on_p4d());
@@ -50,7 +50,7 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     CHECK(plan->figureDetail("throughput").contains(QStringLiteral("per device")));
     ScenarioEditor* editor = plan->editor();
     CHECK(editor->presetField()->currentData().toString() == QStringLiteral("resnet50"));
-    CHECK_FALSE(editor->flashAttentionField()->isEnabled());
+    CHECK(editor->attentionKernelField()->isHidden()); // a CNN has no attention
 
     // An edit keeps the generic model (not a made-up transformer) and its training size as epochs.
     const double samples_per_s = plan->outcome().result.samples_per_s;
@@ -74,22 +74,27 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The fused-attention checkbox changes the plan and survives save and open",
-          "[gui][plan]") {
+TEST_CASE("The attention-kernel field changes the plan and survives save and open", "[gui][plan]") {
     test::TempDataDir data;
     AppContext context;
     MainWindow window(context);
+    test::ModelGuard guard(&window);
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
-    QCheckBox* flash = plan->editor()->flashAttentionField();
+    // Entries: unfused, FlashAttention-1 generation, FlashAttention-2.
+    QComboBox* kernel = plan->editor()->attentionKernelField();
+    REQUIRE(kernel->count() == 3);
+    const QString preset = plan->editor()->presetField()->currentData().toString();
     // Modern presets default to the framework's fused attention; start from it off.
-    if (flash->isChecked()) {
+    if (kernel->currentIndex() != 0) {
         const int before = plan->updateCount();
-        flash->setChecked(false);
+        kernel->setCurrentIndex(0);
         REQUIRE(test::wait_until([&] { return plan->updateCount() > before; }));
     }
-    REQUIRE_FALSE(flash->isChecked());
-    CHECK(flash->toolTip().contains(QStringLiteral("Megatron")));
+    REQUIRE_FALSE(context.scenario().workload.shape.flash_attention);
+    CHECK(kernel->toolTip().contains(QStringLiteral("Megatron")));
+    // How the model runs, not what it is: the preset stays.
+    CHECK(plan->editor()->presetField()->currentData().toString() == preset);
     const double activations_gib = plan->outcome().result.memory_gib.activations;
     const cp::sim::Layout layout = plan->outcome().layout;
     const double step_s = plan->outcome().result.step_time_s;
@@ -98,14 +103,25 @@ TEST_CASE("The fused-attention checkbox changes the plan and survives save and o
     plan->editor()->layoutModeField()->setCurrentIndex(1);
     REQUIRE(test::wait_until([&] { return context.scenario().parallel.tp.has_value(); }));
     int updates = plan->updateCount();
-    flash->setChecked(true);
+    kernel->setCurrentIndex(2);
     REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
     CHECK(context.scenario().workload.shape.flash_attention);
+    CHECK_FALSE(context.scenario().workload.shape.flash_attention_v1);
     REQUIRE(plan->outcome().layout.micro_batch == layout.micro_batch);
     // The searched layout recomputes attention selectively, so the s² scores were not stored
     // anyway; the fused kernels change the step time.
     CHECK(plan->outcome().result.memory_gib.activations <= activations_gib);
     CHECK(cp::test::rel_error(plan->outcome().result.step_time_s, step_s) > 1e-6);
+    // The FlashAttention-1 generation runs at about half FlashAttention-2's rate.
+    const double flash2_step_s = plan->outcome().result.step_time_s;
+    updates = plan->updateCount();
+    kernel->setCurrentIndex(1);
+    REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
+    CHECK(context.scenario().workload.shape.flash_attention_v1);
+    CHECK(plan->outcome().result.step_time_s > flash2_step_s);
+    kernel->setCurrentIndex(2);
+    REQUIRE(
+        test::wait_until([&] { return !context.scenario().workload.shape.flash_attention_v1; }));
 
     const QString path = QDir(data.path()).filePath("flash.json");
     REQUIRE(context.saveScenario(path).isEmpty());
@@ -113,13 +129,15 @@ TEST_CASE("The fused-attention checkbox changes the plan and survives save and o
     REQUIRE(other.openScenario(path).isEmpty());
     CHECK(other.scenario().workload.shape.flash_attention);
     MainWindow reopened(other);
-    CHECK(reopened.planPage()->editor()->flashAttentionField()->isChecked());
+    CHECK(reopened.planPage()->editor()->attentionKernelField()->currentIndex() == 2);
     // Another preset keeps the setting: it is the user's choice, not the model's.
-    QComboBox* preset = reopened.planPage()->editor()->presetField();
-    const int llama = preset->findData(QStringLiteral("llama2-7b"));
+    QComboBox* presets = reopened.planPage()->editor()->presetField();
+    const int llama = presets->findData(QStringLiteral("llama2-7b"));
     REQUIRE(llama >= 0);
-    preset->setCurrentIndex(llama);
+    presets->setCurrentIndex(llama);
     CHECK(other.scenario().workload.shape.flash_attention);
+    CHECK(reopened.planPage()->editor()->attentionKernelField()->currentIndex() == 2);
+    CHECK(test::ModelGuard::violations() == 0);
 }
 
 TEST_CASE("Recommendations name their throughput unit by model kind", "[gui][scaling]") {

@@ -227,6 +227,36 @@ TEST_CASE("A reshaped model routes experts under the file's names", "[service][s
     CHECK_FALSE(dense.contains("moe_ffn_hidden"));
 }
 
+TEST_CASE("A reshaped model states learned positions, the attention kernel and the capacity factor",
+          "[service][serving]") {
+    using json = nlohmann::json;
+    ServingQuestion q;
+    q.preset = "mixtral-8x7b";
+    const cp::sim::TransformerShape base = cp::service::question_model(q).shape;
+    REQUIRE(base.flash_attention); // the automatic framework's fused kernel
+    cp::sim::TransformerShape shape = base;
+    shape.learned_positions = true;
+    shape.flash_attention_v1 = true;
+    shape.moe.capacity_factor = 1.25;
+    q.model_json = cp::service::reshaped_model_json(q, shape);
+    CHECK(json::parse(q.model_json) == json{{"preset", "mixtral-8x7b"},
+                                            {"learned_positions", true},
+                                            {"attention_kernel", "flash1"},
+                                            {"capacity_factor", 1.25}});
+    const cp::sim::TransformerShape read = cp::service::question_model(q).shape;
+    CHECK(read.learned_positions);
+    CHECK(read.flash_attention_v1);
+    CHECK(read.moe.capacity_factor == Approx(1.25));
+    // Unfused is stated as flash_attention false; no cap drops the factor.
+    shape.flash_attention = false;
+    shape.flash_attention_v1 = false;
+    shape.moe.capacity_factor = 0;
+    const json unfused = json::parse(cp::service::reshaped_model_json(q, shape));
+    CHECK(unfused == json{{"preset", "mixtral-8x7b"},
+                          {"learned_positions", true},
+                          {"flash_attention", false}});
+}
+
 TEST_CASE("A question is checked with its model before a pipeline degree is taken",
           "[service][serving]") {
     ServingQuestion q;

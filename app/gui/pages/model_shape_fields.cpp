@@ -3,11 +3,14 @@
 #include "pages/form_fields.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QSpinBox>
 #include <QWidget>
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 namespace cp::gui {
@@ -30,6 +33,21 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
     tied_ = new QCheckBox(tr("Output layer shares the input embedding"));
     tied_->setToolTip(tr("Tied embeddings (GPT-2/3, BERT); Llama 3 and Mixtral keep a second "
                          "vocabulary × hidden matrix."));
+    learned_positions_ = new QCheckBox(tr("Learned position table"));
+    learned_positions_->setToolTip(tr("A sequence length × hidden position embedding, counted in "
+                                      "the parameters and the weights (GPT-2/3, BERT); rotary "
+                                      "models (Llama, Mixtral, Qwen) have none."));
+    // Entry order: unfused, FlashAttention-1 generation, FlashAttention-2 (model.flash_attention
+    // false, attention_kernel flash1, attention_kernel flash2).
+    attention_ = choice_field(
+        {tr("unfused (scores in memory)"), tr("FlashAttention-1 generation"),
+         tr("FlashAttention-2")},
+        tr("Training: the attention kernel. Unfused kernels (Megatron-LM before fused attention) "
+           "store the s² scores; the FlashAttention-1 generation (Triton, xFormers) fuses them at "
+           "about half FlashAttention-2's rate (Dao 2023). A scenario without it gets its "
+           "framework's kernel.\nServing plans use the engine's own kernel: fused on GPUs "
+           "and Trainium2, the scores materialised in the Neuron engine's context encoding on "
+           "Inferentia2 and Trainium1."));
     // The scenario parser's ranges (model.experts ...); 0 experts stands for a dense model.
     experts_ = int_field(0, 1 << 16, {},
                          tr("Routed experts per Mixture-of-Experts layer (Mixtral 8, Qwen3-30B-A3B "
@@ -45,6 +63,15 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
                                "(1: every layer). At most the layer count."));
     layer_freq_->setPrefix(tr("every "));
     layer_freq_->setSpecialValueText(tr("every layer"));
+    capacity_factor_ = real_field(0, 1e6, 2, tr(" × mean"),
+                                  tr("Training: the busiest expert takes at most this multiple "
+                                     "of the mean load and drops the rest (GShard, Switch "
+                                     "Transformer); no cap: dropless routing (Megablocks, "
+                                     "Megatron-Core's default), the busiest expert at the mean."
+                                     "\nServing plans route without dropping (vLLM fused_moe, "
+                                     "TensorRT-LLM) and do not use it."));
+    capacity_factor_->setSpecialValueText(tr("no cap (dropless)"));
+    capacity_factor_->setObjectName(QStringLiteral("capacity_factor"));
     const struct {
         QSpinBox* field;
         const char* name;
@@ -77,11 +104,19 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
     }
     gated_->setObjectName(QStringLiteral("gated_mlp"));
     tied_->setObjectName(QStringLiteral("tied_embeddings"));
-    for (QCheckBox* c : {gated_, tied_}) {
+    learned_positions_->setObjectName(QStringLiteral("learned_positions"));
+    attention_->setObjectName(QStringLiteral("attention_kernel"));
+    for (QCheckBox* c : {gated_, tied_, learned_positions_}) {
         connect(c, &QCheckBox::toggled, this, [this] {
             if (!loading_) emit edited();
         });
     }
+    connect(attention_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!loading_) emit attentionEdited();
+    });
+    connect(capacity_factor_, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!loading_) emit edited();
+    });
 }
 
 void ModelShapeFields::addRows(QFormLayout* form) {
@@ -100,6 +135,8 @@ void ModelShapeFields::addRows(QFormLayout* form) {
     form->addRow(tr("Vocabulary:"), vocab_);
     form->addRow(QString(), gated_);
     form->addRow(QString(), tied_);
+    form->addRow(QString(), learned_positions_);
+    form->addRow(tr("Attention:"), attention_);
     routing_row_ = new QWidget;
     auto* r = new QHBoxLayout(routing_row_);
     r->setContentsMargins(0, 0, 0, 0);
@@ -113,8 +150,10 @@ void ModelShapeFields::addRows(QFormLayout* form) {
     e->addWidget(expert_ffn_);
     e->addWidget(layer_freq_);
     form->addRow(tr("Expert FFN / MoE:"), expert_row_);
+    form->addRow(tr("Capacity factor:"), capacity_factor_);
     for (QSpinBox* f : {experts_per_token_, shared_experts_, expert_ffn_, layer_freq_})
         share_row_width(f);
+    share_row_width(capacity_factor_);
     updateExpertRows();
 }
 
@@ -123,13 +162,15 @@ void ModelShapeFields::updateExpertRows() {
     const bool routed = rows_visible_ && experts_->value() >= 2;
     form_->setRowVisible(routing_row_, routed);
     form_->setRowVisible(expert_row_, routed);
+    form_->setRowVisible(capacity_factor_, routed);
 }
 
 void ModelShapeFields::setRowsVisible(bool visible) {
     rows_visible_ = visible;
     if (form_ == nullptr) return;
-    for (QWidget* w : std::initializer_list<QWidget*>{layers_, hidden_, heads_row_, ffn_, seq_,
-                                                      vocab_, gated_, tied_, experts_})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{layers_, hidden_, heads_row_, ffn_, seq_, vocab_, gated_,
+                                         tied_, learned_positions_, attention_, experts_})
         form_->setRowVisible(w, visible);
     updateExpertRows();
 }
@@ -146,6 +187,8 @@ void ModelShapeFields::show(const sim::TransformerShape& s) {
     gated_->setChecked(s.gated_mlp);
     head_dim_->setValue(s.head_dim);
     tied_->setChecked(s.tied_embeddings);
+    learned_positions_->setChecked(s.learned_positions);
+    attention_->setCurrentIndex(!s.flash_attention ? 0 : s.flash_attention_v1 ? 1 : 2);
     const sim::MoeShape& m = s.moe;
     experts_->setValue(m.enabled() ? m.experts : 0);
     experts_per_token_->setValue(std::max(1, m.experts_per_token));
@@ -153,6 +196,7 @@ void ModelShapeFields::show(const sim::TransformerShape& s) {
     // A dense model offers its own MLP width as the expert size it would start from.
     expert_ffn_->setValue(m.moe_ffn_hidden > 0 ? m.moe_ffn_hidden : s.ffn_hidden);
     layer_freq_->setValue(m.moe_layer_freq);
+    capacity_factor_->setValue(m.capacity_factor);
     loading_ = false;
 }
 
@@ -167,6 +211,9 @@ sim::TransformerShape ModelShapeFields::shape(sim::TransformerShape s) const {
     s.gated_mlp = gated_->isChecked();
     s.head_dim = head_dim_->value();
     s.tied_embeddings = tied_->isChecked();
+    s.learned_positions = learned_positions_->isChecked();
+    s.flash_attention = attention_->currentIndex() > 0;
+    s.flash_attention_v1 = attention_->currentIndex() == 1;
     if (experts_->value() == 0) {
         s.moe = sim::MoeShape{};
     } else {
@@ -175,6 +222,10 @@ sim::TransformerShape ModelShapeFields::shape(sim::TransformerShape s) const {
         s.moe.shared_experts = shared_experts_->value();
         s.moe.moe_ffn_hidden = expert_ffn_->value();
         s.moe.moe_layer_freq = layer_freq_->value();
+        // The field shows two decimals: an unedited factor keeps the file's own value.
+        const double shown = capacity_factor_->value();
+        if (std::abs(shown - std::round(s.moe.capacity_factor * 100) / 100) > 1e-9)
+            s.moe.capacity_factor = shown;
     }
     return s;
 }

@@ -1,9 +1,10 @@
 // The transformer shape fields that both model editors show, the Plan page's scenario editor and
 // the Serve page's form: layers, hidden size, heads / KV heads / head width, FFN size, sequence
-// length, vocabulary, gated MLP, tied embeddings and the Mixture-of-Experts routing (experts,
-// top-k, shared experts, expert FFN size, which layers route), each with its range, unit and
-// tooltip. The rows go into the owner's form, so their labels line up with its other fields; the
-// routing rows beyond the expert count show only while the model routes experts.
+// length, vocabulary, gated MLP, tied embeddings, learned position table, the attention kernel and
+// the Mixture-of-Experts routing (experts, top-k, shared experts, expert FFN size, which layers
+// route, the capacity factor), each with its range, unit and tooltip. The rows go into the owner's
+// form, so their labels line up with its other fields; the routing rows beyond the expert count
+// show only while the model routes experts.
 #pragma once
 
 #include "clusterplan/sim/workload.h"
@@ -11,6 +12,8 @@
 #include <QObject>
 
 class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QSpinBox;
 class QWidget;
@@ -26,9 +29,9 @@ public:
     void setRowsVisible(bool visible);
     // Shows `shape` without emitting edited().
     void show(const sim::TransformerShape& shape);
-    // `base` with the shown fields written over it; the fields this editor lacks (fused
-    // attention, encoder-only, the MoE capacity factor ...) stay as `base`
-    // has them. An expert count of 0 makes the model dense.
+    // `base` with the shown fields written over it; the fields this editor lacks (encoder-only,
+    // the vocabulary head's positions ...) stay as `base` has them. An expert count of 0 makes
+    // the model dense.
     sim::TransformerShape shape(sim::TransformerShape base) const;
 
     QSpinBox* layersField() const { return layers_; }
@@ -41,6 +44,10 @@ public:
     QSpinBox* vocabField() const { return vocab_; }
     QCheckBox* gatedField() const { return gated_; }
     QCheckBox* tiedEmbeddingsField() const { return tied_; }
+    QCheckBox* learnedPositionsField() const { return learned_positions_; }
+    // Unfused (the s × s scores reach memory), the FlashAttention-1 generation, FlashAttention-2.
+    QComboBox* attentionKernelField() const { return attention_; }
+    QDoubleSpinBox* capacityFactorField() const { return capacity_factor_; }
     QSpinBox* expertsField() const { return experts_; }
     QSpinBox* expertsPerTokenField() const { return experts_per_token_; }
     QSpinBox* sharedExpertsField() const { return shared_experts_; }
@@ -49,6 +56,9 @@ public:
 
 signals:
     void edited();
+    // The attention kernel changed: how the model runs, not what it is (the Plan page keeps the
+    // preset for it).
+    void attentionEdited();
 
 private:
     // The routing rows follow the expert count: shown while it routes (2 or more experts).
@@ -70,6 +80,9 @@ private:
     QSpinBox* vocab_ = nullptr;
     QCheckBox* gated_ = nullptr;
     QCheckBox* tied_ = nullptr;
+    QCheckBox* learned_positions_ = nullptr;
+    QComboBox* attention_ = nullptr;
+    QDoubleSpinBox* capacity_factor_ = nullptr;
     QSpinBox* experts_ = nullptr;
     QSpinBox* experts_per_token_ = nullptr;
     QSpinBox* shared_experts_ = nullptr;

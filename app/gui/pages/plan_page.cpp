@@ -242,7 +242,10 @@ void PlanPage::showOutcome() {
                                              QT_TR_NOOP("full recompute")};
     cards_["layout"]->setValue(
         QStringLiteral("%1×%2×%3").arg(o.layout.tp).arg(o.layout.pp).arg(o.layout.dp),
-        tr("mb %1 · ZeRO-%2 · %3%4")
+        tr("%1mb %2 · ZeRO-%3 · %4%5")
+            // Context parallelism splits each sequence: without it the card's product would not
+            // account for every device.
+            .arg(o.layout.cp > 1 ? tr("CP %1 · ").arg(o.layout.cp) : QString())
             .arg(o.layout.micro_batch)
             .arg(o.layout.zero)
             .arg(tr(kRecompute[std::clamp(int(o.layout.recompute), 0, 2)]))

@@ -40,13 +40,6 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
                            tr("A model preset fills the shape below; editing a shape field "
                               "switches to a custom shape."));
     shape_ = new ModelShapeFields(this);
-    flash_attention_ = new QCheckBox(tr("Fused attention (FlashAttention)"));
-    flash_attention_->setToolTip(tr(
-        "Attention as one fused kernel (FlashAttention-2): the s² attention scores and softmax are "
-        "never stored, so activation memory shrinks; the attention kernels run faster; the "
-        "backward pass recomputes the attention scores instead of reading them back.\n"
-        "Off by default because the validated Megatron-LM runs did not use it. Transformers "
-        "only."));
     generic_info_ = new QLabel;
     generic_info_->setToolTip(
         tr("A generic model (a CNN such as ResNet-50) is described by its parameter "
@@ -55,7 +48,6 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     model->addRow(tr("Preset:"), preset_);
     model->addRow(tr("Size:"), generic_info_);
     shape_->addRows(model);
-    model->addRow(QString(), flash_attention_);
 
     auto* train_box = new QGroupBox(tr("Training"));
     auto* train = form_in(train_box);
@@ -154,7 +146,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
         training_->showMoe(shape_->shape(base_.workload.shape).moe);
         emitEdited();
     });
-    connect(flash_attention_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    connect(shape_, &ModelShapeFields::attentionEdited, this, [this] { emitEdited(); });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { onPresetChosen(); });
     for (QSpinBox* s : {nodes_, tp_, pp_, micro_batch_, global_batch_, max_nodes_}) {
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
@@ -169,6 +161,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
     connect(extras_, &ScenarioExtras::edited, this, [this] { emitEdited(); });
     connect(training_, &ScenarioTraining::edited, this, [this] { emitEdited(); });
+    training_->setScenarioSource([this] { return scenario(); });
     updateEnabledState();
 }
 
@@ -215,9 +208,16 @@ void ScenarioEditor::onPresetChosen() {
         if (p.id != id) continue;
         loading_ = true;
         // A generic preset has no shape: the shape fields keep the last transformer's values.
-        if (p.workload.kind == sim::WorkloadKind::transformer) shape_->show(p.workload.shape);
+        if (p.workload.kind == sim::WorkloadKind::transformer) {
+            // The attention kernel is the user's choice, not the model's: it stays.
+            QComboBox* kernel = shape_->attentionKernelField();
+            const int chosen = kernel->currentIndex();
+            shape_->show(p.workload.shape);
+            const QSignalBlocker block(kernel);
+            kernel->setCurrentIndex(chosen);
+        }
         if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
-        base_.workload = p.workload; // the flash-attention checkbox keeps its own state
+        base_.workload = p.workload;
         training_->showMoe(p.workload.shape.moe);
         loading_ = false;
     }
@@ -233,10 +233,7 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
         const int i = preset_->findData(QString::fromStdString(sc.preset));
         preset_->setCurrentIndex(i >= 0 ? i : 0);
     }
-    if (sc.workload.kind == sim::WorkloadKind::transformer) {
-        shape_->show(sc.workload.shape);
-        flash_attention_->setChecked(sc.workload.shape.flash_attention);
-    }
+    if (sc.workload.kind == sim::WorkloadKind::transformer) shape_->show(sc.workload.shape);
     // Whatever form the file gives (tokens, samples, epochs of a dataset, fine-tuning examples),
     // the field shows the amount the planner trains on.
     const double tokens = sc.training.tokens > 0
@@ -286,7 +283,6 @@ sim::Scenario ScenarioEditor::scenario() const {
     // A generic preset's workload (params, FLOPs per sample) is kept from base_ as it is.
     if (w.kind == sim::WorkloadKind::transformer) {
         w.shape = shape_->shape(w.shape);
-        w.shape.flash_attention = flash_attention_->isChecked();
         w.params = 0; // derived from the shape
     }
     // An untouched dataset field keeps the file's own form (epochs of a dataset, samples); the
@@ -365,6 +361,10 @@ QSpinBox* ScenarioEditor::headDimField() const {
     return shape_->headDimField();
 }
 
+QComboBox* ScenarioEditor::attentionKernelField() const {
+    return shape_->attentionKernelField();
+}
+
 QCheckBox* ScenarioEditor::tiedEmbeddingsField() const {
     return shape_->tiedEmbeddingsField();
 }
@@ -398,7 +398,6 @@ void ScenarioEditor::updateEnabledState() {
                 .arg(QLocale().toString(base_.workload.params / 1e6, 'f', 1),
                      QLocale().toString(base_.workload.flops_per_sample / 1e9, 'f', 1)));
     }
-    flash_attention_->setEnabled(!generic);
     updateSizeUnit();
     const bool manual = layout_mode_->currentIndex() == 1;
     for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_,

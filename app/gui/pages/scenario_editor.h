@@ -59,7 +59,8 @@ public:
     QComboBox* layoutModeField() const { return layout_mode_; }
     QSpinBox* tensorParallelField() const { return tp_; }
     QComboBox* zeroField() const { return zero_; }
-    QCheckBox* flashAttentionField() const { return flash_attention_; }
+    // The shape fields' attention kernel (unfused, FlashAttention-1 generation, FlashAttention-2).
+    QComboBox* attentionKernelField() const;
     QSpinBox* headDimField() const;
     QCheckBox* tiedEmbeddingsField() const;
     ModelShapeFields* shapeFields() const { return shape_; }
@@ -91,7 +92,6 @@ private:
 
     QComboBox* preset_ = nullptr;
     ModelShapeFields* shape_ = nullptr; // layers, widths, heads, vocabulary (shared with Serve)
-    QCheckBox* flash_attention_ = nullptr;
     QLabel* generic_info_ = nullptr;
     QFormLayout* model_form_ = nullptr;
     QDoubleSpinBox* tokens_b_ = nullptr;

@@ -1,10 +1,13 @@
 #include "pages/scenario_training.h"
 
+#include "clusterplan/sim/framework.h"
 #include "pages/form_fields.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -44,6 +47,43 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Optimizer:"), optimizer_);
     form->addRow(tr("Offload optimizer:"), offload_optimizer_);
     form->addRow(tr("Offload parameters:"), offload_params_);
+    // Item data: the Framework enum; "automatic" first, as a left-out field.
+    framework_ = choice_field(
+        {tr("automatic (per hardware)")},
+        tr("The training framework: it decides the attention kernel, whether collectives overlap "
+           "compute, which ZeRO stages and parallelisms exist, and carries its own compute "
+           "efficiency fitted on published runs. Automatic: Megatron-Core on NVIDIA GPUs "
+           "(PyTorch FSDP for ZeRO-2/3 plans), NeuronX Distributed on Trainium, DeepSpeed "
+           "elsewhere."));
+    framework_->setItemData(0, static_cast<int>(sim::Framework::automatic));
+    for (int i = 0; i < sim::kFrameworkCount; ++i) {
+        const auto fw = static_cast<sim::Framework>(i);
+        framework_->addItem(
+            QString::fromLatin1(sim::enum_name(fw).data(), int(sim::enum_name(fw).size())), i);
+    }
+    framework_->setObjectName(QStringLiteral("framework"));
+    // The scenario parser's range (parallel.cp); 0 stands for a left-out field.
+    cp_ = int_field(0, 4096, QString(),
+                    tr("Context-parallel ranks per sequence (ring attention: each rank holds "
+                       "1/cp of the sequence; 2 × cp must divide the sequence length). Searched: "
+                       "1 below 8K tokens, powers of two above, keeping ≥ 2K tokens per rank."));
+    cp_->setSpecialValueText(tr("searched"));
+    cp_->setObjectName(QStringLiteral("cp"));
+    torch_compile_ = new QCheckBox(tr("torch.compile (fused pointwise kernels)"));
+    torch_compile_->setObjectName(QStringLiteral("torch_compile"));
+    torch_compile_->setToolTip(
+        tr("PyTorch FSDP with Llama-style blocks: off runs the block's pointwise ops (RMSNorm, "
+           "RoPE, SwiGLU) as eager PyTorch kernels, one memory round trip per op, as the Llama "
+           "reference code writes them. The other frameworks run fused kernels."));
+    message_ = new QLabel;
+    message_->setObjectName(QStringLiteral("training_message"));
+    message_->setWordWrap(true);
+    message_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    message_->hide();
+    form->addRow(tr("Framework:"), framework_);
+    form->addRow(tr("Context parallel:"), cp_);
+    form->addRow(QString(), torch_compile_);
+    form->addRow(message_);
 
     moe_ = new QGroupBox(tr("Expert parallelism"));
     auto* moe = form_in(moe_);
@@ -62,6 +102,9 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     }
     for (QSpinBox* s : {lora_rank_, ep_})
         connect(s, &QSpinBox::valueChanged, this, [this] { emitEdited(); });
+    connect(framework_, &QComboBox::currentIndexChanged, this, [this] { commitFramework(); });
+    connect(cp_, &QSpinBox::valueChanged, this, [this] { commitFramework(); });
+    connect(torch_compile_, &QCheckBox::toggled, this, [this] { commitFramework(); });
     updateEnabledState();
 }
 
@@ -76,6 +119,15 @@ void ScenarioTraining::setScenario(const sim::Scenario& sc) {
     offload_params_->setCurrentIndex(static_cast<int>(sc.parallel.offload.params));
     showMoe(sc.workload.shape.moe);
     ep_->setValue(sc.parallel.ep.value_or(0));
+    framework_accepted_ = sc.training.framework;
+    cp_accepted_ = sc.parallel.cp;
+    framework_->setCurrentIndex(
+        std::max(0, framework_->findData(static_cast<int>(sc.training.framework))));
+    cp_->setValue(sc.parallel.cp.value_or(0));
+    torch_compile_accepted_ = sc.training.torch_compile;
+    torch_compile_->setChecked(sc.training.torch_compile.value_or(true));
+    message_->clear();
+    message_->hide();
     loading_ = false;
     updateEnabledState();
 }
@@ -98,6 +150,14 @@ void ScenarioTraining::apply(sim::Scenario& sc) const {
     sc.parallel.offload.optimizer =
         static_cast<sim::OffloadTarget>(offload_optimizer_->currentIndex());
     sc.parallel.offload.params = static_cast<sim::OffloadTarget>(offload_params_->currentIndex());
+    sc.training.framework = framework_accepted_;
+    sc.parallel.cp = cp_accepted_;
+    sc.training.torch_compile = torch_compile_accepted_;
+    // As the parser resolves it (accepted only for PyTorch FSDP and gated blocks): the eager
+    // pointwise kernels of the Llama reference block.
+    sc.workload.shape.eager_elementwise = torch_compile_accepted_ == false &&
+                                          sc.training.framework == sim::Framework::pytorch_fsdp &&
+                                          sc.workload.shape.gated_mlp;
     // The routing comes from the shape fields, written before these.
     const sim::MoeShape& m = sc.workload.shape.moe;
     if (m.enabled()) {
@@ -108,6 +168,48 @@ void ScenarioTraining::apply(sim::Scenario& sc) const {
         sc.parallel.ep.reset();
         sc.parallel.etp.reset();
     }
+}
+
+QString ScenarioTraining::message() const {
+    return message_->text();
+}
+
+void ScenarioTraining::commitFramework() {
+    if (loading_) return;
+    const auto framework = static_cast<sim::Framework>(framework_->currentData().toInt());
+    const std::optional<int> cp =
+        cp_->value() > 0 ? std::optional<int>(cp_->value()) : std::nullopt;
+    // Checked keeps what the file said (true, or left out); unchecked states false.
+    const std::optional<bool> torch_compile =
+        torch_compile_->isChecked()
+            ? (torch_compile_accepted_.value_or(true) ? torch_compile_accepted_ : std::nullopt)
+            : std::optional<bool>(false);
+    if (source_) {
+        sim::Scenario next = source_();
+        next.training.framework = framework;
+        next.parallel.cp = cp;
+        next.training.torch_compile = torch_compile;
+        try {
+            sim::parse_scenario(sim::scenario_to_json(next), "Plan page");
+        } catch (const sim::ScenarioError& e) {
+            // A field the edit does not touch is the plan's to report, not this box's.
+            const std::string& f = e.field();
+            if (f == "training.framework" || f == "parallel.cp" || f == "parallel.zero" ||
+                f == "precision" || f == "training.torch_compile") {
+                // The fields keep showing what was entered; the scenario keeps the last
+                // accepted values.
+                message_->setText(QString::fromStdString(e.what()));
+                message_->show();
+                return;
+            }
+        }
+    }
+    framework_accepted_ = framework;
+    cp_accepted_ = cp;
+    torch_compile_accepted_ = torch_compile;
+    message_->clear();
+    message_->hide();
+    emitEdited();
 }
 
 void ScenarioTraining::updateEnabledState() {

@@ -1,16 +1,24 @@
 // The scenario editor's training-method fields: what the run updates (pre-training, full
 // fine-tuning, LoRA or QLoRA adapters with their rank and targets), the optimizer, where
-// optimizer state and parameters live (GPU, host memory, NVMe), and the expert-parallel size of
-// a Mixture-of-Experts model (its routing is part of the model's shape, ModelShapeFields). Part
-// of ScenarioEditor.
+// optimizer state and parameters live (GPU, host memory, NVMe), the training framework, whether
+// PyTorch FSDP compiles the block (torch.compile), the context-parallel degree, and the
+// expert-parallel size of a Mixture-of-Experts model (its routing is part of the model's shape,
+// ModelShapeFields). The framework, torch.compile and context-parallel degree are read back by the
+// scenario parser with the rest of the scenario before they are taken: a refused value is named in
+// the box's message and the scenario keeps the last accepted one. Part of ScenarioEditor.
 #pragma once
 
 #include "clusterplan/sim/scenario.h"
 
 #include <QWidget>
+#include <functional>
+#include <optional>
+#include <string>
 
+class QCheckBox;
 class QComboBox;
 class QGroupBox;
+class QLabel;
 class QSpinBox;
 
 namespace cp::gui {
@@ -26,6 +34,11 @@ public:
     void showMoe(const sim::MoeShape& moe);
     // Writes these fields into `scenario`, leaving every other field as it is.
     void apply(sim::Scenario& scenario) const;
+    // The whole scenario as the editor holds it, for reading a framework or context-parallel edit
+    // back through the scenario parser.
+    void setScenarioSource(std::function<sim::Scenario()> source) { source_ = std::move(source); }
+    // Why the last framework or context-parallel edit was refused (the parser's sentence), or "".
+    QString message() const;
 
     // Field access for tests.
     QComboBox* methodField() const { return method_; }
@@ -35,6 +48,9 @@ public:
     QComboBox* offloadOptimizerField() const { return offload_optimizer_; }
     QComboBox* offloadParamsField() const { return offload_params_; }
     QSpinBox* epField() const { return ep_; }
+    QComboBox* frameworkField() const { return framework_; }
+    QSpinBox* contextParallelField() const { return cp_; }
+    QCheckBox* torchCompileField() const { return torch_compile_; }
 
 signals:
     void edited();
@@ -42,6 +58,10 @@ signals:
 private:
     void updateEnabledState();
     void emitEdited();
+    // Takes the framework, torch.compile and context-parallel degree the fields show once the
+    // parser accepts the scenario with them; a refused value leaves the last accepted one and says
+    // why.
+    void commitFramework();
 
     bool loading_ = false;
     QComboBox* method_ = nullptr;
@@ -53,6 +73,15 @@ private:
     QGroupBox* moe_ = nullptr;
     bool routes_experts_ = false;
     QSpinBox* ep_ = nullptr;
+    QComboBox* framework_ = nullptr;
+    QSpinBox* cp_ = nullptr;
+    QCheckBox* torch_compile_ = nullptr;
+    QLabel* message_ = nullptr;
+    // The accepted framework and context-parallel degree (absent: searched).
+    sim::Framework framework_accepted_ = sim::Framework::automatic;
+    std::optional<int> cp_accepted_;
+    std::optional<bool> torch_compile_accepted_; // absent: compiled (fused)
+    std::function<sim::Scenario()> source_;
 };
 
 } // namespace cp::gui

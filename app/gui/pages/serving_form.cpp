@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace cp::gui {
 
@@ -102,6 +103,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     replicas_field_->setSpecialValueText(tr("as the rate needs"));
     replicas_field_->setObjectName(QStringLiteral("replicas"));
     engine_max_batch_->setObjectName(QStringLiteral("engine_max_batch"));
+    batch_->setObjectName(QStringLiteral("batch"));
     gqa_shared_kv_reads_ = new QCheckBox(tr("GQA decode kernel (shared KV reads)"));
     gqa_shared_kv_reads_->setObjectName(QStringLiteral("gqa_shared_kv_reads"));
     gqa_shared_kv_reads_->setToolTip(tr("Decode attention reads each KV head once for its query-"
@@ -198,14 +200,14 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
 
     for (QComboBox* box : {model_, engine_, weights_, kv_cache_, quantile_, pricing_})
         connect(box, &QComboBox::currentIndexChanged, this, &ServingForm::changed);
-    for (QSpinBox* box : {tp_, batch_, engine_max_batch_, input_tokens_, output_tokens_})
+    for (QSpinBox* box : {tp_, input_tokens_, output_tokens_})
         connect(box, &QSpinBox::valueChanged, this, &ServingForm::changed);
     for (QDoubleSpinBox* box : {rate_, ttft_, tpot_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &ServingForm::changed);
     for (QCheckBox* box : {gqa_shared_kv_reads_, async_scheduling_, on_device_sampling_})
         connect(box, &QCheckBox::toggled, this, &ServingForm::changed);
     connect(instances_, &QLineEdit::editingFinished, this, &ServingForm::changed);
-    for (QSpinBox* box : {pp_field_, replicas_field_})
+    for (QSpinBox* box : {pp_field_, replicas_field_, batch_, engine_max_batch_})
         connect(box, &QSpinBox::valueChanged, this, &ServingForm::commitLayout);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
         pp_ = 0;
@@ -214,6 +216,7 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     });
     connect(model_, &QComboBox::currentIndexChanged, this, &ServingForm::updateForModel);
     connect(shape_, &ModelShapeFields::edited, this, &ServingForm::reshapeModel);
+    connect(shape_, &ModelShapeFields::attentionEdited, this, &ServingForm::reshapeModel);
     connect(shape_toggle_, &QToolButton::toggled, this, [this](bool open) {
         shape_open_ = open;
         updateShapeRows();
@@ -328,6 +331,8 @@ void ServingForm::commitLayout() {
     service::ServingQuestion next = question();
     next.pp = pp_field_->value();
     next.replicas = replicas_field_->value();
+    next.batch = batch_->value();
+    next.engine_max_batch = engine_max_batch_->value();
     try {
         service::check_question(next);
     } catch (const std::exception& e) {
@@ -337,6 +342,8 @@ void ServingForm::commitLayout() {
     }
     pp_ = next.pp;
     replicas_ = next.replicas;
+    batch_accepted_ = next.batch;
+    engine_max_batch_accepted_ = next.engine_max_batch;
     message_->clear();
     updateShapeRows();
     emit changed();
@@ -355,10 +362,10 @@ service::ServingQuestion ServingForm::question() const {
     q.weights = chosen(weights_);
     q.kv_cache = kv_cache_->isEnabled() ? chosen(kv_cache_) : std::string();
     q.tp = tp_->value();
-    q.batch = batch_->value();
+    q.batch = batch_accepted_;
     q.pp = pp_;
     q.replicas = replicas_;
-    q.engine_max_batch = engine_max_batch_->value();
+    q.engine_max_batch = engine_max_batch_accepted_;
     q.gqa_shared_kv_reads = gqa_shared_kv_reads_->isChecked();
     q.async_scheduling = async_scheduling_->isChecked();
     q.on_device_sampling = on_device_sampling_->isChecked();
@@ -404,16 +411,16 @@ void ServingForm::fill(const service::ServingQuestion& q) {
     choose(weights_, q.weights);
     choose(kv_cache_, q.kv_cache);
     tp_->setValue(q.tp);
-    batch_->setValue(q.batch);
     pp_ = q.pp; // after the model, whose change drops it
     replicas_ = q.replicas;
-    {
-        const QSignalBlocker block_pp(pp_field_);
-        const QSignalBlocker block_replicas(replicas_field_);
-        pp_field_->setValue(q.pp);
-        replicas_field_->setValue(q.replicas);
+    batch_accepted_ = q.batch;
+    engine_max_batch_accepted_ = q.engine_max_batch;
+    for (auto [field, value] :
+         {std::pair{pp_field_, q.pp}, std::pair{replicas_field_, q.replicas},
+          std::pair{batch_, q.batch}, std::pair{engine_max_batch_, q.engine_max_batch}}) {
+        const QSignalBlocker block(field);
+        field->setValue(value);
     }
-    engine_max_batch_->setValue(q.engine_max_batch);
     gqa_shared_kv_reads_->setChecked(q.gqa_shared_kv_reads);
     async_scheduling_->setChecked(q.async_scheduling);
     on_device_sampling_->setChecked(q.on_device_sampling);

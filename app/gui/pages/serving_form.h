@@ -59,8 +59,10 @@ private:
     void updateShapeRows();
     // Puts the scenario's own model first in the model box and chooses it.
     void offerScenarioModel();
-    // Takes the pipeline degree or replica count the fields show once the parser accepts the
-    // question with them; a refused value keeps the last accepted one and says why.
+    // Takes the pipeline degree, replica count, batch or engine max batch the fields show once
+    // the parser accepts the question with them, as the value is entered (a batch above the
+    // engine's max batch is named then, not first when planned); a refused value keeps the last
+    // accepted one and says why.
     void commitLayout();
 
     QComboBox* model_ = nullptr;
@@ -95,10 +97,13 @@ private:
     QString region_;
     QString name_;
     std::string cluster_json_; // custom hardware, calibration profile: carried as the file has them
-    // The accepted pipeline degree and replica count (the fields may show a refused value); a new
+    // The accepted pipeline degree, replica count, batch and engine max batch (the fields may show
+    // a refused value); a new
     // model drops the pipeline degree, which is stated per model (it must divide the layers).
     int pp_ = 0;
     int replicas_ = 0;
+    int batch_accepted_ = 0;
+    int engine_max_batch_accepted_ = 0;
     // A model the scenario file shapes (no preset, or overridden fields): offered as the first
     // entry of the model box while it is the one loaded, and written back as the file has it.
     std::string model_json_;

@@ -94,7 +94,8 @@ sim::NodeSpec resolve_node(const sim::Scenario& sc, const catalog::Catalog& cat)
         if (!sc.custom)
             throw sim::ScenarioError(
                 sc.origin, "cluster.instance",
-                "required by simulate (or describe the hardware in cluster.custom)");
+                "required by simulate (or describe the hardware in cluster.custom); "
+                "`clusterplan recommend` searches the instance types for this scenario");
         return sim::apply_custom_hardware(nullptr, *sc.custom, acc ? &*acc : nullptr, sc.origin);
     }
     sim::NodeSpec node = catalog_node(sc, cat, sc.instance, "cluster.instance");

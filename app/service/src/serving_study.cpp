@@ -229,6 +229,18 @@ std::string reshaped_model_json(const ServingQuestion& q, const sim::Transformer
     if (shape.gated_mlp != now.gated_mlp) model["gated_mlp"] = shape.gated_mlp;
     if (shape.tied_embeddings != now.tied_embeddings)
         model["tied_embeddings"] = shape.tied_embeddings;
+    if (shape.learned_positions != now.learned_positions)
+        model["learned_positions"] = shape.learned_positions;
+    if (shape.flash_attention != now.flash_attention ||
+        shape.flash_attention_v1 != now.flash_attention_v1) {
+        // A named kernel implies fused attention; unfused is stated as flash_attention false.
+        model.erase("flash_attention");
+        model.erase("attention_kernel");
+        if (!shape.flash_attention)
+            model["flash_attention"] = false;
+        else
+            model["attention_kernel"] = shape.flash_attention_v1 ? "flash1" : "flash2";
+    }
     const struct {
         const char* key;
         int sim::MoeShape::*field;
@@ -249,6 +261,12 @@ std::string reshaped_model_json(const ServingQuestion& q, const sim::Transformer
     } else if (shape.moe.experts > 0) {
         for (const auto& r : routing)
             if (shape.moe.*r.field != now.moe.*r.field) model[r.key] = shape.moe.*r.field;
+        if (shape.moe.capacity_factor != now.moe.capacity_factor) {
+            if (shape.moe.capacity_factor > 0)
+                model["capacity_factor"] = shape.moe.capacity_factor;
+            else
+                model.erase("capacity_factor"); // absent: no cap (dropless)
+        }
     }
     // With the question's serving section: a depth its pipeline degree does not divide is refused
     // here, naming serving.pp, rather than when the question is planned.

@@ -15,6 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace cp::sim {
 namespace {
@@ -241,8 +244,23 @@ std::string describe_limit(const PlanResult& r) {
             return "does not fit in the memory headroom: " + format_gib(r.memory_gib.total) +
                    " needed per device of " + format_gib(r.memory_gib.capacity) +
                    ", above constraints.max_memory_fraction";
-        return "does not fit in memory: " + format_gib(r.memory_gib.total) +
-               " needed per device, " + format_gib(r.memory_gib.capacity) + " available";
+        {
+            // What does not fit: the parts, largest first, so the user sees which to shard or cut.
+            const MemoryGib& m = r.memory_gib;
+            std::vector<std::pair<double, const char*>> parts = {{m.weights, "weights"},
+                                                                 {m.gradients, "gradients"},
+                                                                 {m.optimizer, "optimizer state"},
+                                                                 {m.activations, "activations"}};
+            std::stable_sort(parts.begin(), parts.end(),
+                             [](const auto& a, const auto& b) { return a.first > b.first; });
+            std::string split;
+            for (const auto& [gib, name] : parts)
+                if (gib > 0)
+                    split +=
+                        (split.empty() ? "" : ", ") + std::string(name) + " " + format_gib(gib);
+            return "does not fit in memory: " + format_gib(m.total) + " needed per device (" +
+                   split + "), " + format_gib(m.capacity) + " available";
+        }
     case Limit::cannot_train:
         return "the accelerator cannot train at this precision";
     case Limit::unknown_hardware:

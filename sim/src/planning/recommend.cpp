@@ -86,11 +86,13 @@ auto option_key(const SweepResult& sw, Objective objective, const PlanOption& o)
 } // namespace
 
 std::string why_nothing_fits(const CandidateSummary& s, const NodeSpec& node, const Scenario& sc) {
-    const std::string up_to =
-        std::to_string(sc.nodes ? *sc.nodes : sc.constraints.max_nodes) + " nodes";
+    const int max_nodes = sc.nodes ? *sc.nodes : sc.constraints.max_nodes;
+    const std::string up_to = std::to_string(max_nodes) + (max_nodes == 1 ? " node" : " nodes");
     if (s.out_of_memory > 0 || (s.node_counts_pruned > 0 && s.evaluated == 0))
         return "no layout fits in the " + fmt::number(node.accelerator.memory_gib, 0) +
-               " GiB of a " + node.accelerator.id + " up to " + up_to;
+               " GiB of each " + node.accelerator.id + " on up to " + up_to + " (raise " +
+               (sc.nodes ? "cluster.nodes" : "constraints.max_nodes") +
+               " to spread the model over more devices, or offload with parallel.offload)";
     if (s.unknown_hardware > 0)
         return std::string("a figure the model needs is unknown for ") + node.accelerator.id +
                " (peak at " + enum_name(plan_precision(sc, node.accelerator)) +
@@ -414,7 +416,9 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
         rec.rank = static_cast<int>(i) + 1;
         rec.report = report(o);
         const std::string what = describe_option(rec.report);
-        const std::string figures = hours(o.wall_time_h) + " for " + usd(o.cost_usd);
+        // A tuning job's options rank on the whole job; the headline figures are per trial.
+        const std::string figures = hours(o.wall_time_h) + " for " + usd(o.cost_usd) +
+                                    (sc.training.trials > 1 ? " for the whole tuning job" : "");
         if (i == 0) {
             rec.reasons.push_back("best by " + rk.objective_text + ": " + what + ", " + figures);
             if (rk.ranked.size() > 1) {
@@ -446,7 +450,8 @@ RecommendResult recommend(const Scenario& sc, std::vector<NodeSpec> candidates,
         if (fastest && fastest->config == o.config && fastest->kind == o.kind &&
             rk.pareto.size() > 1)
             rec.reasons.push_back("the fastest plan on the time-cost Pareto front");
-        else if (cheapest && cheapest->config == o.config && cheapest->kind == o.kind)
+        else if (cheapest && cheapest->config == o.config && cheapest->kind == o.kind &&
+                 !(i == 0 && cost_objective(sc.constraints.objective))) // #1 by cost says so
             rec.reasons.push_back("the cheapest plan found");
         rec.reasons.push_back("layout tp=" + std::to_string(rec.report.layout.tp) +
                               ", pp=" + std::to_string(rec.report.layout.pp) +

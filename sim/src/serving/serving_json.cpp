@@ -123,6 +123,7 @@ ojson serving_choice_json(const ServingPlan& p, int rank) {
     j["samples_per_s"] = json_number(p.samples_per_s);
     j["usd_per_hour"] = json_number(p.usd_per_hour);
     j["usd_per_million_output_tokens"] = json_number(p.usd_per_million_output_tokens);
+    j["usd_per_hour_spot"] = json_number(p.spot.usd_per_hour);
     j["usd_per_million_output_tokens_spot"] = json_number(p.spot.usd_per_million_output_tokens);
     add_ranges(j, p, false);
     j["validated"] = p.intervals.throughput.validated;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -19,6 +20,46 @@ struct Candidate {
     int tp = 1, pp = 1;
     std::optional<int> batch;
 };
+
+// What does not fit and what would: the weights (and how many such devices per replica hold
+// them), or the KV cache of the batch asked for (how many sequences it holds).
+std::string memory_refusal(const ServingSetup& st, const BatchPlan& bp, const std::string& instance,
+                           std::optional<int> batch) {
+    const ServingMemoryGib& m = bp.memory;
+    const double usable_gib = m.capacity - m.reserve;
+    const int devices = st.tp * st.pp;
+    std::ostringstream why;
+    why << std::fixed << std::setprecision(1) << "does not fit in memory: ";
+    if (!bp.weights_fit) {
+        const double total_gib = m.weights * devices;
+        const int needed = usable_gib > 0 ? int(std::ceil(total_gib / usable_gib)) : 0;
+        why << "the " << enum_name(st.weights) << " weights need " << m.weights
+            << " GiB per device at tp " << st.tp << ", pp " << st.pp << " (" << total_gib
+            << " GiB in all), over the " << m.capacity << " GiB of one " << st.hw.device.id
+            << (st.hw.device.is_gpu ? "" : " NeuronCore");
+        if (m.reserve > 0) why << " less its " << m.reserve << " GiB runtime reserve";
+        if (needed > devices)
+            why << "; they need at least " << needed << " such devices per replica (" << instance
+                << " has " << st.hw.devices_per_node << ")";
+        if (st.weights != StorageType::int4)
+            why << ", or weights smaller than " << enum_name(st.weights);
+        return why.str();
+    }
+    const Workload& w = *st.workload;
+    if (w.kind == WorkloadKind::generic || w.shape.encoder_only) {
+        why << "the weights fit (" << m.weights << " GiB per device) but the activations of a "
+            << "batch of " << bp.batch << " need " << m.activations
+            << " GiB more; a smaller serving.batch would fit";
+        return why.str();
+    }
+    why << "the weights fit (" << m.weights << " GiB per device) but the KV cache left beside "
+        << "them holds " << std::max(0, bp.memory_batch)
+        << (bp.memory_batch == 1 ? " sequence" : " sequences");
+    if (batch) why << ", not the " << *batch << " asked for (serving.batch)";
+    why << "; more devices per replica (tp), a smaller KV-cache type or shorter requests would "
+           "fit more";
+    return why.str();
+}
 
 bool generation(const ServingRequest& r) {
     return r.workload.kind == WorkloadKind::transformer && !r.workload.shape.encoder_only &&
@@ -225,15 +266,7 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
     plan.limits.weights_do_not_fit = !bp.weights_fit;
     plan.limits.kv_bound = bp.kv_bound;
     plan.limits.batch_cap = bp.batch_cap;
-    if (!bp.fits) {
-        std::ostringstream why;
-        why << "does not fit in memory: "
-            << (bp.weights_fit ? "weights fit but no batch of " : "weights need ")
-            << (bp.weights_fit ? std::to_string(c.batch.value_or(1)) + " sequence(s)"
-                               : std::to_string(bp.memory.weights).substr(0, 6) + " GiB")
-            << " on a " << st.hw.device.memory_gib << " GiB device";
-        plan.limits.reason = why.str();
-    }
+    if (!bp.fits) plan.limits.reason = memory_refusal(st, bp, node.instance_type, c.batch);
     plan.batch = bp.batch;
     const ServingCapacity cap =
         serving_capacity(st, policy, f, bp, plan.input_tokens, plan.output_tokens);

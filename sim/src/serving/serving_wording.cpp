@@ -79,13 +79,16 @@ std::string serving_quantization_note(const ServingPlan& p) {
 std::string serving_load_range_text(const ServingPlan& p) {
     const ServingLoadRange& lr = p.load_range;
     if (!lr.known) return {};
-    const auto high = [&lr](double v, int digits) {
-        return lr.may_overload ? std::string("unbounded") : fmt::number(v, digits);
+    // "183.9-240.2 ms", or "183.9 ms to unbounded" past capacity (no unit after "unbounded").
+    const auto span = [&lr](double low, double high, int digits) {
+        return fmt::number(low, digits) + (lr.may_overload
+                                               ? std::string(" ms to unbounded")
+                                               : "-" + fmt::number(high, digits) + " ms");
     };
     return "utilisation " + fmt::percent(lr.utilization_low, 0) + "-" +
-           fmt::percent(lr.utilization_high, 0) + ", TTFT " + fmt::number(lr.ttft_ms_low, 1) + "-" +
-           high(lr.ttft_ms_high, 1) + " ms, TPOT " + fmt::number(lr.tpot_ms_low, 2) + "-" +
-           high(lr.tpot_ms_high, 2) + " ms" +
+           fmt::percent(lr.utilization_high, 0) + ", TTFT " +
+           span(lr.ttft_ms_low, lr.ttft_ms_high, 1) + ", TPOT " +
+           span(lr.tpot_ms_low, lr.tpot_ms_high, 2) +
            (lr.may_overload ? " (the slow end is past capacity)" : "");
 }
 
@@ -139,10 +142,14 @@ void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
         a.push_back("Neuron: devices are NeuronCores (a chip's compute, memory and bandwidth split "
                     "evenly over its "
                     "cores); TP is counted in cores; compiled static shapes");
+    const auto replicas = [](int n) {
+        return std::to_string(n) + (n == 1 ? " replica" : " replicas");
+    };
     a.push_back("spot: one reclaim takes out one instance (" +
-                std::to_string(p.spot.replicas_lost_per_reclaim) + " replica(s)); " +
+                replicas(p.spot.replicas_lost_per_reclaim) + "); " +
                 std::to_string(p.spot.headroom_replicas) +
-                " spare replica(s) keep the rate served through it (AWS gives a 2-minute notice)");
+                (p.spot.headroom_replicas == 1 ? " spare replica keeps" : " spare replicas keep") +
+                " the rate served through it (AWS gives a 2-minute notice)");
     if (!p.price_as_of.empty()) a.push_back("on-demand price as of " + p.price_as_of);
     p.validation = serving_validation_note(p, f);
 }

@@ -88,11 +88,13 @@ void check_question(const ServingQuestion& question);
 
 // The question's model section (`model_json`, or {"preset": preset}) with the fields of `shape`
 // that differ from question_model() written over it, under the names the scenario file uses
-// (model.layers, model.kv_heads, model.experts ...; a head width of 0 drops model.head_dim; no
-// experts drops the section's routing, and is refused naming model.experts where the preset
-// routes them). Every other field of the section stays as it is. Read back by the scenario parser
-// with the question's serving section, so a shape it refuses throws its sentence naming the field
-// and nothing changes.
+// (model.layers, model.kv_heads, model.learned_positions, model.experts, model.capacity_factor
+// ...; a head width of 0 drops model.head_dim, a capacity factor of 0 drops it (no cap); the
+// attention kernel is written as model.attention_kernel, or model.flash_attention false when
+// unfused; no experts drops the section's routing, and is refused naming model.experts where the
+// preset routes them). Every other field of the section stays as it is. Read back by the scenario
+// parser with the question's serving section, so a shape it refuses throws its sentence naming the
+// field and nothing changes.
 std::string reshaped_model_json(const ServingQuestion& question,
                                 const sim::TransformerShape& shape);
 
