@@ -108,7 +108,7 @@ TEST_CASE("serve: a ranking on spot prices shows them, in text and JSON alike") 
     CHECK(json::parse(chat.out)["ranked_on"] == "on_demand");
 }
 
-TEST_CASE("serve: the types that cannot serve are listed with their reasons; counts read well") {
+TEST_CASE("serve: the types that cannot serve are listed with their reasons and counts read well") {
     const CliResult r = run({"serve", example("serve-llama3-8b-chat.json")});
     REQUIRE(r.code == 0);
     INFO(r.out);

@@ -469,7 +469,7 @@ TEST_CASE("a fixed layout is refused for memory only beyond the memory model's e
     CHECK_THAT(refused.limit_reason, Catch::StartsWith("does not fit in memory"));
 }
 
-TEST_CASE("packed fine-tuning examples set the attention span; padded ones do not", "[planner]") {
+TEST_CASE("packed fine-tuning examples set the attention span, padded ones do not", "[planner]") {
     const auto examples = [](const std::string& packing) {
         return scenario(R"("training": {"method": "full", "examples": 1000, "seq_len": 4096,
                             "example_tokens": 256, "packing": )" +
