@@ -234,7 +234,7 @@ TEST_CASE("the probe binary is found next to the program, installed or in the bu
           "[cli][rough-edges]") {
     Sandbox box;
     unsetenv("CLUSTERPLAN_PROBE");
-    const fs::path root = box.files_dir();
+    const fs::path& root = box.files_dir();
     fs::create_directories(root / "build/app");
     fs::create_directories(root / "build/probes");
     { std::ofstream(root / "build/probes/clusterplan-probe") << "#!/bin/sh\n"; }

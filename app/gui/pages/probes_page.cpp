@@ -290,18 +290,19 @@ void ProbesPage::importFile(const QString& path) {
     watcher->setFuture(QtConcurrent::run([path] { return parse_file(path); }));
 }
 
-bool ProbesPage::measuredOn(const QString& type) const {
+std::optional<sim::NodeSpec> ProbesPage::measuredNode(const QString& type) const {
     catalog::Catalog* db = context_.catalog().db();
-    const auto node = db ? db->node_spec(type.toStdString()) : std::nullopt;
-    return probe_doc_ && node && sim::probe_describes(*probe_doc_, *node);
+    auto node = db ? db->node_spec(type.toStdString()) : std::nullopt;
+    if (!probe_doc_ || !node || !sim::probe_describes(*probe_doc_, *node)) return std::nullopt;
+    return node;
 }
 
 // The instance a profile made from these results describes: kept when it fits the measured
 // GPUs, else the first catalog type that does (the document's own type when DMI named one).
 void ProbesPage::selectMeasuredInstance() {
-    if (measuredOn(profile_instance_->currentText())) return;
+    if (measuredNode(profile_instance_->currentText())) return;
     for (int i = 0; i < profile_instance_->count(); ++i)
-        if (measuredOn(profile_instance_->itemText(i))) {
+        if (measuredNode(profile_instance_->itemText(i))) {
             profile_instance_->setCurrentIndex(i);
             return;
         }
@@ -322,11 +323,7 @@ void ProbesPage::showResults() {
         best[g.precision] = std::max(best[g.precision], g.tflops);
     // Peaks of another accelerator than the one measured would be a false comparison.
     std::optional<sim::AcceleratorSpec> accel;
-    if (probe_doc_ && measuredOn(profile_instance_->currentText()))
-        accel = context_.catalog()
-                    .db()
-                    ->node_spec(profile_instance_->currentText().toStdString())
-                    ->accelerator;
+    if (const auto node = measuredNode(profile_instance_->currentText())) accel = node->accelerator;
     std::vector<charts::GemmBar> bars;
     for (const sim::Precision precision : sim::kAllPrecisions) {
         const char* name = sim::enum_name(precision);

@@ -62,8 +62,8 @@ private:
     void cancelRun();
     void reloadProfiles();
     void showResults();
-    // Whether the last probe document's GPUs are those of instance `type` (calibration_matches).
-    bool measuredOn(const QString& type) const;
+    // Instance `type`'s node when the last probe document's GPUs are its GPUs, else nullopt.
+    std::optional<sim::NodeSpec> measuredNode(const QString& type) const;
     void selectMeasuredInstance();
     void log(const QString& line);
 
