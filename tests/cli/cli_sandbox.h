@@ -84,6 +84,23 @@ inline CliResult run_cli(const std::vector<std::string>& argv) {
     return r;
 }
 
+// One sandbox for a whole test binary (the catalog is created on first use), and a command run
+// in-process inside it.
+inline Sandbox& shared_sandbox() {
+    static Sandbox box;
+    return box;
+}
+
+inline CliResult run_in_shared_sandbox(const std::vector<std::string>& argv) {
+    shared_sandbox();
+    return run_cli(argv);
+}
+
+// A scenario shipped in resources/scenarios/.
+inline std::string example_scenario(const std::string& name) {
+    return (fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios" / name).string();
+}
+
 // Runs `program argv...` without a shell, stdout/stderr captured through files in `scratch`.
 inline CliResult run_program(const std::string& program, const std::vector<std::string>& argv,
                              const fs::path& scratch) {

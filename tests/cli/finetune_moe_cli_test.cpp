@@ -23,6 +23,8 @@ using nlohmann::json;
 
 namespace {
 
+constexpr auto example = cp::test::example_scenario;
+
 using Result = cp::test::CliResult;
 
 const fs::path& workdir() {
@@ -40,10 +42,6 @@ const fs::path& workdir() {
 Result run(const std::vector<std::string>& argv) {
     workdir();
     return cp::test::run_cli(argv);
-}
-
-std::string example(const std::string& name) {
-    return (fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios" / name).string();
 }
 
 // The scenario with `edit` applied to its JSON, written to the work directory.

@@ -20,21 +20,8 @@ using nlohmann::json;
 namespace {
 
 using cp::test::CliResult;
-
-// One data directory for the whole binary (the catalog is created on first use).
-cp::test::Sandbox& sandbox() {
-    static cp::test::Sandbox box;
-    return box;
-}
-
-CliResult run(const std::vector<std::string>& argv) {
-    sandbox();
-    return cp::test::run_cli(argv);
-}
-
-std::string example(const std::string& name) {
-    return (fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios" / name).string();
-}
+constexpr auto run = cp::test::run_in_shared_sandbox;
+constexpr auto example = cp::test::example_scenario;
 
 } // namespace
 
@@ -100,7 +87,7 @@ TEST_CASE("serve: BERT-large at batch 1, and recommend accepts serving scenarios
 TEST_CASE(
     "serve: bad input is exit 2 with one sentence naming the field, training scenarios refused") {
     const std::string bad =
-        sandbox()
+        cp::test::shared_sandbox()
             .write("bad.json",
                    R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "serving": {"tp": 0}})")
             .string();
@@ -127,7 +114,7 @@ TEST_CASE("serve: bad engine_max_batch or gqa_shared_kv_reads is exit 2 naming t
     for (const auto& [field, name] : bad) {
         INFO(field);
         const std::string path =
-            sandbox()
+            cp::test::shared_sandbox()
                 .write("bad-serving.json", R"({"model": {"preset": "llama3-8b"}, "cluster": {},
                            "serving": {)" + field +
                                                "}}")

@@ -20,20 +20,8 @@ using nlohmann::json;
 namespace {
 
 using cp::test::CliResult;
-
-cp::test::Sandbox& sandbox() {
-    static cp::test::Sandbox box;
-    return box;
-}
-
-CliResult run(const std::vector<std::string>& argv) {
-    sandbox();
-    return cp::test::run_cli(argv);
-}
-
-std::string example(const std::string& name) {
-    return (fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios" / name).string();
-}
+constexpr auto run = cp::test::run_in_shared_sandbox;
+constexpr auto example = cp::test::example_scenario;
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -50,7 +38,7 @@ std::string row(const std::string& text, int rank) {
 } // namespace
 
 TEST_CASE("serve: weights that do not fit name what does not fit and what would, exit 3") {
-    const std::string path = sandbox()
+    const std::string path = cp::test::shared_sandbox()
                                  .write("too-big.json", R"({"model": {"preset": "llama3-70b"},
                 "cluster": {"instance": "g5.xlarge"},
                 "serving": {"input_tokens": 512, "output_tokens": 128}})")

@@ -2,6 +2,7 @@
 // bundled catalog (fresh CLUSTERPLAN_DATA_DIR): JSON contract, golden key list, exit codes and
 // error sentences, determinism across thread counts, and the seed sanity checks.
 #include "cli.h"
+#include "cli_sandbox.h"
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
@@ -17,6 +18,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+constexpr auto example = cp::test::example_scenario;
 
 struct Result {
     int code = -1;
@@ -45,10 +48,6 @@ Result run(const std::vector<std::string>& argv) {
     r.out = out.str();
     r.err = err.str();
     return r;
-}
-
-std::string example(const std::string& name) {
-    return (fs::path(CLUSTERPLAN_SOURCE_DIR) / "resources" / "scenarios" / name).string();
 }
 
 // Writes a scenario file into the work directory and returns its path.
