@@ -4,6 +4,8 @@
 #include <QByteArray>
 #include <QString>
 #include <QTemporaryDir>
+#include <QWidget>
+#include <catch2/catch.hpp>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -49,6 +51,13 @@ private:
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers_;
     std::vector<const QAbstractItemModel*> seen_;
 };
+
+// The child of `parent` with object name `name`; fails the test when there is none.
+template <typename T> T* named_child(QWidget* parent, const char* name) {
+    T* child = parent->findChild<T*>(QString::fromLatin1(name));
+    REQUIRE(child != nullptr);
+    return child;
+}
 
 // Processes events until `done` returns true or `timeout_ms` passes; returns done().
 bool wait_until(const std::function<bool()>& done, int timeout_ms = 30000);

@@ -34,12 +34,6 @@ const char* const kOwnModel = R"({"schema": "clusterplan.scenario/1", "name": "o
     "serving": {"pp": 2, "replicas": 3, "batch": 128, "engine_max_batch": 256,
                 "request_rate_per_s": 5, "input_tokens": 1024, "output_tokens": 300}})";
 
-template <typename T> T* field(QWidget* form, const char* name) {
-    T* f = form->findChild<T*>(QString::fromLatin1(name));
-    REQUIRE(f != nullptr);
-    return f;
-}
-
 // The sentence the scenario parser gives for the same serving section.
 std::string parser_sentence(const std::string& serving) {
     try {
@@ -64,8 +58,8 @@ TEST_CASE("A batch above the engine's max batch is named as it is entered", "[gu
     test::ModelGuard guard(&window);
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = window.servePage()->form();
-    auto* batch = field<QSpinBox>(form, "batch");
-    auto* max_batch = field<QSpinBox>(form, "engine_max_batch");
+    auto* batch = test::named_child<QSpinBox>(form, "batch");
+    auto* max_batch = test::named_child<QSpinBox>(form, "engine_max_batch");
     CHECK(form->message().isEmpty());
     const std::string model_before = form->question().model_json;
 
@@ -162,7 +156,7 @@ TEST_CASE("The Serve page edits a routed model's capacity factor and nothing els
     cp::service::ServingQuestion q;
     q.preset = "mixtral-8x7b";
     form->setQuestion(q);
-    field<QToolButton>(form, "model_shape")->click();
+    test::named_child<QToolButton>(form, "model_shape")->click();
     ModelShapeFields* shape = form->shapeFields();
     QDoubleSpinBox* capacity = shape->capacityFactorField();
     CHECK_FALSE(capacity->isHidden());

@@ -33,12 +33,6 @@ const char* const kMoeServing = R"({"schema": "clusterplan.scenario/1", "name": 
                 "input_tokens": 1024, "output_tokens": 300,
                 "slo": {"ttft_ms": 250.5, "tpot_ms": 40.25, "p": 0.8}}})";
 
-template <typename T> T* field(QWidget* form, const char* name) {
-    T* f = form->findChild<T*>(QString::fromLatin1(name));
-    REQUIRE(f != nullptr);
-    return f;
-}
-
 } // namespace
 
 TEST_CASE("The Serve page edits pipeline stages and replicas and keeps every other field",
@@ -50,8 +44,8 @@ TEST_CASE("The Serve page edits pipeline stages and replicas and keeps every oth
     ServePage* page = window.servePage();
     test::open_scenario_text(context, kMoeServing);
     ServingForm* form = page->form();
-    auto* pp = field<QSpinBox>(form, "pp");
-    auto* replicas = field<QSpinBox>(form, "replicas");
+    auto* pp = test::named_child<QSpinBox>(form, "pp");
+    auto* replicas = test::named_child<QSpinBox>(form, "replicas");
     CHECK(pp->value() == 2);
     CHECK(replicas->value() == 3);
     const json model_before = json::parse(form->question().model_json);
@@ -110,7 +104,7 @@ TEST_CASE("A pipeline degree the parser refuses is named and changes nothing", "
     test::ModelGuard guard(&window);
     test::open_scenario_text(context, kMoeServing);
     ServingForm* form = window.servePage()->form();
-    auto* pp = field<QSpinBox>(form, "pp");
+    auto* pp = test::named_child<QSpinBox>(form, "pp");
     const cp::service::ServingQuestion before = form->question();
 
     pp->setValue(3); // does not divide 32 layers
@@ -123,7 +117,7 @@ TEST_CASE("A pipeline degree the parser refuses is named and changes nothing", "
     CHECK(form->message().isEmpty());
     CHECK(form->question().pp == 8);
     // A new model drops the pipeline degree, which is stated per model.
-    auto* model = field<QComboBox>(form, "model");
+    auto* model = test::named_child<QComboBox>(form, "model");
     model->setCurrentIndex(model->findData(QStringLiteral("llama3-8b")));
     CHECK(pp->value() == 0);
     CHECK(form->question().pp == 0);
@@ -182,7 +176,7 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     CHECK(w.shape.seq_len == 8192);
 
     // A dense model shows the expert count only, as "dense".
-    auto* model = field<QComboBox>(form, "model");
+    auto* model = test::named_child<QComboBox>(form, "model");
     model->setCurrentIndex(model->findData(QStringLiteral("llama3-8b")));
     CHECK(shape->expertsField()->value() == 0);
     CHECK_FALSE(shape->expertsPerTokenField()->isVisibleTo(form));

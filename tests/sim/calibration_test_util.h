@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,11 @@ inline std::string read_text(const std::string& path) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// A JSON fixture of the calibration folder (probe documents, PyTorch measurements).
+inline nlohmann::json calibration_json(const std::string& name) {
+    return nlohmann::json::parse(read_text(calibration_fixture(name)));
 }
 
 } // namespace cp::test

@@ -21,10 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-json fixture_json(const std::string& name) {
-    return json::parse(read_text(calibration_fixture(name)));
-}
-
 // The probe's bf16 row of one shape; its first cuBLASLt heuristic is what frameworks call.
 const json& probe_gemm(const json& probe, int m, int n, int k) {
     for (const json& r : probe["gemm"]["results"])
@@ -63,8 +59,8 @@ TEST_CASE("the probe's bf16 GEMM and device copy agree with PyTorch's on the sam
           "[calibration][measured]") {
     for (const MeasuredPair& pair : kPairs) {
         INFO(pair.probe);
-        const json probe = fixture_json(pair.probe);
-        const json torch = fixture_json(pair.torch);
+        const json probe = cp::test::calibration_json(pair.probe);
+        const json torch = cp::test::calibration_json(pair.torch);
         REQUIRE(probe["gpus"][0]["name"] == torch["device"]["name"]);
         // torch.matmul calls cuBLAS's default heuristic; medians of 100 calls on both sides.
         const json& row = probe_gemm(probe, 8192, 8192, 8192);
@@ -116,7 +112,7 @@ TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibr
         {"probe_h100_2026-11-27.json", cp::test::measured_h100_spec()}};
     for (const auto& [file, spec] : gpus) {
         INFO(file);
-        const json probe = fixture_json(file);
+        const json probe = cp::test::calibration_json(file);
         const ComputeRates rates = make_compute_rates(spec, Precision::bf16, nullptr);
         // The model's GEMM rate carries the whole-framework factor; cuBLAS alone runs without it.
         std::printf("%s bf16 GEMM, first cuBLASLt heuristic (median) vs the datasheet model:\n",

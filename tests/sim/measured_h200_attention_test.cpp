@@ -23,8 +23,6 @@
 #include <vector>
 
 using namespace cp::sim;
-using cp::test::calibration_fixture;
-using cp::test::read_text;
 using nlohmann::json;
 
 namespace {
@@ -84,8 +82,7 @@ double tile_cost_misfit(const std::vector<RateBySeq>& backends, double tile_cost
 } // namespace
 
 TEST_CASE("the fused attention model beside the measured H200 kernels", "[calibration][measured]") {
-    const json doc =
-        json::parse(read_text(calibration_fixture("torch_attention_h200_2026-11-27.json")));
+    const json doc = cp::test::calibration_json("torch_attention_h200_2026-11-27.json");
     REQUIRE(doc["device"]["name"] == "NVIDIA H200");
     const AcceleratorSpec h200 = cp::test::measured_h200_spec();
     const ComputeRates flash2 = make_compute_rates(h200, Precision::bf16, nullptr);
@@ -130,8 +127,7 @@ TEST_CASE(
     "the measured H200 attention kernels: a fixed cost per query tile and their long-sequence "
     "rates",
     "[calibration][measured]") {
-    const json doc =
-        json::parse(read_text(calibration_fixture("torch_attention_h200_2026-11-27.json")));
+    const json doc = cp::test::calibration_json("torch_attention_h200_2026-11-27.json");
     std::map<std::string, RateBySeq> by_backend;
     for (const json& r : doc["prefill"])
         by_backend[r["backend"].get<std::string>()][r["seq"].get<int>()] =

@@ -23,14 +23,12 @@
 #include <vector>
 
 using namespace cp::sim;
-using cp::test::calibration_fixture;
-using cp::test::read_text;
 using nlohmann::json;
 
 namespace {
 
 json kernel_sizes() {
-    return json::parse(read_text(calibration_fixture("torch_kernel_sizes_h200_2026-11-27.json")));
+    return cp::test::calibration_json("torch_kernel_sizes_h200_2026-11-27.json");
 }
 
 // Device time of a copy: the graph replay, except at 1 GiB, where the graph's 20 launches read
