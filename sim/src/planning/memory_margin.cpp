@@ -1,18 +1,14 @@
 #include "planning/memory_margin.h"
 
+#include "clusterplan/sim/format.h"
 #include "engine/model_constants.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace cp::sim {
 
 std::string format_gib(double gib) {
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    s.precision(1);
-    s << gib << " GiB";
-    return s.str();
+    return fmt::number(gib, 1) + " GiB";
 }
 
 bool keep_within_memory_error(PlanResult& result) {

@@ -1,12 +1,12 @@
 #include "clusterplan/sim/serving_plan.h"
 
+#include "clusterplan/sim/format.h"
 #include "clusterplan/sim/serving_wording.h"
 #include "serving/serving_eval.h"
 #include "serving/serving_model.h"
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -28,16 +28,17 @@ std::string memory_refusal(const ServingSetup& st, const BatchPlan& bp, const st
     const ServingMemoryGib& m = bp.memory;
     const double usable_gib = m.capacity - m.reserve;
     const int devices = st.tp * st.pp;
+    const auto gib = [](double v) { return fmt::number(v, 1); };
     std::ostringstream why;
-    why << std::fixed << std::setprecision(1) << "does not fit in memory: ";
+    why << "does not fit in memory: ";
     if (!bp.weights_fit) {
         const double total_gib = m.weights * devices;
         const int needed = usable_gib > 0 ? int(std::ceil(total_gib / usable_gib)) : 0;
-        why << "the " << enum_name(st.weights) << " weights need " << m.weights
-            << " GiB per device at tp " << st.tp << ", pp " << st.pp << " (" << total_gib
-            << " GiB in all), over the " << m.capacity << " GiB of one " << st.hw.device.id
+        why << "the " << enum_name(st.weights) << " weights need " << gib(m.weights)
+            << " GiB per device at tp " << st.tp << ", pp " << st.pp << " (" << gib(total_gib)
+            << " GiB in all), over the " << gib(m.capacity) << " GiB of one " << st.hw.device.id
             << (st.hw.device.is_gpu ? "" : " NeuronCore");
-        if (m.reserve > 0) why << " less its " << m.reserve << " GiB runtime reserve";
+        if (m.reserve > 0) why << " less its " << gib(m.reserve) << " GiB runtime reserve";
         if (needed > devices)
             why << "; they need at least " << needed << " such devices per replica (" << instance
                 << " has " << st.hw.devices_per_node << ")";
@@ -47,12 +48,12 @@ std::string memory_refusal(const ServingSetup& st, const BatchPlan& bp, const st
     }
     const Workload& w = *st.workload;
     if (w.kind == WorkloadKind::generic || w.shape.encoder_only) {
-        why << "the weights fit (" << m.weights << " GiB per device) but the activations of a "
-            << "batch of " << bp.batch << " need " << m.activations
+        why << "the weights fit (" << gib(m.weights) << " GiB per device) but the activations of a "
+            << "batch of " << bp.batch << " need " << gib(m.activations)
             << " GiB more; a smaller serving.batch would fit";
         return why.str();
     }
-    why << "the weights fit (" << m.weights << " GiB per device) but the KV cache left beside "
+    why << "the weights fit (" << gib(m.weights) << " GiB per device) but the KV cache left beside "
         << "them holds " << std::max(0, bp.memory_batch)
         << (bp.memory_batch == 1 ? " sequence" : " sequences");
     if (batch) why << ", not the " << *batch << " asked for (serving.batch)";
