@@ -60,4 +60,15 @@ void triad_kernel(float4* a, const float4* b, const float4* c, float scalar, siz
 unsigned long long count_mismatches(const float* data, size_t count, float expected, float tol,
                                     cudaStream_t stream);
 
+// Device memory freed when it goes out of scope, so a section that throws midway leaves the GPU's
+// memory to the sections after it.
+struct DeviceBuffer {
+    void* p = nullptr;
+    explicit DeviceBuffer(size_t bytes) { CP_CUDA(cudaMalloc(&p, bytes)); }
+    ~DeviceBuffer() { cudaFree(p); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    template <class T> T* as() const { return static_cast<T*>(p); }
+};
+
 } // namespace cp::probe

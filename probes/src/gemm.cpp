@@ -60,14 +60,6 @@ std::vector<Shape> shapes(bool quick) {
     return s;
 }
 
-struct DeviceBuffer {
-    void* p = nullptr;
-    explicit DeviceBuffer(size_t bytes) { CP_CUDA(cudaMalloc(&p, bytes)); }
-    ~DeviceBuffer() { cudaFree(p); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
 struct Result {
     SampleStats first; // cuBLASLt's first heuristic
     SampleStats best;  // the fastest candidate (mean), re-timed with the full counts

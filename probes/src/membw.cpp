@@ -16,10 +16,8 @@ void measure_size(JsonWriter& w, const Context& ctx, int dev, size_t bytes, int 
                   cudaStream_t s) {
     const Iterations& it = ctx.iterations();
     const size_t n4 = bytes / sizeof(float4);
-    float4 *a = nullptr, *b = nullptr, *c = nullptr;
-    CP_CUDA(cudaMalloc(&a, bytes));
-    CP_CUDA(cudaMalloc(&b, bytes));
-    CP_CUDA(cudaMalloc(&c, bytes));
+    const DeviceBuffer a_buf(bytes), b_buf(bytes), c_buf(bytes);
+    float4 *a = a_buf.as<float4>(), *b = b_buf.as<float4>(), *c = c_buf.as<float4>();
     fill_random(b, bytes / 4, ElemType::f32, 5, s);
     fill_random(c, bytes / 4, ElemType::f32, 6, s);
     progress(ctx, "membw device " + std::to_string(dev) + " (" + std::to_string(bytes >> 20) +
@@ -45,9 +43,6 @@ void measure_size(JsonWriter& w, const Context& ctx, int dev, size_t bytes, int 
     row("copy", 2.0 * static_cast<double>(bytes), t_copy);
     row("triad", 3.0 * static_cast<double>(bytes), t_triad);
     row("memcpy_d2d", 2.0 * static_cast<double>(bytes), t_memcpy);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
 }
 
 } // namespace
