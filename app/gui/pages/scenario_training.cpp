@@ -153,11 +153,7 @@ void ScenarioTraining::apply(sim::Scenario& sc) const {
     sc.training.framework = framework_accepted_;
     sc.parallel.cp = cp_accepted_;
     sc.training.torch_compile = torch_compile_accepted_;
-    // As the parser resolves it (accepted only for PyTorch FSDP and gated blocks): the eager
-    // pointwise kernels of the Llama reference block.
-    sc.workload.shape.eager_elementwise = torch_compile_accepted_ == false &&
-                                          sc.training.framework == sim::Framework::pytorch_fsdp &&
-                                          sc.workload.shape.gated_mlp;
+    sc.workload.shape.eager_elementwise = sim::eager_pointwise_kernels(sc);
     // The routing comes from the shape fields, written before these.
     const sim::MoeShape& m = sc.workload.shape.moe;
     if (m.enabled()) {

@@ -62,8 +62,8 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
         if (!s.gated_mlp)
             fail("training.torch_compile",
                  "false is modelled for Llama-style blocks (model.gated_mlp true) only");
-        s.eager_elementwise = true;
     }
+    s.eager_elementwise = eager_pointwise_kernels(sc);
     if (p.tp && s.kv_heads % *p.tp != 0 && *p.tp % s.kv_heads != 0)
         fail("parallel.tp", "must divide model.kv_heads (" + std::to_string(s.kv_heads) +
                                 ") or be a multiple of it (KV heads replicated), got " +
@@ -110,3 +110,12 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
 }
 
 } // namespace cp::sim::scenario_io
+
+namespace cp::sim {
+
+bool eager_pointwise_kernels(const Scenario& sc) {
+    return sc.training.torch_compile == false && sc.training.framework == Framework::pytorch_fsdp &&
+           sc.workload.shape.gated_mlp;
+}
+
+} // namespace cp::sim

@@ -195,4 +195,8 @@ const char* enum_name(Optimizer o);
 const char* enum_name(OffloadTarget t);
 const char* enum_name(StorageService s);
 
+// Whether the scenario's blocks run their pointwise ops as eager kernels: training.torch_compile
+// false, which the parser accepts for pytorch-fsdp with Llama-style (gated) blocks only.
+bool eager_pointwise_kernels(const Scenario& sc);
+
 } // namespace cp::sim
