@@ -13,7 +13,9 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -94,6 +96,15 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     schedule_ = choice_field({"GPipe", "1F1B", tr("Interleaved 1F1B")},
                              tr("Pipeline schedule; interleaving shrinks the bubble at the cost "
                                 "of more point-to-point traffic."));
+    stage_layers_ = new QLineEdit;
+    stage_layers_->setObjectName(QStringLiteral("stage_layers"));
+    stage_layers_->setPlaceholderText(tr("default split"));
+    stage_layers_->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("[0-9, ]*")), stage_layers_));
+    stage_layers_->setToolTip(
+        tr("Layers on each pipeline stage, first stage first (e.g. 7, 8, 8, 7), one count per "
+           "stage, summing to the model's layers. Empty: the default split, as Megatron and "
+           "DeepSpeed make it. The slowest and fullest stage sets the step time and memory."));
     seq_parallel_ = new QCheckBox(tr("Sequence parallel"));
     seq_parallel_->setToolTip(tr("Shard layer-norm/dropout activations across the TP group."));
     zero_ = choice_field({tr("0 (off)"), "1", "2", "3"},
@@ -104,6 +115,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     par->addRow(tr("Layout:"), layout_mode_);
     par->addRow(tr("Tensor parallel:"), tp_);
     par->addRow(tr("Pipeline parallel:"), pp_);
+    par->addRow(tr("Stage layers:"), stage_layers_);
     par->addRow(tr("Data parallel:"), dp_);
     par->addRow(tr("Micro-batch:"), micro_batch_);
     par->addRow(tr("Global batch:"), global_batch_);
@@ -159,6 +171,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] { emitEdited(); });
     }
     connect(seq_parallel_, &QCheckBox::toggled, this, [this] { emitEdited(); });
+    connect(stage_layers_, &QLineEdit::textEdited, this, [this] { emitEdited(); });
     connect(extras_, &ScenarioExtras::edited, this, [this] { emitEdited(); });
     connect(training_, &ScenarioTraining::edited, this, [this] { emitEdited(); });
     training_->setScenarioSource([this] { return scenario(); });
@@ -257,6 +270,10 @@ void ScenarioEditor::setScenario(const sim::Scenario& sc) {
     if (p.global_batch > 0) global_batch_->setValue(p.global_batch);
     schedule_->setCurrentIndex(static_cast<int>(p.schedule));
     seq_parallel_->setChecked(p.sequence_parallel);
+    QStringList stages;
+    for (int n : p.stage_layers)
+        stages << QString::number(n);
+    stage_layers_->setText(stages.join(QStringLiteral(", ")));
     zero_->setCurrentIndex(p.zero.value_or(0));
     recompute_->setCurrentIndex(static_cast<int>(p.recompute.value_or(sim::Recompute::none)));
     max_nodes_->setValue(sc.constraints.max_nodes);
@@ -317,6 +334,12 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.dp = std::max(1, devices / std::max(1, p.tp.value() * p.pp.value() * searched_cp_));
         p.virtual_stages =
             p.schedule == sim::Schedule::interleaved ? std::optional<int>(2) : std::nullopt;
+        // The validator admits digits, commas and spaces only; the planner checks the counts
+        // against pp and the model's layers and names what is wrong.
+        p.stage_layers.clear();
+        for (const QString& n : stage_layers_->text().split(
+                 QRegularExpression(QStringLiteral("[, ]+")), Qt::SkipEmptyParts))
+            p.stage_layers.push_back(std::min(n.left(6).toInt(), 100000));
     } else {
         p.tp.reset();
         p.pp.reset();
@@ -327,6 +350,7 @@ sim::Scenario ScenarioEditor::scenario() const {
         p.recompute.reset();
         p.cp.reset();
         p.sequence_parallel_given = false;
+        p.stage_layers.clear(); // the search splits each pp it tries
     }
     // A loaded scenario's split checkpoints hold only for the full-recompute, no-SP layout it
     // stated (scenario_layout_fields.cpp); an edit that leaves that layout drops them.
@@ -400,8 +424,8 @@ void ScenarioEditor::updateEnabledState() {
     }
     updateSizeUnit();
     const bool manual = layout_mode_->currentIndex() == 1;
-    for (QWidget* w : std::initializer_list<QWidget*>{tp_, pp_, micro_batch_, schedule_, zero_,
-                                                      recompute_, seq_parallel_}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             tp_, pp_, stage_layers_, micro_batch_, schedule_, zero_, recompute_, seq_parallel_}) {
         w->setEnabled(manual);
     }
 }

@@ -12,6 +12,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 
 namespace cp::gui {
@@ -59,6 +60,8 @@ public:
     QComboBox* layoutModeField() const { return layout_mode_; }
     QSpinBox* tensorParallelField() const { return tp_; }
     QComboBox* zeroField() const { return zero_; }
+    QSpinBox* pipelineParallelField() const { return pp_; }
+    QLineEdit* stageLayersField() const { return stage_layers_; }
     // The shape fields' attention kernel (unfused, FlashAttention-1 generation, FlashAttention-2).
     QComboBox* attentionKernelField() const;
     QSpinBox* headDimField() const;
@@ -108,6 +111,7 @@ private:
     QSpinBox* global_batch_ = nullptr;
     QComboBox* schedule_ = nullptr;
     QCheckBox* seq_parallel_ = nullptr;
+    QLineEdit* stage_layers_ = nullptr; // manual layout: layers per stage, empty = default split
     QComboBox* zero_ = nullptr;
     QComboBox* recompute_ = nullptr;
     QSpinBox* max_nodes_ = nullptr;

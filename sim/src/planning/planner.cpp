@@ -433,6 +433,15 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
                                 "must divide the cluster's " + cluster_text + ", got " +
                                     std::to_string(*value));
 
+    // The parser checks a file's split; an editor's split reaches here unparsed.
+    if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer) {
+        Layout split;
+        split.pp = p.pp.value_or(static_cast<int>(p.stage_layers.size()));
+        if (const std::string why =
+                set_stage_layers(p.stage_layers, sc.workload.shape.layers, split);
+            !why.empty())
+            throw ScenarioError(origin, "parallel.stage_layers", why);
+    }
     if (p.zero && *p.zero > node.accelerator.max_zero_stage)
         throw ScenarioError(origin, "parallel.zero",
                             "the training software of " + node.accelerator.id +
