@@ -13,6 +13,7 @@ public:
     void replaceChart(QChart* chart);
     // Text drawn over the chart while it has no data ("No measurements yet ..."); "" = none.
     void setEmptyText(const QString& text);
+    const QString& emptyText() const { return empty_text_; }
 
 protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;

@@ -118,5 +118,12 @@ TEST_CASE("A probe document is compared with the peaks of the GPU it measured", 
                     for (int i = 0; i < set->count(); ++i)
                         highest_peak = std::max(highest_peak, set->at(i));
     CHECK(highest_peak == Approx(1978.9)); // the H200's dense FP8 peak, not an A100's
+    // One GPU has no collective to measure: the chart says so and names the bandwidths the
+    // document holds (its largest copy array, 4 GiB, and the PCIe transfers).
+    const QString said = page->busbwView()->emptyText();
+    CHECK(said.contains(QStringLiteral("measured one GPU")));
+    CHECK(said.contains(QStringLiteral("two or more ranks")));
+    CHECK(said.contains(QStringLiteral("Device copy: 4,241 GB/s (4 GiB)")));
+    CHECK(said.contains(QStringLiteral("Host to device (PCIe): 55 GB/s (256 MiB)")));
     CHECK(test::ModelGuard::violations() == 0);
 }

@@ -2,8 +2,11 @@
 
 #include "clusterplan/sim/calibration_fit.h"
 #include "clusterplan/sim/io/input_file.h"
+#include "format.h"
+#include "models/probe_result_model.h"
 
 #include <QObject>
+#include <QStringList>
 #include <cmath>
 #include <exception>
 
@@ -65,6 +68,49 @@ Imported parse_file(const QString& path) {
                                           : std::nan(""));
     }
     return s;
+}
+
+namespace {
+// The fastest figure at the largest size measured: the streaming rate, past the fixed start cost
+// that small copies pay.
+const sim::ProbeBandwidth* largest(const std::vector<sim::ProbeBandwidth>& rows,
+                                   const std::string& what) {
+    const sim::ProbeBandwidth* best = nullptr;
+    for (const sim::ProbeBandwidth& r : rows)
+        if (r.what == what && (best == nullptr || r.bytes > best->bytes ||
+                               (r.bytes == best->bytes && r.gbytes_per_s > best->gbytes_per_s)))
+            best = &r;
+    return best;
+}
+} // namespace
+
+QString probe_without_collectives_text(const sim::ProbeDocument& doc) {
+    const int gpus = std::max<int>(1, static_cast<int>(doc.gpus.size())) * doc.world_size;
+    const QString run = QObject::tr("The probe run on %1 (%2)")
+                            .arg(QString::fromStdString(doc.hostname),
+                                 QString::fromStdString(doc.started_at).left(10));
+    QStringList lines;
+    lines
+        << (gpus < 2
+                ? QObject::tr("%1 measured one GPU:\ncollectives need two or more ranks.").arg(run)
+                : QObject::tr("%1 holds no collective measurement.").arg(run));
+    // A copy's bytes count the read and the write (the probe's convention): the array is half;
+    // the size shown is the array or the PCIe transfer.
+    const struct {
+        const std::vector<sim::ProbeBandwidth>& rows;
+        const char* what;
+        const char* label;
+        double bytes_per_array;
+    } kinds[] = {{doc.membw, "memcpy_d2d", QT_TR_NOOP("Device copy"), 2},
+                 {doc.membw, "triad", QT_TR_NOOP("STREAM triad"), 3},
+                 {doc.pcie, "h2d", QT_TR_NOOP("Host to device (PCIe)"), 1},
+                 {doc.pcie, "d2h", QT_TR_NOOP("Device to host (PCIe)"), 1}};
+    for (const auto& k : kinds)
+        if (const sim::ProbeBandwidth* r = largest(k.rows, k.what))
+            lines << QObject::tr("%1: %2 GB/s (%3)")
+                         .arg(QObject::tr(k.label), fmt_num(r->gbytes_per_s, 0),
+                              ProbeResultModel::bytesText(r->bytes / k.bytes_per_array));
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace cp::gui

@@ -27,4 +27,9 @@ Imported parse_file(const QString& path);
 // gives at each size: time scales busbw inversely at a fixed size.
 ::cp::charts::BandwidthSeries bandwidth_series(const sim::CollectiveTable& table);
 
+// What the collective chart says when a probe document measured no collective: a single-GPU
+// run has none to measure (they need two or more ranks), and its memory and PCIe bandwidths
+// (the largest size of each) are named instead so the import shows what it measured.
+QString probe_without_collectives_text(const sim::ProbeDocument& doc);
+
 } // namespace cp::gui

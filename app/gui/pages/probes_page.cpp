@@ -314,9 +314,10 @@ void ProbesPage::showResults() {
         series.push_back(bandwidth_series(t));
     busbw_->replaceChart(charts::busbw_chart(series));
     busbw_->setEmptyText(
-        series.empty() ? tr("No collective measurements yet.\nRun probes on a host, or import "
-                            "nccl-tests output (text or -J JSON).")
-                       : QString());
+        !series.empty() ? QString()
+        : probe_doc_    ? probe_without_collectives_text(*probe_doc_)
+                        : tr("No collective measurements yet.\nRun probes on a host, or import "
+                                "nccl-tests output (text or -J JSON)."));
     // Best measured rate per precision against the datasheet peak of the profile's accelerator.
     std::map<std::string, double> best;
     for (const sim::ProbeGemmResult& g : gemm_results_)
