@@ -300,21 +300,12 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
     // saturated service rate then sets the wait (M/D/1 at the capped utilisation).
     const double overload_wait =
         l.overloaded ? md1_wait_s(rho, 1.0 / c.requests_per_s, quantile) : 0.0;
-    double step_s = c.decode_step_s, ttft_s = c.prefill_s;
-    // The batch b in flight sets the step and so the stay; Little's law asks rate x stay(b) = b.
-    // Near capacity rate x stay grows almost as fast as b (its slope is the decode utilisation),
-    // so a damped iteration creeps and stops short; the root is bracketed instead: rate x stay
-    // is at least 1 and at most the batch the replica holds.
-    auto settle = [&](double b) {
+    double b = 1.0, step_s = c.decode_step_s, ttft_s = c.prefill_s;
+    for (int i = 0; i < 60; ++i) {
         const double decode_s = decode_step_s(st, decode_step_terms(st, b, context), f);
-        double marginal = 0;
-        for (int i = 0; i < 8; ++i) {
-            marginal = shared_prefill_s(st, f, input_tokens, rate, step_s);
-            const double next_step = decode_s / (1.0 - std::min(0.95, rate * marginal));
-            const bool settled = std::abs(next_step - step_s) < 1e-6 * step_s;
-            step_s = next_step;
-            if (settled) break;
-        }
+        const double marginal = shared_prefill_s(st, f, input_tokens, rate, step_s);
+        const double share = std::min(0.95, rate * marginal);
+        step_s = decode_s / (1.0 - share);
         const double stay_s = c.prefill_s + output_tokens * step_s;
         const double wait =
             l.overloaded ? overload_wait : slots_wait_s(rate, stay_s, plan.batch, quantile);
@@ -324,16 +315,10 @@ ServingLoad serving_load(const ServingSetup& st, const EnginePolicy& policy, con
         ttft_s = c.prefill_s + busy * (1.5 + ahead) * step_s + wait +
                  prefill_queue_s(rate, marginal, quantile) + f.request_overhead_s +
                  likely_admission_wait_s(policy, b, rate, step_s);
-        return std::clamp(rate * stay_s, 1.0, double(plan.batch));
-    };
-    double lo = 1.0, hi = double(plan.batch);
-    if (settle(lo) <= lo) hi = lo;
-    for (int i = 0; i < 60 && hi - lo > 1e-4 * hi; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (settle(mid) > mid ? lo : hi) = mid;
+        const double next = std::clamp(rate * stay_s, 1.0, double(plan.batch));
+        if (std::abs(next - b) < 1e-3 * b) break;
+        b = 0.5 * (b + next);
     }
-    const double b = hi;
-    settle(b);
     l.running_batch = b;
     l.tpot_ms = 1e3 * step_s;
     l.ttft_ms = 1e3 * ttft_s;
