@@ -26,7 +26,10 @@ std::string duration(double hours) {
 
 std::string layout_text(const sim::Layout& l) {
     std::string s = "tp=" + std::to_string(l.tp) + " pp=" + std::to_string(l.pp) +
-                    " dp=" + std::to_string(l.dp) + " mb=" + std::to_string(l.micro_batch);
+                    " dp=" + std::to_string(l.dp);
+    // Context-parallel ranks multiply the device count: without them tp·pp·dp falls short.
+    if (l.cp > 1) s += " cp=" + std::to_string(l.cp);
+    s += " mb=" + std::to_string(l.micro_batch);
     if (l.virtual_stages > 1) s += " v=" + std::to_string(l.virtual_stages);
     s += " zero=" + std::to_string(l.zero) + " rc=" + sim::enum_name(l.recompute);
     return s;
@@ -60,8 +63,9 @@ void print_plan(std::ostream& out, const sim::PlanReport& r) {
     out << "  cluster      " << r.nodes << " × " << r.instance << " (" << r.devices << " × "
         << r.accelerator << "), " << sim::enum_name(r.precision) << "\n";
     const sim::Layout& l = r.layout;
-    out << "  layout       tp=" << l.tp << " pp=" << l.pp << " dp=" << l.dp << ", micro-batch "
-        << l.micro_batch << " of global " << l.global_batch;
+    out << "  layout       tp=" << l.tp << " pp=" << l.pp << " dp=" << l.dp;
+    if (l.cp > 1) out << " cp=" << l.cp;
+    out << ", micro-batch " << l.micro_batch << " of global " << l.global_batch;
     const int micro_batches = l.micro_batch * l.dp > 0 ? l.micro_batches() : 0;
     out << " (" << micro_batches << (micro_batches == 1 ? " micro-batch), " : " micro-batches), ")
         << sim::enum_name(l.schedule);

@@ -143,6 +143,14 @@ TEST_CASE("simulate prints a readable breakdown, and says when it searched", "[c
     CHECK_THAT(
         j["note"].get<std::string>(),
         Catch::StartsWith("searched tp, pp, dp, micro_batch, zero, recompute, sequence_parallel"));
+
+    // Context-parallel ranks are part of the layout: tp · pp · dp · cp is the device count.
+    const std::string cp = scenario_file("cp.json", R"({"model": {"preset": "llama3-8b"},
+        "cluster": {"instance": "p5.48xlarge", "nodes": 1},
+        "parallel": {"tp": 1, "pp": 1, "dp": 4, "cp": 2, "micro_batch": 1, "global_batch": 64}})");
+    const Result c = run({"simulate", cp});
+    REQUIRE(c.code == 0);
+    CHECK_THAT(c.out, Catch::Contains("layout       tp=1 pp=1 dp=4 cp=2, micro-batch 1"));
 }
 
 TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", "[cli][errors]") {

@@ -1,5 +1,6 @@
 #include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
+#include "tolerance.h"
 
 #include <catch2/catch.hpp>
 
@@ -50,4 +51,40 @@ TEST_CASE("PyTorch's context-parallel ring waits on its K/V all-gather and fp32 
     run.layout.global_batch = 8;
     run.layout.dp = 8;
     CHECK(run.cp_comm_s(sim::Framework::pytorch_fsdp, true) == 0.0);
+}
+
+TEST_CASE("DeepSpeed-Ulysses sequence parallelism: head-split all-to-alls of constant volume",
+          "[engine]") {
+    // GPT 7B-like (32 heads) on one 8-GPU A100 node with ZeRO-3, as DeepSpeed-Ulysses runs it
+    // (Jacobs et al. 2023, sec. 3.2: per-link volume 4Nh/P, constant when N and P grow together).
+    sim::Workload workload = test::gpt(32, 4096, 32, 32768, 50304);
+    workload.shape.flash_attention = true;
+    sim::Layout layout;
+    layout.framework = sim::Framework::deepspeed;
+    layout.zero = 3;
+    layout.cp = 4;
+    layout.dp = 2;
+    layout.micro_batch = 1;
+    layout.global_batch = 2;
+    const sim::Cluster cluster = test::a100_cluster(1, 1600);
+    const sim::PlanResult four = sim::evaluate(workload, cluster, layout, sim::Precision::bf16);
+    REQUIRE(four.valid());
+    CHECK(four.breakdown_s.cp_comm_s > 0.0);
+
+    // Twice the sequence over twice the ranks: each rank moves the same bytes per layer.
+    workload.shape.seq_len *= 2;
+    layout.cp = 8;
+    layout.dp = 1;
+    layout.global_batch = 1;
+    const sim::PlanResult eight = sim::evaluate(workload, cluster, layout, sim::Precision::bf16);
+    REQUIRE(eight.valid());
+    const double per_micro_batch_four = four.breakdown_s.cp_comm_s / four.micro_batches;
+    const double per_micro_batch_eight = eight.breakdown_s.cp_comm_s / eight.micro_batches;
+    CHECK(test::within_rel(per_micro_batch_eight, per_micro_batch_four, 0.15));
+
+    // Each rank needs whole heads after the all-to-all: 24 heads do not split over cp 8.
+    workload.shape.heads = 24;
+    workload.shape.kv_heads = 24;
+    CHECK(sim::evaluate(workload, cluster, layout, sim::Precision::bf16).limit ==
+          sim::Limit::invalid_layout);
 }

@@ -289,6 +289,17 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
     CHECK_THAT(
         error_of(minimal(R"("parallel": {"cp": 2}, "training": {"framework": "megatron-lm"})")),
         Catch::Contains("parallel.cp: training.framework megatron-lm has no context parallelism"));
+    // DeepSpeed runs context parallelism as Ulysses: whole heads per rank, cp chunks per sequence.
+    CHECK(parse_scenario(
+              R"({"model": {"preset": "llama3-8b"}, "cluster": {}, "parallel": {"cp": 8, "zero": 3},
+                  "training": {"framework": "deepspeed"}})",
+              "s.json")
+              .parallel.cp == 8);
+    CHECK_THAT(
+        error_of(
+            R"({"model": {"layers": 4, "hidden": 1536, "heads": 24, "seq_len": 512, "vocab": 1000},
+                "cluster": {}, "parallel": {"cp": 16}, "training": {"framework": "deepspeed"}})"),
+        Catch::Contains("parallel.cp: cp must divide the heads of a tensor-parallel rank (24"));
     CHECK_THAT(
         error_of(
             R"({"model": {"layers": 4, "hidden": 1536, "heads": 24, "kv_heads": 6, "seq_len": 512,

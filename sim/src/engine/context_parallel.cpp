@@ -86,6 +86,19 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
            p2p_s(cp_group_tier(net, layout), kv_chunk_bytes(shape, layout, kv_heads(shape), e));
 }
 
+double ulysses_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                         double e) {
+    const int cp = layout.cp;
+    if (cp <= 1) return 0;
+    const double tokens = double(layout.micro_batch) * (double(shape.seq_len) / cp);
+    const double q_bytes = tokens * shape.query_width() / layout.tp * e;
+    const double kv_bytes =
+        kv_chunk_bytes(shape, layout, std::max(kv_heads(shape), double(layout.tp) * cp), e);
+    const int local = std::clamp(net.devices_per_node / std::max(1, layout.tp), 1, cp);
+    // Q, K and V go as one all-to-all each, as does the output (layer.py _SeqAllToAll).
+    return 2.0 * all_to_all_s(net, cp, local, q_bytes) + all_to_all_s(net, cp, local, kv_bytes);
+}
+
 namespace {
 
 // Bytes moved per element of the local attention output by the ring's pointwise work, counted

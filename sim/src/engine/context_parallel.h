@@ -31,6 +31,14 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
 double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                          double bytes_per_element);
 
+// DeepSpeed-Ulysses (FrameworkProfile::ulysses_cp): one layer's forward all-to-alls on one (tp,
+// cp) rank, not overlapped (DistributedAttention waits for each before the attention runs):
+// Q, K and V of the local tokens to whole sequences of heads / cp heads, and the attention output
+// back. K/V carry at least one head per rank (fewer KV heads than tp x cp are repeated). The
+// backward pass moves the same bytes (dO in, dQ/dK/dV out).
+double ulysses_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
+                         double bytes_per_element);
+
 // PyTorch's context_parallel (torch.distributed.tensor.experimental._attention, Dec 2024 nightly
 // as torchtitan 9dec370 runs it): the step time one layer's ring attention adds beyond the
 // attention kernels, given the attention core's forward and backward time on this rank.

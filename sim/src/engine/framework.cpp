@@ -29,6 +29,13 @@ namespace {
 //   graph) and only then optimizer.step(), whose NeuronZero1Optimizer reduce-scatters the
 //   gradients and all-gathers the weights in a graph of its own (aws-neuron/neuronx-distributed
 //   examples/training/llama/tp_zero1_llama_hf_pretrain; awslabs/HLAT 7b and 70b scripts).
+//   Context parallelism is ring attention over tp-strided ranks, as Megatron's
+//   (aws-neuron/aws-neuron-sdk 44d4fd27 libraries/neuronx-distributed/
+//   context_parallelism_overview.rst; NxD Training 1.3.0, May 2025: up to 32K tokens on Trn1).
+// - DeepSpeed and Megatron-DeepSpeed: context parallelism is DeepSpeed-Ulysses (Jacobs et al.
+//   2023, arXiv:2309.14509; deepspeed/sequence/layer.py DistributedAttention), all-to-alls from
+//   sequence-split to head-split Q/K/V around an unchanged attention kernel, with ZeRO-3 sharding
+//   over the data and sequence ranks together.
 // - MoE expert GEMMs: Megatron-Core's TEGroupedMLP runs Transformer Engine's GroupedLinear, whose
 //   grouped GEMM launches one cuBLAS GEMM per local expert over 4 streams
 //   (multi_stream_cublas_gemm); DeepSpeed-MoE loops over its local experts; NeMo AutoModel and
@@ -75,9 +82,11 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .family = "deepspeed",
      .max_zero = 3,
      .max_zero_with_pp = 1,
+     .context_parallel = true,
      .gpu = true,
      .per_expert_gemm_launch = true,
-     .tp_regather = true},
+     .tp_regather = true,
+     .ulysses_cp = true},
     {.id = Framework::deepspeed,
      .name = "deepspeed",
      .family = "deepspeed",
@@ -85,9 +94,11 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .dp_overlap = true,
      .max_zero = 3,
      .max_zero_with_pp = 1,
+     .context_parallel = true,
      .gpu = true,
      .per_expert_gemm_launch = true,
-     .tp_regather = true},
+     .tp_regather = true,
+     .ulysses_cp = true},
     {.id = Framework::pytorch_fsdp,
      .name = "pytorch-fsdp",
      .family = "fsdp",
@@ -109,6 +120,7 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .fused_attention = true,
      .max_zero = 1,
      .max_zero_with_pp = 1,
+     .context_parallel = true,
      .neuron = true,
      .tp_regather = true},
 }};

@@ -59,8 +59,16 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
     // Stages may hold unequal numbers of layers; every virtual chunk needs one (most_chunks).
     const int fewest = stage_split(s.layers, layout).most_chunks(layout.pp);
     if (layout.pp > s.layers || fewest < layout.virtual_stages) return bad;
-    // Ring attention splits each sequence into 2·cp chunks (causal load balancing).
-    if (layout.cp > 1 && s.seq_len % (2 * layout.cp) != 0) return bad;
+    // Ring attention splits each sequence into 2·cp chunks (causal load balancing); Ulysses
+    // splits it into cp and gives each rank whole heads of a tp rank's share after its all-to-all
+    // (DeepSpeed DistributedAttention scatters the head dimension over the sequence group).
+    if (layout.cp > 1) {
+        if (framework_profile(layout.framework).ulysses_cp) {
+            if (s.seq_len % layout.cp != 0 || (s.heads / layout.tp) % layout.cp != 0) return bad;
+        } else if (s.seq_len % (2 * layout.cp) != 0) {
+            return bad;
+        }
+    }
     if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
     // Expert parallelism splits the experts (and etp each expert's columns) over ranks carved
     // out of a stage's tp x cp x dp ranks (Megatron-Core's MoE parallel folding).

@@ -167,6 +167,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.tp_regather = fw.tp_regather;
     options.fp8_tp_gather = fw.fp8_tp_gather;
     options.cp_all_gather = fw.cp_all_gather;
+    options.ulysses_cp = fw.ulysses_cp;
     options.finetune = workload.finetune;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);

@@ -187,6 +187,8 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
         const double core_bwd = 2.0 * core_fwd + (lw.attention_fused ? core_time(core) : 0.0);
         t.cp =
             cp_all_gather_ring_s(shape, layout, net, rates, e, core_fwd, core_bwd, forward_passes);
+    } else if (options.ulysses_cp) {
+        t.cp = (1.0 + forward_passes) * ulysses_forward_s(shape, layout, net, e);
     } else {
         const double ring_exposed =
             overlapped_comm_s(cp_ring_forward_s(shape, layout, net, e), core_fwd);

@@ -43,6 +43,7 @@ struct StageOptions {
     bool tp_regather = true;          // SP inputs all-gathered again in backward (framework.h)
     bool fp8_tp_gather = false;       // FP8 runs all-gather TP inputs as FP8 (framework.h)
     bool cp_all_gather = false;       // PyTorch's all-gather ring attention (framework.h)
+    bool ulysses_cp = false;          // DeepSpeed-Ulysses all-to-alls (framework.h)
     FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
 };
 

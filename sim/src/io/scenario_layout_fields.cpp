@@ -90,10 +90,24 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
                  "needs parallel.sequence_parallel false (sequence parallelism already splits "
                  "the layer input)");
     }
-    if (p.cp && *p.cp > 1 && s.seq_len % (2 * *p.cp) != 0)
+    // DeepSpeed-Ulysses (framework.h ulysses_cp) splits each sequence into cp chunks and hands
+    // each rank whole heads; ring attention splits it into 2·cp chunks.
+    const bool ulysses = named != Framework::automatic && framework_profile(named).ulysses_cp;
+    if (p.cp && *p.cp > 1 && ulysses) {
+        const int tp = p.tp.value_or(1);
+        if (s.seq_len % *p.cp != 0)
+            fail("parallel.cp", "cp must divide model.seq_len (" + std::to_string(s.seq_len) +
+                                    "), got " + std::to_string(*p.cp));
+        if (s.heads % tp == 0 && (s.heads / tp) % *p.cp != 0)
+            fail("parallel.cp", "cp must divide the heads of a tensor-parallel rank (" +
+                                    std::to_string(s.heads / tp) +
+                                    ": Ulysses gives each rank whole heads), got " +
+                                    std::to_string(*p.cp));
+    } else if (p.cp && *p.cp > 1 && s.seq_len % (2 * *p.cp) != 0) {
         fail("parallel.cp", "2 × cp must divide model.seq_len (" + std::to_string(s.seq_len) +
                                 ": ring attention splits each sequence into 2·cp chunks), got " +
                                 std::to_string(*p.cp));
+    }
     if (named == Framework::automatic) return;
     const FrameworkProfile& fw = framework_profile(named);
     const std::string who = "training.framework " + std::string(fw.name);

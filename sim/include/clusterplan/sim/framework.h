@@ -60,7 +60,7 @@ struct FrameworkProfile {
     bool fp8 = false;              // FP8 GEMMs offered (Transformer Engine, torchao float8)
     int max_zero = 0;              // highest ZeRO stage (FSDP FULL_SHARD = 3)
     int max_zero_with_pp = 0;      // highest ZeRO stage combined with pipeline parallelism
-    bool context_parallel = false; // ring attention over the sequence (cp > 1)
+    bool context_parallel = false; // the sequence split over cp > 1 ranks (ring or Ulysses)
     bool gpu = false;              // runs on NVIDIA GPUs
     bool neuron = false;           // runs on Trainium
     // MoE experts' GEMMs launched one per local expert (Transformer Engine's grouped GEMM loops
@@ -91,6 +91,11 @@ struct FrameworkProfile {
     // all-gathered once per pass, fp32 output merges and dK/dV sends (engine/context_parallel.h),
     // rather than Megatron-Core's per-step K/V ring through Transformer Engine's fused attention.
     bool cp_all_gather = false;
+    // Context parallelism as DeepSpeed-Ulysses runs it (deepspeed, megatron-deepspeed: DeepSpeed
+    // `DistributedAttention`, Megatron-DeepSpeed `--ds-sequence-parallel-size`): all-to-alls turn
+    // the sequence-split Q/K/V into head-split ones over the whole sequence and the attention
+    // output back (Jacobs et al. 2023, arXiv:2309.14509, sec. 3), in place of a K/V ring.
+    bool ulysses_cp = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
