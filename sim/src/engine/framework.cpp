@@ -60,7 +60,8 @@ constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
                                          .gpu = true,
                                          .per_expert_gemm_launch = true,
                                          .fp8_saves_casts = true,
-                                         .tp_regather = true};
+                                         .tp_regather = true,
+                                         .interleave_microbatch_groups = true};
 
 constexpr FrameworkProfile renamed(FrameworkProfile profile, Framework id, std::string_view name) {
     profile.id = id;

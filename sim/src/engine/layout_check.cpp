@@ -69,7 +69,7 @@ Limit check_layout(const Workload& workload, const Cluster& cluster, const Layou
             return bad;
         }
     }
-    if (layout.virtual_stages > 1 && layout.micro_batches() % layout.pp != 0) return bad;
+    if (layout.virtual_stages > 1 && interleave_group_size(layout) == 0) return bad;
     // Expert parallelism splits the experts (and etp each expert's columns) over ranks carved
     // out of a stage's tp x cp x dp ranks (Megatron-Core's MoE parallel folding).
     if (layout.ep > 1 || layout.etp > 1) {

@@ -13,8 +13,9 @@ namespace cp::sim {
 // the heads of a tp rank (DeepSpeed-Ulysses); the framework offers the ZeRO stage (with
 // pipelining), context parallelism and the accelerator; micro_batch*dp divides global_batch;
 // virtual_stages > 1 only with the interleaved schedule and with micro-batches divisible by pp
-// (Megatron's requirement); ZeRO stage 0..3; grad_compression in (0, 1]; parameter servers >= 1
-// when used; generic (non-transformer) workloads are data parallel only (tp = pp = 1).
+// (Megatron's requirement), or grouped as Megatron-Core groups them (interleave_group_size); ZeRO
+// stage 0..3; grad_compression in (0, 1]; parameter servers >= 1 when used; generic
+// (non-transformer) workloads are data parallel only (tp = pp = 1).
 Limit check_layout(const Workload& workload, const Cluster& cluster, const Layout& layout);
 
 // Whether the layout's (resolved) framework runs it on this accelerator: ZeRO stage, ZeRO with

@@ -103,7 +103,11 @@ MemoryGib transformer_memory(const Workload& workload, const Layout& layout, Pre
     if (layout.schedule == Schedule::gpipe) {
         in_flight = m;
     } else if (layout.schedule == Schedule::interleaved && v > 1) {
-        in_flight = std::min(m, p * (1.0 + (p - 1.0) / (p * v)));
+        // Rank 0 warms up 2(p - 1) + (v - 1)·N chunk micro-batches and holds one more, each a
+        // 1/v stage (Megatron-Core get_pp_rank_microbatches): p + (p - 1)/v stages for N = p,
+        // Korthikanti et al. 2022 sec. 4.2.3.
+        const double n = std::max(p, double(interleave_group_size(layout)));
+        in_flight = std::min(m, n + (2.0 * p - 1.0 - n) / v);
     } else {
         in_flight = std::min(m, p);
     }

@@ -47,4 +47,16 @@ std::string set_stage_layers(const std::vector<int>& stages, int layers, Layout&
     return {};
 }
 
+int interleave_group_size(const Layout& layout) {
+    const int m = layout.micro_batches(), p = layout.pp;
+    if (p < 1 || m < p) return 0;
+    if (m % p == 0) return p;
+    if (layout.framework == Framework::automatic ||
+        !framework_profile(layout.framework).interleave_microbatch_groups)
+        return 0;
+    for (int n = p + 1; n <= m; ++n)
+        if (m % n == 0 || m % n >= p) return n;
+    return 0;
+}
+
 } // namespace cp::sim

@@ -96,6 +96,11 @@ struct FrameworkProfile {
     // the sequence-split Q/K/V into head-split ones over the whole sequence and the attention
     // output back (Jacobs et al. 2023, arXiv:2309.14509, sec. 3), in place of a K/V ring.
     bool ulysses_cp = false;
+    // The interleaved schedule takes micro-batch counts that pp does not divide: Megatron-Core's
+    // microbatch_group_size_per_vp_stage N (pp <= N <= M) runs groups of N micro-batches per
+    // virtual stage, and M % N must be 0 or at least pp (Megatron-LM@4295be1a, 2024-11-01,
+    // megatron/core/pipeline_parallel/schedules.py). Older Megatron requires pp to divide M.
+    bool interleave_microbatch_groups = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
