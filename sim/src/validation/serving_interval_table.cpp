@@ -41,7 +41,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"vllm", G::ampere, 136, 12, 0.7833, 2.3523, 0.1805, 7.4441},
         {"vllm", G::hopper, 52, 8, 0.8891, 2.6546, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
-        {"vllm", G::ada, 6, 3, 0.9694, 1.4232, 0.9475, 1.4338},
+        {"vllm", G::ada, 5, 2, 1.0147, 1.4253, 0.9912, 1.4338},
         {"vllm", G::trainium2, 5, 4, 0.6333, 1.0814, 0.4745, 1.0931},
         {"vllm", G::other, 5, 3, 1.0641, 5.5669, 1.0427, 6.7716},
         {"vllm moe", G::trainium, 1, 1, 10.2249, 10.2249, 10.2249, 10.2249},
