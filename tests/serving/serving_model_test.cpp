@@ -276,3 +276,43 @@ TEST_CASE("serving: 4-bit weights on transformers' exllama kernel convert per ro
                            StorageType::fp16, 1, 1, nullptr);
     CHECK(decode_step_terms(vllm, 8, 512)[ServingTerm::weights] < plain);
 }
+
+TEST_CASE("serving: fused 4-bit kernels stream packed weights at small batches and run below the "
+          "16-bit GEMM rate at large ones") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-8b");
+    const auto setup = [&](StorageType weights) {
+        return make_serving_setup(w, fx.node("p4de.24xlarge"), ServingEngine::vllm, weights,
+                                  StorageType::bf16, 1, 1, nullptr);
+    };
+    const ServingSetup q4 = setup(StorageType::int4), bf16 = setup(StorageType::bf16);
+    // Batch 1: the linear layers stream ~0.27x the bytes of 16-bit weights (embeddings and the
+    // output layer stay 16-bit).
+    const ServingTerms one = decode_step_terms(q4, 1, 512);
+    CHECK(one[ServingTerm::compute] == 0);
+    CHECK(one[ServingTerm::weights] < 0.4 * decode_step_terms(bf16, 1, 512)[ServingTerm::weights]);
+    // A 4096-token prefill is compute-bound in both; the mixed-input kernel takes longer.
+    const double q4_prefill = prefill_terms(q4, 1, 4096, 0)[ServingTerm::prefill_compute];
+    const double bf16_prefill = prefill_terms(bf16, 1, 4096, 0)[ServingTerm::prefill_compute];
+    CHECK(q4_prefill > 1.4 * bf16_prefill);
+    CHECK(q4_prefill < 1.8 * bf16_prefill);
+}
+
+TEST_CASE("serving: int8 runs W8A8 GEMMs at the int8 peak where the part has int8 tensor cores") {
+    auto& fx = cp::test::serving_fixture();
+    const Workload w = preset("llama3-8b");
+    const auto setup = [&](const char* node, ServingEngine e, StorageType weights) {
+        return make_serving_setup(w, fx.node(node), e, weights, StorageType::bf16, 1, 1, nullptr);
+    };
+    const auto prefill_s = [](const ServingSetup& st) {
+        return prefill_terms(st, 1, 4096, 0)[ServingTerm::prefill_compute];
+    };
+    const ServingSetup a100_int8 = setup("p4de.24xlarge", ServingEngine::vllm, StorageType::int8);
+    CHECK(a100_int8.int8_compute);
+    CHECK_FALSE(a100_int8.int8_activations); // 16-bit tensors between the kernels
+    CHECK(prefill_s(a100_int8) <
+          0.6 * prefill_s(setup("p4de.24xlarge", ServingEngine::vllm, StorageType::bf16)));
+    // V100 has no int8 tensor cores, TGI's int8 is weight-only: both dequantise to 16 bit.
+    CHECK_FALSE(setup("p3dn.24xlarge", ServingEngine::vllm, StorageType::int8).int8_compute);
+    CHECK_FALSE(setup("p4de.24xlarge", ServingEngine::tgi, StorageType::int8).int8_compute);
+}

@@ -108,7 +108,7 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
     // A generic model is taken as ResNet-50's layers repeated in proportion to its FLOPs.
     const double repeats = forward_flops / resnet50_forward_flops();
     const double weight_bytes = storage_bytes(st.weights);
-    const double act_bytes = st.int8_compute ? 1.0 : 2.0;
+    const double act_bytes = st.int8_activations ? 1.0 : 2.0;
     // One kernel per layer of the table (each convolution with its fused epilogue, the pools,
     // the classifier).
     t[ServingTerm::overhead] +=

@@ -1,5 +1,10 @@
-// Linear layers on weight-only quantised (4-bit) weights, by the engine's dequantising kernel.
+// Linear layers on weight-only quantised weights (int4; int8 or fp8 where the GEMM runs in 16 bit),
+// by the engine's dequantising kernel.
+#include "engine/model_constants.h"
 #include "serving/serving_model.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace cp::sim {
 
@@ -34,13 +39,56 @@ void add_per_row_dequant_gemm(const ServingSetup& st, const GemmShape& g, double
         t[ServingTerm::weights] += count * memory_s;
 }
 
+// A fused mixed-input kernel (Marlin, which vLLM, SGLang and TGI run for GPTQ/AWQ int4 and for fp8
+// weights on parts without fp8 tensor cores; TensorRT-LLM's fpA_intB GEMM) unpacks and scales
+// each weight tile in registers inside its tensor-core main loop. Marlin tiles at most 64 rows
+// and runs a larger batch as repeated 64-row problems (E. Frantar, IST-DASLab/marlin issue 2,
+// 2024-01-18), so its rate stays flat once compute-bound: Marlin's bench.py in vllm-project/vllm
+// pull request 2497 (2024-01-24) holds 139.7-141.4 TFLOPS from 64 to 4000 rows while the same
+// GPU's FP16 GEMM runs 0.60 / 0.61 of Marlin's time at 2048 / 4000 rows, where both kernels have
+// reached their large-size rates.
+constexpr double kMixedInputRateOfLargeGemm = 0.61;
+
+// Weight-only storage whose GEMMs run in 16 bit: int4 always; int8 and fp8 where the setup
+// does not run them as 8-bit GEMMs.
+bool weight_only(const ServingSetup& st) {
+    if (st.weights == StorageType::int4) return true;
+    if (st.weights == StorageType::int8) return !st.int8_compute;
+    if (st.weights == StorageType::fp8) return st.compute != Precision::fp8;
+    return false;
+}
+
+// The fused kernel's roofline: the packed weights cross HBM once; its tensor-core work runs at no
+// more than the kernel's flat rate, a share of the part's large 16-bit GEMM rate.
+void add_mixed_input_gemm(const ServingSetup& st, const GemmShape& g, double count,
+                          ServingTerms& t) {
+    const double flops = g.flops();
+    if (flops <= 0 || count <= 0) return;
+    const double large_rate = gemm_flops_per_s(st.rates, model::kGemmSizeCurve.back()[0]);
+    const double rate = std::min(gemm_flops_per_s(st.rates, flops / g.batch),
+                                 kMixedInputRateOfLargeGemm * large_rate);
+    const double tile = model::kGemmTileWidth;
+    const double compute_s = flops / (rate * (g.n / (std::ceil(g.n / tile) * tile)));
+    const double bytes =
+        g.batch * (g.k * g.n * storage_bytes(st.weights) + 2.0 * (g.m * g.k + g.m * g.n));
+    const double memory_s = hbm_s(st, bytes, bytes);
+    if (compute_s >= memory_s)
+        t[ServingTerm::compute] += count * compute_s;
+    else
+        t[ServingTerm::weights] += count * memory_s;
+}
+
 } // namespace
 
 void add_dense_weight_gemm(const ServingSetup& st, const GemmShape& g, double count,
                            ServingTerms& t) {
     const int threshold = st.policy().int4_reconstruct_rows;
-    if (st.weights != StorageType::int4 || threshold <= 0 || !st.hw.device.is_gpu) {
+    if (!st.hw.device.is_gpu || !weight_only(st)) {
         add_weight_gemm(st, g, storage_bytes(st.weights), count, t);
+        return;
+    }
+    if (st.weights != StorageType::int4 || threshold <= 0) {
+        add_mixed_input_gemm(st, g, count, t);
         return;
     }
     if (g.m < threshold) {

@@ -57,7 +57,8 @@ struct ServingSetup {
     StorageType kv_cache = StorageType::fp16;
     Precision compute = Precision::fp16; // matrix precision (fp8 for fp8 weights where supported)
     bool fused_attention = true;         // else prefill writes and reads the s x s scores
-    bool int8_compute = false;           // TensorRT int8 kernels (encoders): the int8 peak
+    bool int8_compute = false;           // int8 GEMMs at the int8 peak (TensorRT; W8A8 servers)
+    bool int8_activations = false;       // int8 tensors between kernels (TensorRT int8 engines)
     int tp = 1, pp = 1;
     ComputeRates rates;
     LinkTier tp_tier; // the network one TP group's all-reduces use
