@@ -202,9 +202,9 @@ TEST_CASE("FP8 weight storage keeps linear weights in one byte and gathers them 
     l.framework = sim::Framework::megatron_core;
     l.tp = 4;
     l.sequence_parallel = true;
-    l.dp = 2;
+    l.dp = 16;
     l.micro_batch = 1;
-    l.global_batch = 32;
+    l.global_batch = 64;
     l.zero = 1;
     const sim::PlanResult plain = run(l, sim::Precision::fp8);
     l.fp8_weights = true;
@@ -227,9 +227,9 @@ TEST_CASE("an FP8 activation-input store halves the saved MLP-up output", "[engi
     l.framework = sim::Framework::megatron_core;
     l.tp = 4;
     l.sequence_parallel = true;
-    l.dp = 2;
+    l.dp = 16;
     l.micro_batch = 1;
-    l.global_batch = 8;
+    l.global_batch = 16;
     const sim::Workload w = test::llama3_8b(true);
     const sim::PlanResult plain = run(l, sim::Precision::fp8, w);
     l.fp8_activation_input = true;
