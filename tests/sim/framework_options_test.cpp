@@ -1,6 +1,7 @@
 // Per-run framework options and what PyTorch's stack (torchtitan) runs: fp32 gradient reduce,
 // FP8 parameter and TP all-gathers, async TP, pipelined FSDP2, the Llama reference block, TP
-// plans that gather per projection and FSDP2's copies around its collectives.
+// plans that gather per projection, FSDP2's copies around its collectives, and FP8 weight and
+// activation-input storage.
 #include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -80,6 +81,9 @@ TEST_CASE("async TP hides TP collectives only in a framework that offers it", "[
     l.async_tp = true;
     const sim::PlanResult async = run(l);
     CHECK(async.breakdown_s.tp_comm_s < 0.5 * vanilla.breakdown_s.tp_comm_s);
+    // Only the forward and the recomputed forward are pipelined: the backward's collectives,
+    // one of the three passes' equal shares under full recompute, stay exposed.
+    CHECK(async.breakdown_s.tp_comm_s >= vanilla.breakdown_s.tp_comm_s / 3.0 * (1.0 - 1e-9));
     l.framework = sim::Framework::megatron_lm;
     l.zero = 1;
     const sim::PlanResult megatron_async = run(l);
@@ -193,4 +197,49 @@ TEST_CASE("FSDP2 copies around each gather and reduce, per micro-batch unless pi
     CHECK_REL(copy_s(fsdp_layout(1, 2, 32, 1, 128)), piped, 1e-9);
     // Unsharded (one data-parallel rank), there is nothing to gather or reduce.
     CHECK(copy_s(fsdp_layout(8, 8, 1, 1, 16)) == 0.0);
+}
+
+TEST_CASE("FP8 weight storage keeps linear weights in one byte and gathers them as FP8",
+          "[engine]") {
+    sim::Layout l;
+    l.framework = sim::Framework::megatron_core;
+    l.tp = 4;
+    l.sequence_parallel = true;
+    l.dp = 16;
+    l.micro_batch = 1;
+    l.global_batch = 64;
+    l.zero = 1;
+    const sim::PlanResult plain = run(l, sim::Precision::fp8);
+    l.fp8_weights = true;
+    const sim::PlanResult stored = run(l, sim::Precision::fp8);
+    // Embeddings, the output layer and norms stay 16-bit: between half and all of the weights.
+    CHECK(stored.memory_gib.weights < plain.memory_gib.weights);
+    CHECK(stored.memory_gib.weights > plain.memory_gib.weights / 2.0);
+    // The distributed optimizer gathers the updated FP8 weights; gradients stay 16-bit.
+    CHECK(stored.dp_bytes_per_device < plain.dp_bytes_per_device);
+    CHECK(stored.dp_bytes_per_device > plain.dp_bytes_per_device * 3.0 / 4.0);
+    // A 16-bit run stores 16-bit weights whatever the flag says.
+    l.fp8_weights = false;
+    const sim::PlanResult bf16 = run(l);
+    l.fp8_weights = true;
+    CHECK_REL(run(l).memory_gib.weights, bf16.memory_gib.weights, 1e-12);
+}
+
+TEST_CASE("an FP8 activation-input store halves the saved MLP-up output", "[engine]") {
+    sim::Layout l;
+    l.framework = sim::Framework::megatron_core;
+    l.tp = 4;
+    l.sequence_parallel = true;
+    l.dp = 16;
+    l.micro_batch = 1;
+    l.global_batch = 16;
+    const sim::Workload w = test::llama3_8b(true);
+    const sim::PlanResult plain = run(l, sim::Precision::fp8, w);
+    l.fp8_activation_input = true;
+    const sim::PlanResult stored = run(l, sim::Precision::fp8, w);
+    // Gated MLP: 2 x ffn elements per token and layer (split over tp), one byte saved on each.
+    const double saved_gib = 2.0 * w.shape.ffn_width() * w.shape.seq_len * w.shape.layers /
+                             (l.tp * 1024.0 * 1024.0 * 1024.0);
+    CHECK_REL(plain.memory_gib.activations - stored.memory_gib.activations, saved_gib, 1e-9);
+    CHECK_REL(stored.step_time_s, plain.step_time_s, 1e-12);
 }

@@ -265,6 +265,16 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
     CHECK_THAT(error_of(minimal(
                    R"("parallel": {"recompute": "full", "distribute_saved_activations": true})")),
                Catch::Contains("needs parallel.sequence_parallel false"));
+    CHECK_THAT(error_of(minimal(R"("training": {"fp8_weights": true})")),
+               Catch::Contains("training.fp8_weights: needs precision \"fp8\""));
+    CHECK_THAT(error_of(minimal(R"("precision": "fp8", "training": {"fp8_weights": 1})")),
+               Catch::Contains("training.fp8_weights"));
+    CHECK_THAT(error_of(minimal(
+                   R"("precision": "fp8", "training": {"method": "qlora", "fp8_weights": true})")),
+               Catch::Contains("training.fp8_weights: QLoRA stores"));
+    CHECK(parse_scenario(minimal(R"("precision": "fp8", "training": {"fp8_weights": true})"),
+                         "s.json")
+              .training.fp8_weights);
     CHECK_THAT(error_of(minimal(R"("parallel": {"cp": 3})")),
                Catch::Contains("parallel.cp: 2 × cp must divide"));
     CHECK_THAT(error_of(minimal(R"("training": {"framework": "caffe"})")),
@@ -372,7 +382,8 @@ TEST_CASE("model.head_dim and model.tied_embeddings are read, checked and writte
 }
 
 TEST_CASE("scenario_to_json round-trips through parse_scenario", "[scenario]") {
-    std::vector<std::string> docs = {kDesignExample, minimal(""),
+    std::vector<std::string> docs = {kDesignExample, minimal(""), minimal(R"("precision": "fp8",
+                                                "training": {"fp8_weights": true})"),
                                      R"({"model": {"preset": "resnet50"}, "cluster": {},
                                          "training": {"epochs": 10, "dataset_samples": 1000, "trials": 8,
                                                       "max_parallel_trials": 2},
@@ -392,6 +403,7 @@ TEST_CASE("scenario_to_json round-trips through parse_scenario", "[scenario]") {
         CHECK(second.parallel.tp == first.parallel.tp);
         CHECK(second.nodes == first.nodes);
         CHECK(second.training.tokens == first.training.tokens);
+        CHECK(second.training.fp8_weights == first.training.fp8_weights);
         CHECK(second.constraints.instances == first.constraints.instances);
         CHECK(second.workload.shape.ffn_hidden == first.workload.shape.ffn_hidden);
     }

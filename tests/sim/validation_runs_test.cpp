@@ -356,6 +356,22 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
     unfused_packed.replace(unfused_packed.find(",true,bf16,"), 11, ",false,bf16,");
     CHECK_THROWS_WITH(sim::parse_validation_runs(packed_row(unfused_packed, "256"), "t.csv"),
                       Catch::Contains("column packed_example_tokens: needs a fused kernel"));
+    // FP8 weight storage and the FP8 activation-input store: FP8 runs only.
+    const std::string fp8_header =
+        header.substr(0, header.size() - 1) + ",fp8_weights,fp8_activation_input\n";
+    const auto fp8_row = [&](const std::string& row, const std::string& cells) {
+        return fp8_header + row.substr(0, row.size() - 1) + "," + cells + "\n";
+    };
+    std::string fp8 = good;
+    fp8.replace(fp8.find(",true,bf16,"), 11, ",true,fp8,");
+    const auto stored = sim::parse_validation_runs(fp8_row(fp8, "true,true"), "t.csv")[0];
+    CHECK(stored.layout.fp8_weights);
+    CHECK(stored.layout.fp8_activation_input);
+    CHECK_FALSE(sim::parse_validation_runs(fp8_row(fp8, ","), "t.csv")[0].layout.fp8_weights);
+    CHECK_THROWS_WITH(sim::parse_validation_runs(fp8_row(good, "true,"), "t.csv"),
+                      Catch::Contains("column fp8_weights: FP8 weight storage needs precision"));
+    CHECK_THROWS_WITH(sim::parse_validation_runs(fp8_row(good, ",true"), "t.csv"),
+                      Catch::Contains("column fp8_activation_input: needs precision fp8"));
     std::string bad_value = good;
     bad_value.replace(bad_value.find(",1.5,"), 5, ",-1,");
     fails(bad_value, "column value");

@@ -37,11 +37,11 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
     const TransformerShape local = cp_local_shape(shape, cp);
     const bool op_policy = recompute == Recompute::selective &&
                            framework_profile(layout.framework).selective_op_policy;
-    double bytes =
-        op_policy ? layer_activation_bytes_op_policy(local, layout.micro_batch, layout.tp,
-                                                     layout.sequence_parallel)
-                  : layer_activation_bytes(local, layout.micro_batch, layout.tp,
-                                           layout.sequence_parallel, recompute, fp8_gemm_inputs);
+    double bytes = op_policy ? layer_activation_bytes_op_policy(local, layout.micro_batch,
+                                                                layout.tp, layout.sequence_parallel)
+                             : layer_activation_bytes(local, layout.micro_batch, layout.tp,
+                                                      layout.sequence_parallel, recompute,
+                                                      fp8_gemm_inputs, layout.fp8_activation_input);
     // A distributed checkpoint keeps 1/tp of the layer input on each rank (Layout).
     if (recompute == Recompute::full && layout.distribute_saved_activations &&
         !layout.sequence_parallel)

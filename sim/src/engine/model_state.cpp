@@ -119,6 +119,11 @@ ModelStateBytes model_state_bytes(const Workload& workload, const Layout& layout
     if (qlora) {
         dense_bytes = d.quantizable * kNf4BytesPerParam + (d.dense - d.quantizable) * w;
         expert_bytes = d.expert * kNf4BytesPerParam;
+    } else if (layout.fp8_weights && precision == Precision::fp8) {
+        // FP8 weight storage (plan.h Layout::fp8_weights): the linear layers' weights take one
+        // byte; embeddings, the output layer, norms, routers and LoRA adapters stay 16-bit.
+        dense_bytes = d.quantizable * kFp8BytesPerParam + (d.dense - d.quantizable) * w;
+        expert_bytes = d.expert * kFp8BytesPerParam;
     }
     // Pipelined FSDP2 keeps a stage's parameters gathered and its gradients unreduced from the
     // first micro-batch to the last backward (data_parallel_sync.h): only the optimizer state

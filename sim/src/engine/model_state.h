@@ -33,7 +33,7 @@ struct DeviceParams {
     double dense = 0;       // replicated over dp: attention, norms, embeddings, dense MLPs,
                             // shared experts, routers (after tp/pp sharding)
     double expert = 0;      // routed experts on this device (after ep/etp sharding)
-    double quantizable = 0; // the frozen linear-layer weights QLoRA stores in 4 bit
+    double quantizable = 0; // linear-layer weights (QLoRA's 4-bit ones, FP8 storage)
     double adapters = 0;    // LoRA A and B matrices (trainable)
     bool frozen = false;    // base weights frozen (lora, qlora)
     double trainable_dense() const { return frozen ? adapters : dense + adapters; }
@@ -72,5 +72,7 @@ ModelStateBytes model_state_bytes(const Workload& workload, const Layout& layout
 // NF4 with double quantisation: 4 bits per weight plus 8-bit block scales per 64 weights and
 // one fp32 scale per 256 blocks (Dettmers et al. 2023, sec. 3): 4.127 bits.
 inline constexpr double kNf4BytesPerParam = (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
+// An FP8 (E4M3) weight: one byte; its per-tensor scale is negligible (Micikevicius et al. 2022).
+inline constexpr double kFp8BytesPerParam = 1.0;
 
 } // namespace cp::sim

@@ -162,6 +162,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         options.expert_issue_pass_s > 0 ? model::kMoeCombinedScheduleIssuePerPassS : 0.0;
     options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
     options.tp_comm_overlap = fw.tp_comm_overlap || (layout.async_tp && fw.async_tp_option);
+    options.tp_overlap_forward_only = !fw.tp_comm_overlap && options.tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
     options.selective_op_policy = fw.selective_op_policy;
     options.tp_regather = fw.tp_regather;
@@ -202,12 +203,13 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const int g = net.devices_per_node;
     const int dp_local = layout.tp >= g ? 1 : std::min(sync.dp, g / layout.tp);
     // Gradients leave as fp32 when the run reduces in fp32; FP8 runs may gather their sharded
-    // linear weights as FP8 (embeddings and norms stay 16-bit).
+    // linear weights as FP8 (embeddings and norms stay 16-bit), as do runs that store them as
+    // FP8 (Layout::fp8_weights) when those weights are trained.
     const double grad_scale = layout.fp32_grad_reduce ? 4.0 / e : 1.0;
-    const double gather_bytes =
-        layout.fp8_param_gather && precision == Precision::fp8
-            ? params_device * e - fp8_gathered_params(computed, layout) * (e - 1.0)
-            : params_device * e;
+    const bool fp8_gather =
+        precision == Precision::fp8 && (layout.fp8_param_gather || layout.fp8_weights);
+    const double fp8_saved = fp8_gather ? fp8_gathered_params(computed, layout) * (e - 1.0) : 0.0;
+    const double gather_bytes = params_device * e - fp8_saved;
     if (const Zero3Traffic z3 =
             zero3_traffic(sync, net, dp_local, st, gather_bytes,
                           params_device * e * layout.grad_compression * grad_scale);
@@ -220,7 +222,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     } else {
         DpSync dps = dp_sync(net, sync, dp_local,
                              dev.trainable_dense() * e * layout.grad_compression * grad_scale,
-                             dev.trainable_dense() * e);
+                             dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved));
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;

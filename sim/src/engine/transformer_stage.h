@@ -37,7 +37,8 @@ struct StageOptions {
     double expert_issue_combined_pass_s = 0;
     // Streams the per-expert GEMMs run over (0: one grouped kernel for all local experts).
     int expert_gemm_streams = 0;
-    bool tp_comm_overlap = false;     // the framework hides TP collectives behind GEMMs
+    bool tp_comm_overlap = false;         // the framework hides TP collectives behind GEMMs
+    bool tp_overlap_forward_only = false; // ... in forward passes only (PyTorch async TP)
     bool fp8 = false;                 // FP8 GEMMs: their 16-bit activation inputs are cast first
     bool selective_op_policy = false; // selective recompute is PyTorch's op policy (framework.h)
     bool tp_regather = true;          // SP inputs all-gathered again in backward (framework.h)

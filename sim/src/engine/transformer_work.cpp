@@ -218,7 +218,8 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
 }
 
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
-                              bool sequence_parallel, Recompute recompute, bool fp8_gemm_inputs) {
+                              bool sequence_parallel, Recompute recompute, bool fp8_gemm_inputs,
+                              bool fp8_activation_input) {
     const double b = micro_batch, s = shape.seq_len, h = shape.hidden, a = shape.heads;
     const double t = tp, sbh = s * b * h;
     const double replicated_div = sequence_parallel ? t : 1.0;
@@ -233,8 +234,10 @@ double layer_activation_bytes(const TransformerShape& shape, int micro_batch, in
     // backward.
     const double fp8_saving = fp8_gemm_inputs ? 1.0 : 0.0;
     const double replicated = (10.0 - 2.0 * fp8_saving) * sbh;
+    // The MLP-up output (2 or, gated, 4 bytes per f) halves when stored as FP8.
+    const double up_output = (shape.gated_mlp ? 4.0 : 2.0) * (fp8_activation_input ? 0.5 : 1.0);
     const double sharded = (2.0 * q_ratio + 4.0 * kv_ratio + (2.0 - fp8_saving) * q_ratio +
-                            ((shape.gated_mlp ? 6.0 : 4.0) - fp8_saving) * f_ratio) *
+                            (up_output + 2.0 - fp8_saving) * f_ratio) *
                            sbh;
     // Softmax output (2), dropout mask (1) and output (2) of the a*s*s scores. FlashAttention keeps
     // only the fp32 log-sum-exp of each score row (4 bytes per head and token) and regenerates the

@@ -87,9 +87,10 @@ double megatron_flops_per_iteration(double batch, double seq_len, double layers,
 // a*s*s softmax/dropout terms are replaced by the per-row softmax statistics).
 // `fp8_gemm_inputs`: the GEMMs' activation inputs are kept as their 1-byte FP8 casts
 // (Transformer Engine saves the cast it ran the forward GEMM on for the weight gradient).
+// `fp8_activation_input`: the activation function's input is kept as FP8 (plan.h).
 double layer_activation_bytes(const TransformerShape& shape, int micro_batch, int tp,
                               bool sequence_parallel, Recompute recompute,
-                              bool fp8_gemm_inputs = false);
+                              bool fp8_gemm_inputs = false, bool fp8_activation_input = false);
 // The same under PyTorch's selective op policy (torchtitan "op" activation checkpointing).
 double layer_activation_bytes_op_policy(const TransformerShape& shape, int micro_batch, int tp,
                                         bool sequence_parallel);

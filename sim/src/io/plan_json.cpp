@@ -37,6 +37,7 @@ ojson layout_json(const Layout& l) {
     j["ep_dispatcher"] = scenario_io::name_of(scenario_io::kEpDispatchers, l.ep_dispatcher);
     j["moe_a2a_overlap"] = l.moe_a2a_overlap;
     j["distribute_saved_activations"] = l.distribute_saved_activations;
+    j["fp8_weights"] = l.fp8_weights;
     j["optimizer"] = enum_name(l.optimizer);
     j["offload"] = ojson{{"optimizer", enum_name(l.offload.optimizer)},
                          {"params", enum_name(l.offload.params)}};

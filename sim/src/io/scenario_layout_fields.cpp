@@ -25,6 +25,7 @@ void parse_parallel_layout_fields(Reader& r, ParallelSpec& p) {
 
 void parse_training_framework(Reader& r, TrainingSpec& t) {
     t.torch_compile = r.boolean("torch_compile");
+    if (auto v = r.boolean("fp8_weights")) t.fp8_weights = *v;
     if (auto name = r.string("framework")) {
         const auto fw = framework_from_name(*name);
         if (!fw)
@@ -40,6 +41,14 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
     auto fail = [&](const std::string& field, const std::string& reason) {
         throw ScenarioError(origin, field, reason);
     };
+    if (sc.training.fp8_weights) {
+        if (sc.precision != Precision::fp8 && !sc.precision_auto)
+            fail("training.fp8_weights", "needs precision \"fp8\" (or \"auto\")");
+        if (sc.workload.finetune.method == TrainingMethod::qlora)
+            fail("training.fp8_weights", "QLoRA stores its frozen linear weights as NF4");
+        if (sc.workload.kind == WorkloadKind::generic)
+            fail("training.fp8_weights", "a generic model has no linear layers to store as FP8");
+    }
     if (sc.workload.kind == WorkloadKind::generic) {
         if (p.cp && *p.cp != 1)
             fail("parallel.cp", "a generic model has no sequence to split, so cp must be 1");

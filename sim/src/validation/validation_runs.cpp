@@ -260,6 +260,17 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.has_optional("fp8_all_gather") && row.flag("fp8_all_gather");
+    // fp8_weights: linear weights stored as FP8 (plan.h Layout::fp8_weights).
+    l.fp8_weights = row.has_optional("fp8_weights") && row.flag("fp8_weights");
+    if (l.fp8_weights && row.text("precision") != "fp8")
+        row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
+    if (l.fp8_weights && w.finetune.method == TrainingMethod::qlora)
+        row.fail("fp8_weights", "QLoRA stores its frozen weights as NF4");
+    // fp8_activation_input: the MLP activation's input kept as FP8 (Layout).
+    l.fp8_activation_input =
+        row.has_optional("fp8_activation_input") && row.flag("fp8_activation_input");
+    if (l.fp8_activation_input && row.text("precision") != "fp8")
+        row.fail("fp8_activation_input", "needs precision fp8");
     // tp_input_gather per-projection: Layout::tp_gather_per_projection (DTensor TP plans only).
     if (row.has_optional("tp_input_gather")) {
         if (row.text("tp_input_gather") != "per-projection")

@@ -63,6 +63,15 @@ struct Layout {
     bool async_tp = false;
     bool fp32_grad_reduce = false;
     bool fp8_param_gather = false;
+    // FP8 runs that keep their linear-layer weights as FP8 tensors, with no 16-bit copy on the
+    // device (Transformer Engine fp8_model_init; NeMo fp8_params, Megatron-Core
+    // --fp8-param-gather): 1 byte per linear weight instead of 2, an fp32 master (if trained)
+    // staying with the optimizer, and a distributed optimizer gathering the weights as FP8.
+    bool fp8_weights = false;
+    // FP8 runs that keep the MLP activation function's input (the up projection's output) for
+    // backward as its FP8 cast, one byte instead of two, and cast it back before the backward
+    // (Megatron-Core activation_func_fp8_input_store, --activation-func-fp8-input-store).
+    bool fp8_activation_input = false;
     // Each column-parallel projection gathers its sequence-parallel input itself (PyTorch
     // ColwiseParallel(input_layouts=Shard(1)) on q, k, v, gate and up, with no PrepareModuleInput
     // gathering once per sublayer, as torchtitan does): a block's forward runs one all-gather per

@@ -106,6 +106,9 @@ struct TrainingSpec {
     // false: a pytorch-fsdp Llama-style block runs its pointwise ops as eager PyTorch kernels
     // (TransformerShape::eager_elementwise); true or absent: fused (torch.compile, fused kernels).
     std::optional<bool> torch_compile;
+    // true: FP8 plans keep the linear layers' weights as FP8 with no 16-bit copy
+    // (Layout::fp8_weights; Transformer Engine fp8_model_init, NeMo fp8_params).
+    bool fp8_weights = false;
 };
 
 struct SpotSpec {
