@@ -121,8 +121,16 @@ void parse_serving(Reader& r, Scenario& sc) {
     // 2M tokens bounds any published context window and keeps KV arithmetic far from overflow.
     if (auto v = r.integer("input_tokens", 1, 1 << 21)) s.input_tokens = *v;
     const auto output = r.integer("output_tokens", 0, 1 << 21);
-    if (auto v = r.number("request_rate_per_s", 0, false, limits::kMaxRequestRatePerS))
+    if (auto v = r.number("request_rate_per_s", 0, false, limits::kMaxRequestRatePerS)) {
+        if (*v < limits::kMinRequestRatePerS) {
+            std::ostringstream got;
+            got << *v;
+            r.fail("request_rate_per_s",
+                   "must be at least 1e-06 requests/s (one request in 11.6 days), got " +
+                       got.str());
+        }
         s.request_rate_per_s = *v;
+    }
     if (auto slo = r.object("slo")) {
         if (auto v = slo->number("ttft_ms", 0, false, limits::kMaxSloMs)) s.slo.ttft_ms = *v;
         if (auto v = slo->number("tpot_ms", 0, false, limits::kMaxSloMs)) s.slo.tpot_ms = *v;

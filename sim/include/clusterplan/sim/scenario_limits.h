@@ -39,6 +39,10 @@ inline constexpr double kMaxSpotSeconds = 7 * 24 * 3600.0;
 // (MLPerf Inference v4.1 ResNet-50 Server on 8 H200, resources/serving/published_runs.json);
 // 1e7 leaves ~125×. Latency limits: 1e7 ms is under three hours, far beyond any SLO.
 inline constexpr double kMaxRequestRatePerS = 1e7;
+// The lowest published serving rate in those fixtures is 0.5 requests/s; 1e-6 (one request in
+// 11.6 days) leaves 5e5x below it. Nearer zero, an hourly bill spread over the few tokens served
+// printed a cost per 1M tokens of 300 digits (a rate of 1e-300 was accepted).
+inline constexpr double kMinRequestRatePerS = 1e-6;
 inline constexpr double kMaxSloMs = 1e7;
 // Links: a p5 node has 3,200 Gbps of EFA, NVLink 5 1,800 GB/s per GPU (NVIDIA B200 datasheet);
 // 1e5 leaves 30×. Latency: a second, in microseconds.
