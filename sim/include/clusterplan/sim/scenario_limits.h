@@ -49,5 +49,16 @@ inline constexpr double kMaxSloMs = 1e7;
 inline constexpr double kMaxGbps = 1e5;
 inline constexpr double kMaxGbytesPerS = 1e5;
 inline constexpr double kMaxLatencyUs = 1e6;
+// Lower bounds of custom hardware rates, which divide every time: 1e-300 GB/s was accepted and
+// printed a step time of 300 digits. 0.01 Gbps (10 Mbit/s Ethernet) and 0.01 GB/s are below any
+// link, disk or memory an accelerator instance has had; 0.001 TFLOP/s is one CPU core of 2000.
+inline constexpr double kMinGbps = 0.01;
+inline constexpr double kMinGbytesPerS = 0.01;
+inline constexpr double kMinTflops = 0.001;
+// Peak rate: the fastest accelerator datasheet lists about 20,000 TFLOP/s (B200 of a GB200, FP4
+// with sparsity; NVIDIA GB200 NVL72 datasheet); 1e6 leaves 50x. Device memory: 192 GB (B200,
+// same datasheet); 1e5 GiB leaves 500x.
+inline constexpr double kMaxTflops = 1e6;
+inline constexpr double kMaxDeviceMemoryGib = 1e5;
 
 } // namespace cp::sim::limits
