@@ -3,6 +3,8 @@
 #include "clusterplan/sim/scenario_limits.h"
 #include "io/ascii_text.h"
 
+#include <cstdint>
+
 namespace cp::sim {
 
 namespace {
@@ -171,6 +173,15 @@ void check_serving_against_model(Scenario& sc, const std::string& origin) {
         throw ScenarioError(origin, "serving.tp",
                             "must divide model.heads (" + std::to_string(w.shape.heads) +
                                 "), got " + std::to_string(*s.tp));
+    // A learned position table (BERT, GPT-2, GPT-3) holds model.seq_len positions and nothing
+    // past them: a longer prompt is not a slower request but one the model cannot read.
+    if (w.kind == WorkloadKind::transformer && w.shape.learned_positions &&
+        std::int64_t{s.input_tokens} + s.output_tokens > w.shape.seq_len)
+        throw ScenarioError(origin, "serving.input_tokens",
+                            "input_tokens + output_tokens (" +
+                                std::to_string(std::int64_t{s.input_tokens} + s.output_tokens) +
+                                ") exceeds the " + std::to_string(w.shape.seq_len) +
+                                " learned positions of " + w.name + " (model.seq_len)");
     if (!is_known(s.request_rate_per_s) && s.replicas)
         sc.notes.push_back(
             "serving.replicas without a request rate: saturated throughput of that many replicas");
