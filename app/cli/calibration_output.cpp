@@ -104,7 +104,7 @@ ImportedCalibration import_calibration_text(const std::string& text, const std::
     // JSON inputs are bounded in depth before any parser sees them (sim/io/json_depth.h).
     if (const auto start = text.find_first_not_of(" \t\r\n");
         start != std::string::npos && (text[start] == '{' || text[start] == '['))
-        if (const auto problem = sim::io::json_nesting_problem(text))
+        if (const auto problem = sim::io::json_input_problem(text))
             throw sim::CalibrationInputError(source_file + ": not usable JSON: it " + *problem);
     sim::ProfileMeta meta;
     switch (sim::detect_collective_format(text)) {

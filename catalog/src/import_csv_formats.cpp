@@ -32,16 +32,28 @@ public:
             if (preamble) preamble(header_);
         }
         if (!found) ctx.fail_file("has no header row");
-        for (std::size_t i = 0; i < header_.fields.size(); ++i)
-            columns_[std::string(trim(header_.fields[i]))] = i;
+        for (std::size_t i = 0; i < header_.fields.size(); ++i) {
+            const std::string name(trim(header_.fields[i]));
+            if (!columns_.emplace(name, i).second) repeated_.emplace(name, i);
+        }
     }
     void require(std::initializer_list<const char*> names) const {
         for (const char* n : names)
-            if (!columns_.count(n))
+            if (!has(n))
                 ctx_.fail("the header (line " + std::to_string(header_.line) + ")", n,
                           "is missing");
     }
-    bool has(const std::string& name) const { return columns_.count(name) != 0; }
+    // A column named twice is refused when it is read: which of the two holds the values is
+    // anyone's guess (the first one was read, silently).
+    bool has(const std::string& name) const {
+        const auto it = columns_.find(name);
+        if (it == columns_.end()) return false;
+        if (const auto again = repeated_.find(name); again != repeated_.end())
+            ctx_.fail("the header (line " + std::to_string(header_.line) + ")", name,
+                      "names columns " + std::to_string(it->second + 1) + " and " +
+                          std::to_string(again->second + 1) + "; give each column once");
+        return true;
+    }
     // Advances to the next data record; false at the end of the file.
     bool next() {
         if (!read(row_)) return false;
@@ -53,8 +65,8 @@ public:
         return "record " + std::to_string(index_) + " (line " + std::to_string(row_.line) + ")";
     }
     std::string cell(const std::string& name) const {
+        if (!has(name)) return {};
         const auto it = columns_.find(name);
-        if (it == columns_.end()) return {};
         const auto& f = row_.fields;
         return it->second < f.size() ? std::string(trim(f[it->second])) : std::string();
     }
@@ -94,6 +106,7 @@ private:
     CsvRecord row_;
     std::size_t index_ = 0;
     std::map<std::string, std::size_t> columns_;
+    std::map<std::string, std::size_t> repeated_; // a name's second column
 };
 
 } // namespace

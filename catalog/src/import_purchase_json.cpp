@@ -1,6 +1,7 @@
 // JSON importers for purchase options beyond the spot history: the spot price feed behind the
 // AWS "EC2 Spot Instances pricing" page (spot.json; the legacy spot.js is the same document
 // wrapped in callback(...)) and `aws ec2 describe-capacity-block-offerings` output.
+#include "clusterplan/sim/io/json_depth.h"
 #include "dates.h"
 #include "import_common.h"
 #include "text_util.h"
@@ -26,6 +27,8 @@ std::string_view unwrap_jsonp(std::string_view text) {
 }
 
 json parse_doc(const ImportContext& ctx, std::string_view text) {
+    if (const auto problem = sim::io::json_input_problem(text))
+        ctx.fail_file("is not usable JSON: it " + *problem);
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {

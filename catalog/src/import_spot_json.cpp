@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 json parse_json(const ImportContext& ctx, const std::string& text) {
-    if (const auto problem = sim::io::json_nesting_problem(text))
+    if (const auto problem = sim::io::json_input_problem(text))
         ctx.fail_file("is not usable JSON: it " + *problem);
     try {
         return json::parse(text);

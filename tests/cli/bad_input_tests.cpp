@@ -203,6 +203,7 @@ std::vector<Format> import_formats() {
           {"price overflow", ",21.96,9.4127,", ",1e999,9.4127,", "Price"},
           {"price as text", ",21.96,9.4127,", ",cheap,9.4127,", "Price"},
           {"missing Price column", "GpuInfo,Price,SpotPrice", "GpuInfo,Prise,SpotPrice", "Price"},
+          {"Price column twice", "Price,SpotPrice,Region", "Price,SpotPrice,Price", "Price"},
           {"1 MB region", ",us-east-1,us-east-1a",
            ",us-" + std::string(1000000, 'e') + "-1,us-east-1a", "Region"}}},
         {"aws-price-list",

@@ -1,7 +1,8 @@
 // Hostile files, whatever command reads them: JSON nested 100,000 deep (the recursion in
-// serialising it overflowed the stack), a FIFO, /dev/zero, /dev/urandom, a directory and a file
-// over the size limit (they hung or grew to gigabytes). Each is refused with exit 2 and one
-// sentence naming the file, before anything is stored, with memory bounded.
+// serialising it overflowed the stack), JSON with a key twice or a NUL byte (read silently), a
+// FIFO, /dev/zero, /dev/urandom, a directory and a file over the size limit (they hung or grew to
+// gigabytes). Each is refused with exit 2 and one sentence naming the file, before anything is
+// stored, with memory bounded.
 #include "bad_input_support.h"
 
 #include <sys/resource.h>
@@ -90,6 +91,44 @@ TEST_CASE("JSON nested 100,000 deep is refused by every JSON reader",
     CHECK(r.code == 2);
     CHECK(r.err.find("nests deeper") == std::string::npos);
     CHECK(r.err.find("name") != std::string::npos);
+}
+
+TEST_CASE("a key given twice or a NUL byte is refused by every JSON reader",
+          "[cli][bad-input][hostile-files]") {
+    Sandbox box;
+    REQUIRE(run_cli({"catalog", "list"}).code == 0);
+    const std::string scenario = base_scenario().dump();
+    // The parser kept the last of two keys and stopped reading at a NUL byte: `"tp": 8, "tp": 4`
+    // was planned with tp 4 and refused for dp, and a file cut by a NUL was read up to it.
+    const std::vector<Case> scenarios = {
+        {"tp given twice",
+         "twice.json",
+         with(scenario, "\"tp\":8", "\"tp\":8,\"tp\":4"),
+         {"parallel.tp", "twice"}},
+        {"NUL then garbage", "nul.json", scenario + std::string("\0{\"x\":", 6), {"NUL byte"}},
+    };
+    for (const Case& c : scenarios) {
+        expect_rejected(box, c, {"simulate", "{file}"});
+        expect_rejected(box, c, {"recommend", "{file}", "--json"});
+    }
+    const std::vector<Case> imports = {
+        {"nccl-tests JSON with a key twice",
+         "twice-nccl.json",
+         R"({"results": [{"size": 8, "size": 16}]})",
+         {"results[].size", "twice"}},
+        {"spot price history with a key twice",
+         "twice-history.json",
+         R"({"SpotPriceHistory": [], "SpotPriceHistory": []})",
+         {"SpotPriceHistory", "twice"}},
+        {"spot price feed with a key twice",
+         "twice-feed.json",
+         R"({"config": {"regions": [], "regions": []}})",
+         {"config.regions", "twice"}},
+    };
+    expect_rejected(box, imports[0], {"calibrate", "import", "{file}", "--json"});
+    expect_rejected(box, imports[1],
+                    {"catalog", "import", "{file}", "--format", "aws-spot-history"});
+    expect_rejected(box, imports[2], {"catalog", "import", "{file}", "--format", "aws-spot-feed"});
 }
 
 TEST_CASE("a FIFO, devices and directories are refused before a byte is read",

@@ -26,6 +26,37 @@ std::vector<Case> overflow_cases() {
                                            {"global_batch", 67108864}};
                       },
                       {"parallel"}),
+        // Custom hardware rates divide every time: 1e-300 printed a step time of 300 digits.
+        scenario_case("inter-node link 1e-300 Gbps",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"inter_node_gbps", 1e-300}};
+                      },
+                      {"inter_node_gbps", "at least 0.01"}),
+        scenario_case("intra-node link 1e-300 GB/s",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"intra_node_gbytes_per_s", 1e-300}};
+                      },
+                      {"intra_node_gbytes_per_s"}),
+        scenario_case("memory bandwidth 1e-300 GB/s",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"hbm_gbytes_per_s", 1e-300}};
+                      },
+                      {"hbm_gbytes_per_s"}),
+        scenario_case("peak 1e-300 TFLOP/s",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"peak_tflops", {{"bf16", 1e-300}}}};
+                      },
+                      {"peak_tflops.bf16"}),
+        scenario_case("peak 1e308 TFLOP/s",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"peak_tflops", {{"bf16", 1e308}}}};
+                      },
+                      {"peak_tflops.bf16", "at most"}),
+        scenario_case("device memory 1e308 GiB",
+                      [](json& d) {
+                          d["cluster"]["custom"] = {{"memory_gib", 1e308}};
+                      },
+                      {"memory_gib"}),
         scenario_case("tokens 1e308", [](json& d) { d["training"]["tokens"] = 1e308; }, {"tokens"}),
         scenario_case("samples 1e300",
                       [](json& d) {

@@ -44,6 +44,16 @@ std::vector<Case> serving_cases() {
         serving_case("request rate 1e308 (was planned at 1e306 % utilisation)",
                      [](json& d) { d["serving"]["request_rate_per_s"] = 1e308; },
                      {"request_rate_per_s"}),
+        serving_case("request rate 1e-300 (its cost per 1M tokens printed 300 digits)",
+                     [](json& d) { d["serving"]["request_rate_per_s"] = 1e-300; },
+                     {"request_rate_per_s", "at least 1e-06"}),
+        serving_case("a GPT-2 prompt past its 1024 learned positions",
+                     [](json& d) {
+                         d["model"] = {{"preset", "gpt2-1.5b"}};
+                         d["serving"]["tp"] = 1;
+                         d["serving"]["input_tokens"] = 1000;
+                     },
+                     {"serving.input_tokens", "1256", "1024 learned positions"}),
         serving_case("zero input tokens", [](json& d) { d["serving"]["input_tokens"] = 0; },
                      {"input_tokens"}),
         serving_case("zero replicas", [](json& d) { d["serving"]["replicas"] = 0; }, {"replicas"}),

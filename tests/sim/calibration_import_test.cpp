@@ -149,6 +149,20 @@ TEST_CASE("malformed nccl-tests logs are rejected naming file, line and field",
                        "1.5e-300,256,float,900,1.0\n",
                        "y.csv"),
         Catch::Matchers::Contains("is not a whole number of bytes"));
+    // 1 MiB in 1e-7 ns is 1e10 TB/s (it was stored as a fit); a size beyond 2^50 bytes failed in
+    // the fit without naming the file.
+    CHECK_THROWS_WITH(
+        parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1048576,262144,float,1e-7,1.0\n",
+                       "fast.csv"),
+        Catch::Matchers::Contains("fast.csv: size 1048576 bytes in 1e-10 us is beyond any link"));
+    CHECK_THROWS_WITH(
+        parse_nccl_csv("size(B),count,type,time(ns),busbw(GB/s)\n1e26,256,float,1000,1.0\n",
+                       "huge.csv"),
+        Catch::Matchers::Contains("huge.csv: a size beyond 2^50 bytes"));
+    // The fastest fixture row stays accepted: 1 GiB all-reduce on 8 A100 in 8,193 us.
+    CHECK_NOTHROW(parse_nccl_csv(
+        "size(B),count,type,time(ns),busbw(GB/s)\n1073741824,268435456,float,8193000,229.35\n",
+        "ok.csv"));
 }
 
 TEST_CASE("collective names and busbw factors follow nccl-tests", "[calibration]") {

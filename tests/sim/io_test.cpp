@@ -105,6 +105,28 @@ TEST_CASE("json_nesting_problem bounds depth and ignores brackets in strings", "
     CHECK_FALSE(io::json_nesting_problem(R"(["\"[[[[", []])", 2));
 }
 
+TEST_CASE("json_input_problem refuses a key twice in one object and a NUL byte", "[io]") {
+    // The same key in sibling objects, in strings and as a value is fine.
+    CHECK_FALSE(io::json_input_problem(R"({"a": {"k": 1}, "b": {"k": "k"}, "c": ["k", "k"]})"));
+    CHECK_FALSE(io::json_input_problem(R"([{"k": 1}, {"k": 2}])"));
+    CHECK_FALSE(io::json_input_problem(R"({"k\"": 1, "k": 2})"));
+    const auto twice = io::json_input_problem(R"({"p": {"tp": 8, "pp": 1, "tp": 4}})");
+    REQUIRE(twice);
+    CHECK(*twice == "names p.tp twice in one object (at byte 26); give each field once");
+    const auto in_list = io::json_input_problem(R"({"r": [{"s": 1}, {"s": 1, "s": 2}]})");
+    REQUIRE(in_list);
+    CHECK(in_list->find("r[].s twice") != std::string::npos);
+    const auto nul = io::json_input_problem(std::string("{}\0{", 4));
+    REQUIRE(nul);
+    CHECK(nul->find("NUL byte (at byte 3)") != std::string::npos);
+    // A long key is cut in the message.
+    const std::string key(1000, 'k');
+    const auto long_key = io::json_input_problem("{\"" + key + "\": 1, \"" + key + "\": 2}");
+    REQUIRE(long_key);
+    CHECK(long_key->size() < 200);
+    CHECK(io::json_input_problem(std::string(65, '['))->find("nests deeper") == 0);
+}
+
 TEST_CASE("csv_cell quotes and neutralises formulas but leaves numbers", "[io]") {
     CHECK(io::csv_cell("plain") == "plain");
     CHECK(io::csv_cell("a,b") == "\"a,b\"");

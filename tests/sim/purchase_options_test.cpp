@@ -166,14 +166,16 @@ TEST_CASE("estimated figures are stated and cluster.custom replaces them", "[est
     g5.accelerator.peak_estimated = {false, true, true, true, false};
     g5.accelerator.estimate_source = "derivation";
     g5.accelerator.memory_gib = 24;
-    const Scenario sc = parse(
-        R"("instance": "g5.test", "nodes": 1}, "model": {"preset": "bert-large"}, "precision": "bf16"})");
+    const Scenario sc = parse_scenario(
+        R"({"name": "t", "cluster": {"instance": "g5.test", "nodes": 1}, "model": {"preset": "bert-large"}, "precision": "bf16"})",
+        "t.json");
     const PlanReport rep = simulate_plan(sc, g5, nullptr);
     CHECK(has_line(rep.assumptions, "A10G bf16 dense peak 70 TFLOP/s is an estimate"));
     CHECK(plan_report_json(rep)["estimated_figures"].size() == 3);
 
-    const Scenario custom = parse(
-        R"("instance": "g5.test", "nodes": 1, "custom": {"peak_tflops": {"bf16": 60}, "memory_gib": 22}}, "model": {"preset": "bert-large"}, "precision": "bf16"})");
+    const Scenario custom = parse_scenario(
+        R"({"name": "t", "cluster": {"instance": "g5.test", "nodes": 1, "custom": {"peak_tflops": {"bf16": 60}, "memory_gib": 22}}, "model": {"preset": "bert-large"}, "precision": "bf16"})",
+        "t.json");
     const NodeSpec overridden = apply_custom_hardware(&g5, *custom.custom, nullptr, "t.json");
     CHECK(overridden.accelerator.peak(Precision::bf16) == 60);
     CHECK_FALSE(overridden.accelerator.peak_estimated[static_cast<int>(Precision::bf16)]);

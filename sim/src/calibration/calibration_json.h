@@ -15,7 +15,7 @@ namespace cp::sim::detail {
 // found by fuzzing) alike.
 inline nlohmann::json parse_measurement_json(std::string_view text, const std::string& source,
                                              const std::string& what) {
-    if (const auto problem = io::json_nesting_problem(text))
+    if (const auto problem = io::json_input_problem(text))
         throw CalibrationInputError(source + ": not " + what + ": it " + *problem);
     try {
         return nlohmann::json::parse(text);

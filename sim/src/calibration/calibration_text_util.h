@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clusterplan/sim/calibration_samples.h"
+#include "clusterplan/sim/scenario_limits.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -83,10 +84,26 @@ inline void finish_table(CollectiveTable& t, const std::string& source) {
                                              "rows of size, count, type, time, algbw, busbw)");
     // A message is whole bytes; a fractional size (a denormal 1.7e-313 was found by fuzzing)
     // made the alpha-beta fit return negative times.
-    for (const CollectiveSample& s : t.samples)
+    for (const CollectiveSample& s : t.samples) {
         if (s.bytes != std::floor(s.bytes))
             throw CalibrationInputError(source + ": size " + std::to_string(s.bytes) +
                                         " is not a whole number of bytes");
+        // No collective moves a petabyte in one message: a larger size is a corrupt row.
+        if (!(s.bytes <= 1125899906842624.0))
+            throw CalibrationInputError(source + ": a size beyond 2^50 bytes is beyond any "
+                                                 "collective (a corrupt row)");
+        // Size over time is the algorithmic bandwidth, at most the fastest link's (NVLink 5,
+        // 1,800 GB/s per GPU; limits::kMaxGbytesPerS leaves 55x): a time of 1e-16 us was
+        // accepted and stored a fit of 1e19 GB/s.
+        for (const double t_us : {s.time_us, s.in_place_time_us})
+            if (t_us > 0 && s.bytes / (t_us * 1e3) > limits::kMaxGbytesPerS) {
+                std::ostringstream why;
+                why << source << ": size " << static_cast<long long>(s.bytes) << " bytes in "
+                    << t_us << " us is beyond any link's bandwidth (at most 1e5 GB/s): a corrupt "
+                    << "row";
+                throw CalibrationInputError(why.str());
+            }
+    }
     std::sort(
         t.samples.begin(), t.samples.end(),
         [](const CollectiveSample& a, const CollectiveSample& b) { return a.bytes < b.bytes; });

@@ -59,7 +59,7 @@ std::vector<std::string> scenario_field_paths(const std::string& json_text) {
 
 Scenario parse_scenario(const std::string& json_text, const std::string& origin) {
     // Bounded before parsing: messages and copies of a deeper document recurse once per level.
-    if (const auto problem = io::json_nesting_problem(json_text))
+    if (const auto problem = io::json_input_problem(json_text))
         throw ScenarioError(origin, "(file)", "not a usable scenario: it " + *problem);
     json doc;
     try {

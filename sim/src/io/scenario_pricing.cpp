@@ -1,5 +1,7 @@
 #include "io/scenario_pricing.h"
 
+#include "clusterplan/sim/scenario_limits.h"
+
 #include <algorithm>
 
 namespace cp::sim::scenario_io {
@@ -44,11 +46,13 @@ void parse_precision(Reader& top, Scenario& sc) {
 void parse_custom_figures(Reader& r, CustomHardware& c) {
     if (auto peaks = r.object("peak_tflops")) {
         for (const auto& [p, name] : kPrecisions)
-            if (auto x = peaks->number(name, 0, false)) c.peak_tflops[static_cast<int>(p)] = *x;
+            if (auto x = peaks->number(name, limits::kMinTflops, true, limits::kMaxTflops))
+                c.peak_tflops[static_cast<int>(p)] = *x;
         peaks->reject_unknown();
     }
-    if (auto v = r.number("memory_gib", 0, false)) c.memory_gib = *v;
-    if (auto v = r.number("hbm_gbytes_per_s", 0, false)) c.hbm_gbytes_per_s = *v;
+    if (auto v = r.number("memory_gib", 0, false, limits::kMaxDeviceMemoryGib)) c.memory_gib = *v;
+    if (auto v = r.number("hbm_gbytes_per_s", limits::kMinGbytesPerS, true, limits::kMaxGbytesPerS))
+        c.hbm_gbytes_per_s = *v;
 }
 
 void parse_spot_price_rule(Reader& r, SpotSpec& spot) {

@@ -110,14 +110,17 @@ static void parse_custom(Reader& r, Scenario& sc) {
     CustomHardware c;
     if (auto v = r.string("accelerator")) c.accelerator = *v;
     if (auto v = r.integer("accelerators_per_node", 1, 1024)) c.accelerators_per_node = *v;
-    if (auto v = r.number("intra_node_gbytes_per_s", 0, false, limits::kMaxGbytesPerS))
+    if (auto v = r.number("intra_node_gbytes_per_s", limits::kMinGbytesPerS, true,
+                          limits::kMaxGbytesPerS))
         c.intra_node_gbytes_per_s = *v;
-    if (auto v = r.number("inter_node_gbps", 0, false, limits::kMaxGbps)) c.inter_node_gbps = *v;
+    if (auto v = r.number("inter_node_gbps", limits::kMinGbps, true, limits::kMaxGbps))
+        c.inter_node_gbps = *v;
     if (auto v = r.number("inter_node_latency_us", 0, true, limits::kMaxLatencyUs))
         c.inter_node_latency_us = *v;
     if (auto v = r.number("usd_per_node_hour", 0, true, limits::kMaxUsdPerNodeHour))
         c.usd_per_node_hour = *v;
-    if (auto v = r.number("nvme_gbytes_per_s", 0, false, limits::kMaxGbytesPerS))
+    if (auto v =
+            r.number("nvme_gbytes_per_s", limits::kMinGbytesPerS, true, limits::kMaxGbytesPerS))
         c.nvme_gbytes_per_s = *v;
     parse_custom_figures(r, c);
     r.reject_unknown();

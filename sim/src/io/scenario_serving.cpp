@@ -3,6 +3,8 @@
 #include "clusterplan/sim/scenario_limits.h"
 #include "io/ascii_text.h"
 
+#include <cstdint>
+
 namespace cp::sim {
 
 namespace {
@@ -121,8 +123,16 @@ void parse_serving(Reader& r, Scenario& sc) {
     // 2M tokens bounds any published context window and keeps KV arithmetic far from overflow.
     if (auto v = r.integer("input_tokens", 1, 1 << 21)) s.input_tokens = *v;
     const auto output = r.integer("output_tokens", 0, 1 << 21);
-    if (auto v = r.number("request_rate_per_s", 0, false, limits::kMaxRequestRatePerS))
+    if (auto v = r.number("request_rate_per_s", 0, false, limits::kMaxRequestRatePerS)) {
+        if (*v < limits::kMinRequestRatePerS) {
+            std::ostringstream got;
+            got << *v;
+            r.fail("request_rate_per_s",
+                   "must be at least 1e-06 requests/s (one request in 11.6 days), got " +
+                       got.str());
+        }
         s.request_rate_per_s = *v;
+    }
     if (auto slo = r.object("slo")) {
         if (auto v = slo->number("ttft_ms", 0, false, limits::kMaxSloMs)) s.slo.ttft_ms = *v;
         if (auto v = slo->number("tpot_ms", 0, false, limits::kMaxSloMs)) s.slo.tpot_ms = *v;
@@ -163,6 +173,15 @@ void check_serving_against_model(Scenario& sc, const std::string& origin) {
         throw ScenarioError(origin, "serving.tp",
                             "must divide model.heads (" + std::to_string(w.shape.heads) +
                                 "), got " + std::to_string(*s.tp));
+    // A learned position table (BERT, GPT-2, GPT-3) holds model.seq_len positions and nothing
+    // past them: a longer prompt is not a slower request but one the model cannot read.
+    if (w.kind == WorkloadKind::transformer && w.shape.learned_positions &&
+        std::int64_t{s.input_tokens} + s.output_tokens > w.shape.seq_len)
+        throw ScenarioError(origin, "serving.input_tokens",
+                            "input_tokens + output_tokens (" +
+                                std::to_string(std::int64_t{s.input_tokens} + s.output_tokens) +
+                                ") exceeds the " + std::to_string(w.shape.seq_len) +
+                                " learned positions of " + w.name + " (model.seq_len)");
     if (!is_known(s.request_rate_per_s) && s.replicas)
         sc.notes.push_back(
             "serving.replicas without a request rate: saturated throughput of that many replicas");

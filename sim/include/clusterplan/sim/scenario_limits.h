@@ -39,11 +39,26 @@ inline constexpr double kMaxSpotSeconds = 7 * 24 * 3600.0;
 // (MLPerf Inference v4.1 ResNet-50 Server on 8 H200, resources/serving/published_runs.json);
 // 1e7 leaves ~125×. Latency limits: 1e7 ms is under three hours, far beyond any SLO.
 inline constexpr double kMaxRequestRatePerS = 1e7;
+// The lowest published serving rate in those fixtures is 0.5 requests/s; 1e-6 (one request in
+// 11.6 days) leaves 5e5x below it. Nearer zero, an hourly bill spread over the few tokens served
+// printed a cost per 1M tokens of 300 digits (a rate of 1e-300 was accepted).
+inline constexpr double kMinRequestRatePerS = 1e-6;
 inline constexpr double kMaxSloMs = 1e7;
 // Links: a p5 node has 3,200 Gbps of EFA, NVLink 5 1,800 GB/s per GPU (NVIDIA B200 datasheet);
 // 1e5 leaves 30×. Latency: a second, in microseconds.
 inline constexpr double kMaxGbps = 1e5;
 inline constexpr double kMaxGbytesPerS = 1e5;
 inline constexpr double kMaxLatencyUs = 1e6;
+// Lower bounds of custom hardware rates, which divide every time: 1e-300 GB/s was accepted and
+// printed a step time of 300 digits. 0.01 Gbps (10 Mbit/s Ethernet) and 0.01 GB/s are below any
+// link, disk or memory an accelerator instance has had; 0.001 TFLOP/s is one CPU core of 2000.
+inline constexpr double kMinGbps = 0.01;
+inline constexpr double kMinGbytesPerS = 0.01;
+inline constexpr double kMinTflops = 0.001;
+// Peak rate: the fastest accelerator datasheet lists about 20,000 TFLOP/s (B200 of a GB200, FP4
+// with sparsity; NVIDIA GB200 NVL72 datasheet); 1e6 leaves 50x. Device memory: 192 GB (B200,
+// same datasheet); 1e5 GiB leaves 500x.
+inline constexpr double kMaxTflops = 1e6;
+inline constexpr double kMaxDeviceMemoryGib = 1e5;
 
 } // namespace cp::sim::limits
