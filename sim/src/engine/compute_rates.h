@@ -29,9 +29,6 @@ struct ComputeRates {
     // measured on 16-bit GEMMs, and a GEMM at a faster precision finishes the same tiles sooner,
     // so its fixed latency weighs as in a 16-bit GEMM of proportionally fewer FLOPs.
     double size_curve_flops_scale = 1.0;
-    // Hopper: the fixed time of one GEMM call (model_constants.h kGemmCallFixedS), beside which
-    // its FLOPs run at the large-GEMM rate; 0 (other parts): the size curve instead.
-    double gemm_call_fixed_s = 0;
     // Board power limit (TDP) and the power dense tensor work would draw at boost clock with
     // every tensor core busy (0 = not modelled; the training model leaves it so). A GEMM keeping
     // a share u of the tensor cores busy draws u x that; above the limit the clock drops by the

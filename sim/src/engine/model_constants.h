@@ -105,27 +105,15 @@ inline constexpr double kFusedAttentionBlockFlopsPerClock = 1024.0;
 inline constexpr double kFlashAttentionV1TimeRatio = 2.0;
 
 // Size dependence of GEMM efficiency relative to the best rate, log-interpolated in FLOPs per
-// GEMM call, for parts other than Hopper (kGemmCallFixedS) and for the fused attention kernel.
-// Shape after Calculon (Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1, 0.1 below) but
-// steeper at the small end, because a GEMM of ~16 GFLOP fills only a few waves of the GPU's SMs
-// (wave quantisation) and saturating only at 1 TFLOP; tuned on the validation runs together with
-// kFrameworkGemmFactor (the small-hidden vTrain runs pin the small end, the 530B and 1T Korthikanti
-// runs the large end).
-inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{
-    {{1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
+// GEMM call. Shape after Calculon (Isaacs et al. SC'23: 0.95 >= 128 GFLOP, 0.9 >= 16, 0.6 >= 1,
+// 0.1 below) but steeper at the small end, because a GEMM of ~16 GFLOP fills only a few waves of
+// the GPU's SMs (wave quantisation) and saturating only at 1 TFLOP; tuned on the validation runs
+// together with kFrameworkGemmFactor (the small-hidden vTrain runs pin the small end, the 530B and
+// 1T Korthikanti runs the large end).
 // Narrowest output tile cuBLAS uses on tensor cores; m and n are rounded up to it.
 inline constexpr double kGemmTileWidth = 64.0;
-
-// Fixed time of one GEMM call on Hopper beside its FLOPs at the large-GEMM rate (launch gap, the
-// K-loop's pipeline fill and the output tiles' drain): t = this + FLOPs / (peak x best fraction).
-// Hopper's cuBLASLt runs persistent kernels that hand out output tiles (and split K, stream-K) to
-// the SMs as they free up (CUTLASS 3 sm90 tile schedulers), so no partial last wave idles SMs.
-// Fitted by least squares on relative time error over the bf16 and fp16 cuBLASLt squares of
-// 1024^3-4096^3 measured on one H100 and one H200 (tests/data/calibration/probe_h*_2026-11-27*;
-// tests/sim/measured_gpu_test.cpp): within 3.3 % of all 18. Older parts keep the size curve,
-// drawn from A100 measurements; the form on them makes DeepLearningExamples' held-out A100/V100
-// BERT rows 4-10 points too fast (docs/DESIGN.md).
-inline constexpr double kGemmCallFixedS = 6.03e-6;
+inline constexpr std::array<std::array<double, 2>, 4> kGemmSizeCurve{
+    {{1e7, 0.10}, {1e9, 0.5}, {1.6e10, 0.8}, {1e12, 1.0}}};
 
 // HBM efficiency of memory-bound kernels by bytes moved per kernel. Calculon uses 0.9 for >= 100
 // MB; eager PyTorch elementwise kernels reach ~0.8 of the A100's 2039 GB/s (~1.6 TB/s), and small
@@ -224,9 +212,9 @@ inline constexpr double kMemoryEstimateErrorShare = 0.10;
 // Human-readable statement of the above, for the CLI's `assumptions` list.
 inline constexpr std::array<std::string_view, 11> kAssumptions{{
     "GEMM rate = datasheet peak x best measured GEMM fraction (A100 0.87, Hopper 0.80, fp8 0.71) x "
-    "framework factor 0.86, plus 6 us per GEMM call on Hopper (measured on H100/H200 cuBLASLt; "
-    "other parts: size curve 1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at 10 MFLOP, "
-    "after Calculon); roofline against HBM for thin GEMMs",
+    "framework factor 0.86 x size curve (1.0 at 1 TFLOP, 0.8 at 16 GFLOP, 0.5 at 1 GFLOP, 0.1 at "
+    "10 MFLOP; after Calculon); roofline "
+    "against HBM for thin GEMMs",
     "memory-bound kernels (layernorm, softmax, dropout, GeLU, optimizer) at HBM bandwidth x "
     "0.25-0.8 "
     "by kernel size",

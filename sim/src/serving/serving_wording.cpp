@@ -108,8 +108,7 @@ std::string serving_validation_note(const ServingPlan& p, const EngineFactors& f
 
 void add_serving_assumptions(ServingPlan& p, const EngineFactors& f) {
     auto& a = p.assumptions;
-    a.push_back("step model: roofline per kernel at datasheet rates (GEMM fixed time per call on "
-                "Hopper or size curve, and HBM curve "
+    a.push_back("step model: roofline per kernel at datasheet rates (GEMM size curve and HBM curve "
                 "of the training "
                 "model), kernel times added; a decode step reads every weight once and every "
                 "sequence's KV cache "
