@@ -9,10 +9,14 @@
 #include "measured_gpu_specs.h"
 #include "tolerance.h"
 
+#include <Eigen/Dense>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 using namespace cp::sim;
 using cp::test::calibration_fixture;
@@ -113,26 +117,30 @@ TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibr
     for (const auto& [file, spec] : gpus) {
         INFO(file);
         const json probe = cp::test::calibration_json(file);
-        const ComputeRates rates = make_compute_rates(spec, Precision::bf16, nullptr);
-        // The model's GEMM rate carries the whole-framework factor; cuBLAS alone runs without it.
+        // cuBLAS alone runs without the whole-framework factor the model's GEMM rate carries.
+        ComputeRates rates = make_compute_rates(spec, Precision::bf16, nullptr);
+        rates.best_gemm_fraction /= model::kFrameworkGemmFactor;
         std::printf("%s bf16 GEMM, first cuBLASLt heuristic (median) vs the datasheet model:\n",
                     spec.id.c_str());
-        double worst_large = 0;
+        double worst_large = 0, worst_small = 0;
         for (const json& r : probe["gemm"]["results"]) {
             if (r["precision"] != "bf16") continue;
             const double flops = r["flops"].get<double>();
             const double measured =
                 flops / r["first_heuristic"]["time_median_s"].get<double>() / 1e12;
-            const double model =
-                gemm_flops_per_s(rates, flops) / model::kFrameworkGemmFactor / 1e12;
+            const double model = gemm_flops_per_s(rates, flops) / 1e12;
             const double error = model / measured - 1;
             std::printf("  %5dx%5dx%5d %8.1f measured %8.1f model %+6.1f %%\n", r["m"].get<int>(),
                         r["n"].get<int>(), r["k"].get<int>(), measured, model, 100 * error);
-            // From 2048³ a GEMM fills the GPU; below, wave quantisation and launch latency rule.
-            if (flops >= 1.6e10) worst_large = std::max(worst_large, std::abs(error));
+            // Below 2048^3 a fixed ~6 us per call rules (1024^3: 6 of its 9 us), which the FLOP
+            // size curve does not follow (docs/DESIGN.md, "GEMM time on Hopper").
+            double& worst = flops >= 1.6e10 ? worst_large : worst_small;
+            worst = std::max(worst, std::abs(error));
         }
-        // Sustained large GEMMs run ~12-14 % under the 4096³ burst rate the best fraction matches.
+        // Sustained large GEMMs run ~12-14 % under the 4096^3 burst rate the best fraction matches.
         CHECK(worst_large < 0.20);
+        // The size curve: 1024^3 +87 % (H200) and +93 % (H100).
+        CHECK(worst_small < 0.95);
         // Copies: the size curve's top (0.80 of the datasheet from 1e8 bytes) against copies.
         for (const json& m : probe["membw"]["results"]) {
             if (m["kernel"] != "memcpy_d2d") continue;
@@ -144,4 +152,45 @@ TEST_CASE("the datasheet rate model beside the measured H200 and H100", "[calibr
             CHECK(std::abs(model / measured - 1) < 0.12);
         }
     }
+}
+
+// The form tried in place of the size curve on Hopper (docs/DESIGN.md, "GEMM time on Hopper"):
+// t = t0 + FLOPs / (peak x best fraction), t0 by least squares
+// on the relative time error of the 16-bit squares up to 4096^3 (larger GEMMs run long enough to
+// lower the clock; the best fraction is the 4096^3 burst rate) on all three measured GPUs.
+TEST_CASE("a fixed time per GEMM call fitted to the measured H100 and H200 squares",
+          "[calibration][measured]") {
+    const double best_flops_per_s = cp::test::measured_h200_spec().peak(Precision::bf16) * 1e12 *
+                                    model::kBestGemmFractionHopper;
+    std::vector<std::array<double, 2>> rows; // FLOPs, seconds
+    for (const char* file : {"probe_h100_2026-11-27.json", "probe_h200_2026-11-27_run1.json",
+                             "probe_h200_2026-11-27_run2.json"}) {
+        const json probe = cp::test::calibration_json(file);
+        for (const json& r : probe["gemm"]["results"]) {
+            const std::string precision = r["precision"];
+            const int m = r["m"];
+            if ((precision != "bf16" && precision != "fp16") || m != r["n"] || m != r["k"] ||
+                m > 4096)
+                continue;
+            rows.push_back(
+                {r["flops"].get<double>(), r["first_heuristic"]["time_median_s"].get<double>()});
+        }
+    }
+    REQUIRE(rows.size() == 18);
+    // (t0 + F / R) / t = 1, i.e. t0 / t = 1 - F / (R t), linear in t0.
+    Eigen::VectorXd a(rows.size()), y(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto k = static_cast<Eigen::Index>(i);
+        a(k) = 1.0 / rows[i][1];
+        y(k) = 1.0 - rows[i][0] / (best_flops_per_s * rows[i][1]);
+    }
+    const double fixed_s = a.dot(y) / a.dot(a);
+    double worst = 0;
+    for (const auto& [flops, seconds] : rows)
+        worst = std::max(worst, std::abs((fixed_s + flops / best_flops_per_s) / seconds - 1));
+    std::printf("fixed time per GEMM call: %.3f us, worst 16-bit square %.1f %%\n", 1e6 * fixed_s,
+                100 * worst);
+    // Pinned so that a changed fixture shows; docs/DESIGN.md quotes it.
+    CHECK_REL(fixed_s, 6.03e-6, 1e-3);
+    CHECK(worst < 0.035);
 }
