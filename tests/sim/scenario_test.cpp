@@ -275,6 +275,11 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
     CHECK(parse_scenario(minimal(R"("precision": "fp8", "training": {"fp8_weights": true})"),
                          "s.json")
               .training.fp8_weights);
+    // A string field holds a name or an id: a megabyte name would be echoed into every message.
+    CHECK_THAT(error_of(minimal(R"("name": ")" + std::string(2000, 'x') + "\"")),
+               Catch::Contains("name: is 2000 bytes long; at most 1024"));
+    CHECK(parse_scenario(minimal(R"("name": ")" + std::string(1024, 'x') + "\""), "s.json")
+              .name.size() == 1024);
     CHECK_THAT(error_of(minimal(R"("parallel": {"cp": 3})")),
                Catch::Contains("parallel.cp: 2 × cp must divide"));
     CHECK_THAT(error_of(minimal(R"("training": {"framework": "caffe"})")),

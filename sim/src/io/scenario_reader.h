@@ -139,6 +139,11 @@ public:
         const json* v = get(key);
         if (!v) return std::nullopt;
         if (!v->is_string()) fail(key, "must be a string, got " + type_of(*v));
+        // Names and ids are short; a longer one would be echoed into every message and report.
+        constexpr std::size_t kMaxStringBytes = 1024;
+        if (v->get_ref<const std::string&>().size() > kMaxStringBytes)
+            fail(key, "is " + std::to_string(v->get_ref<const std::string&>().size()) +
+                          " bytes long; at most " + std::to_string(kMaxStringBytes));
         return v->get<std::string>();
     }
     template <class E, std::size_t N>
