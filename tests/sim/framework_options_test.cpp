@@ -26,6 +26,18 @@ sim::Layout fsdp_layout(int tp, int pp, int dp, int micro_batch, int global_batc
     return l;
 }
 
+// Megatron-Core, TP 4 with sequence parallelism, 16 data-parallel replicas of micro-batch 1.
+sim::Layout mcore_tp4_layout(int global_batch) {
+    sim::Layout l;
+    l.framework = sim::Framework::megatron_core;
+    l.tp = 4;
+    l.sequence_parallel = true;
+    l.dp = 16;
+    l.micro_batch = 1;
+    l.global_batch = global_batch;
+    return l;
+}
+
 sim::PlanResult run(const sim::Layout& l, sim::Precision p = sim::Precision::bf16,
                     const sim::Workload& w = test::llama3_8b(true)) {
     const sim::PlanResult r = sim::evaluate(w, test::h100_cluster(8), l, p);
@@ -201,13 +213,7 @@ TEST_CASE("FSDP2 copies around each gather and reduce, per micro-batch unless pi
 
 TEST_CASE("FP8 weight storage keeps linear weights in one byte and gathers them as FP8",
           "[engine]") {
-    sim::Layout l;
-    l.framework = sim::Framework::megatron_core;
-    l.tp = 4;
-    l.sequence_parallel = true;
-    l.dp = 16;
-    l.micro_batch = 1;
-    l.global_batch = 64;
+    sim::Layout l = mcore_tp4_layout(64);
     l.zero = 1;
     const sim::PlanResult plain = run(l, sim::Precision::fp8);
     l.fp8_weights = true;
@@ -226,13 +232,7 @@ TEST_CASE("FP8 weight storage keeps linear weights in one byte and gathers them 
 }
 
 TEST_CASE("an FP8 activation-input store halves the saved MLP-up output", "[engine]") {
-    sim::Layout l;
-    l.framework = sim::Framework::megatron_core;
-    l.tp = 4;
-    l.sequence_parallel = true;
-    l.dp = 16;
-    l.micro_batch = 1;
-    l.global_batch = 16;
+    sim::Layout l = mcore_tp4_layout(16);
     const sim::Workload w = test::llama3_8b(true);
     const sim::PlanResult plain = run(l, sim::Precision::fp8, w);
     l.fp8_activation_input = true;
