@@ -233,8 +233,9 @@ std::string describe_limit(const PlanResult& r) {
     case Limit::none:
         return {};
     case Limit::invalid_layout:
-        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers or batch "
-               "divisibility)";
+        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers, batch "
+               "divisibility, or interleaving's micro-batches per pipeline stage under this "
+               "framework)";
     case Limit::out_of_memory:
         if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0 &&
             r.memory_gib.offloaded_host > r.memory_gib.host_capacity)
