@@ -1,6 +1,7 @@
 // Megatron-Core's distributed optimizer (ZeRO-1) and its pipeline split as NeMo's recipes run
 // them: the updated weights' all-gather behind the next forward, 16-bit weight gathers beside
-// fp32 gradient reduce-scatters, and virtual chunks that hold only the embedding or the loss.
+// fp32 gradient reduce-scatters, virtual chunks that hold only the embedding or the loss, and
+// interleaving with micro-batch groups.
 #include "clusterplan/sim/step_model.h"
 #include "engine/pipeline_stages.h"
 #include "engine_fixtures.h"
@@ -80,4 +81,34 @@ TEST_CASE("a virtual chunk may hold only the embedding or the loss", "[engine]")
     l.virtual_stages = 9;
     l.global_batch = 72;
     CHECK(sim::evaluate(w, c, l, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+}
+
+TEST_CASE("interleaving groups micro-batches that pp does not divide under Megatron-Core",
+          "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    const sim::Cluster c = test::a100_cluster(8, 1600);
+    auto limit = [&](sim::Layout l) { return sim::evaluate(w, c, l, sim::Precision::bf16).limit; };
+    sim::Layout v;
+    v.tp = 8;
+    v.pp = 8;
+    v.dp = 1;
+    v.micro_batch = 1;
+    v.global_batch = 64;
+    v.recompute = sim::Recompute::full;
+    v.schedule = sim::Schedule::interleaved;
+    v.virtual_stages = 2;
+    // 60 micro-batches, not a multiple of pp=8: Megatron-LM refuses them; Megatron-Core runs
+    // groups of 10 per virtual stage (60 % 10 == 0), warming up two more micro-batches.
+    const sim::PlanResult divisible = sim::evaluate(w, c, v, sim::Precision::bf16);
+    v.global_batch = 60;
+    v.framework = sim::Framework::megatron_lm;
+    CHECK(limit(v) == sim::Limit::invalid_layout);
+    v.framework = sim::Framework::megatron_core;
+    CHECK(sim::interleave_group_size(v) == 10);
+    const sim::PlanResult grouped = sim::evaluate(w, c, v, sim::Precision::bf16);
+    REQUIRE(grouped.limit == sim::Limit::none);
+    CHECK(grouped.memory_gib.activations > divisible.memory_gib.activations);
+    v.global_batch = 7; // fewer micro-batches than stages: no group fits
+    CHECK(sim::interleave_group_size(v) == 0);
+    CHECK(limit(v) == sim::Limit::invalid_layout);
 }

@@ -2,7 +2,6 @@
 // physical trends the model must show.
 #include "clusterplan/sim/step_model.h"
 #include "engine/model_constants.h"
-#include "engine/pipeline_stages.h"
 #include "engine/transformer_work.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -176,22 +175,6 @@ TEST_CASE("invalid layouts are reported, not timed", "[engine]") {
     CHECK(limit(v) == sim::Limit::none); // 12 layers per stage in 5 uneven chunks
     v.virtual_stages = 13;
     CHECK(limit(v) == sim::Limit::invalid_layout); // a chunk without a layer
-    v.virtual_stages = 2;
-    // 60 micro-batches, not a multiple of pp=8: Megatron-LM refuses them; Megatron-Core runs
-    // groups of 10 per virtual stage (60 % 10 == 0), warming up two more micro-batches.
-    const sim::PlanResult divisible = sim::evaluate(w, c, v, sim::Precision::bf16);
-    v.global_batch = 60;
-    v.framework = sim::Framework::megatron_lm;
-    CHECK(limit(v) == sim::Limit::invalid_layout);
-    v.framework = sim::Framework::megatron_core;
-    CHECK(sim::interleave_group_size(v) == 10);
-    const sim::PlanResult grouped = sim::evaluate(w, c, v, sim::Precision::bf16);
-    REQUIRE(grouped.limit == sim::Limit::none);
-    CHECK(grouped.memory_gib.activations > divisible.memory_gib.activations);
-    v.global_batch = 7; // fewer micro-batches than stages: no group fits
-    CHECK(sim::interleave_group_size(v) == 0);
-    CHECK(limit(v) == sim::Limit::invalid_layout);
-    v.global_batch = 64;
     sim::Layout z = layout(8, 8, 1, 1, 64);
     z.zero = 4;
     CHECK(limit(z) == sim::Limit::invalid_layout);

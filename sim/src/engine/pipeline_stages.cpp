@@ -47,6 +47,12 @@ std::string set_stage_layers(const std::vector<int>& stages, int layers, Layout&
     return {};
 }
 
+std::string stage_layers_problem(const std::vector<int>& stage_layers, int pp, int layers) {
+    Layout split;
+    split.pp = pp;
+    return set_stage_layers(stage_layers, layers, split);
+}
+
 int interleave_group_size(const Layout& layout) {
     const int m = layout.micro_batches(), p = layout.pp;
     if (p < 1 || m < p) return 0;

@@ -46,5 +46,7 @@ int interleave_group_size(const Layout& layout);
 // Stores an explicit per-stage list in `layout` (which keeps the first, last and fullest middle
 // stage). Returns why the list is not valid for `layers` and layout.pp, or empty.
 std::string set_stage_layers(const std::vector<int>& stage_layers, int layers, Layout& layout);
+// Why a split cannot run over `pp` stages of a `layers`-layer model ("" when it can).
+std::string stage_layers_problem(const std::vector<int>& stage_layers, int pp, int layers);
 
 } // namespace cp::sim

@@ -82,9 +82,8 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
                                 "), got " + std::to_string(*p.pp));
     if (!p.stage_layers.empty()) {
         if (!p.pp) p.pp = static_cast<int>(p.stage_layers.size());
-        Layout probe;
-        probe.pp = *p.pp;
-        if (const std::string why = set_stage_layers(p.stage_layers, s.layers, probe); !why.empty())
+        if (const std::string why = stage_layers_problem(p.stage_layers, *p.pp, s.layers);
+            !why.empty())
             fail("parallel.stage_layers", why);
     }
     // Megatron splits only a fully recomputed layer's input, which sequence parallelism

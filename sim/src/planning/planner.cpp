@@ -234,8 +234,7 @@ std::string describe_limit(const PlanResult& r) {
         return {};
     case Limit::invalid_layout:
         return "the layout does not match the model and cluster (tp·pp·dp, heads, layers, batch "
-               "divisibility, or interleaving's micro-batches per pipeline stage under this "
-               "framework)";
+               "divisibility, or interleaving's micro-batches per stage under this framework)";
     case Limit::out_of_memory:
         if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0 &&
             r.memory_gib.offloaded_host > r.memory_gib.host_capacity)
@@ -436,14 +435,12 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
                                     std::to_string(*value));
 
     // The parser checks a file's split; an editor's split reaches here unparsed.
-    if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer) {
-        Layout split;
-        split.pp = p.pp.value_or(static_cast<int>(p.stage_layers.size()));
+    if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer)
         if (const std::string why =
-                set_stage_layers(p.stage_layers, sc.workload.shape.layers, split);
+                stage_layers_problem(p.stage_layers, p.pp.value_or(int(p.stage_layers.size())),
+                                     sc.workload.shape.layers);
             !why.empty())
             throw ScenarioError(origin, "parallel.stage_layers", why);
-    }
     if (p.zero && *p.zero > node.accelerator.max_zero_stage)
         throw ScenarioError(origin, "parallel.zero",
                             "the training software of " + node.accelerator.id +

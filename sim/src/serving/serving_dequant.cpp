@@ -80,6 +80,18 @@ void add_mixed_input_gemm(const ServingSetup& st, const GemmShape& g, double cou
 
 } // namespace
 
+// int8 runs as int8 x int8 tensor-core GEMMs in TensorRT's PTQ engines and in the W8A8 path of
+// vLLM (SmoothQuant / compressed-tensors checkpoints: cutlass_scaled_mm with per-token activation
+// scales, compute capability 7.5 and up) and TensorRT-LLM (SmoothQuant). Parts without int8
+// tensor cores (V100: no int8 figure), TGI (its int8 options, EETQ and bitsandbytes, are
+// weight-only) and eager PyTorch dequantise instead.
+bool runs_int8_gemms(ServingEngine engine, const AcceleratorSpec& d) {
+    const bool int8_engine =
+        engine == ServingEngine::tensorrt ||
+        (d.is_gpu && (engine == ServingEngine::vllm || engine == ServingEngine::tensorrt_llm));
+    return int8_engine && is_known(d.int8_tops);
+}
+
 void add_dense_weight_gemm(const ServingSetup& st, const GemmShape& g, double count,
                            ServingTerms& t) {
     const int threshold = st.policy().int4_reconstruct_rows;

@@ -326,15 +326,7 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     // (NxD Inference trn2 Llama 3.1 405B tutorial, "Flash attention"; under LNC 1, on
     // NeuronCore-v2, only from 4096 tokens).
     st.fused_attention = st.policy().fused_attention || st.hw.neuron_core_v3;
-    // int8 runs as int8 x int8 tensor-core GEMMs at the int8 peak in TensorRT's PTQ engines and in
-    // the W8A8 path of vLLM (SmoothQuant / compressed-tensors checkpoints: cutlass_scaled_mm with
-    // per-token activation scales, compute capability 7.5 and up) and TensorRT-LLM (SmoothQuant).
-    // Parts without int8 tensor cores (V100: no int8 figure), TGI (its int8 options, EETQ and
-    // bitsandbytes, are weight-only) and eager PyTorch dequantise instead (serving_dequant.cpp).
-    const bool int8_gemms =
-        engine == ServingEngine::tensorrt ||
-        (d.is_gpu && (engine == ServingEngine::vllm || engine == ServingEngine::tensorrt_llm));
-    if (weights == StorageType::int8 && int8_gemms && is_known(d.int8_tops)) {
+    if (weights == StorageType::int8 && runs_int8_gemms(engine, d)) {
         st.int8_compute = true;
         st.int8_activations = engine == ServingEngine::tensorrt;
         st.rates.size_curve_flops_scale = st.rates.peak_flops / (d.int8_tops * 1e12);

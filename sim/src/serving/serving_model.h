@@ -158,6 +158,9 @@ double serving_weight_bytes(const Workload& workload, StorageType weights);
 void add_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double weight_bytes,
                      double count, ServingTerms& terms,
                      ServingTerm compute_term = ServingTerm::compute);
+// Whether int8 weights run as int8 x int8 tensor-core GEMMs at the part's int8 peak (else they
+// are dequantised into 16-bit GEMMs; serving_dequant.cpp).
+bool runs_int8_gemms(ServingEngine engine, const AcceleratorSpec& device);
 // One linear layer's GEMM on the deployment's stored weights, through the engine's kernel for
 // that storage (serving_dequant.cpp).
 void add_dense_weight_gemm(const ServingSetup& setup, const GemmShape& gemm, double count,
