@@ -19,7 +19,8 @@ double slots_wait_s(double rate, double stay_s, int slots, double quantile);
 // `slots` slots free up: the first arrivals take the free slots, and request k waits until
 // k - slots requests have left. Stays of the mean length leave the slots in generations, request
 // k waiting (k - slots / 2)(1/mu - 1/rate) averaged over a generation (renewal theory: a slot
-// has completed t/stay - (1 - cv^2)/2 stays by t, cv = 0 here). The `quantile` request's wait
+// has completed t/stay - (1 - cv^2)/2 stays by t, cv = 0 here: Cox, Renewal Theory, 1962, the
+// asymptotic renewal function). The `quantile` request's wait
 // (rank quantile x n), or the mean over the run (NaN quantile).
 double finite_slot_wait_s(double n, int slots, double mu, double rate, double quantile);
 
