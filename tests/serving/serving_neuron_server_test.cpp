@@ -247,6 +247,18 @@ TEST_CASE("NxD's expert MLPs on Neuron devices have static shapes: a decode step
     const double e1024 = prefill_terms(st, 1, 1024, 0, true)[ServingTerm::expert_compute];
     const double e2048 = prefill_terms(st, 1, 2048, 0, true)[ServingTerm::expert_compute];
     CHECK_REL(e1024 / e2048, 143.0 / 159.0, 0.05);
+    // Each rank gathers and accumulates every block over the whole hidden width: 3 x 512 x 2048
+    // x 2 bytes per block and layer, the same on 4 ranks as on 32, where the experts' own
+    // weights split over the ranks.
+    // (The rest of the memory term, weights and elementwise rows, is under a tenth of it.)
+    auto memory_s = [&](int tp) {
+        ServingSetup s = st;
+        s.tp = tp;
+        return prefill_terms(s, 1, 2048, 0, true)[ServingTerm::weights];
+    };
+    const double block_s = 48.0 * 159.0 * 3.0 * 512.0 * 2048.0 * 2.0 / st.rates.hbm_bytes_per_s;
+    CHECK(memory_s(4) > block_s);
+    CHECK(memory_s(32) > block_s);
 }
 
 TEST_CASE("a Neuron server with async scheduling runs its host loop beside the device's step") {

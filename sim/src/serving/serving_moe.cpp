@@ -29,9 +29,11 @@ namespace {
 // each expert's rows into 512-row blocks, every expert holding at least one, padding included:
 // ceil((T k - (E - 1)) / 512) + E - 1 blocks (forward_blockwise; DEFAULT_BLOCK_SIZE,
 // moe/model_utils.py).
+constexpr double kNeuronExpertBlockRows = 512;
+
 void neuron_expert_blocks(double tokens, double k, double experts, bool context_encoding,
                           double& gemms, double& rows) {
-    constexpr double kBlockRows = 512;
+    constexpr double kBlockRows = kNeuronExpertBlockRows;
     const double routed = tokens * k;
     if (routed < experts) {
         gemms = routed;
@@ -63,8 +65,19 @@ void add_moe_gemms(const ServingSetup& st, double tokens, double count, ServingT
     // One GEMM per expert reached, each reading that expert's weights.
     double gemms = experts * (1.0 - std::pow(1.0 - std::min(1.0, k / experts), tokens));
     double rows = tokens * k / gemms;
-    if (neuron_devices(st.hw))
+    if (neuron_devices(st.hw)) {
         neuron_expert_blocks(tokens, k, experts, context_encoding, gemms, rows);
+        if (rows == kNeuronExpertBlockRows) {
+            // Every TP rank gathers each block's rows over the whole hidden width and adds the
+            // block's whole-width output into its copy of the layer output (read and write):
+            // TP shards the experts' intermediate width, not these rows (blockwise_mm's
+            // hidden_states and output are (T + 1, H) on each rank; the torch path's
+            // hidden_states[block_token_indices] and output[...] += block_output,
+            // expert_mlps_v2.py torch_blockwise_matmul_inference @ fecfe75).
+            const double block_bytes = rows * h * 2.0;
+            t[ServingTerm::weights] += count * hbm_s(st, 3.0 * gemms * block_bytes, block_bytes);
+        }
+    }
     add_weight_gemm(st, {rows, up * fe / tp, h, gemms}, wb, count, t,
                     ServingTerm::expert_compute); // up(+gate)
     add_weight_gemm(st, {rows, h, fe / tp, gemms}, wb, count, t,
