@@ -181,7 +181,7 @@ TEST_CASE("the attention kernel generation and eager PyTorch are scenario fields
     CHECK_THAT(error_of(R"({"model": {"preset": "llama3-8b"}, )" + cluster +
                         R"(, "training": {"framework": "megatron-core", "torch_compile": false}})"),
                Catch::Contains("training.torch_compile: false is modelled for training.framework "
-                               "pytorch-fsdp only"));
+                               "pytorch-fsdp or deepspeed only"));
     CHECK_THAT(error_of(R"({"model": {"preset": "gpt3-175b"}, )" + cluster +
                         R"(, "training": {"framework": "pytorch-fsdp", "torch_compile": false}})"),
                Catch::Contains("Llama-style blocks"));

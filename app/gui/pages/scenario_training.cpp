@@ -72,7 +72,8 @@ ScenarioTraining::ScenarioTraining(QWidget* parent) : QWidget(parent) {
     torch_compile_ = new QCheckBox(tr("torch.compile (fused pointwise kernels)"));
     torch_compile_->setObjectName(QStringLiteral("torch_compile"));
     torch_compile_->setToolTip(
-        tr("PyTorch FSDP with Llama-style blocks: off runs the block's pointwise ops (RMSNorm, "
+        tr("PyTorch FSDP or DeepSpeed with Llama-style blocks: off runs the block's pointwise ops "
+           "(RMSNorm, "
            "RoPE, SwiGLU) as eager PyTorch kernels, one memory round trip per op, as the Llama "
            "reference code writes them. The other frameworks run fused kernels."));
     message_ = new QLabel;

@@ -63,11 +63,12 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
         s.flash_attention =
             named == Framework::automatic || framework_profile(named).fused_attention;
     if (sc.training.torch_compile && !*sc.training.torch_compile) {
-        // Counted for the Llama reference block as eager PyTorch writes it (transformer_work.h).
-        if (named != Framework::pytorch_fsdp)
+        // Counted for the Llama reference block as eager PyTorch writes it (transformer_work.h);
+        // DeepSpeed's engine trains the module it is given, eager unless compiled.
+        if (named != Framework::pytorch_fsdp && named != Framework::deepspeed)
             fail("training.torch_compile",
-                 "false is modelled for training.framework pytorch-fsdp only (the other "
-                 "frameworks run fused kernels)");
+                 "false is modelled for training.framework pytorch-fsdp or deepspeed only (the "
+                 "other frameworks run fused kernels)");
         if (!s.gated_mlp)
             fail("training.torch_compile",
                  "false is modelled for Llama-style blocks (model.gated_mlp true) only");
@@ -136,7 +137,9 @@ void resolve_layout_fields(Scenario& sc, bool flash_attention_given, const std::
 namespace cp::sim {
 
 bool eager_pointwise_kernels(const Scenario& sc) {
-    return sc.training.torch_compile == false && sc.training.framework == Framework::pytorch_fsdp &&
+    const Framework fw = sc.training.framework;
+    return sc.training.torch_compile == false &&
+           (fw == Framework::pytorch_fsdp || fw == Framework::deepspeed) &&
            sc.workload.shape.gated_mlp;
 }
 

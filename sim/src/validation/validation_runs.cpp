@@ -396,17 +396,20 @@ std::vector<ValidationRun> parse_validation_runs(const std::string& text,
         run.framework = *fw;
         // torch_compile false: the Llama block's pointwise ops run as eager PyTorch kernels
         // (TransformerShape::eager_elementwise); true or empty: fused.
-        // A gated block is the Llama reference code under pytorch-fsdp; a GeLU block is the BERT
-        // reference code (transformer_work.cpp) in plain PyTorch (megatron-lm's profile or
-        // pytorch-fsdp). Megatron-Core and the other engines always run fused kernels.
+        // A gated block is the Llama reference code under pytorch-fsdp or DeepSpeed's engine
+        // (which trains the module it is handed, e.g. Hugging Face's eager LlamaForCausalLM); a
+        // GeLU block is the BERT reference code (transformer_work.cpp) in plain PyTorch
+        // (megatron-lm's profile or pytorch-fsdp). Megatron-Core and the other engines always
+        // run fused kernels.
         if (row.has_optional("torch_compile") && !row.flag("torch_compile")) {
-            const bool plain_pytorch =
-                run.framework == Framework::pytorch_fsdp ||
-                (!run.workload.shape.gated_mlp && run.framework == Framework::megatron_lm);
+            const bool gated = run.workload.shape.gated_mlp;
+            const bool plain_pytorch = run.framework == Framework::pytorch_fsdp ||
+                                       (gated && run.framework == Framework::deepspeed) ||
+                                       (!gated && run.framework == Framework::megatron_lm);
             if (!plain_pytorch)
-                row.fail("torch_compile", "false is counted for pytorch-fsdp Llama-style "
-                                          "(gated MLP) blocks and for megatron-lm or "
-                                          "pytorch-fsdp GeLU blocks");
+                row.fail("torch_compile", "false is counted for pytorch-fsdp or deepspeed "
+                                          "Llama-style (gated MLP) blocks and for megatron-lm "
+                                          "or pytorch-fsdp GeLU blocks");
             run.workload.shape.eager_elementwise = true;
         }
         // model_code llama-reference: the reference block's complex RoPE and separate
