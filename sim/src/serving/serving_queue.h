@@ -20,4 +20,7 @@ double slots_wait_s(double rate, double stay_s, int slots, double quantile);
 // one prompt's share of a full iteration, the utilisation the prompt rate times that share.
 double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile);
 
+// The prefill queue of a finite run of `n` prompts arriving at `rate` (serving_queue.cpp).
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile, bool paced);
+
 } // namespace cp::sim
