@@ -353,28 +353,19 @@ FiniteRunLoad run_load(const ServingCapacity& c, const EngineFactors& f, double 
     return r;
 }
 
-// The prefill queue of a finite run whose N prompts arrive at `rate` for N/rate seconds: the
-// M/D/1 wait while the prompts' prefill work is below the arrival window; where it is above
-// (rate x prefill >= 1) the backlog grows through the window, request k (k = 0 .. N - 1: the first
-// finds the replica idle) waiting k (prefill - 1/rate), (N - 1)/2 of that on average, plus the
-// queue's fluctuation at the capped utilisation.
-// Paced arrivals (one every 1/rate exactly, a client launching its requests in turn) have no such
-// fluctuation: only the backlog (D/D/1).
-double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile,
-                             bool paced) {
-    const double backlog_s =
-        rate * marginal_s >= 1.0 ? 0.5 * (n - 1.0) * (marginal_s - 1.0 / rate) : 0.0;
-    return backlog_s + (paced ? 0.0 : prefill_queue_s(rate, marginal_s, quantile));
-}
-
 } // namespace
 
 FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
                                  const BatchPlan& plan, const ServingCapacity& c, int input_tokens,
                                  int output_tokens, double rate, int requests, double quantile,
-                                 SchedulerLoop scheduler, bool paced) {
+                                 SchedulerLoop scheduler, bool paced, int output_tokens_max) {
     const double n = std::max(1, requests);
     const double slots = std::max(1, plan.batch);
+    // The run lasts until its longest answer ends. Requests all present from the start see their
+    // batch shrink as shorter answers finish; an arrival stream's requests see the run's body
+    // (Little's law holds whatever the spread), its drain only lengthening the run.
+    const double extra =
+        longest_output_tokens(output_tokens, output_tokens_max, std::min(n, slots)) - output_tokens;
     const double context = decode_context_tokens(st, input_tokens, output_tokens);
     const double arrive_s = is_known(rate) && rate > 0 ? n / rate : 0.0;
     double b = std::min(slots, n), step_s = c.decode_step_s, wait_s = 0, duration_s = 0;
@@ -387,16 +378,17 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         marginal =
             std::min(c.prefill_s, shared_prefill_s(st, f, input_tokens, prompts_per_s, step_s));
         const double stay_s = c.prefill_s + output_tokens * step_s;
+        const double tail_s = arrive_s > 0 ? 0.0 : extra * step_s;
         // Slots bound the run: the replica completes at most `slots` requests per stay.
         const double mu = slots / stay_s;
         const double offered = arrive_s > 0 ? n / arrive_s : std::numeric_limits<double>::max();
         const bool slot_bound = n * stay_s / (arrive_s + stay_s) > slots;
         if (slot_bound && offered > mu) {
-            duration_s = n / mu + stay_s;
+            duration_s = n / mu + stay_s + tail_s;
             wait_s = arrive_s > 0 ? finite_slot_wait_s(n, plan.batch, mu, offered, quantile)
                                   : 0.5 * n / mu;
         } else {
-            duration_s = arrive_s + stay_s;
+            duration_s = arrive_s + stay_s + tail_s;
             wait_s = slot_bound ? slots_wait_s(offered, stay_s, plan.batch, quantile) : 0.0;
         }
         // Work conservation: the run lasts at least as long as the replica needs for every
@@ -444,8 +436,9 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     } else {
         admission_s = likely_admission_wait_s(st.policy(), others, arrivals_per_s, step_s);
     }
-    FiniteRunLoad r = run_load(c, f, b, others, step_s, wait_s, scheduler,
-                               prefill_wait_s + admission_s, n * output_tokens / duration_s);
+    FiniteRunLoad r =
+        run_load(c, f, b, others, step_s, wait_s, scheduler, prefill_wait_s + admission_s,
+                 n * output_tokens / (duration_s + (arrive_s > 0 ? extra * step_s : 0)));
     // A gap between two tokens of the running requests is one iteration: a decode step alone, or
     // one that also encodes a prompt, whether the engine runs the prompt in the decodes' iteration
     // (TensorRT-LLM's in-flight batching, vLLM's chunked prefill) or in one of its own, the

@@ -108,7 +108,12 @@ struct FiniteRunLoad {
 FiniteRunLoad serving_finite_run(const ServingSetup& setup, const EngineFactors& factors,
                                  const BatchPlan& plan, const ServingCapacity& capacity,
                                  int input_tokens, int output_tokens, double rate, int requests,
-                                 double quantile, SchedulerLoop scheduler = {}, bool paced = false);
+                                 double quantile, SchedulerLoop scheduler = {}, bool paced = false,
+                                 int output_tokens_max = 0);
+
+// Expected longest of `draws` answers of mean length `mean` that stop at their end-of-sequence
+// token, at most `cap` tokens (the run's max_tokens; 0 or `mean`: every answer is `mean` long).
+double longest_output_tokens(double mean, int cap, double draws);
 
 // `clients` closed-loop clients, each sending its next request when the last one completes (the
 // concurrency sweeps of genai-perf/AIPerf and TGI's virtual users): the replica holds

@@ -136,7 +136,8 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
                 ? serving_closed_loop(st, f, plan, cap, run.input_tokens, run.output_tokens,
                                       run.concurrency, loop)
                 : serving_finite_run(st, f, plan, cap, run.input_tokens, run.output_tokens,
-                                     run.request_rate_per_s, run.requests, run.quantile, loop);
+                                     run.request_rate_per_s, run.requests, run.quantile, loop,
+                                     false, run.output_tokens_max);
         if (run.metric == ServingMetric::ttft_ms) return fr.ttft_ms;
         // The median of the gaps between tokens (most iterations carry no prompt).
         if (run.metric == ServingMetric::tpot_ms && run.per_gap && run.quantile == 0.5 &&

@@ -42,4 +42,18 @@ double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile)
     return md1_wait_s(std::min(0.95, prompts_per_s * marginal_s), marginal_s, quantile);
 }
 
+// The prefill queue of a finite run whose N prompts arrive at `rate` for N/rate seconds: the
+// M/D/1 wait while the prompts' prefill work is below the arrival window; where it is above
+// (rate x prefill >= 1) the backlog grows through the window, request k (k = 0 .. N - 1: the first
+// finds the replica idle) waiting k (prefill - 1/rate), (N - 1)/2 of that on average, plus the
+// queue's fluctuation at the capped utilisation.
+// Paced arrivals (one every 1/rate exactly, a client launching its requests in turn) have no such
+// fluctuation: only the backlog (D/D/1).
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile,
+                             bool paced) {
+    const double backlog_s =
+        rate * marginal_s >= 1.0 ? 0.5 * (n - 1.0) * (marginal_s - 1.0 / rate) : 0.0;
+    return backlog_s + (paced ? 0.0 : prefill_queue_s(rate, marginal_s, quantile));
+}
+
 } // namespace cp::sim

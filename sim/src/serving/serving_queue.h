@@ -29,4 +29,7 @@ double finite_slot_wait_s(double n, int slots, double mu, double rate, double qu
 // one prompt's share of a full iteration, the utilisation the prompt rate times that share.
 double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile);
 
+// The prefill queue of a finite run of `n` prompts arriving at `rate` (serving_queue.cpp).
+double finite_prefill_wait_s(double n, double rate, double marginal_s, double quantile, bool paced);
+
 } // namespace cp::sim

@@ -232,6 +232,9 @@ ServingRunSet parse_serving_runs(std::string_view text) {
                 run.prefill_tokens_per_iteration = r.at("max_num_tokens").get<int>();
             run.input_tokens = r.at("input_tokens").get<int>();
             run.output_tokens = r.at("output_tokens").get<int>();
+            run.output_tokens_max = r.value("output_tokens_max", 0);
+            if (run.output_tokens_max != 0 && run.output_tokens_max < run.output_tokens)
+                bad(where, "output_tokens_max must be at least output_tokens");
             if (r.contains("batch_scheduler_policy")) {
                 const std::string policy =
                     ascii_lower(r.at("batch_scheduler_policy").get<std::string>());

@@ -93,6 +93,10 @@ struct ServingRun {
     double runtime_bytes_per_slot_vocab = kUnknown;
     int input_tokens = 0;
     int output_tokens = 0; // 0 for encoders/CNNs
+    // The answers' cap where they end at their end-of-sequence token under a max_tokens limit, so
+    // their lengths spread below it around output_tokens (the mean); 0 = every answer is
+    // output_tokens long (ignore_eos, or fixed lengths).
+    int output_tokens_max = 0;
     // TensorRT-LLM's batch scheduler policy where the source sets it (`batch_scheduler_policy`):
     // max_utilization admits a request by the KV blocks it uses now and pauses requests when the
     // cache fills (true here); guaranteed_no_evict reserves each request's whole sequence (false);
