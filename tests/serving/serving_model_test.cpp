@@ -6,6 +6,7 @@
 #include "clusterplan/sim/serving_plan.h"
 #include "serving/serving_eval.h"
 #include "serving/serving_model.h"
+#include "serving/serving_queue.h"
 #include "serving_fixture.h"
 #include "tolerance.h"
 
@@ -315,4 +316,17 @@ TEST_CASE("serving: int8 runs W8A8 GEMMs at the int8 peak where the part has int
     // V100 has no int8 tensor cores, TGI's int8 is weight-only: both dequantise to 16 bit.
     CHECK_FALSE(setup("p3dn.24xlarge", ServingEngine::vllm, StorageType::int8).int8_compute);
     CHECK_FALSE(setup("p4de.24xlarge", ServingEngine::tgi, StorageType::int8).int8_compute);
+}
+
+TEST_CASE("a finite run past its slots: the first arrivals take the free slots, the rest wait for "
+          "slots to free") {
+    // 300 requests at 100/s on 128 slots freed at 16/s: 1/16 - 1/100 s more per request.
+    const double per_request_s = 1.0 / 16 - 1.0 / 100;
+    CHECK(finite_slot_wait_s(300, 128, 16, 100, 0.2) == 0.0); // rank 60 < the head start of 64
+    CHECK(cp::test::within_rel(finite_slot_wait_s(300, 128, 16, 100, 0.5), 86 * per_request_s,
+                               1e-12));
+    CHECK(cp::test::within_rel(finite_slot_wait_s(300, 128, 16, 100, kUnknown),
+                               236.0 * 236.0 / 600.0 * per_request_s, 1e-12));
+    // Arrivals slower than the slots free up never wait.
+    CHECK(finite_slot_wait_s(300, 128, 16, 10, 0.5) == 0.0);
 }

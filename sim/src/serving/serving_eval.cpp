@@ -393,7 +393,8 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
         const bool slot_bound = n * stay_s / (arrive_s + stay_s) > slots;
         if (slot_bound && offered > mu) {
             duration_s = n / mu + stay_s;
-            wait_s = 0.5 * n * (1.0 / mu - (arrive_s > 0 ? 1.0 / offered : 0.0));
+            wait_s = arrive_s > 0 ? finite_slot_wait_s(n, plan.batch, mu, offered, quantile)
+                                  : 0.5 * n / mu;
         } else {
             duration_s = arrive_s + stay_s;
             wait_s = slot_bound ? slots_wait_s(offered, stay_s, plan.batch, quantile) : 0.0;

@@ -29,6 +29,14 @@ double slots_wait_s(double rate, double stay_s, int slots, double quantile) {
     return 0.5 * std::log(p_wait / (1.0 - quantile)) / drain_per_s;
 }
 
+double finite_slot_wait_s(double n, int slots, double mu, double rate, double quantile) {
+    const double per_request_s = std::max(0.0, 1.0 / mu - 1.0 / rate);
+    const double head_start = 0.5 * std::max(1, slots);
+    if (is_known(quantile)) return std::max(0.0, quantile * n - head_start) * per_request_s;
+    if (n <= head_start) return 0;
+    return (n - head_start) * (n - head_start) / (2.0 * n) * per_request_s;
+}
+
 double prefill_queue_s(double prompts_per_s, double marginal_s, double quantile) {
     if (!(prompts_per_s > 0) || !(marginal_s > 0)) return 0;
     return md1_wait_s(std::min(0.95, prompts_per_s * marginal_s), marginal_s, quantile);
