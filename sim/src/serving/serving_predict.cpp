@@ -19,7 +19,14 @@ double copies_running(const ServingRun& run, const ServingSetup& st) {
 // copies than the chip has cores (NeuronPerf's n_models below the core count), the idle cores
 // draw nothing and each copy streams at the chip's bandwidth over the copies.
 ServingSetup run_setup(const ServingRun& run, const NodeSpec& node) {
-    ServingSetup st = make_serving_setup(run.workload, node, run.engine, run.weights, run.kv_cache,
+    // A system whose GPUs are a point-to-point NVLink board keeps the instance's accelerator and
+    // per-GPU link total; its collectives see the board's mesh (collectives.cpp, mesh_share).
+    NodeSpec board = node;
+    if (run.nvlink_mesh_gpus > 0) {
+        board.accelerators_per_node = run.nvlink_mesh_gpus;
+        board.intra_link = IntraNodeLink::nvlink;
+    }
+    ServingSetup st = make_serving_setup(run.workload, board, run.engine, run.weights, run.kv_cache,
                                          run.tp, 1, nullptr);
     // A run that states its attention implementation (NxD Inference's --attn-kernel-enabled: the
     // NKI flash-attention kernel) overrides the engine's default.

@@ -222,6 +222,10 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.models = r.value("models", 0);
             run.workers_per_model = std::max(1, r.value("workers_per_model", 1));
             run.replicas = std::max(1, r.value("replicas", 1));
+            run.nvlink_mesh_gpus = r.value("nvlink_mesh_gpus", 0);
+            if (run.nvlink_mesh_gpus != 0 &&
+                (run.nvlink_mesh_gpus < 2 || run.nvlink_mesh_gpus > 64))
+                bad(where, "nvlink_mesh_gpus must be 2 to 64 (GPUs on the NVLink board)");
             if (r.contains("kv_memory_fraction"))
                 run.kv_memory_fraction = r.at("kv_memory_fraction").get<double>();
             run.kv_cache_tokens = r.value("kv_cache_tokens", 0.0);

@@ -35,7 +35,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 23, 4, 0.8142, 1.4034, 0.7337, 6.4222},
-        {"tensorrt-llm", G::hopper, 69, 9, 0.8406, 2.1474, 0.6236, 3.5051},
+        {"tensorrt-llm", G::hopper, 69, 9, 0.8406, 2.1474, 0.6236, 2.8459},
         {"tensorrt-llm", G::ada, 4, 1, 0.9580, 1.0241, 0.9539, 1.0274},
         {"tensorrt-llm moe", G::hopper, 2, 1, 1.4229, 1.9448, 1.3577, 2.0100},
         {"vllm", G::ampere, 136, 12, 0.7948, 2.3523, 0.1805, 7.4441},
@@ -55,7 +55,7 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 16, 3, 0.8046, 1.9629, 0.4240, 2.0642},
-        {"tensorrt-llm", G::hopper, 62, 8, 0.8856, 2.1735, 0.5840, 4.6948},
+        {"tensorrt-llm", G::hopper, 62, 8, 0.8856, 2.1735, 0.5840, 3.1927},
         {"tensorrt-llm moe", G::hopper, 2, 1, 1.6230, 2.3627, 1.5306, 2.4552},
         {"vllm", G::ampere, 138, 13, 0.8674, 1.3631, 0.5837, 2.2037},
         {"vllm", G::hopper, 56, 9, 0.7768, 2.4424, 0.6811, 5.0460},

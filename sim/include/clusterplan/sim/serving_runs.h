@@ -74,6 +74,10 @@ struct ServingRun {
     // Data-parallel copies of the replica the figure covers (a system of 8 GPUs each serving the
     // model alone: 8): the load splits evenly over them and throughput is their sum.
     int replicas = 1;
+    // The run's GPUs sit on a board of this many joined point to point by NVLink, no NVSwitch
+    // (HGX H100 4-GPU: each GPU's 18 links run 6 to each peer), not on the instance's fabric;
+    // 0 = the instance's own. A tensor-parallel group then drives only the links to its members.
+    int nvlink_mesh_gpus = 0;
     // Share of free memory the benchmark gave the KV cache where it set one (trtllm-bench's
     // --kv_cache_free_gpu_mem_fraction); NaN = the engine's default.
     double kv_memory_fraction = kUnknown;
