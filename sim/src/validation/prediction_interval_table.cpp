@@ -13,7 +13,7 @@ const std::vector<ResidualBucket>& residual_buckets() {
         {"deepspeed", G::ampere, 26, 4, 0.8658, 1.1366, 0.8501, 1.2172},
         {"fsdp", G::ampere, 166, 8, 0.8743, 1.0338, 0.8158, 1.3107},
         {"fsdp", G::hopper, 137, 9, 0.8894, 1.1382, 0.8181, 1.2660},
-        {"megatron", G::volta, 2, 2, 0.8495, 1.1036, 0.8178, 1.1354},
+        {"megatron", G::volta, 2, 2, 0.8958, 1.1088, 0.8692, 1.1354},
         {"megatron", G::ampere, 148, 5, 0.9364, 1.1991, 0.9184, 1.9428},
         {"megatron", G::hopper, 170, 13, 0.8674, 1.0897, 0.8192, 1.2610},
         {"neuron", G::trainium, 19, 3, 0.8684, 1.1050, 0.8445, 1.2439},
