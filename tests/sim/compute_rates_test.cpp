@@ -9,6 +9,7 @@
 #include "tolerance.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace cp;
 
@@ -46,4 +47,27 @@ TEST_CASE("power-capped and estimated-peak parts reach their published sustained
     CHECK_REL(achieved_tflops(part("A10G", 70, 300), 10240), 69.47 * f, 0.03);
     // A part without a published sustained rate keeps the default best fraction.
     CHECK(achieved_tflops(part("A10G-like", 70, 300), 10240) < 0.85 * 70 * f);
+}
+
+TEST_CASE("a V100 board allowed more power than the 300 W SXM2 clocks higher, up to its rating",
+          "[engine]") {
+    // The 300 W SXM2 is the reference: no gain, nor for a lower-power board (its rating carries
+    // its clock).
+    CHECK(sim::power_headroom_clock_gain(part("V100-32GB", 125, 300)) == 1.0);
+    CHECK(sim::power_headroom_clock_gain(part("V100-PCIe", 112, 250)) == 1.0);
+    // DGX-2 (350 W, same rating): the cube law of the power ratio.
+    CHECK_REL(sim::power_headroom_clock_gain(part("V100-32GB", 125, 350)), std::cbrt(350.0 / 300.0),
+              1e-9);
+    // DGX-2H (450 W, 130 TFLOPS rating): the cube law, less what the higher rating already holds.
+    CHECK_REL(sim::power_headroom_clock_gain(part("V100-32GB", 130, 450)),
+              std::cbrt(1.5) * 125.0 / 130.0, 1e-9);
+    // Never past the board's rated clock: at 1,000 W the clock stops at the 125 TFLOPS rating,
+    // 125 / 112.3 of the reference board's loaded clock.
+    CHECK_REL(sim::power_headroom_clock_gain(part("V100-32GB", 125, 1000)), 125.0 / 112.3, 1e-9);
+    // Parts without a reference board are unchanged.
+    CHECK(sim::power_headroom_clock_gain(part("A10G", 70, 450)) == 1.0);
+    // The gain reaches the GEMM rate.
+    CHECK_REL(achieved_tflops(part("V100-32GB", 125, 350), 8192) /
+                  achieved_tflops(part("V100-32GB", 125, 300), 8192),
+              std::cbrt(350.0 / 300.0), 1e-6);
 }

@@ -96,11 +96,31 @@ double power_limited_clock_fraction(const AcceleratorSpec& accelerator) {
     return std::cbrt(limit / tdp);
 }
 
+double power_headroom_clock_gain(const AcceleratorSpec& accelerator) {
+    // The clock rises with the cube root of the power allowed over the reference board's (the
+    // inverse of power_limited_clock_fraction), from the reference board's loaded clock, which is
+    // at least its best measured GEMM rate over its rated peak. It cannot pass this board's own
+    // rated clock, and a rating above the reference's already carries part of the gain.
+    const double tdp = accelerator.tdp_w, peak16 = accelerator.peak_16bit();
+    if (!is_known(tdp) || !is_known(peak16) || peak16 <= 0) return 1.0;
+    for (const auto& ref : model::kPowerReferences) {
+        if (!accelerator.id.starts_with(ref.device_prefix) || tdp <= ref.reference_w) continue;
+        const double reference_clock = ref.reference_best_tflops / ref.reference_peak_tflops;
+        const double rated_clock = peak16 / ref.reference_peak_tflops;
+        const double clock =
+            std::min(reference_clock * std::cbrt(tdp / ref.reference_w), rated_clock);
+        // Relative to the clock the default fraction already assumes at the reference power.
+        return std::max(1.0, clock / reference_clock / rated_clock);
+    }
+    return 1.0;
+}
+
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,
                                 const CalibrationProfile* calibration) {
     ComputeRates r;
     r.peak_flops = accelerator.peak(precision) * 1e12;
-    r.power_clock_fraction = power_limited_clock_fraction(accelerator);
+    r.power_clock_fraction =
+        power_limited_clock_fraction(accelerator) * power_headroom_clock_gain(accelerator);
     r.best_gemm_fraction = best_fraction(accelerator, precision) * model::kFrameworkGemmFactor;
     r.hbm_bytes_per_s = accelerator.hbm_gbytes_per_s * 1e9;
     r.fused_attention_fraction = flash_attention_fraction(accelerator);

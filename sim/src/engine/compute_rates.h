@@ -39,6 +39,9 @@ struct ComputeRates {
 
 // The SM clock a power limit below TDP leaves for compute-bound kernels, relative to TDP.
 double power_limited_clock_fraction(const AcceleratorSpec& accelerator);
+// Clock gain of a board allowed more power than its part's reference board (model_constants.h
+// kPowerReferences), relative to the rated clock of its own peak.
+double power_headroom_clock_gain(const AcceleratorSpec& accelerator);
 
 // Builds the rates; calibration may be null. Reads no strings on the per-GEMM path.
 ComputeRates make_compute_rates(const AcceleratorSpec& accelerator, Precision precision,

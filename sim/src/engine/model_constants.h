@@ -40,6 +40,20 @@ inline constexpr std::array<SustainedGemmRate, 3> kSustainedGemmRates{
     {{"T4", 24.0, 2.0 * 4096.0 * 4096.0 * 4096.0},
      {"L4", 53.80, 2.0 * 8192.0 * 8192.0 * 8192.0},
      {"A10G", 69.47, 2.0 * 10240.0 * 10240.0 * 10240.0}}};
+// A board allowed more power than the part the best GEMM fraction describes runs a faster clock.
+// V100: the fraction describes the 300 W SXM2 (NVIDIA V100 datasheet; DGX-1, p3), whose best
+// published cuBLAS FP16 rate on a DGX-1, 112.3 TFLOPS (Baidu DeepBench@30c5115
+// results/train/DeepBench_NV_V100.xlsx, 4096 x 7000 x 4096), puts its loaded clock at no less than
+// 112.3 / 125 of the 1,530 MHz the 125 TFLOPS rating is quoted at. The 350 W SXM3 of the DGX-2
+// (same rating) and the 450 W part of the DGX-2H (130 TFLOPS rating) clock higher by the cube law
+// of compute_rates.cpp power_limited_clock_fraction, up to their own rated clock.
+struct PowerReference {
+    std::string_view device_prefix;
+    double reference_w;
+    double reference_peak_tflops;
+    double reference_best_tflops;
+};
+inline constexpr std::array<PowerReference, 1> kPowerReferences{{{"V100", 300.0, 125.0, 112.3}}};
 // Whole-framework factor on top of the best GEMM rate: kernel-launch gaps, wave quantisation of
 // real (non-multiple-of-tile) shapes and the host-side scheduling of an eager framework
 // (PyTorch/Megatron). Tuned on the published runs.

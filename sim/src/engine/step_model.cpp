@@ -78,8 +78,9 @@ PlanResult evaluate_generic(const Workload& workload, const Cluster& cluster, co
     PlanResult r;
     const double m = layout.micro_batches();
     r.micro_batches = layout.micro_batches();
-    const double per_mb_s =
-        workload.flops_per_sample * layout.micro_batch / (rates.peak_flops * fraction);
+    // The fraction holds at the measured boards' clocks; power limit or headroom moves the clock.
+    const double per_mb_s = workload.flops_per_sample * layout.micro_batch /
+                            (rates.peak_flops * rates.power_clock_fraction * fraction);
     r.breakdown_s.compute_s = m * per_mb_s;
     const int g = net.devices_per_node;
     const int dp_local = std::min(layout.dp, g);
