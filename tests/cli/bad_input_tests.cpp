@@ -368,6 +368,10 @@ std::vector<Case> calibration_cases() {
          with(text, row,
               "       1e999        262144     float     sum      -1    92.79   11.30   19.78"),
          {}},
+        {"busbw off algbw x 2(n-1)/n",
+         "bus-factor.txt",
+         with(text, "11.30   19.78", "11.30   25.00"),
+         {"line 19", "column 'busbw'"}},
         {"only comments", "comments.txt", "# nccl-tests version 2.17.1\n#\n# nothing ran\n", {}},
         // Regressions: std::regex overflowed the stack on long header lines (segfault).
         {"2 MB rank line",

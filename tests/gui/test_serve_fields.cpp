@@ -1,7 +1,8 @@
 // Serve page fields that the file carried and the form now edits: a batch above the engine
 // build's max batch is named as it is entered (the parser's sentence), and the shared shape
 // editor's learned position table, attention kernel and MoE capacity factor are written over the
-// model section field by field, so every other field of the file survives the round trip.
+// model section field by field, so every other field of the file survives the round trip; a file's
+// request rate and latency limits load unrounded.
 #include "app_context.h"
 #include "clusterplan/sim/scenario.h"
 #include "gui_test_support.h"
@@ -14,6 +15,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <QTest>
 #include <QToolButton>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -192,5 +194,45 @@ TEST_CASE("A file's capacity factor finer than the field survives other edits", 
     shape->layersField()->setValue(16);
     CHECK(json::parse(form->question().model_json) ==
           json({{"preset", "mixtral-8x7b"}, {"capacity_factor", 1.333}, {"layers", 16}}));
+    CHECK(test::ModelGuard::violations() == 0);
+}
+
+TEST_CASE("The Serve page holds a file's request rate and limits as given", "[gui][serve]") {
+    test::TempDataDir data;
+    AppContext context;
+    MainWindow window(context);
+    test::ModelGuard guard(&window);
+    // Below the old field's 3 decimals: 2.5e-4 req/s loaded as 0, "saturated".
+    test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1",
+        "model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"},
+        "serving": {"request_rate_per_s": 0.00025, "input_tokens": 1024, "output_tokens": 128,
+                    "slo": {"ttft_ms": 0.04, "tpot_ms": 0.004}}})");
+    ServePage* page = window.servePage();
+    ServingForm* form = page->form();
+    window.show();
+    window.showPage(QStringLiteral("serve"));
+    QTest::qWait(50);
+    const cp::service::ServingQuestion q = form->question();
+    CHECK(q.request_rate_per_s == 0.00025);
+    CHECK(q.ttft_ms == 0.04);
+    CHECK(q.tpot_ms == 0.004);
+    auto* rate = test::named_child<QDoubleSpinBox>(form, "request_rate");
+    CHECK(rate->text() == QStringLiteral("0.00025 req/s"));
+    // The parser's lowest rate, and one of full precision, survive typing.
+    for (const char* typed : {"0.000001", "0.0000123456789012345"}) {
+        rate->selectAll();
+        QTest::keyClicks(rate, QString::fromLatin1(typed));
+        rate->interpretText();
+        CHECK(form->question().request_rate_per_s == std::stod(typed));
+    }
+    rate->setValue(0.00025);
+    test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-low-rate.png"));
+    REQUIRE(test::run_study(page));
+    REQUIRE(page->errorText().isEmpty());
+    const cp::sim::Scenario back =
+        cp::sim::parse_scenario(cp::sim::scenario_to_json(page->study()->scenario), "saved");
+    REQUIRE(back.serving);
+    CHECK(back.serving->request_rate_per_s == 0.00025);
+    CHECK(back.serving->slo.tpot_ms == 0.004);
     CHECK(test::ModelGuard::violations() == 0);
 }

@@ -2,8 +2,15 @@
 #include "clusterplan/sim/calibration_import.h"
 #include "tolerance.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace cp::sim;
 using cp::test::calibration_fixture;
@@ -16,13 +23,13 @@ struct Row {
 };
 const Row kRows[] = {
     {1048576, 92.79, 11.30, 19.78, 92.15, 19.91},
-    {2097152, 93.25, 22.49, 39.36, 92.97, 39.47},
+    {2097152, 93.25, 22.49, 39.36, 92.97, 39.48},
     {4194304, 95.80, 43.78, 76.62, 94.03, 78.06},
-    {8388608, 134.30, 62.46, 109.30, 129.80, 113.07},
-    {16777216, 232.40, 72.19, 126.33, 231.00, 127.08},
-    {33554432, 358.10, 93.70, 163.97, 355.70, 165.10},
-    {67108864, 579.90, 115.72, 202.52, 579.60, 202.61},
-    {134217728, 1162.00, 115.51, 202.13, 1166.00, 201.44},
+    {8388608, 134.30, 62.46, 109.31, 129.80, 113.10},
+    {16777216, 232.40, 72.19, 126.33, 231.00, 127.10},
+    {33554432, 358.10, 93.70, 163.98, 355.70, 165.08},
+    {67108864, 579.90, 115.72, 202.52, 579.60, 202.62},
+    {134217728, 1162.00, 115.51, 202.14, 1166.00, 201.44},
     {268435456, 2162.30, 124.14, 217.25, 2158.00, 217.68},
     {536870912, 4191.50, 128.09, 224.15, 4187.60, 224.36},
     {1073741824, 8193.00, 131.06, 229.35, 8196.40, 229.25},
@@ -47,6 +54,54 @@ void check_rows(const CollectiveTable& t, bool exact_algbw) {
         CHECK(s.wrong <= 0);
     }
 }
+// The fixture's rows with each busbw column rewritten as algbw x `factor`, printed as nccl-tests
+// prints it (2 decimals); every other line as it was.
+std::string with_bus_factor(const std::string& text, double factor) {
+    std::istringstream in(text);
+    std::string out;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::vector<std::string> t{std::istream_iterator<std::string>(words), {}};
+        if (line.empty() || line[0] == '#' || t.size() != 13 || !std::isdigit(t[0][0])) {
+            out += line + "\n";
+            continue;
+        }
+        for (const std::size_t alg : {std::size_t{6}, std::size_t{10}}) {
+            char bus[32];
+            std::snprintf(bus, sizeof bus, "%.2f", std::stod(t[alg]) * factor);
+            t[alg + 1] = bus;
+        }
+        for (const std::string& w : t)
+            out += "  " + w;
+        out += "\n";
+    }
+    return out;
+}
+
+// The fixture with one token of the row of `bytes` replaced (column as split on blanks), and the
+// 1-based number of that line.
+std::string with_token(const std::string& text, const std::string& bytes, std::size_t column,
+                       const std::string& value, std::size_t& line_no) {
+    std::istringstream in(text);
+    std::string out;
+    line_no = 0;
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++n;
+        std::istringstream words(line);
+        std::vector<std::string> t{std::istream_iterator<std::string>(words), {}};
+        if (!t.empty() && t[0] == bytes && line[0] != '#') {
+            line_no = n;
+            t.at(column) = value;
+            line.clear();
+            for (const std::string& w : t)
+                line += "  " + w;
+        }
+        out += line + "\n";
+    }
+    REQUIRE(line_no > 0);
+    return out;
+}
 } // namespace
 
 TEST_CASE("nccl-tests text output (current layout) imports exactly", "[calibration][import]") {
@@ -60,7 +115,7 @@ TEST_CASE("nccl-tests text output (current layout) imports exactly", "[calibrati
     CHECK(t.hosts == std::vector<std::string>{"dgx-a100-01"});
     CHECK(t.device == "NVIDIA A100-SXM4-80GB");
     CHECK(t.nccl_version == "2.27.3");
-    CHECK(t.avg_busbw_gbytes_per_s == 146.763);
+    CHECK(t.avg_busbw_gbytes_per_s == 146.767);
     check_rows(t, true);
 }
 
@@ -196,7 +251,8 @@ TEST_CASE("multi-host nccl-tests logs count their nodes from the rank lines",
 TEST_CASE("a log with several consecutive runs gives one table per run", "[calibration][import]") {
     const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
     const std::string one = read_text(path);
-    std::string second = one;
+    // The same timings as an all_gather: busbw is algbw x (n-1)/n there.
+    std::string second = with_bus_factor(one, 7.0 / 8.0);
     const auto pos = second.find("all_reduce_perf");
     second.replace(pos, 15, "all_gather_perf");
     const std::string both = one + "NCCL INFO chatter between runs\n" + second;
@@ -218,4 +274,50 @@ TEST_CASE("a log with several consecutive runs gives one table per run", "[calib
         Catch::Matchers::Contains("two-runs.log line " + std::to_string(line_no) + ":"));
     // One run: identical to the single-run parser.
     REQUIRE(parse_nccl_tests_text_runs(one, path).size() == 1);
+}
+
+TEST_CASE("nccl-tests rows whose bandwidths contradict size and time are refused",
+          "[calibration][import]") {
+    const std::string path = calibration_fixture("nccl_tests_allreduce_a100x8.txt");
+    const std::string text = read_text(path);
+    std::size_t line_no = 0;
+    // 8 MiB in 134.30 us is 62.46 GB/s; 62.50 is beyond the printed digits' rounding.
+    std::string bad = with_token(text, "8388608", 6, "62.50", line_no);
+    CHECK_THROWS_WITH(parse_nccl_tests_text(bad, "x.txt"),
+                      Catch::Matchers::Contains("x.txt line " + std::to_string(line_no) +
+                                                ": column 'algbw' is 62.50 GB/s") &&
+                          Catch::Matchers::Contains("size / time is 62.46"));
+    // all_reduce on 8 ranks: busbw = algbw x 2(n-1)/n = 1.75 x algbw.
+    bad = with_token(text, "8388608", 7, "110.30", line_no);
+    CHECK_THROWS_WITH(parse_nccl_tests_text(bad, "x.txt"),
+                      Catch::Matchers::Contains("x.txt line " + std::to_string(line_no) +
+                                                ": column 'busbw' is 110.30") &&
+                          Catch::Matchers::Contains("for 8 ranks (1.75)"));
+    bad = with_token(text, "1073741824", 11, "229.40", line_no);
+    CHECK_THROWS_WITH(
+        parse_nccl_tests_text(bad, "x.txt"),
+        Catch::Matchers::Contains("line " + std::to_string(line_no) + ": column 'in-place busbw'"));
+    bad = with_token(text, "2097152", 9, "94.00", line_no);
+    CHECK_THROWS_WITH(parse_nccl_tests_text(bad, "x.txt"),
+                      Catch::Matchers::Contains("line " + std::to_string(line_no) +
+                                                ": column 'in-place algbw' is 22.56"));
+    // The last printed digit's rounding is allowed: 19.775 prints as 19.78 or 19.77.
+    CHECK_NOTHROW(parse_nccl_tests_text(with_token(text, "1048576", 7, "19.77", line_no), "x"));
+    // Each collective's factor: all_gather (n-1)/n, broadcast 1.
+    std::string gather = with_bus_factor(text, 7.0 / 8.0);
+    gather.replace(gather.find("all_reduce_perf"), 15, "all_gather_perf");
+    CHECK(parse_nccl_tests_text(gather, "ag.txt").ranks == 8);
+    CHECK_THROWS_WITH(parse_nccl_tests_text(gather, "ag.txt", "broadcast"),
+                      Catch::Matchers::Contains("column 'busbw'") &&
+                          Catch::Matchers::Contains("broadcast's bus factor (1)"));
+    CHECK_NOTHROW(parse_nccl_tests_text(with_bus_factor(text, 1.0), "bc.txt", "broadcast"));
+
+    // -J JSON prints the same numbers: a bus_bw off algbw x 1.75 is refused naming the field.
+    const std::string json_path = calibration_fixture("nccl_tests_allreduce_a100x8.json");
+    std::string json = read_text(json_path);
+    const auto bus = json.find("\"bus_bw\":") + 9;
+    json.replace(bus, json.find(',', bus) - bus, "21.5");
+    CHECK_THROWS_WITH(parse_nccl_tests_json(json, "x.json"),
+                      Catch::Matchers::Contains("x.json: results[0]: field 'out_of_place.bus_bw' "
+                                                "is 21.5 GB/s"));
 }

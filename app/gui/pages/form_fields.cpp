@@ -4,8 +4,10 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLocale>
 #include <QSpinBox>
 #include <QWidget>
+#include <cfloat>
 
 namespace cp::gui {
 
@@ -30,6 +32,36 @@ QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& 
     auto* box = new QDoubleSpinBox;
     box->setRange(min, max);
     box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setToolTip(tip);
+    box->setAccelerated(true);
+    return box;
+}
+
+namespace {
+
+// Shows and takes a value as its shortest round-tripping decimal, so the field holds any double
+// the scenario parser accepts: a fixed number of decimals rounded 2.5e-4 req/s to 0 ("saturated").
+class ExactDoubleSpinBox : public QDoubleSpinBox {
+public:
+    ExactDoubleSpinBox() {
+        // QDoubleSpinBox rounds every value to its decimals; its ceiling (DBL_MAX_10_EXP +
+        // DBL_DIG) is far below the spacing of doubles in any field's range, so nothing rounds.
+        setDecimals(DBL_MAX_10_EXP + DBL_DIG);
+    }
+    QString textFromValue(double value) const override {
+        QLocale shown = locale();
+        shown.setNumberOptions(shown.numberOptions() | QLocale::OmitGroupSeparator);
+        return shown.toString(value, 'f', QLocale::FloatingPointShortest);
+    }
+};
+
+} // namespace
+
+QDoubleSpinBox* exact_real_field(double min, double max, const QString& suffix,
+                                 const QString& tip) {
+    QDoubleSpinBox* box = new ExactDoubleSpinBox;
+    box->setRange(min, max);
     box->setSuffix(suffix);
     box->setToolTip(tip);
     box->setAccelerated(true);

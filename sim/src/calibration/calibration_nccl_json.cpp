@@ -1,5 +1,6 @@
 // nccl-tests `-J` JSON (util.cu, JSON_FILE_VERSION 2) and the validation CSV tables.
 #include "calibration_json.h"
+#include "calibration_printed_bw.h"
 #include "calibration_text_util.h"
 #include "clusterplan/sim/calibration_import.h"
 
@@ -20,6 +21,7 @@ double json_number(const json& v, const std::string& where) {
 struct Timing {
     double time_us = std::nan(""), algbw = std::nan(""), busbw = std::nan("");
     long long wrong = -1;
+    bool cpu_time = false;
 };
 
 Timing read_timing(const json& obj, const std::string& where) {
@@ -27,6 +29,7 @@ Timing read_timing(const json& obj, const std::string& where) {
     if (obj.is_null()) return t;
     if (!obj.is_object()) throw CalibrationInputError(where + " is not an object");
     const char* time_key = obj.contains("time") ? "time" : "cpu_time";
+    t.cpu_time = !obj.contains("time");
     if (!obj.contains(time_key)) throw CalibrationInputError(where + ".time is missing");
     t.time_us = json_number(obj[time_key], where + "." + time_key);
     if (!obj.contains("alg_bw")) throw CalibrationInputError(where + ".alg_bw is missing");
@@ -98,6 +101,12 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
         doc["average_bus_bandwidth"]["bandwidth"].is_number())
         table.avg_busbw_gbytes_per_s = doc["average_bus_bandwidth"]["bandwidth"].get<double>();
 
+    struct RowTimings {
+        std::string where;
+        double bytes;
+        Timing out, in;
+    };
+    std::vector<RowTimings> timings;
     const json& results = doc["results"];
     for (std::size_t i = 0; i < results.size(); ++i) {
         const std::string where = source + ": results[" + std::to_string(i) + "]";
@@ -128,9 +137,27 @@ CollectiveTable parse_nccl_tests_json(std::string_view text, const std::string& 
                                         "; a failed correctness check cannot calibrate");
         if (!(s.time_us > 0) || s.bytes < 0)
             throw CalibrationInputError(where + ".time must be a positive number of microseconds");
+        timings.push_back({where, s.bytes, out, in});
         table.samples.push_back(s);
     }
     detail::finish_table(table, source);
+    // The -J writer prints the same three numbers as the text table (src/util.cu
+    // writeBenchmarkLineBody), so the same checks hold; the rank count is config.devices'.
+    for (const RowTimings& row : timings)
+        for (const auto& [t, block] :
+             {std::pair{&row.out, "out_of_place."}, std::pair{&row.in, "in_place."}}) {
+            if (std::isnan(t->time_us)) continue;
+            const detail::PrintedTiming printed{detail::shortest_decimal(t->time_us),
+                                                detail::shortest_decimal(t->algbw),
+                                                detail::shortest_decimal(t->busbw),
+                                                t->cpu_time,
+                                                block,
+                                                "field",
+                                                "alg_bw",
+                                                "bus_bw"};
+            detail::check_printed_bandwidths(row.bytes, printed, table.collective, table.ranks,
+                                             row.where);
+        }
     return table;
 }
 

@@ -1,6 +1,7 @@
 // nccl-tests text output. Column positions come from the commented header line, so the
 // older layouts (no redop/root columns, "error" instead of "#wrong") and the newer ones (root,
 // per-iteration and timestamp columns) all parse; rows must have every column.
+#include "calibration_printed_bw.h"
 #include "calibration_text_util.h"
 #include "clusterplan/sim/calibration_import.h"
 
@@ -11,9 +12,17 @@
 namespace cp::sim {
 namespace {
 
+// A data row's printed timings, checked once the rank count is known.
+struct PrintedRow {
+    std::size_t line_no = 0;
+    double bytes = 0;
+    std::vector<detail::PrintedTiming> timings;
+};
+
 struct Columns {
     int size = -1, count = -1, type = -1;
     int time[2] = {-1, -1}, algbw[2] = {-1, -1}, busbw[2] = {-1, -1}, wrong[2] = {-1, -1};
+    bool cpu_time = false;
     std::size_t n = 0;
     bool timestamp = false;
 };
@@ -34,6 +43,7 @@ Columns columns_from_header(const std::vector<std::string>& names) {
         else if (name == "time" || name == "cputime") {
             if (++block > 1) break;
             c.time[block] = idx;
+            c.cpu_time = name == "cputime";
         } else if (block >= 0 && name == "algbw")
             c.algbw[block] = idx;
         else if (block >= 0 && name == "busbw")
@@ -57,6 +67,7 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
     std::string logged_collective;
     std::map<int, std::string> rank_hosts;
     Columns cols;
+    std::vector<PrintedRow> printed;
     bool have_header = false;
     int gpus_per_thread = 0, threads = 0;
     const std::regex rank_re(
@@ -183,6 +194,14 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
         if (s.time_us <= 0)
             throw CalibrationInputError(fmt_line(source, line_no) +
                                         ": field 'time' must be positive");
+        PrintedRow row{line_no, s.bytes, {}};
+        for (int b = 0; b < 2; ++b)
+            if (cols.time[b] >= 0 && cols.algbw[b] >= 0 && cols.busbw[b] >= 0)
+                row.timings.push_back({toks[static_cast<std::size_t>(cols.time[b])],
+                                       toks[static_cast<std::size_t>(cols.algbw[b])],
+                                       toks[static_cast<std::size_t>(cols.busbw[b])], cols.cpu_time,
+                                       b == 0 ? "" : "in-place "});
+        printed.push_back(std::move(row));
         table.samples.push_back(s);
     }
     if (!have_header)
@@ -201,8 +220,14 @@ CollectiveTable parse_nccl_tests_text(std::string_view text, const std::string& 
     if (table.ranks == 0 && !table.samples.empty()) {
         const auto& s = table.samples.back();
         table.ranks = ranks_from_ratio(collective, s.busbw_gbytes_per_s / s.algbw_gbytes_per_s);
-        if (table.ranks == 0 && threads > 0) table.ranks = threads * gpus_per_thread;
     }
+    // Rank lines or the largest row's busbw/algbw give the rank count the factors need; the
+    // nThread x nGpus fallback counts one process's devices only, so it checks nothing.
+    for (const PrintedRow& row : printed)
+        for (const PrintedTiming& t : row.timings)
+            check_printed_bandwidths(row.bytes, t, collective, table.ranks,
+                                     fmt_line(source, row.line_no));
+    if (table.ranks == 0 && threads > 0) table.ranks = threads * gpus_per_thread;
     return table;
 }
 

@@ -4,6 +4,8 @@
 #include "clusterplan/sim/result.h"
 #include "clusterplan/sim/step_model.h"
 
+#include <string>
+
 namespace cp::sim {
 
 // Limit::none when the layout can run, else Limit::invalid_layout. Rules: every count >= 1;
@@ -17,6 +19,9 @@ namespace cp::sim {
 // stage 0..3; grad_compression in (0, 1]; parameter servers >= 1 when used; generic
 // (non-transformer) workloads are data parallel only (tp = pp = 1).
 Limit check_layout(const Workload& workload, const Cluster& cluster, const Layout& layout);
+// The rule that check_layout finds broken, as one sentence naming it ("" when the layout runs);
+// an automatic framework is resolved first, as evaluate does.
+std::string layout_problem(const Workload& workload, const Cluster& cluster, const Layout& layout);
 
 // Whether the layout's (resolved) framework runs it on this accelerator: ZeRO stage, ZeRO with
 // pipeline parallelism, context parallelism (framework.h). `automatic` allows everything.

@@ -5,6 +5,7 @@
 #include "clusterplan/sim/purchase_costs.h"
 #include "clusterplan/sim/scaling.h"
 #include "engine/framework_rates.h"
+#include "engine/layout_check.h"
 #include "engine/model_constants.h"
 #include "engine/optimizer_state.h"
 #include "engine/pipeline_stages.h"
@@ -36,7 +37,8 @@ struct BestPlan {
     Layout layout;
     PlanResult result;
     std::uint64_t invalid = 0;
-    PlanResult first_problem; // first invalid/unknown result, for the error message
+    PlanResult first_problem; // first invalid/unknown result and its layout, for the error message
+    Layout problem_layout;
     bool has_problem = false;
 
     void offer(const Layout& layout_in, const PlanResult& r) {
@@ -49,6 +51,7 @@ struct BestPlan {
             ++invalid;
             if (!has_problem) {
                 first_problem = r;
+                problem_layout = layout_in;
                 has_problem = true;
             }
         }
@@ -226,50 +229,6 @@ std::vector<std::string> searched_fields(const Scenario& sc) {
     if (!p.cp && !generic && sc.workload.shape.seq_len >= kContextParallelMinSeqLen)
         out.push_back("cp");
     return out;
-}
-
-std::string describe_limit(const PlanResult& r) {
-    switch (r.limit) {
-    case Limit::none:
-        return {};
-    case Limit::invalid_layout:
-        return "the layout does not match the model and cluster (tp·pp·dp, heads, layers, batch "
-               "divisibility, or interleaving's micro-batches per stage under this framework)";
-    case Limit::out_of_memory:
-        if (r.memory_gib.total <= r.memory_gib.capacity && r.memory_gib.host_capacity > 0 &&
-            r.memory_gib.offloaded_host > r.memory_gib.host_capacity)
-            return "offloaded state does not fit in host memory: " +
-                   format_gib(r.memory_gib.offloaded_host) + " needed per device, " +
-                   format_gib(r.memory_gib.host_capacity) + " available";
-        if (r.memory_gib.total <= r.memory_gib.capacity) // fits, but not within the headroom
-            return "does not fit in the memory headroom: " + format_gib(r.memory_gib.total) +
-                   " needed per device of " + format_gib(r.memory_gib.capacity) +
-                   ", above constraints.max_memory_fraction";
-        {
-            // What does not fit: the parts, largest first, so the user sees which to shard or cut.
-            const MemoryGib& m = r.memory_gib;
-            std::vector<std::pair<double, const char*>> parts = {{m.weights, "weights"},
-                                                                 {m.gradients, "gradients"},
-                                                                 {m.optimizer, "optimizer state"},
-                                                                 {m.activations, "activations"}};
-            std::stable_sort(parts.begin(), parts.end(),
-                             [](const auto& a, const auto& b) { return a.first > b.first; });
-            std::string split;
-            for (const auto& [gib, name] : parts)
-                if (gib > 0)
-                    split +=
-                        (split.empty() ? "" : ", ") + std::string(name) + " " + format_gib(gib);
-            return "does not fit in memory: " + format_gib(m.total) + " needed per device (" +
-                   split + "), " + format_gib(m.capacity) + " available";
-        }
-    case Limit::cannot_train:
-        return "the accelerator cannot train at this precision";
-    case Limit::unknown_hardware:
-        return "a figure the model needs (peak FLOP/s at this precision, memory or bandwidth) is "
-               "unknown "
-               "for this accelerator";
-    }
-    return "not valid";
 }
 
 bool inter_node_over_tcp(const PlanReport& report) {
@@ -479,8 +438,14 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
                 ")");
     }
     if (!best.any) {
-        const std::string reason =
+        std::string reason =
             best.has_problem ? describe_limit(best.first_problem) : "no layout evaluated";
+        // The rule the layout breaks, rather than every rule a layout can break.
+        if (best.has_problem && best.first_problem.limit == Limit::invalid_layout)
+            reason = (evaluated > 1
+                          ? "none of " + std::to_string(evaluated) + " layouts runs; the first: "
+                          : std::string()) +
+                     layout_problem(sc.workload, cluster, best.problem_layout);
         throw ScenarioError(origin, "parallel",
                             "no valid layout on " + node.instance_type + ": " + reason);
     }
