@@ -14,7 +14,7 @@ const std::vector<ResidualBucket>& residual_buckets() {
         {"deepspeed", G::hopper, 2, 1, 0.9944, 1.0518, 0.9872, 1.0590},
         {"fsdp", G::ampere, 166, 8, 0.8743, 1.0338, 0.8158, 1.3107},
         {"fsdp", G::hopper, 137, 9, 0.8894, 1.1382, 0.8181, 1.2660},
-        {"megatron", G::volta, 2, 2, 0.8495, 1.1036, 0.8178, 1.1354},
+        {"megatron", G::volta, 2, 2, 0.8958, 1.1088, 0.8692, 1.1354},
         {"megatron", G::ampere, 149, 6, 0.9365, 1.1979, 0.9184, 1.9428},
         {"megatron", G::hopper, 175, 14, 0.8802, 1.0983, 0.8340, 1.2625},
         {"neuron", G::trainium, 19, 3, 0.8684, 1.1050, 0.8445, 1.2439},
