@@ -40,7 +40,6 @@ std::string scenario_to_json(const Scenario& sc) {
         model["seq_len"] = s.seq_len;
         model["vocab"] = s.vocab;
         model["learned_positions"] = s.learned_positions;
-        if (s.max_positions > 0) model["max_position_embeddings"] = s.max_positions;
         model["flash_attention"] = s.flash_attention;
         if (s.flash_attention_v1) model["attention_kernel"] = "flash1";
         model["params"] = w.params > 0 ? ojson(w.params) : ojson(nullptr);

@@ -51,9 +51,6 @@ void parse_model(Reader& r, Scenario& sc) {
     }
     if (auto v = r.integer("vocab", 1, limits::kMaxVocab)) s.vocab = *v;
     if (auto v = r.boolean("learned_positions")) s.learned_positions = *v;
-    // A context-extended variant (Llama 3.1 over Llama 3's shape) states its own limit.
-    const auto max_positions = r.integer("max_position_embeddings", 1, limits::kMaxSeqLen);
-    if (max_positions) s.max_positions = *max_positions;
     const auto flash = r.boolean("flash_attention");
     if (flash) s.flash_attention = *flash;
     if (auto kernel = r.string("attention_kernel")) {
@@ -91,13 +88,6 @@ void parse_model(Reader& r, Scenario& sc) {
             r.fail("kv_heads", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
                                    std::to_string(s.kv_heads));
         if (flops) r.fail("flops_per_sample", "only for generic models (leave out layers/hidden)");
-        if (s.max_positions > 0 && s.seq_len > s.max_positions)
-            r.fail(max_positions ? "max_position_embeddings" : "seq_len",
-                   "model.seq_len " + std::to_string(s.seq_len) + " exceeds the " +
-                       std::to_string(s.max_positions) + " positions " +
-                       (w.name.empty() ? std::string("the model") : w.name) +
-                       " reads (model.max_position_embeddings; state a larger one for a "
-                       "context-extended variant)");
         w.params = params ? *params : 0.0; // 0: the step model derives it from the shape
     } else {
         w.kind = WorkloadKind::generic;

@@ -37,10 +37,6 @@ void parse_seq_phases(Reader& r, Scenario& sc) {
     }
     if (std::abs(total - 1.0) > 1e-6)
         r.fail("seq_phases", "step fractions must add up to 1, got " + std::to_string(total));
-    if (w.shape.max_positions > 0 && longest > w.shape.max_positions)
-        r.fail("seq_phases", "a phase of " + std::to_string(longest) + " tokens exceeds the " +
-                                 std::to_string(w.shape.max_positions) + " positions " + w.name +
-                                 " reads (model.max_position_embeddings)");
     // Memory and the model's own figures follow the longest phase.
     w.shape.seq_len = longest;
 }

@@ -182,15 +182,6 @@ void check_serving_against_model(Scenario& sc, const std::string& origin) {
                                 std::to_string(std::int64_t{s.input_tokens} + s.output_tokens) +
                                 ") exceeds the " + std::to_string(w.shape.seq_len) +
                                 " learned positions of " + w.name + " (model.seq_len)");
-    if (w.kind == WorkloadKind::transformer && w.shape.max_positions > 0 &&
-        std::int64_t{s.input_tokens} + s.output_tokens > w.shape.max_positions)
-        throw ScenarioError(origin, "serving.input_tokens",
-                            "input_tokens + output_tokens (" +
-                                std::to_string(std::int64_t{s.input_tokens} + s.output_tokens) +
-                                ") exceeds the " + std::to_string(w.shape.max_positions) +
-                                " positions " + w.name +
-                                " reads (model.max_position_embeddings; state a larger one for "
-                                "a context-extended variant)");
     if (!is_known(s.request_rate_per_s) && s.replicas)
         sc.notes.push_back(
             "serving.replicas without a request rate: saturated throughput of that many replicas");

@@ -111,12 +111,6 @@ void validate_training_options(Scenario& sc) {
              "must be below model.hidden (" + std::to_string(s.hidden) + ")");
     if (t.seq_len > 0) {
         if (generic) fail(sc, "training.seq_len", "only for transformer models");
-        if (s.max_positions > 0 && t.seq_len > s.max_positions)
-            fail(sc, "training.seq_len",
-                 std::to_string(t.seq_len) + " exceeds the " + std::to_string(s.max_positions) +
-                     " positions " + w.name +
-                     " reads (model.max_position_embeddings; state a larger one for a "
-                     "context-extended variant)");
         if (t.seq_len != s.seq_len)
             sc.notes.push_back("training.seq_len " + std::to_string(t.seq_len) +
                                " replaces model.seq_len " + std::to_string(s.seq_len) +

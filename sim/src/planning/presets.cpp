@@ -37,7 +37,6 @@ std::vector<ModelPreset> parse_presets(std::string_view text) {
             s.seq_len = p.at("seq_len").get<int>();
             s.vocab = p.at("vocab").get<int>();
             s.learned_positions = p.value("learned_positions", false);
-            s.max_positions = p.value("max_position_embeddings", 0);
             s.flash_attention = p.value("flash_attention", false);
             s.moe.experts = p.value("experts", 0);
             s.moe.experts_per_token = p.value("experts_per_token", 0);

@@ -38,10 +38,6 @@ struct TransformerShape {
     int seq_len = 0;
     int vocab = 0;
     bool learned_positions = false; // adds seq_len*hidden parameters
-    // Positions a rotary (RoPE) model was trained to read, its config.json's
-    // max_position_embeddings: a longer context is outside what its weights were trained on, not
-    // a slower request. 0 = not stated (unlimited); learned position tables are bounded by seq_len.
-    int max_positions = 0;
     // Width of one attention head; 0 = hidden / heads. Qwen3 and GPT-OSS use heads wider or
     // narrower than that (Qwen3-30B-A3B: 32 heads of 128 over a 2,048 hidden size), so the query
     // width heads*head_dim differs from the hidden size.
