@@ -54,9 +54,6 @@ std::vector<Case> serving_cases() {
                          d["serving"]["input_tokens"] = 1000;
                      },
                      {"serving.input_tokens", "1256", "1024 learned positions"}),
-        serving_case("a Llama 3 prompt past its 8192 rotary positions",
-                     [](json& d) { d["serving"]["input_tokens"] = 8000; },
-                     {"serving.input_tokens", "8256", "8192 positions llama3-8b reads"}),
         serving_case("zero input tokens", [](json& d) { d["serving"]["input_tokens"] = 0; },
                      {"input_tokens"}),
         serving_case("zero replicas", [](json& d) { d["serving"]["replicas"] = 0; }, {"replicas"}),

@@ -32,8 +32,9 @@ TEST_CASE("serving runs: the longest of k answers spread evenly below the cap") 
     CHECK_REL(longest_output_tokens(100, 512, 3), 199.0 - 198.0 / 4.0, 1e-12);
 }
 
-TEST_CASE("serving runs: an offline run of answers that end at EOS drains at a shrinking batch; "
-          "an arrival stream's latencies keep the run's body") {
+TEST_CASE(
+    "serving runs: an offline run of answers that end at EOS drains at a shrinking batch, while "
+    "an arrival stream's latencies keep the run's body") {
     auto& fx = cp::test::serving_fixture();
     // AccelMark, vLLM 0.7.3, 100 ShareGPT prompts at once on one H100, mean answer 344 of 512.
     ServingRun run = published_run("accelmark-vllm073-h100-llama3-8b-tp1-offline-tput");
