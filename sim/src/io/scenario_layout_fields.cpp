@@ -26,6 +26,7 @@ void parse_parallel_layout_fields(Reader& r, ParallelSpec& p) {
 void parse_training_framework(Reader& r, TrainingSpec& t) {
     t.torch_compile = r.boolean("torch_compile");
     if (auto v = r.boolean("fp8_weights")) t.fp8_weights = *v;
+    if (auto v = r.boolean("fp32_grad_reduce")) t.fp32_grad_reduce = *v;
     if (auto name = r.string("framework")) {
         const auto fw = framework_from_name(*name);
         if (!fw)

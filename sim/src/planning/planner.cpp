@@ -106,6 +106,7 @@ Layout base_layout(const Scenario& sc) {
     l.cp = p.cp.value_or(1);
     l.distribute_saved_activations = p.distribute_saved_activations;
     l.fp8_weights = sc.training.fp8_weights;
+    l.fp32_grad_reduce = sc.training.fp32_grad_reduce;
     l.framework = sc.training.framework;
     if (!p.stage_layers.empty() && sc.workload.kind == WorkloadKind::transformer)
         set_stage_layers(p.stage_layers, sc.workload.shape.layers, l); // checked when parsed
