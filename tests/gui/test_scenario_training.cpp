@@ -136,3 +136,23 @@ TEST_CASE("Split activation checkpoints survive the editor only on the layout th
     QCoreApplication::processEvents();
     CHECK_FALSE(editor->scenario().parallel.distribute_saved_activations);
 }
+
+TEST_CASE("Real-valued fields give back the file's values unrounded", "[gui][plan][editor]") {
+    // Values finer than any fixed number of decimals: a rounded field would rewrite them on save.
+    const LoadedWindow w(
+        R"({"schema": "clusterplan.scenario/1", "model": {"preset": "mixtral-8x7b",
+            "capacity_factor": 1.234},
+            "cluster": {"instance": "p5.48xlarge", "nodes": 2}, "precision": "bf16",
+            "training": {"tokens": 1.23456e9},
+            "spot": {"checkpoint_write_s": 12.5, "restart_s": 90.25},
+            "constraints": {"deadline_hours": 12.25, "budget_usd": 1234.56}})",
+        "fine.json");
+    const cp::sim::Scenario back =
+        cp::sim::parse_scenario(cp::sim::scenario_to_json(w.editor()->scenario()), "back.json");
+    CHECK(back.workload.shape.moe.capacity_factor == 1.234);
+    CHECK(back.training.tokens == 1.23456e9);
+    CHECK(back.spot.checkpoint_write_s == 12.5);
+    CHECK(back.spot.restart_s == 90.25);
+    CHECK(back.constraints.deadline_hours == 12.25);
+    CHECK(back.constraints.budget_usd == 1234.56);
+}

@@ -27,21 +27,11 @@ void share_row_width(QWidget* field) {
     field->setSizePolicy(QSizePolicy::Ignored, field->sizePolicy().verticalPolicy());
 }
 
-QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
-                           const QString& tip) {
-    auto* box = new QDoubleSpinBox;
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    box->setToolTip(tip);
-    box->setAccelerated(true);
-    return box;
-}
-
 namespace {
 
 // Shows and takes a value as its shortest round-tripping decimal, so the field holds any double
-// the scenario parser accepts: a fixed number of decimals rounded 2.5e-4 req/s to 0 ("saturated").
+// the scenario parser accepts: a fixed number of decimals rounded 2.5e-4 req/s to 0 ("saturated")
+// and a 12.25 h deadline to 12.3 h.
 class ExactDoubleSpinBox : public QDoubleSpinBox {
 public:
     ExactDoubleSpinBox() {
@@ -58,8 +48,7 @@ public:
 
 } // namespace
 
-QDoubleSpinBox* exact_real_field(double min, double max, const QString& suffix,
-                                 const QString& tip) {
+QDoubleSpinBox* real_field(double min, double max, const QString& suffix, const QString& tip) {
     QDoubleSpinBox* box = new ExactDoubleSpinBox;
     box->setRange(min, max);
     box->setSuffix(suffix);

@@ -14,11 +14,9 @@ class QWidget;
 namespace cp::gui {
 
 QSpinBox* int_field(int min, int max, const QString& suffix, const QString& tip);
-QDoubleSpinBox* real_field(double min, double max, int decimals, const QString& suffix,
-                           const QString& tip);
-// A real field that holds every double in [min, max] as given (no rounding to decimals): for
-// values a scenario file carries, where a rounded one would silently change the scenario.
-QDoubleSpinBox* exact_real_field(double min, double max, const QString& suffix, const QString& tip);
+// A real field that holds every double in [min, max] as given (no rounding to decimals): the
+// fields carry scenario values, and a rounded one would silently change the scenario.
+QDoubleSpinBox* real_field(double min, double max, const QString& suffix, const QString& tip);
 QComboBox* choice_field(const QStringList& labels, const QString& tip);
 // The field takes the width its row is given instead of asking for its own: a spin box sized for
 // the parser's whole range ("10000000.000 req/s") would otherwise widen the whole form.

@@ -63,7 +63,7 @@ ModelShapeFields::ModelShapeFields(QObject* parent) : QObject(parent) {
                                "(1: every layer). At most the layer count."));
     layer_freq_->setPrefix(tr("every "));
     layer_freq_->setSpecialValueText(tr("every layer"));
-    capacity_factor_ = real_field(0, 1e6, 2, tr(" × mean"),
+    capacity_factor_ = real_field(0, 1e6, tr(" × mean"),
                                   tr("Training: the busiest expert takes at most this multiple "
                                      "of the mean load and drops the rest (GShard, Switch "
                                      "Transformer); no cap: dropless routing (Megablocks, "
@@ -222,10 +222,7 @@ sim::TransformerShape ModelShapeFields::shape(sim::TransformerShape s) const {
         s.moe.shared_experts = shared_experts_->value();
         s.moe.moe_ffn_hidden = expert_ffn_->value();
         s.moe.moe_layer_freq = layer_freq_->value();
-        // The field shows two decimals: an unedited factor keeps the file's own value.
-        const double shown = capacity_factor_->value();
-        if (std::abs(shown - std::round(s.moe.capacity_factor * 100) / 100) > 1e-9)
-            s.moe.capacity_factor = shown;
+        s.moe.capacity_factor = capacity_factor_->value();
     }
     return s;
 }

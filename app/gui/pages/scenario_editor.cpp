@@ -1,6 +1,7 @@
 #include "pages/scenario_editor.h"
 
 #include "clusterplan/sim/format.h"
+#include "clusterplan/sim/scenario_limits.h"
 #include "clusterplan/sim/spot_cost.h"
 #include "pages/form_fields.h"
 #include "pages/model_shape_fields.h"
@@ -53,7 +54,7 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
 
     auto* train_box = new QGroupBox(tr("Training"));
     auto* train = form_in(train_box);
-    tokens_b_ = real_field(0.001, 1e6, 3, tr(" B tokens"),
+    tokens_b_ = real_field(0.001, 1e6, tr(" B tokens"),
                            tr("Dataset size: tokens processed over the whole run, in billions."));
     precision_ = choice_field(precision_names(),
                               tr("Numeric precision of the matrix multiplies (mixed-precision "
@@ -127,11 +128,11 @@ ScenarioEditor::ScenarioEditor(QWidget* parent) : QWidget(parent) {
     auto* con_box = new QGroupBox(tr("Constraints"));
     auto* con = form_in(con_box);
     max_nodes_ = int_field(1, 100000, tr(" nodes"), tr("Largest cluster the search may use."));
-    deadline_h_ =
-        real_field(0, 1e6, 1, tr(" h"), tr("Finish within this many hours (0 = no deadline)."));
+    deadline_h_ = real_field(0, sim::limits::kMaxDeadlineHours, tr(" h"),
+                             tr("Finish within this many hours (0 = no deadline)."));
     deadline_h_->setSpecialValueText(tr("none"));
-    budget_usd_ =
-        real_field(0, 1e10, 0, tr(" USD"), tr("Spend at most this much (0 = no budget)."));
+    budget_usd_ = real_field(0, sim::limits::kMaxBudgetUsd, tr(" USD"),
+                             tr("Spend at most this much (0 = no budget)."));
     budget_usd_->setSpecialValueText(tr("none"));
     objective_ = choice_field({tr("Cheapest"), tr("Fastest"), tr("Cheapest within deadline"),
                                tr("Fastest within budget")},
@@ -302,8 +303,8 @@ sim::Scenario ScenarioEditor::scenario() const {
         w.shape = shape_->shape(w.shape);
         w.params = 0; // derived from the shape
     }
-    // An untouched dataset field keeps the file's own form (epochs of a dataset, samples); the
-    // field rounds, and a generic model counts samples, never tokens.
+    // An untouched dataset field keeps the file's own form (epochs of a dataset, samples); a
+    // generic model counts samples, never tokens.
     if (w.kind != loaded_kind_ || tokens_b_->value() != loaded_size_) {
         sc.training.tokens = 0;
         sc.training.samples = 0;

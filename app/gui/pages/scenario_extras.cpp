@@ -1,5 +1,6 @@
 #include "pages/scenario_extras.h"
 
+#include "clusterplan/sim/scenario_limits.h"
 #include "pages/form_fields.h"
 
 #include <QCheckBox>
@@ -20,9 +21,8 @@ namespace {
 
 // A value the scenario may leave out (NaN: taken from the catalog instance), shown at the
 // field's minimum as "from the instance".
-QDoubleSpinBox* optional_field(double min, double max, int decimals, const QString& suffix,
-                               const QString& tip) {
-    QDoubleSpinBox* box = real_field(min, max, decimals, suffix, tip);
+QDoubleSpinBox* optional_field(double min, double max, const QString& suffix, const QString& tip) {
+    QDoubleSpinBox* box = real_field(min, max, suffix, tip);
     box->setSpecialValueText(QObject::tr("from the instance"));
     return box;
 }
@@ -57,10 +57,10 @@ ScenarioExtras::ScenarioExtras(QWidget* parent) : QWidget(parent) {
     allow_spot_->setToolTip(
         tr("Off: recommendations and the Pareto front use on-demand prices only."));
     checkpoint_write_s_ =
-        real_field(0, 86400, 0, tr(" s"),
+        real_field(0, sim::limits::kMaxSpotSeconds, tr(" s"),
                    tr("Time to write one checkpoint: periodic checkpoints cost it, and "
                       "an interrupted spot job loses the work since the last one."));
-    restart_s_ = real_field(0, 86400, 0, tr(" s"),
+    restart_s_ = real_field(0, sim::limits::kMaxSpotSeconds, tr(" s"),
                             tr("Time from a spot interruption to training again (new instances, "
                                "loading the checkpoint)."));
     checkpoint_on_notice_ = new QCheckBox(tr("Checkpoint on the 2-minute notice"));
@@ -98,14 +98,15 @@ ScenarioExtras::ScenarioExtras(QWidget* parent) : QWidget(parent) {
     accelerator_ = choice_field({}, tr("Accelerator (datasheet figures from the catalog)."));
     per_node_ = int_field(0, 1024, tr(" per node"), tr("Accelerators per node."));
     per_node_->setSpecialValueText(tr("from the instance"));
-    intra_gbytes_per_s_ = optional_field(0, 1e5, 0, tr(" GB/s"),
+    intra_gbytes_per_s_ = optional_field(0, sim::limits::kMaxGbytesPerS, tr(" GB/s"),
                                          tr("Link bandwidth inside a node, per accelerator and "
                                             "direction (NVLink 3: 300 GB/s)."));
     inter_gbps_ =
-        optional_field(0, 1e6, 0, tr(" Gbps"),
+        optional_field(0, sim::limits::kMaxGbps, tr(" Gbps"),
                        tr("Network bandwidth between nodes, the node's total (P4d: 400 Gbps)."));
-    latency_us_ = optional_field(-1, 1e6, 1, tr(" µs"), tr("Network latency between nodes."));
-    usd_per_node_hour_ = optional_field(-1, 1e6, 2, tr(" USD/h"),
+    latency_us_ = optional_field(-1, sim::limits::kMaxLatencyUs, tr(" µs"),
+                                 tr("Network latency between nodes."));
+    usd_per_node_hour_ = optional_field(-1, sim::limits::kMaxUsdPerNodeHour, tr(" USD/h"),
                                         tr("Price per node-hour; 0 for hardware already owned."));
     custom->addRow(tr("Accelerator:"), accelerator_);
     custom->addRow(tr("Accelerators:"), per_node_);

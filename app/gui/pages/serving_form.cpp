@@ -120,19 +120,18 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
                                        "they return logits and the host samples every step and "
                                        "prompt pass (no async scheduling then); no effect on "
                                        "GPUs"));
-    rate_ = exact_real_field(0, sim::limits::kMaxRequestRatePerS, tr(" req/s"),
-                             tr("Arrivals per second (Poisson); saturated: offline throughput"));
+    rate_ = real_field(0, sim::limits::kMaxRequestRatePerS, tr(" req/s"),
+                       tr("Arrivals per second (Poisson); saturated: offline throughput"));
     rate_->setSpecialValueText(tr("saturated"));
     rate_->setObjectName(QStringLiteral("request_rate"));
     input_tokens_ = int_field(1, 1 << 21, tr(" tokens"), tr("Prompt length per request"));
     output_tokens_ = int_field(0, 1 << 21, tr(" tokens"), tr("Generated tokens per request"));
     output_tokens_->setObjectName(QStringLiteral("output_tokens"));
-    ttft_ = exact_real_field(0, sim::limits::kMaxSloMs, tr(" ms"),
-                             tr("Time to first token limit (queueing + prefill); for encoders and "
-                                "CNNs the latency of one batch"));
+    ttft_ = real_field(0, sim::limits::kMaxSloMs, tr(" ms"),
+                       tr("Time to first token limit (queueing + prefill); for encoders and "
+                          "CNNs the latency of one batch"));
     ttft_->setSpecialValueText(tr("no limit"));
-    tpot_ =
-        exact_real_field(0, sim::limits::kMaxSloMs, tr(" ms"), tr("Time per output token limit"));
+    tpot_ = real_field(0, sim::limits::kMaxSloMs, tr(" ms"), tr("Time per output token limit"));
     tpot_->setSpecialValueText(tr("no limit"));
     for (QDoubleSpinBox* f : {rate_, ttft_, tpot_})
         share_row_width(f);
