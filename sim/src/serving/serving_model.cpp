@@ -50,10 +50,7 @@ double all_reduce_s(const ServingSetup& st, double bytes) {
         return kCustomAllReduceLaunchS + 2.0 * st.tp_tier.step_s +
                2.0 * (n - 1.0) / n * bytes / st.tp_tier.bus_bytes_per_s;
     }
-    // A TP group of NeuronCores reduces within each chip through the chip's shared memory (not
-    // counted) and over NeuronLink between chips only (serving_neuron_link.cpp): a group inside one
-    // chip moves nothing over a link.
-    if (neuron_devices(st.hw) && st.hw.cores_per_chip > 1)
+    if (neuron_devices(st.hw) && st.hw.cores_per_chip > 1 && st.tp > st.hw.cores_per_chip)
         return neuronlink_all_reduce_s(
             st, (st.tp + st.hw.cores_per_chip - 1) / st.hw.cores_per_chip, bytes);
     return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
