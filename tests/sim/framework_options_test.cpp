@@ -243,3 +243,23 @@ TEST_CASE("an FP8 activation-input store halves the saved MLP-up output", "[engi
     CHECK_REL(plain.memory_gib.activations - stored.memory_gib.activations, saved_gib, 1e-9);
     CHECK_REL(stored.step_time_s, plain.step_time_s, 1e-12);
 }
+
+TEST_CASE("Megatron-Core without TP overlap exposes the forward's and the output-gradient "
+          "gathers' collectives",
+          "[engine]") {
+    sim::Layout l = mcore_tp4_layout(64);
+    const sim::PlanResult overlapped = run(l);
+    l.no_tp_comm_overlap = true;
+    const sim::PlanResult plain = run(l);
+    l.framework = sim::Framework::megatron_lm;
+    l.no_tp_comm_overlap = false;
+    const sim::PlanResult exposed = run(l);
+    // More exposed than with the userbuffer overlap, less than Megatron-LM's fully exposed
+    // collectives: the column-parallel backward gathers and reduce-scatters hide behind dgrad and
+    // wgrad (compute rates differ between the profiles, the collectives do not).
+    CHECK(plain.breakdown_s.tp_comm_s > overlapped.breakdown_s.tp_comm_s);
+    CHECK(plain.breakdown_s.tp_comm_s < exposed.breakdown_s.tp_comm_s);
+    // The forward and the row-parallel output-gradient gathers stay: at least half of the
+    // backward-mirrors-forward total.
+    CHECK(plain.breakdown_s.tp_comm_s >= 0.5 * exposed.breakdown_s.tp_comm_s);
+}

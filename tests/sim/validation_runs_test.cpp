@@ -313,6 +313,20 @@ TEST_CASE("a fixture row that is not valid is reported with its line and column"
         sim::parse_validation_runs(sharding_header + options_row(good, ",,,,per-parameter"),
                                    "t.csv"),
         Catch::Contains("column fsdp_sharding: per-parameter sharding is PyTorch FSDP2's"));
+    // tp_comm_overlap false: a Megatron-Core run without --tp-comm-overlap; only false is an
+    // option, and only where the framework overlaps TP communication at all.
+    const std::string overlap_header =
+        options_header.substr(0, options_header.size() - 1) + ",tp_comm_overlap\n";
+    CHECK(sim::parse_validation_runs(overlap_header + options_row(good, ",,,,false"), "t.csv")[0]
+              .layout.no_tp_comm_overlap);
+    CHECK_FALSE(sim::parse_validation_runs(overlap_header + options_row(good, ",,,,"), "t.csv")[0]
+                    .layout.no_tp_comm_overlap);
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(overlap_header + options_row(good, ",,,,true"), "t.csv"),
+        Catch::Contains("column tp_comm_overlap: only false is a per-run option"));
+    CHECK_THROWS_WITH(
+        sim::parse_validation_runs(overlap_header + options_row(fsdp, ",,,,false"), "t.csv"),
+        Catch::Contains("column tp_comm_overlap: the framework has no TP communication overlap"));
     // Fine-tuning (optional columns): the method, and the adapters' rank and targets for LoRA.
     const std::string tuning_header =
         header.substr(0, header.size() - 1) + ",training_method,lora_rank,lora_targets\n";

@@ -162,8 +162,10 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.expert_issue_combined_pass_s =
         options.expert_issue_pass_s > 0 ? model::kMoeCombinedScheduleIssuePerPassS : 0.0;
     options.expert_gemm_streams = fw.per_expert_gemm_launch ? model::kExpertGemmStreams : 0;
-    options.tp_comm_overlap = fw.tp_comm_overlap || (layout.async_tp && fw.async_tp_option);
-    options.tp_overlap_forward_only = !fw.tp_comm_overlap && options.tp_comm_overlap;
+    const bool fw_overlap = fw.tp_comm_overlap && !layout.no_tp_comm_overlap;
+    options.tp_comm_overlap = fw_overlap || (layout.async_tp && fw.async_tp_option);
+    options.tp_overlap_forward_only = !fw_overlap && options.tp_comm_overlap;
+    options.tp_async_backward = fw.tp_comm_overlap && layout.no_tp_comm_overlap;
     options.fp8 = precision == Precision::fp8;
     options.selective_op_policy = fw.selective_op_policy;
     options.tp_regather = fw.tp_regather;

@@ -29,6 +29,7 @@ struct LayerTimes {
 // all-gathers of sequence parallelism, and the recomputed forward's.
 struct TpComm {
     double fwd = 0, bwd_extra = 0, rec = 0;
+    double fwd_gather = 0; // the forward's all-gathers (sequence parallel), part of fwd
 };
 
 TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Network& net, double msg,
@@ -46,9 +47,9 @@ TpComm tp_comm(const TransformerShape& shape, const Layout& layout, const Networ
     // (1 byte), the reduce-scatters the 16-bit outputs and gradients.
     const double gathered =
         options.fp8 && options.fp8_tp_gather ? msg / options.bytes_per_element : msg;
-    c.fwd = layout.sequence_parallel
-                ? gathers * all_gather_s(tier, tp, gathered) + 2.0 * reduce_scatter_s(tier, tp, msg)
-                : 2.0 * ring_all_reduce_s(tier, tp, msg);
+    c.fwd_gather = layout.sequence_parallel ? gathers * all_gather_s(tier, tp, gathered) : 0.0;
+    c.fwd = layout.sequence_parallel ? c.fwd_gather + 2.0 * reduce_scatter_s(tier, tp, msg)
+                                     : 2.0 * ring_all_reduce_s(tier, tp, msg);
     // With sequence parallelism Megatron keeps the inputs of the two column-parallel GEMMs
     // sharded and all-gathers them again in backward for their weight gradients. DTensor keeps
     // the gathered input for autograd, so only an op-policy recompute (which saves the
@@ -183,6 +184,19 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
                                     : overlapped_comm_s(tp.fwd + tp.bwd_extra, 2.0 * linear_fwd);
         t.tp = overlapped_comm_s(tp.fwd, linear_fwd) + backward +
                (full ? overlapped_comm_s(tp.rec, linear_fwd) : 0.0);
+    } else if (options.tp_async_backward && layout.sequence_parallel && layout.tp > 1) {
+        // Transformer Engine's Linear without userbuffers (NVIDIA/TransformerEngine v1.9
+        // transformer_engine/pytorch/module/linear.py, layernorm_linear.py backward): a
+        // row-parallel layer gathers its output gradient before its GEMMs (the mirror of the
+        // forward's reduce-scatters: waits); a column-parallel layer re-gathers its input
+        // (async_op) while its dgrad GEMM runs and reduce-scatters the dgrad (async_op) while its
+        // wgrad GEMM runs, so those hide behind the QKV and MLP-up backward GEMMs.
+        const double row_grad_gathers = tp.fwd - tp.fwd_gather;
+        const double column_bwd_s =
+            2.0 * (gemm_time_s(rates, lw.gemms[0], e) +
+                   gemm_time_s(rates, lw.gemms[static_cast<std::size_t>(lw.gemm_count - 2)], e));
+        t.tp = tp.fwd + row_grad_gathers +
+               overlapped_comm_s(tp.fwd_gather + tp.bwd_extra, column_bwd_s) + tp.rec;
     } else {
         t.tp = 2.0 * tp.fwd + tp.bwd_extra + tp.rec; // backward mirrors forward
     }

@@ -39,6 +39,9 @@ struct StageOptions {
     int expert_gemm_streams = 0;
     bool tp_comm_overlap = false;         // the framework hides TP collectives behind GEMMs
     bool tp_overlap_forward_only = false; // ... in forward passes only (PyTorch async TP)
+    // Without that overlap, the backward's column-parallel collectives still run beside the
+    // dgrad / wgrad GEMMs (Transformer Engine's Linear, Layout::no_tp_comm_overlap).
+    bool tp_async_backward = false;
     bool fp8 = false;                 // FP8 GEMMs: their 16-bit activation inputs are cast first
     bool selective_op_policy = false; // selective recompute is PyTorch's op policy (framework.h)
     bool tp_regather = true;          // SP inputs all-gathered again in backward (framework.h)

@@ -254,6 +254,14 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
     l.async_tp = row.has_optional("async_tp") && row.flag("async_tp");
     if (l.async_tp && !framework_profile(framework).async_tp_option)
         row.fail("async_tp", "the framework has no async TP option");
+    // tp_comm_overlap false: a Megatron-Core run without --tp-comm-overlap (Layout).
+    if (row.has_optional("tp_comm_overlap")) {
+        if (row.flag("tp_comm_overlap"))
+            row.fail("tp_comm_overlap", "only false is a per-run option (empty = the framework's)");
+        if (!framework_profile(framework).tp_comm_overlap)
+            row.fail("tp_comm_overlap", "the framework has no TP communication overlap");
+        l.no_tp_comm_overlap = true;
+    }
     if (row.has_optional("grad_reduce_dtype")) {
         const std::string& d = row.text("grad_reduce_dtype");
         if (d != "fp32" && d != "bf16") row.fail("grad_reduce_dtype", "fp32 or bf16");

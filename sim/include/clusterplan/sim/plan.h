@@ -61,6 +61,12 @@ struct Layout {
     // torchtitan always does); sharded parameters all-gathered in FP8 (torchao
     // enable_fsdp_float8_all_gather, FP8 runs).
     bool async_tp = false;
+    // A Megatron-Core run without --tp-comm-overlap (Megatron-LM's default, arguments.py at
+    // core_r0.6.0): Transformer Engine's userbuffer GEMM overlap is off, so the forward's
+    // all-gathers and reduce-scatters and the backward's gathers of the row-parallel output
+    // gradients wait; TE's column-parallel Linear still runs its backward input re-gather beside
+    // the dgrad GEMM and the dgrad reduce-scatter beside the wgrad GEMM (async_op).
+    bool no_tp_comm_overlap = false;
     bool fp32_grad_reduce = false;
     bool fp8_param_gather = false;
     // FP8 runs that keep their linear-layer weights as FP8 tensors, with no 16-bit copy on the
