@@ -150,10 +150,16 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
         t[ServingTerm::weights] += count * memory_s;
 }
 
-double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
+double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens,
+                             double quantile) {
     if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
     if (!(output_tokens > 0))
         return compiled_bucket_tokens(st.generation_buckets, input_tokens + 1);
+    // A quantile of the steps' times is the time of the step at that fraction of the generated
+    // positions: the step time only grows with the bucket.
+    if (is_known(quantile))
+        return compiled_bucket_tokens(st.generation_buckets,
+                                      input_tokens + std::floor(quantile * output_tokens) + 1);
     // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
     // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
     // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
