@@ -155,18 +155,28 @@ double decode_context_tokens(const ServingSetup& st, double input_tokens, double
     if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
     if (!(output_tokens > 0))
         return compiled_bucket_tokens(st.generation_buckets, input_tokens + 1);
+    // transformers-neuronx's last bucket is n_positions itself, not the next power of two
+    // (bucket.py token_sizes: powers of two from 128 below n_positions, then n_positions), and a
+    // static batch is compiled for its own sequence length (the Neuron SDK tables' 'Sequence
+    // Length' column is input + output: 1152 for 128 + 1024, 3072 for 1024 + 2048).
+    const bool own_length = st.transformers_neuronx && st.generation_buckets.empty() &&
+                            !st.policy().continuous_batching;
+    const double positions = input_tokens + output_tokens;
+    auto bucket_of = [&](double position) {
+        const double b = compiled_bucket_tokens(st.generation_buckets, position);
+        return own_length ? std::min(b, positions) : b;
+    };
     // A quantile of the steps' times is the time of the step at that fraction of the generated
     // positions: the step time only grows with the bucket.
     if (is_known(quantile))
-        return compiled_bucket_tokens(st.generation_buckets,
-                                      input_tokens + std::floor(quantile * output_tokens) + 1);
+        return bucket_of(input_tokens + std::floor(quantile * output_tokens) + 1);
     // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
     // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
     // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
     const double begin = input_tokens, end = input_tokens + output_tokens;
     double sum = 0, from = begin;
     while (from < end) {
-        const double bucket = compiled_bucket_tokens(st.generation_buckets, from + 1);
+        const double bucket = bucket_of(from + 1);
         const double to = std::min(end, bucket);
         sum += (to - from) * bucket;
         from = to;
