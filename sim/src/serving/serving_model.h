@@ -193,6 +193,9 @@ double kv_heads_per_rank(const TransformerShape& shape, int tp);
 // Llama 3's 8 KV heads on 24 or 32 NeuronCores are read as 2-3 per core, not 1.
 double kv_heads_per_rank(const ServingSetup& setup);
 
+// The smallest of `compiled` (ascending) that holds `tokens`, else the power-of-two default
+// (Neuron's static shapes: serving_buckets.cpp).
+double compiled_bucket_tokens(const std::vector<int>& compiled, double tokens);
 // KV positions a decode step attends over, on average over the `output_tokens` generated after
 // an `input_tokens` prompt: the cache's fill on GPUs (input + output / 2); on Neuron the length
 // of the compiled token-generation bucket each step runs in (static shapes: a step reads and
