@@ -60,8 +60,10 @@ std::optional<Equation> equation_for(const ServingRun& run, const NodeSpec& node
         e.target_s = b * run.output_tokens / run.value;
         return e;
     case ServingMetric::tpot_ms:
-        e.terms = decode_step_terms(st, b,
-                                    decode_context_tokens(st, run.input_tokens, run.output_tokens));
+        e.terms = decode_step_terms(
+            st, b,
+            decode_context_tokens(st, run.input_tokens, run.output_tokens,
+                                  policy.continuous_batching ? kUnknown : run.quantile));
         e.target_s = run.value / 1e3;
         return e;
     case ServingMetric::ttft_ms:

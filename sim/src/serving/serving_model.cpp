@@ -98,25 +98,6 @@ double scores_traffic_s(const ServingSetup& st, double sequences, double tokens)
     return hbm_s(st, bytes, bytes / std::max(1.0, sequences * heads));
 }
 
-// Neuron graphs have static shapes: a prompt is encoded by the context-encoding graph of the
-// next bucket at or above its length, padded to it. NxD Inference buckets at powers of two from
-// 128 tokens up to the maximum context (its auto-bucketing default; the Neuron bucketing app note:
-// "each input is padded until its shape matches the next largest bucket shape").
-constexpr double kSmallestContextBucketTokens = 128;
-
-double context_bucket_tokens(double tokens) {
-    if (tokens <= kSmallestContextBucketTokens)
-        return tokens > 0 ? kSmallestContextBucketTokens : 0;
-    return std::exp2(std::ceil(std::log2(tokens)));
-}
-
-// The smallest of `compiled` (ascending) that holds `tokens`, else the power-of-two default.
-double compiled_bucket_tokens(const std::vector<int>& compiled, double tokens) {
-    for (const int bucket : compiled)
-        if (bucket >= tokens) return bucket;
-    return context_bucket_tokens(tokens);
-}
-
 // The context-encoding bucket of a prompt: the smallest of the buckets the deployment compiled
 // (NxD Inference --context-encoding-buckets) that holds it, else the power-of-two default.
 double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
@@ -148,24 +129,6 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
         t[compute_term] += count * compute_s;
     else
         t[ServingTerm::weights] += count * memory_s;
-}
-
-double decode_context_tokens(const ServingSetup& st, double input_tokens, double output_tokens) {
-    if (!neuron_devices(st.hw)) return input_tokens + output_tokens / 2.0;
-    if (!(output_tokens > 0))
-        return compiled_bucket_tokens(st.generation_buckets, input_tokens + 1);
-    // Token generation compiles the same power-of-two buckets as context encoding (NxD Inference
-    // auto-bucketing; transformers-neuronx n_positions buckets); the step that writes position p
-    // runs in the bucket at or above p. Mean bucket over the generated positions, segment-wise.
-    const double begin = input_tokens, end = input_tokens + output_tokens;
-    double sum = 0, from = begin;
-    while (from < end) {
-        const double bucket = compiled_bucket_tokens(st.generation_buckets, from + 1);
-        const double to = std::min(end, bucket);
-        sum += (to - from) * bucket;
-        from = to;
-    }
-    return sum / output_tokens;
 }
 
 int neuron_cores_per_chip(const AcceleratorSpec& a) {

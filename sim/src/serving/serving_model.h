@@ -193,11 +193,18 @@ double kv_heads_per_rank(const TransformerShape& shape, int tp);
 // Llama 3's 8 KV heads on 24 or 32 NeuronCores are read as 2-3 per core, not 1.
 double kv_heads_per_rank(const ServingSetup& setup);
 
+// The smallest of `compiled` (ascending) that holds `tokens`, else the power-of-two default
+// (Neuron's static shapes: serving_buckets.cpp).
+double compiled_bucket_tokens(const std::vector<int>& compiled, double tokens);
 // KV positions a decode step attends over, on average over the `output_tokens` generated after
 // an `input_tokens` prompt: the cache's fill on GPUs (input + output / 2); on Neuron the length
 // of the compiled token-generation bucket each step runs in (static shapes: a step reads and
-// attends over its whole bucket, padding masked, not the filled positions).
-double decode_context_tokens(const ServingSetup& setup, double input_tokens, double output_tokens);
+// attends over its whole bucket, padding masked, not the filled positions). With a `quantile`
+// (0.5: a p50 TPOT), the step at that fraction of the generated positions instead of the mean:
+// on Neuron the bucket holding it; on GPUs the cache grows linearly, so the median step's fill is
+// the mean.
+double decode_context_tokens(const ServingSetup& setup, double input_tokens, double output_tokens,
+                             double quantile = kUnknown);
 // One decode step of `batch` sequences whose caches hold `context` tokens on average.
 ServingTerms decode_step_terms(const ServingSetup& setup, double batch, double context);
 // A prefill of `requests` prompts of `tokens` each, run in passes of at most `chunk_tokens`

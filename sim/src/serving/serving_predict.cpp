@@ -169,7 +169,16 @@ double predict_serving_run(const ServingRun& run, const NodeSpec& node,
         return online ? std::min(run.request_rate_per_s, cap.requests_per_s) * run.output_tokens
                       : cap.output_tokens_per_s;
     case ServingMetric::tpot_ms:
-        return online || policy.continuous_batching ? load.tpot_ms : 1e3 * cap.decode_step_s;
+        if (online || policy.continuous_batching) return load.tpot_ms;
+        // A quantile of a static batch's steps: the step at that fraction of the answer.
+        if (is_known(run.quantile))
+            return 1e3 * decode_step_s(st,
+                                       decode_step_terms(st, plan.batch,
+                                                         decode_context_tokens(st, run.input_tokens,
+                                                                               run.output_tokens,
+                                                                               run.quantile)),
+                                       f);
+        return 1e3 * cap.decode_step_s;
     case ServingMetric::ttft_ms:
         return load.ttft_ms;
     case ServingMetric::latency_ms:
