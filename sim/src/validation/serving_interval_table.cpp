@@ -10,12 +10,12 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     using G = AcceleratorGeneration;
     // engine, generation, runs, sources, p10, p90, min, max (measured / predicted time)
     static const std::vector<ResidualBucket> throughput = {
-        {"tensorrt-llm", G::ampere, 362, 11, 0.9122, 1.3555, 0.8031, 2.7619},
-        {"tensorrt-llm", G::hopper, 1178, 19, 0.9130, 1.2925, 0.6039, 2.5126},
-        {"tensorrt-llm", G::ada, 286, 8, 0.8892, 1.1369, 0.7440, 1.6042},
-        {"tensorrt-llm moe", G::ampere, 63, 2, 0.9710, 1.2062, 0.9237, 1.3784},
-        {"tensorrt-llm moe", G::hopper, 172, 3, 0.9126, 1.2279, 0.7687, 2.0965},
-        {"tensorrt-llm moe", G::ada, 36, 2, 0.8955, 1.0474, 0.8468, 1.0950},
+        {"tensorrt-llm", G::ampere, 378, 12, 0.9084, 1.3518, 0.8031, 2.7619},
+        {"tensorrt-llm", G::hopper, 1263, 24, 0.9091, 1.2827, 0.6039, 2.5126},
+        {"tensorrt-llm", G::ada, 302, 9, 0.8874, 1.1349, 0.6848, 1.6042},
+        {"tensorrt-llm moe", G::ampere, 67, 3, 0.9533, 1.2016, 0.5452, 1.3784},
+        {"tensorrt-llm moe", G::hopper, 200, 6, 0.9264, 1.2397, 0.7687, 2.0965},
+        {"tensorrt-llm moe", G::ada, 40, 3, 0.8657, 1.0418, 0.6309, 1.0950},
         {"vllm", G::ampere, 125, 13, 0.8585, 1.2598, 0.7452, 2.0007},
         {"vllm", G::hopper, 61, 10, 0.9519, 1.7797, 0.8491, 3.8891},
         {"vllm", G::trainium, 3, 1, 1.0345, 1.0496, 1.0340, 1.0528},
@@ -30,14 +30,16 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"neuron", G::trainium, 227, 4, 0.9205, 1.1544, 0.6246, 1.3474},
         {"neuron", G::other, 344, 5, 0.9655, 1.2946, 0.2209, 2.1060},
         {"tensorrt", G::ampere, 2, 1, 1.0033, 1.0307, 0.9999, 1.0341},
-        {"tensorrt", G::hopper, 7, 3, 0.9917, 1.0901, 0.9793, 1.2025},
-        {"tensorrt", G::ada, 6, 2, 0.8006, 1.0375, 0.7826, 1.0494},
+        {"tensorrt", G::hopper, 18, 4, 1.0000, 1.1899, 0.9793, 1.2025},
+        {"tensorrt", G::ada, 11, 3, 0.8186, 1.0446, 0.7826, 1.0494},
     };
     static const std::vector<ResidualBucket> ttft = {
-        {"tensorrt-llm", G::ampere, 23, 4, 0.8142, 1.4034, 0.7337, 6.4222},
-        {"tensorrt-llm", G::hopper, 69, 9, 0.8406, 2.1474, 0.6236, 2.8459},
-        {"tensorrt-llm", G::ada, 4, 1, 0.9580, 1.0241, 0.9539, 1.0274},
-        {"tensorrt-llm moe", G::hopper, 2, 1, 1.4229, 1.9448, 1.3577, 2.0100},
+        {"tensorrt-llm", G::ampere, 31, 5, 0.9379, 1.4072, 0.7337, 6.4222},
+        {"tensorrt-llm", G::hopper, 107, 14, 0.8523, 2.1901, 0.0066, 3.0964},
+        {"tensorrt-llm", G::ada, 12, 2, 0.8972, 1.0614, 0.8831, 1.0679},
+        {"tensorrt-llm moe", G::ampere, 2, 1, 0.7781, 0.9478, 0.7569, 0.9691},
+        {"tensorrt-llm moe", G::hopper, 16, 4, 1.2021, 2.2367, 1.1325, 2.5425},
+        {"tensorrt-llm moe", G::ada, 2, 1, 0.6778, 0.9883, 0.6390, 1.0271},
         {"vllm", G::ampere, 136, 12, 0.7948, 2.3523, 0.1805, 7.4441},
         {"vllm", G::hopper, 52, 8, 0.9169, 2.6546, 0.7444, 6.5094},
         {"vllm", G::trainium, 3, 1, 0.8158, 1.4519, 0.8154, 1.6105},
@@ -55,8 +57,8 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
     };
     static const std::vector<ResidualBucket> step = {
         {"tensorrt-llm", G::ampere, 16, 3, 0.8046, 1.9629, 0.4240, 2.0642},
-        {"tensorrt-llm", G::hopper, 62, 8, 0.8856, 2.1735, 0.5840, 3.1927},
-        {"tensorrt-llm moe", G::hopper, 2, 1, 1.6230, 2.3627, 1.5306, 2.4552},
+        {"tensorrt-llm", G::hopper, 84, 12, 0.8722, 2.3101, 0.5840, 3.1927},
+        {"tensorrt-llm moe", G::hopper, 12, 3, 1.4906, 2.5846, 1.3906, 2.6257},
         {"vllm", G::ampere, 138, 13, 0.8674, 1.3631, 0.5837, 2.2037},
         {"vllm", G::hopper, 56, 9, 0.7768, 2.4424, 0.6811, 5.0460},
         {"vllm", G::trainium, 3, 1, 1.0176, 1.0356, 1.0137, 1.0362},
