@@ -234,6 +234,28 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // The same benchmark with NVIDIA's harness on HPE's 8 H200 (TP1 x 8): throughput within 1 %
     // in all three scenarios; Server TPOT 128 ms in the model against 75, Interactive within 25 %.
     if (source == "mlperf-inference-v5.1-llama3.1-8b-hpe-h200" && !throughput) return 0.37;
+    // Out of sample (checked, not fitted; added with no model change): other submitters' MLPerf
+    // v4.1 and v5.1 runs of NVIDIA's harness. Throughput is within 9 % on every such source
+    // (Llama 2 70B, Mixtral, Llama 3.1 8B and 405B on H100 and H200). The latencies at the
+    // scheduled Server rate are not. Mixtral's TTFT and TPOT are 38-51 % under measured (the
+    // model's capacity 3-17 % above, so its queue is shorter). Llama 2 70B: the H100 TP2 systems'
+    // latencies are 49 % under (their Server steps slower than the Offline ones, as in
+    // mlperf-inference-v4.1-llama2-70b), the H200 TP1 ones 32-81 % over (rates within a few % of
+    // the model's capacity), and one H200 TTFT (Lenovo, 104.21 queries/s) is 38 s against 252 ms
+    // where Dell's 102.71 queries/s gives 378 ms; without that row the source's latency mean is
+    // 50 %. Bounds: the levels reached plus a margin.
+    if (source == "mlperf-inference-v4.1-llama2-70b-submitters" && !throughput) return 6.8;
+    if (source == "mlperf-inference-v4.1-mixtral-8x7b-submitters" && !throughput) return 0.40;
+    if (source == "mlperf-inference-v5.1-mixtral-8x7b-h200" && !throughput) return 0.53;
+    // Out of sample (checked, not fitted; added with no model change): TensorRT-LLM 0.9.0's
+    // static-batch tables: 10.6 % mean over the 96 rows without Mixtral. Mixtral 8x7B FP8 at TP2
+    // on H100 and H200 runs 1.3-2x slower than the model at three of its four shapes (H200
+    // 128/128 at batch 1,024: 5,444 out tok/s per GPU against 10,857) and its 2,048-token first
+    // tokens take 88-90 ms against 39-40, where the A100 (FP16) rows are within 7-18 % at three
+    // shapes: the FP8 MoE layers of that release ran far from the rate later releases reach (the
+    // 0.13 and 0.17 Mixtral tables: 11.5 and 9.9 % mean). Bounds: the levels reached plus a
+    // margin.
+    if (source == "trtllm-0.9-session") return throughput ? 0.17 : 0.18;
     // Out of sample (checked, not fitted; added with no model change, after seeing the error of
     // gpustack-qwen3-14b-h100): the same lab's Qwen3-8B on the same H100 SXM and engines,
     // ShareGPT at 4 clients. Decode, bound by memory bandwidth, is as fast as the model or faster
@@ -379,6 +401,14 @@ double mean_error_bound(const std::string& source, bool throughput) {
     // margin; the throughput bound was 0.11 while the offline row's missing tail offset the slow
     // step.
     if (source == "accelmark-vllm-0.20-a100-llama3-8b") return throughput ? 0.14 : 0.66;
+    // Out of sample (checked, not fitted; added with no model change): suite B on 8 H200, the
+    // same runner and encoding as accelmark-vllm-0.7-llama3-70b. Alone, a request decodes as the
+    // model says (TPOT 12.3 ms, model 13.5) but its first token takes 77 ms against 25; under
+    // 5-25 req/s the measured TPOT rises to 39-59 ms where the model's stays at 16-24 ms, and
+    // TTFT to 0.13-0.59 s against 0.05-0.07 s: the same direction as the A100 rows of that
+    // source (TPOT 62-75 ms against 30-38 at 5-10 req/s), twice as far. Throughput is 14-19 %
+    // above measured. Bounds: the levels reached plus a margin.
+    if (source == "accelmark-vllm-0.7-llama3-70b-h200") return throughput ? 0.18 : 0.56;
     // The same runner's suite D (~28K-token prompts, 256 outputs) on that A100. One client's first
     // token is 3.18 s against the model's 3.78 s (19 %) and its step within 6 %. Under the 0.5-2
     // requests/s backlog every iteration carries a 2,048-token prompt chunk (the streaming
