@@ -45,4 +45,8 @@ TEST_CASE("finite run: the slots cap the batch any request sees, and a stretched
     const auto stretched = finite_run_stays(90, 10.0, 100.0, 10.0, 1000);
     CHECK(request_weighted_batch(stretched) < 11.0);
     CHECK(finite_run_stays(0, 1.0, 1.0, 1.0, 1).empty());
+    // A run far longer than a stay: no slicing, the run's own step.
+    const auto long_run = finite_run_stays(1e9, 1e9, 1e9, 1e-3, 256);
+    CHECK(long_run.empty());
+    CHECK(request_step_s(long_run, 100.0, 0.02, 0.5, [](double b) { return b; }) == 0.02);
 }

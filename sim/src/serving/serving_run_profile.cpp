@@ -23,6 +23,8 @@ std::vector<StayView> finite_run_stays(double n, double arrive_s, double duratio
     // Requests enter at most `slots` per stay once the slots are full: the run lasts until the
     // last of them leaves.
     const double end_s = std::max(arrive_s, n / slots * stay_s) + 2.0 * stay_s;
+    // A run millions of slices long has no ramp to speak of: its requests see the time average.
+    if (!(end_s / dt < 1e6)) return views;
     const int cells = int(std::ceil(end_s / dt));
     std::vector<double> entered(std::size_t(cells), 0.0), batch(std::size_t(cells), 0.0);
     double arrived = 0, admitted = 0, running = 0;
