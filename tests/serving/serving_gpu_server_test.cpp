@@ -159,8 +159,12 @@ TEST_CASE("serving runs: an overlap scheduler's next batch is already launched w
     const double step_ms = predict_serving_run(itl, node, fx.factors);
     run.overlap_schedule = false;
     const double serial_ms = predict_serving_run(run, node, fx.factors);
-    // Every arrival finds others decoding at this load, so the extra wait is the whole step.
-    CHECK_REL(overlapped_ms - serial_ms, step_ms, 0.02);
+    // Every arrival finds others decoding at this load, so the extra wait is the whole step at
+    // the run's time-averaged batch; the requests' mean gap is at the batch each request sees,
+    // above it by the share of the run that ramps and drains (one stay of 30 s in 300 s of
+    // arrivals: serving_run_profile.h).
+    CHECK(overlapped_ms - serial_ms < step_ms);
+    CHECK_REL(overlapped_ms - serial_ms, step_ms, 0.05);
     // The planner takes SGLang's current default (overlap on since v0.4), not vLLM's.
     CHECK(engine_overlap_schedule("SGLang"));
     CHECK_FALSE(engine_overlap_schedule("vllm"));
@@ -200,17 +204,22 @@ TEST_CASE("serving runs: the median gap between tokens is a decode step alone wh
     mean.quantile = kUnknown;
     const double mean_ms = predict_serving_run(mean, node, fx.factors);
     CHECK(median_ms < mean_ms);
-    // A request's TPOT (its own mean over its tokens) carries the prefills.
-    ServingRun tpot = run;
+    // A request's TPOT (its own mean over its tokens) carries the prefills: their mean over
+    // requests is the mean gap.
+    ServingRun tpot = mean;
     tpot.per_gap = false;
     CHECK_REL(predict_serving_run(tpot, node, fx.factors), mean_ms, 1e-9);
-    // At 16 requests/s most iterations encode a prompt: the median gap is one of those.
+    // At 16 requests/s most iterations encode a prompt: the median gap is one of those, the run's
+    // mean step with its prefills; the requests' mean gap, at the batch each request sees
+    // (serving_run_profile.h), exceeds it only by the run's ramp and drain.
     ServingRun busy =
         published_run("sglang-h200-llama3.3-70b-tp4-random1024-509x513-qps16-itl-p50");
     ServingRun busy_mean = busy;
     busy_mean.quantile = kUnknown;
-    CHECK_REL(predict_serving_run(busy, node, fx.factors),
-              predict_serving_run(busy_mean, node, fx.factors), 1e-9);
+    const double busy_ms = predict_serving_run(busy, node, fx.factors);
+    const double busy_mean_ms = predict_serving_run(busy_mean, node, fx.factors);
+    CHECK(busy_ms < busy_mean_ms);
+    CHECK_REL(busy_ms, busy_mean_ms, 0.25);
 }
 
 TEST_CASE("serving runs: a wave of prompts sent at once waits for the prefill iterations ahead "

@@ -2,6 +2,7 @@
 
 #include "engine/model_constants.h"
 #include "serving/serving_queue.h"
+#include "serving/serving_run_profile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -439,6 +440,14 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     FiniteRunLoad r =
         run_load(c, f, b, others, step_s, wait_s, scheduler, prefill_wait_s + admission_s,
                  n * output_tokens / (duration_s + (arrive_s > 0 ? extra * step_s : 0)));
+    // A timed stream's requests see the batch of their own stay (serving_run_profile.h).
+    const double stay_s = c.prefill_s + output_tokens * step_s;
+    const auto decode_at = [&](double k) {
+        return decode_step_s(st, decode_step_terms(st, k, context), f);
+    };
+    if (arrive_s > 0)
+        r.tpot_ms = 1e3 * request_step_s(finite_run_stays(n, arrive_s, duration_s, stay_s, slots),
+                                         b, step_s, quantile, decode_at);
     // A gap between two tokens of the running requests is one iteration: a decode step alone, or
     // one that also encodes a prompt, whether the engine runs the prompt in the decodes' iteration
     // (TensorRT-LLM's in-flight batching, vLLM's chunked prefill) or in one of its own, the
@@ -446,7 +455,7 @@ FiniteRunLoad serving_finite_run(const ServingSetup& st, const EngineFactors& f,
     // arrived during the step before it, each prompt taking ceil(tokens / budget) of them:
     // 1 - e^(-rate x step x chunks) of the gaps (Poisson). While that is below one half the median
     // gap is a decode step alone; the mean (tpot) carries the prefills.
-    const double decode_s = decode_step_s(st, decode_step_terms(st, b, context), f);
+    const double decode_s = decode_at(b);
     const double prompts_per_s = n / (arrive_s > 0 ? arrive_s : duration_s);
     const double budget = st.policy().max_batch_tokens;
     const double chunks = budget > 0 ? std::ceil(input_tokens / budget) : 1.0;
