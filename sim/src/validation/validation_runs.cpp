@@ -254,6 +254,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
     l.async_tp = row.has_optional("async_tp") && row.flag("async_tp");
     if (l.async_tp && !framework_profile(framework).async_tp_option)
         row.fail("async_tp", "the framework has no async TP option");
+    // Empty: the framework's default for the run's precision (resolve_fp32_grad_reduce).
     if (row.has_optional("grad_reduce_dtype")) {
         const std::string& d = row.text("grad_reduce_dtype");
         if (d != "fp32" && d != "bf16") row.fail("grad_reduce_dtype", "fp32 or bf16");

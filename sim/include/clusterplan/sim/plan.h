@@ -6,6 +6,7 @@
 #include "clusterplan/sim/training_options.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace cp::sim {
 
@@ -61,7 +62,9 @@ struct Layout {
     // torchtitan always does); sharded parameters all-gathered in FP8 (torchao
     // enable_fsdp_float8_all_gather, FP8 runs).
     bool async_tp = false;
-    bool fp32_grad_reduce = false;
+    // Unset: the framework's default for the precision and ZeRO stage
+    // (resolve_fp32_grad_reduce); a plan reports the resolved value.
+    std::optional<bool> fp32_grad_reduce;
     bool fp8_param_gather = false;
     // FP8 runs that keep their linear-layer weights as FP8 tensors, with no 16-bit copy on the
     // device (Transformer Engine fp8_model_init; NeMo fp8_params, Megatron-Core
