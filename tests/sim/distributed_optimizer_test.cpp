@@ -21,6 +21,7 @@ sim::Layout zero1_layout(sim::Framework framework, int dp) {
     l.global_batch = dp;
     l.zero = 1;
     l.recompute = sim::Recompute::none;
+    l.fp32_grad_reduce = false; // stated: Megatron-Core's default for BF16 would be fp32
     return l;
 }
 

@@ -462,27 +462,3 @@ TEST_CASE("packed fine-tuning examples set the attention span, padded ones do no
               scenario(R"("training": {"examples": 10, "seq_len": 1024, "example_tokens": 2048})");
           }).rfind("training.example_tokens | ", 0) == 0);
 }
-
-TEST_CASE("training.fp32_grad_reduce doubles a bf16 run's gradient bytes and round-trips",
-          "[planner]") {
-    const std::string layout =
-        R"("precision": "bf16", "parallel": {"tp": 1, "pp": 1, "dp": 16, "zero": 1})";
-    Scenario half = scenario(layout);
-    Scenario full = scenario(layout + R"(, "training": {"fp32_grad_reduce": true})");
-    REQUIRE(full.training.fp32_grad_reduce);
-    half.nodes = full.nodes = 2;
-    const PlanReport a = simulate_plan(half, cp::test::priced_a100_node(), nullptr);
-    const PlanReport b = simulate_plan(full, cp::test::priced_a100_node(), nullptr);
-    REQUIRE(a.result.valid());
-    REQUIRE(b.result.valid());
-    CHECK(b.layout.fp32_grad_reduce);
-    // ZeRO 1: 16-bit gradients reduce-scattered and parameters all-gathered, equal bytes; fp32
-    // gradients make the first twice as large, so the sync carries 1.5 times the bytes.
-    INFO(b.result.dp_bytes_per_device / a.result.dp_bytes_per_device);
-    CHECK(cp::test::within_rel(b.result.dp_bytes_per_device, 1.5 * a.result.dp_bytes_per_device,
-                               1e-9));
-    CHECK(b.result.dp_comm_total_s > a.result.dp_comm_total_s);
-    CHECK(parse_scenario(scenario_to_json(full), "t.json").training.fp32_grad_reduce);
-    CHECK_THAT(error_field([] { scenario(R"("training": {"fp32_grad_reduce": "yes"})"); }),
-               Catch::StartsWith("training.fp32_grad_reduce"));
-}

@@ -236,6 +236,9 @@ TEST_CASE("inference-only, unsupported-precision and unknown hardware are report
 TEST_CASE("plans that do not fit are marked out of memory but still computed", "[engine]") {
     const sim::Workload w = test::gpt(96, 12288, 96);
     sim::Layout l = layout(8, 1, 8, 1, 64); // 175B on 8-way tp only: ~350 GB of state per GPU
+    // 16-bit gradients in both (automatic resolves to Megatron-Core, fp32 by default, at ZeRO 0
+    // and to PyTorch FSDP at ZeRO 3).
+    l.fp32_grad_reduce = false;
     const sim::PlanResult r =
         sim::evaluate(w, test::a100_cluster(8, 1600), l, sim::Precision::bf16);
     CHECK(r.limit == sim::Limit::out_of_memory);

@@ -44,6 +44,16 @@ namespace {
 //   copy) saves the outputs of aten.mm (all but every second one in a block), of the SDPA/flash
 //   kernel and of max, and recomputes every other op in backward (torchtitan
 //   torchtitan/models/llama3/infra/parallelize.py, _save_list and _custom_policy).
+// - Gradient reduce precision with BF16 weights, when the run does not say: Megatron-LM turns on
+//   fp32 gradient accumulation and reduction for --bf16 since its BF16 support
+//   (NVIDIA/Megatron-LM@50a4b5fa megatron/arguments.py, 2021-04) to today (@d98e8a64
+//   megatron/training/arguments.py; opt-out --grad-reduce-in-bf16 from d165a854, Core 0.12);
+//   NeMo 2's MegatronMixedPrecision defaults grad_reduce_in_fp32=True (NVIDIA/NeMo@8cfedd72
+//   nemo/lightning/pytorch/plugins/mixed_precision.py) and NeMo 1's distributed optimizers sync
+//   fp32 unless grad_sync_dtype is set; DeepSpeed accumulates BF16 gradients in fp32 only
+//   without ZeRO (BF16_Optimizer), its ZeRO stages communicate in the weights' dtype
+//   (microsoft/DeepSpeed@38327e07 deepspeed/runtime/engine.py get_data_types,
+//   communication_data_type); PyTorch FSDP's reduce_dtype None is the compute dtype.
 // Megatron-Core with Transformer Engine; NeMo runs the same stack (with its own name).
 constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
                                          .name = "megatron-core",
@@ -61,7 +71,8 @@ constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
                                          .per_expert_gemm_launch = true,
                                          .fp8_saves_casts = true,
                                          .tp_regather = true,
-                                         .interleave_microbatch_groups = true};
+                                         .interleave_microbatch_groups = true,
+                                         .bf16_grad_reduce_fp32 = true};
 
 constexpr FrameworkProfile renamed(FrameworkProfile profile, Framework id, std::string_view name) {
     profile.id = id;
@@ -76,7 +87,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .max_zero = 1,
      .max_zero_with_pp = 1,
      .gpu = true,
-     .tp_regather = true},
+     .tp_regather = true,
+     .bf16_grad_reduce_fp32 = true},
     kMegatronCore,
     {.id = Framework::megatron_deepspeed,
      .name = "megatron-deepspeed",
@@ -87,7 +99,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .gpu = true,
      .per_expert_gemm_launch = true,
      .tp_regather = true,
-     .ulysses_cp = true},
+     .ulysses_cp = true,
+     .bf16_unsharded_grad_reduce_fp32 = true},
     {.id = Framework::deepspeed,
      .name = "deepspeed",
      .family = "deepspeed",
@@ -99,7 +112,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .gpu = true,
      .per_expert_gemm_launch = true,
      .tp_regather = true,
-     .ulysses_cp = true},
+     .ulysses_cp = true,
+     .bf16_unsharded_grad_reduce_fp32 = true},
     {.id = Framework::pytorch_fsdp,
      .name = "pytorch-fsdp",
      .family = "fsdp",
@@ -217,6 +231,14 @@ Framework resolve_framework(Framework framework, const AcceleratorSpec& accelera
     // such runs use; Megatron-FSDP is there when the scenario names megatron-core or nemo.
     if (zero > 1 && accelerator.vendor == "NVIDIA") return Framework::pytorch_fsdp;
     return fallback;
+}
+
+bool resolve_fp32_grad_reduce(std::optional<bool> stated, Framework framework, Precision precision,
+                              int zero) {
+    if (stated) return *stated;
+    if (precision != Precision::bf16 && precision != Precision::fp8) return false;
+    const FrameworkProfile& p = framework_profile(framework);
+    return p.bf16_grad_reduce_fp32 || (p.bf16_unsharded_grad_reduce_fp32 && zero == 0);
 }
 
 } // namespace cp::sim

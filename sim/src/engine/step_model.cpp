@@ -208,7 +208,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     // Gradients leave as fp32 when the run reduces in fp32; FP8 runs may gather their sharded
     // linear weights as FP8 (embeddings and norms stay 16-bit), as do runs that store them as
     // FP8 (Layout::fp8_weights) when those weights are trained.
-    const double grad_scale = layout.fp32_grad_reduce ? 4.0 / e : 1.0;
+    const double grad_scale = layout.fp32_grad_reduce.value_or(false) ? 4.0 / e : 1.0;
     const bool fp8_gather =
         precision == Precision::fp8 && (layout.fp8_param_gather || layout.fp8_weights);
     const double fp8_saved = fp8_gather ? fp8_gathered_params(computed, layout) * (e - 1.0) : 0.0;
@@ -306,6 +306,8 @@ PlanResult evaluate_resolved(const Workload& workload, const Cluster& cluster, c
     if (r.limit != Limit::none) return r;
     // A framework without gradient-reduce overlap reduces after the backward pass.
     layout.overlap_dp = in.overlap_dp && fw.dp_overlap;
+    layout.fp32_grad_reduce =
+        resolve_fp32_grad_reduce(in.fp32_grad_reduce, layout.framework, precision, in.zero);
     const double peak = acc.peak(precision);
     if (!is_known(peak) || peak <= 0 || !is_known(acc.hbm_gbytes_per_s) ||
         acc.hbm_gbytes_per_s <= 0 || !is_known(acc.memory_gib)) {

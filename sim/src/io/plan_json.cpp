@@ -38,7 +38,7 @@ ojson layout_json(const Layout& l) {
     j["moe_a2a_overlap"] = l.moe_a2a_overlap;
     j["distribute_saved_activations"] = l.distribute_saved_activations;
     j["fp8_weights"] = l.fp8_weights;
-    j["fp32_grad_reduce"] = l.fp32_grad_reduce;
+    j["fp32_grad_reduce"] = l.fp32_grad_reduce.value_or(false); // resolved by the planner
     j["optimizer"] = enum_name(l.optimizer);
     j["offload"] = ojson{{"optimizer", enum_name(l.offload.optimizer)},
                          {"params", enum_name(l.offload.params)}};

@@ -100,7 +100,9 @@ Layout read_layout(const Fields& f) {
     f.boolean("moe_a2a_overlap", l.moe_a2a_overlap);
     f.boolean("distribute_saved_activations", l.distribute_saved_activations);
     f.boolean("fp8_weights", l.fp8_weights);
-    f.boolean("fp32_grad_reduce", l.fp32_grad_reduce);
+    bool fp32_grad_reduce = l.fp32_grad_reduce.value_or(false);
+    f.boolean("fp32_grad_reduce", fp32_grad_reduce);
+    l.fp32_grad_reduce = fp32_grad_reduce;
     f.name("optimizer", scenario_io::kOptimizers, l.optimizer);
     const Fields offload = f.object("offload");
     offload.name("optimizer", scenario_io::kOffloadTargets, l.offload.optimizer);

@@ -110,7 +110,7 @@ std::string scenario_to_json(const Scenario& sc) {
     if (t.framework != Framework::automatic) training["framework"] = enum_name(t.framework);
     if (t.torch_compile) training["torch_compile"] = *t.torch_compile;
     if (t.fp8_weights) training["fp8_weights"] = true;
-    if (t.fp32_grad_reduce) training["fp32_grad_reduce"] = true;
+    if (t.fp32_grad_reduce) training["fp32_grad_reduce"] = *t.fp32_grad_reduce;
     scenario_io::write_training_options(sc, doc["model"], par, training);
     doc["parallel"] = par;
     if (sc.workload.seq_phase_count > 0) {

@@ -260,6 +260,8 @@ PlanReport make_plan_report(const Scenario& sc, const NodeSpec& node, int nodes,
     // Only simulate reaches this with a plan over capacity (recommend's candidates fit).
     const bool memory_uncertain = keep_within_memory_error(rep.result);
     rep.layout.framework = resolve_framework(layout.framework, node.accelerator, layout.zero);
+    rep.layout.fp32_grad_reduce = resolve_fp32_grad_reduce(
+        layout.fp32_grad_reduce, rep.layout.framework, rep.precision, layout.zero);
     rep.interval = plan_interval(rep.result, rep.layout, node.accelerator, cal);
     rep.limit_reason = describe_limit(rep.result);
     if (rep.result.valid()) {

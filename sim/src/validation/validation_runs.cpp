@@ -262,6 +262,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
             row.fail("tp_comm_overlap", "the framework has no TP communication overlap");
         l.no_tp_comm_overlap = true;
     }
+    // Empty: the framework's default for the run's precision (resolve_fp32_grad_reduce).
     if (row.has_optional("grad_reduce_dtype")) {
         const std::string& d = row.text("grad_reduce_dtype");
         if (d != "fp32" && d != "bf16") row.fail("grad_reduce_dtype", "fp32 or bf16");

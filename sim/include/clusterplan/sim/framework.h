@@ -101,6 +101,15 @@ struct FrameworkProfile {
     // virtual stage, and M % N must be 0 or at least pp (Megatron-LM@4295be1a, 2024-11-01,
     // megatron/core/pipeline_parallel/schedules.py). Older Megatron requires pp to divide M.
     bool interleave_microbatch_groups = false;
+    // Gradient reduce precision when a run does not state it (Layout::fp32_grad_reduce unset),
+    // for BF16 weights (bf16 and fp8 precisions): fp32 in Megatron-LM/Megatron-Core and NeMo,
+    // whose trainers turn fp32 gradient accumulation and reduction on for BF16 (docs/DESIGN.md
+    // "Gradient reduce precision" has the code at each version); fp32 only without ZeRO in
+    // DeepSpeed (its BF16_Optimizer accumulates and reduces fp32 gradients at stage 0, its ZeRO
+    // optimizers reduce in the weights' dtype); the weights' 16 bits otherwise (PyTorch FSDP's
+    // reduce_dtype None). FP16 runs reduce in 16 bits by default in every framework.
+    bool bf16_grad_reduce_fp32 = false;
+    bool bf16_unsharded_grad_reduce_fp32 = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
@@ -128,5 +137,10 @@ bool framework_runs_on(Framework framework, const AcceleratorSpec& accelerator);
 // except that sharded data parallelism beyond ZeRO-1 (ZeRO-2/3), which Megatron-Core does not
 // offer, resolves to PyTorch FSDP on NVIDIA GPUs.
 Framework resolve_framework(Framework framework, const AcceleratorSpec& accelerator, int zero);
+
+// Whether data-parallel gradients reduce in fp32: `stated` when the run says, else the default of
+// `framework` (resolved, not `automatic`) for `precision` at ZeRO stage `zero`.
+bool resolve_fp32_grad_reduce(std::optional<bool> stated, Framework framework, Precision precision,
+                              int zero);
 
 } // namespace cp::sim

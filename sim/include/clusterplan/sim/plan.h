@@ -6,6 +6,7 @@
 #include "clusterplan/sim/training_options.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace cp::sim {
 
@@ -67,7 +68,9 @@ struct Layout {
     // gradients wait; TE's column-parallel Linear still runs its backward input re-gather beside
     // the dgrad GEMM and the dgrad reduce-scatter beside the wgrad GEMM (async_op).
     bool no_tp_comm_overlap = false;
-    bool fp32_grad_reduce = false;
+    // Unset: the framework's default for the precision and ZeRO stage
+    // (resolve_fp32_grad_reduce); a plan reports the resolved value.
+    std::optional<bool> fp32_grad_reduce;
     bool fp8_param_gather = false;
     // FP8 runs that keep their linear-layer weights as FP8 tensors, with no 16-bit copy on the
     // device (Transformer Engine fp8_model_init; NeMo fp8_params, Megatron-Core

@@ -109,9 +109,10 @@ struct TrainingSpec {
     // true: FP8 plans keep the linear layers' weights as FP8 with no 16-bit copy
     // (Layout::fp8_weights; Transformer Engine fp8_model_init, NeMo fp8_params).
     bool fp8_weights = false;
-    // true: data-parallel gradients are reduced in fp32 (Layout::fp32_grad_reduce): Megatron-LM
-    // with --bf16 (accumulate_allreduce_grads_in_fp32), apex DistributedFusedAdam's default sync.
-    bool fp32_grad_reduce = false;
+    // true: data-parallel gradients are reduced in fp32, false: in the weights' 16 bits
+    // (Layout::fp32_grad_reduce); absent: the framework's default (Megatron-LM/Core and NeMo
+    // reduce BF16 runs' gradients in fp32, framework.h resolve_fp32_grad_reduce).
+    std::optional<bool> fp32_grad_reduce;
 };
 
 struct SpotSpec {
