@@ -74,6 +74,7 @@ public:
                           std::to_string(hi) + "]");
         return static_cast<int>(v);
     }
+    bool optional_flag(const char* key) const { return has_optional(key) && flag(key); }
     bool flag(const char* key) const {
         const std::string& t = text(key);
         if (t == "true" || t == "1") return true;
@@ -251,7 +252,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         row.fail("recompute", "none, selective or full");
     l.sequence_parallel = row.flag("sequence_parallel");
     // Per-run framework options (plan.h): optional columns, empty = off.
-    l.async_tp = row.has_optional("async_tp") && row.flag("async_tp");
+    l.async_tp = row.optional_flag("async_tp");
     if (l.async_tp && !framework_profile(framework).async_tp_option)
         row.fail("async_tp", "the framework has no async TP option");
     // tp_comm_overlap false: a Megatron-Core run without --tp-comm-overlap (Layout).
@@ -268,16 +269,15 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         if (d != "fp32" && d != "bf16") row.fail("grad_reduce_dtype", "fp32 or bf16");
         l.fp32_grad_reduce = d == "fp32";
     }
-    l.fp8_param_gather = row.has_optional("fp8_all_gather") && row.flag("fp8_all_gather");
+    l.fp8_param_gather = row.optional_flag("fp8_all_gather");
     // fp8_weights: linear weights stored as FP8 (plan.h Layout::fp8_weights).
-    l.fp8_weights = row.has_optional("fp8_weights") && row.flag("fp8_weights");
+    l.fp8_weights = row.optional_flag("fp8_weights");
     if (l.fp8_weights && row.text("precision") != "fp8")
         row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
     if (l.fp8_weights && w.finetune.method == TrainingMethod::qlora)
         row.fail("fp8_weights", "QLoRA stores its frozen weights as NF4");
     // fp8_activation_input: the MLP activation's input kept as FP8 (Layout).
-    l.fp8_activation_input =
-        row.has_optional("fp8_activation_input") && row.flag("fp8_activation_input");
+    l.fp8_activation_input = row.optional_flag("fp8_activation_input");
     if (l.fp8_activation_input && row.text("precision") != "fp8")
         row.fail("fp8_activation_input", "needs precision fp8");
     // tp_input_gather per-projection: Layout::tp_gather_per_projection (DTensor TP plans only).
@@ -296,8 +296,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
             row.fail("fsdp_sharding", "per-parameter sharding is PyTorch FSDP2's");
         l.fsdp_per_param_copies = true;
     }
-    l.distribute_saved_activations = row.has_optional("distribute_saved_activations") &&
-                                     row.flag("distribute_saved_activations");
+    l.distribute_saved_activations = row.optional_flag("distribute_saved_activations");
     // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all
     // BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
