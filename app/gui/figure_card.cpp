@@ -1,5 +1,7 @@
 #include "figure_card.h"
 
+#include "format.h"
+
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/prediction_interval.h"
 
@@ -115,17 +117,58 @@ void FigureCard::setHighlighted(bool on) {
     title_->setText(on ? tr("%1 · chosen").arg(title_text_) : title_text_);
 }
 
-std::map<QString, FigureCard*> add_figure_cards(QGridLayout* grid,
-                                                const std::vector<CardSpec>& specs, int columns) {
-    std::map<QString, FigureCard*> cards;
+FigureCards::FigureCards(QGridLayout* grid, const std::vector<CardSpec>& specs, int columns) {
     int i = 0;
     for (const CardSpec& s : specs) {
         auto* card = new FigureCard(s.title, s.tip);
-        cards[QString::fromLatin1(s.key)] = card;
+        cards_[QString::fromLatin1(s.key)] = card;
         grid->addWidget(card, i / columns, i % columns);
         ++i;
     }
-    return cards;
+}
+
+FigureCard* FigureCards::operator[](const QString& key) const {
+    const auto it = cards_.find(key);
+    Q_ASSERT(it != cards_.end());
+    return it->second;
+}
+
+const FigureCard* FigureCards::find(const QString& key) const {
+    const auto it = cards_.find(key);
+    return it == cards_.end() ? nullptr : it->second;
+}
+
+QString FigureCards::value(const QString& key) const {
+    const FigureCard* c = find(key);
+    return c ? c->value() : QString();
+}
+
+QString FigureCards::detail(const QString& key) const {
+    const FigureCard* c = find(key);
+    return c ? c->detail() : QString();
+}
+
+QString FigureCards::range(const QString& key) const {
+    const FigureCard* c = find(key);
+    return c ? c->range() : QString();
+}
+
+bool FigureCards::unvalidated(const QString& key) const {
+    const FigureCard* c = find(key);
+    return c && c->unvalidated();
+}
+
+bool FigureCards::highlighted(const QString& key) const {
+    const FigureCard* c = find(key);
+    return c && c->highlighted();
+}
+
+void FigureCards::clear() {
+    for (auto& [key, card] : cards_) {
+        card->setValue(kDash);
+        card->setRange({});
+        card->setUnvalidated(false);
+    }
 }
 
 } // namespace cp::gui

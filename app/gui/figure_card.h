@@ -56,8 +56,28 @@ struct CardSpec {
     QString tip;
 };
 
-// The cards of `specs`, `columns` per row, added to `grid` in order; keyed by CardSpec::key.
-std::map<QString, FigureCard*> add_figure_cards(QGridLayout* grid,
-                                                const std::vector<CardSpec>& specs, int columns);
+// A page's figure cards, keyed by CardSpec::key: one lookup for the page and for tests, so no
+// page repeats its own find-or-empty accessors.
+class FigureCards {
+public:
+    FigureCards() = default;
+    // The cards of `specs`, `columns` per row, added to `grid` in order.
+    FigureCards(QGridLayout* grid, const std::vector<CardSpec>& specs, int columns);
+
+    // The card under `key`; the key must be one of the page's specs.
+    FigureCard* operator[](const QString& key) const;
+    // What the card under `key` shows; empty / false for an unknown key.
+    QString value(const QString& key) const;
+    QString detail(const QString& key) const;
+    QString range(const QString& key) const;
+    bool unvalidated(const QString& key) const;
+    bool highlighted(const QString& key) const;
+    // Every card back to the dash with no range and no badge (a plan that cannot be evaluated).
+    void clear();
+
+private:
+    const FigureCard* find(const QString& key) const;
+    std::map<QString, FigureCard*> cards_;
+};
 
 } // namespace cp::gui

@@ -37,17 +37,17 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     test::ModelGuard guard(&window);
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
-    CHECK(plan->figure("throughput").endsWith(QStringLiteral("tok/s")));
+    CHECK(plan->figures().value("throughput").endsWith(QStringLiteral("tok/s")));
     CHECK_FALSE(plan->editor()->attentionKernelField()->isHidden());
 
     int updates = plan->updateCount();
     context.setScenario(resnet_on_p4d());
     REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
     REQUIRE(plan->outcome().error.isEmpty());
-    INFO(plan->figure("throughput").toStdString());
-    CHECK(plan->figure("throughput").endsWith(QStringLiteral("samples/s")));
-    CHECK_FALSE(plan->figure("throughput").contains(QStringLiteral("tok")));
-    CHECK(plan->figureDetail("throughput").contains(QStringLiteral("per device")));
+    INFO(plan->figures().value("throughput").toStdString());
+    CHECK(plan->figures().value("throughput").endsWith(QStringLiteral("samples/s")));
+    CHECK_FALSE(plan->figures().value("throughput").contains(QStringLiteral("tok")));
+    CHECK(plan->figures().detail("throughput").contains(QStringLiteral("per device")));
     ScenarioEditor* editor = plan->editor();
     CHECK(editor->presetField()->currentData().toString() == QStringLiteral("resnet50"));
     CHECK(editor->attentionKernelField()->isHidden()); // a CNN has no attention
@@ -63,7 +63,7 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     CHECK(edited.training.tokens == 0);
     CHECK(plan->outcome().workload_kind == cp::sim::WorkloadKind::generic);
     CHECK(plan->outcome().result.samples_per_s > samples_per_s * 1.5);
-    CHECK(plan->figure("throughput").endsWith(QStringLiteral("samples/s")));
+    CHECK(plan->figures().value("throughput").endsWith(QStringLiteral("samples/s")));
     // What the editor wrote is a valid scenario file.
     const QString path = QDir(data.path()).filePath("resnet.json");
     REQUIRE(context.saveScenario(path).isEmpty());

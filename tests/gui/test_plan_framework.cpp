@@ -85,7 +85,7 @@ TEST_CASE("The Plan page edits the framework and context parallelism through the
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK(plan->outcome().layout.cp == 4);
     // The layout card accounts for every device: CP is named beside TP×PP×DP.
-    CHECK(plan->figureDetail("layout").contains(QStringLiteral("CP 4")));
+    CHECK(plan->figures().detail("layout").contains(QStringLiteral("CP 4")));
 
     // Eager pointwise kernels are modelled for PyTorch FSDP only: named under Megatron-Core.
     QCheckBox* compiled = training->torchCompileField();

@@ -27,8 +27,8 @@ TEST_CASE("Plan page shows results for the default scenario", "[gui][plan]") {
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK(plan->outcome().result.valid());
-    CHECK(plan->figure("step_time") != QStringLiteral("\u2014"));
-    CHECK(plan->figure("cost_on_demand").startsWith('$'));
+    CHECK(plan->figures().value("step_time") != QStringLiteral("\u2014"));
+    CHECK(plan->figures().value("cost_on_demand").startsWith('$'));
     CHECK(plan->verdictText().contains(QStringLiteral("Fits in memory")));
     CHECK(test::ModelGuard::violations() == 0);
 }
@@ -42,7 +42,7 @@ TEST_CASE("Editing a Plan field updates the results", "[gui][plan]") {
     PlanPage* plan = window.planPage();
     const int updates_before = plan->updateCount();
     const double throughput_before = plan->outcome().result.tokens_per_s;
-    const QString figure_before = plan->figure("throughput");
+    const QString figure_before = plan->figures().value("throughput");
 
     QSpinBox* nodes = plan->editor()->nodesField();
     const int nodes_before = nodes->value();
@@ -52,7 +52,7 @@ TEST_CASE("Editing a Plan field updates the results", "[gui][plan]") {
     CHECK(context.scenario().nodes.value_or(0) == nodes_before * 2);
     CHECK(plan->outcome().devices == 2 * nodes_before * 8);
     CHECK(plan->outcome().result.tokens_per_s > throughput_before * 1.5);
-    CHECK(plan->figure("throughput") != figure_before);
+    CHECK(plan->figures().value("throughput") != figure_before);
     CHECK(test::ModelGuard::violations() == 0);
 }
 
@@ -71,7 +71,7 @@ TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui
     }
     REQUIRE(test::wait_until(
         [&] { return !plan->outcome().error.isEmpty() || !plan->outcome().result.valid(); }));
-    CHECK((plan->figure("step_time") == QStringLiteral("\u2014") || !plan->outcome().verdict_ok));
+    CHECK((plan->figures().value("step_time") == QStringLiteral("\u2014") || !plan->outcome().verdict_ok));
     CHECK_FALSE(plan->verdictText().isEmpty());
 }
 
@@ -111,20 +111,20 @@ TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budg
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     // Default: on-demand pricing is the headline.
-    CHECK(plan->figureHighlighted("cost_on_demand"));
-    CHECK_FALSE(plan->figureHighlighted("cost_spot"));
+    CHECK(plan->figures().highlighted("cost_on_demand"));
+    CHECK_FALSE(plan->figures().highlighted("cost_spot"));
     CHECK(plan->verdictText().contains(QStringLiteral("on demand.")));
     // The layout card names what the search chose besides TP×PP×DP.
-    CHECK(plan->figureDetail("layout").contains(QStringLiteral("ZeRO-")));
-    CHECK(plan->figureDetail("layout").contains(QStringLiteral("recompute")));
+    CHECK(plan->figures().detail("layout").contains(QStringLiteral("ZeRO-")));
+    CHECK(plan->figures().detail("layout").contains(QStringLiteral("recompute")));
 
     cp::sim::Scenario sc = context.scenario();
     sc.pricing = cp::sim::Pricing::spot;
     int updates = plan->updateCount();
     context.setScenario(sc);
     REQUIRE(test::wait_until([&] { return plan->updateCount() > updates; }));
-    CHECK(plan->figureHighlighted("cost_spot"));
-    CHECK_FALSE(plan->figureHighlighted("cost_on_demand"));
+    CHECK(plan->figures().highlighted("cost_spot"));
+    CHECK_FALSE(plan->figures().highlighted("cost_on_demand"));
     CHECK(plan->verdictText().contains(QStringLiteral("On spot, training is expected to take")));
 
     // A deadline shorter than the run and a budget below its cost are named and make the

@@ -32,17 +32,17 @@ TEST_CASE("Plan cards show their range, and the badge where no measured run supp
     CHECK(plan->outcome().interval.validated);
     for (const char* key : {"step_time", "throughput", "time_to_train", "cost_on_demand"}) {
         INFO(key);
-        CHECK(plan->figureRange(key).contains(QStringLiteral("80 % of comparable runs")));
-        CHECK_FALSE(plan->figureUnvalidated(key));
+        CHECK(plan->figures().range(key).contains(QStringLiteral("80 % of comparable runs")));
+        CHECK_FALSE(plan->figures().unvalidated(key));
     }
-    CHECK(plan->figureRange("mfu").isEmpty());
+    CHECK(plan->figures().range("mfu").isEmpty());
 
     REQUIRE(context.openScenario(data_file("scenarios/llama2_7b_p6_b200.json")).isEmpty());
     plan->flushPendingUpdate();
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK_FALSE(plan->outcome().interval.validated);
-    CHECK(plan->figureUnvalidated("step_time"));
-    CHECK(plan->figureRange("step_time").contains(QStringLiteral("worst error seen")));
+    CHECK(plan->figures().unvalidated("step_time"));
+    CHECK(plan->figures().range("step_time").contains(QStringLiteral("worst error seen")));
     CHECK(plan->verdictText().contains(QStringLiteral("no measured run supports this estimate")));
 }
 
@@ -69,5 +69,5 @@ TEST_CASE("The Probes page imports a job log and shows measured against predicte
     PlanPage* plan = window.planPage();
     plan->flushPendingUpdate();
     CHECK(plan->outcome().result.calibration_used.job);
-    CHECK(plan->figureRange("step_time").contains(QStringLiteral("your job log")));
+    CHECK(plan->figures().range("step_time").contains(QStringLiteral("your job log")));
 }

@@ -81,7 +81,7 @@ TEST_CASE("Scaling sweep ranks plans by the objective and opens one in Plan", "[
     // The Plan page shows the clicked point: its purchase option and its time to train.
     const PlanOutcome& shown = window.planPage()->outcome();
     const bool spot = opened.pricing == cp::sim::Pricing::spot;
-    CHECK(window.planPage()->figureHighlighted(spot ? "cost_spot" : "cost_on_demand"));
+    CHECK(window.planPage()->figures().highlighted(spot ? "cost_spot" : "cost_on_demand"));
     CHECK_REL(spot ? shown.spot_time_to_train_h : shown.time_to_train_h, point.x(), 0.02);
 
     // "Open in Plan" puts the plan's layout into the current scenario.

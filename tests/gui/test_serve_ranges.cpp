@@ -37,10 +37,10 @@ TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
     // sources' runs (the offline and online benchmarks, NIM).
     for (const char* key : {"throughput", "ttft", "step", "cost"}) {
         INFO(key);
-        CHECK(page->figureRange(key).contains(QStringLiteral("80 % of comparable runs")));
-        CHECK_FALSE(page->figureUnvalidated(key));
+        CHECK(page->figures().range(key).contains(QStringLiteral("80 % of comparable runs")));
+        CHECK_FALSE(page->figures().unvalidated(key));
     }
-    CHECK(page->figureValue("throughput").contains(QStringLiteral("tokens/s")));
+    CHECK(page->figures().value("throughput").contains(QStringLiteral("tokens/s")));
     test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-ranges.png"));
 
     // TGI has no published runs on Hopper: every figure carries the badge.
@@ -50,8 +50,8 @@ TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
     REQUIRE(page->errorText().isEmpty());
     for (const char* key : {"throughput", "ttft", "step", "cost"}) {
         INFO(key);
-        CHECK(page->figureUnvalidated(key));
-        CHECK(page->figureRange(key).contains(QStringLiteral("worst error seen")));
+        CHECK(page->figures().unvalidated(key));
+        CHECK(page->figures().range(key).contains(QStringLiteral("worst error seen")));
     }
     test::keep_shot(window, QStringLiteral("serve"), QStringLiteral("serve-unvalidated.png"));
     CHECK(test::ModelGuard::violations() == 0);

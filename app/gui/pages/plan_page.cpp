@@ -37,7 +37,7 @@ PlanPage::PlanPage(AppContext& context, QWidget* parent) : Page(parent), context
     rlayout->setContentsMargins(6, 0, 0, 0);
     auto* grid = new QGridLayout;
     grid->setSpacing(6);
-    cards_ = add_figure_cards(
+    cards_ = FigureCards(
         grid,
         {
             {"step_time", tr("Step time"),
@@ -141,20 +141,8 @@ void PlanPage::recompute() {
     ++update_count_;
 }
 
-QString PlanPage::figure(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it == cards_.end() ? QString() : it->second->value();
-}
 
-QString PlanPage::figureRange(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it == cards_.end() ? QString() : it->second->range();
-}
 
-bool PlanPage::figureUnvalidated(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it != cards_.end() && it->second->unvalidated();
-}
 
 // The range under each figure that scales with the step time, with the full sentence as its
 // tooltip; the badge where no measured run supports the plan.
@@ -178,15 +166,7 @@ void PlanPage::showRanges() {
     show("cost_spot", sim::time_range(o.cost_spot_usd, iv), fmt_usd);
 }
 
-QString PlanPage::figureDetail(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it == cards_.end() ? QString() : it->second->detail();
-}
 
-bool PlanPage::figureHighlighted(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it != cards_.end() && it->second->highlighted();
-}
 
 QString PlanPage::verdictText() const {
     return verdict_->text();
@@ -195,11 +175,7 @@ QString PlanPage::verdictText() const {
 void PlanPage::showOutcome() {
     const PlanOutcome& o = outcome_;
     if (!o.error.isEmpty()) {
-        for (auto& [key, card] : cards_) {
-            card->setValue(kDash);
-            card->setRange({});
-            card->setUnvalidated(false);
-        }
+        cards_.clear();
         verdict_->setText(
             QStringLiteral("<b>%1</b> %2").arg(tr("Cannot evaluate:"), o.error.toHtmlEscaped()));
         verdict_->setStyleSheet(QStringLiteral("QLabel#verdict { border: 2px solid #c0392b; }"));

@@ -2,6 +2,7 @@
 // charts) on the right. Recomputes on every edit, debounced to one evaluation per event-loop pass.
 #pragma once
 
+#include "figure_card.h"
 #include "pages/page.h"
 #include "plan_eval.h"
 
@@ -15,7 +16,6 @@ namespace cp::gui {
 
 class AppContext;
 class ChartView;
-class FigureCard;
 class ScenarioEditor;
 
 class PlanPage : public Page {
@@ -25,15 +25,9 @@ public:
 
     ScenarioEditor* editor() const { return editor_; }
     const PlanOutcome& outcome() const { return outcome_; }
-    // The figure shown under `key` (step_time, throughput, mfu, time_to_train, cost_on_demand,
-    // cost_spot, memory, layout) — for tests.
-    QString figure(const QString& key) const;
-    QString figureDetail(const QString& key) const;
-    // The range under a figure ("6.0 s – 7.4 s (80 % of comparable runs)") and whether its card
-    // carries the unvalidated badge.
-    QString figureRange(const QString& key) const;
-    bool figureUnvalidated(const QString& key) const;
-    bool figureHighlighted(const QString& key) const;
+    // The figure cards (step_time, throughput, mfu, time_to_train, cost_on_demand, cost_spot,
+    // memory, layout): the number, its detail, the range under it and its badges.
+    const FigureCards& figures() const { return cards_; }
     QString verdictText() const;
     int updateCount() const { return update_count_; }
 
@@ -52,7 +46,7 @@ private:
     AppContext& context_;
     ScenarioEditor* editor_ = nullptr;
     QTimer* debounce_ = nullptr;
-    std::map<QString, FigureCard*> cards_;
+    FigureCards cards_;
     QLabel* verdict_ = nullptr;
     QTextBrowser* assumptions_ = nullptr;
     ChartView* breakdown_view_ = nullptr;

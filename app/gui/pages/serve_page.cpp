@@ -113,7 +113,7 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     auto* cards = new QWidget;
     auto* grid = new QGridLayout(cards);
     grid->setContentsMargins(0, 0, 0, 0);
-    cards_ = add_figure_cards(grid,
+    cards_ = FigureCards(grid,
                               {
                                   {"throughput", tr("Throughput per replica"),
                                    tr("Output tokens/s (samples/s for encoders and CNNs) one "
@@ -257,10 +257,7 @@ void ServePage::showStudy() {
 void ServePage::showFigures(const sim::ServingPlan* p) {
     const bool valid = p != nullptr && p->valid;
     if (!valid) {
-        for (auto& [key, card] : cards_) {
-            card->setValue(kDash);
-            card->showInterval({}, sim::kUnknown, sim::kUnknown, fmt_count, false);
-        }
+        cards_.clear();
         return;
     }
     const sim::ServingIntervals& iv = p->intervals;
@@ -292,20 +289,8 @@ void ServePage::showFigures(const sim::ServingPlan* p) {
     card->showInterval(iv.throughput, c.low, c.high, fmt_usd);
 }
 
-QString ServePage::figureValue(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it == cards_.end() ? QString() : it->second->value();
-}
 
-QString ServePage::figureRange(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it == cards_.end() ? QString() : it->second->range();
-}
 
-bool ServePage::figureUnvalidated(const QString& key) const {
-    const auto it = cards_.find(key);
-    return it != cards_.end() && it->second->unvalidated();
-}
 
 void ServePage::showCurve() {
     if (!study_) return;

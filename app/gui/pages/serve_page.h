@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clusterplan/service/serving_study.h"
+#include "figure_card.h"
 #include "pages/page.h"
 
 #include <map>
@@ -19,7 +20,6 @@ namespace cp::gui {
 
 class AppContext;
 class ChartView;
-class FigureCard;
 class ServingForm;
 class ServingResultModel;
 
@@ -38,9 +38,7 @@ public:
     QString errorText() const { return error_; }
     // The selected deployment's figure cards ("throughput", "ttft", "step", "cost"): the number,
     // the range under it, and whether the unvalidated badge shows.
-    QString figureValue(const QString& key) const;
-    QString figureRange(const QString& key) const;
-    bool figureUnvalidated(const QString& key) const;
+    const FigureCards& figures() const { return cards_; }
 
     void runStudy();
 
@@ -66,7 +64,7 @@ private:
     QLabel* refused_ = nullptr;
     QTableView* table_ = nullptr;
     ServingResultModel* model_ = nullptr;
-    std::map<QString, FigureCard*> cards_;
+    FigureCards cards_;
     std::shared_ptr<const service::ServingStudy> study_;
     QString error_;
     bool running_ = false;
