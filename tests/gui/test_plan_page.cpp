@@ -71,7 +71,8 @@ TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui
     }
     REQUIRE(test::wait_until(
         [&] { return !plan->outcome().error.isEmpty() || !plan->outcome().result.valid(); }));
-    CHECK((plan->figures().value("step_time") == QStringLiteral("\u2014") || !plan->outcome().verdict_ok));
+    CHECK((plan->figures().value("step_time") == QStringLiteral("\u2014") ||
+           !plan->outcome().verdict_ok));
     CHECK_FALSE(plan->verdictText().isEmpty());
 }
 
