@@ -1,9 +1,8 @@
 #include "figure_card.h"
 
-#include "format.h"
-
 #include "clusterplan/sim/plan_interval.h"
 #include "clusterplan/sim/prediction_interval.h"
+#include "format.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>

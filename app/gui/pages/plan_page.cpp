@@ -141,9 +141,6 @@ void PlanPage::recompute() {
     ++update_count_;
 }
 
-
-
-
 // The range under each figure that scales with the step time, with the full sentence as its
 // tooltip; the badge where no measured run supports the plan.
 void PlanPage::showRanges() {
@@ -165,8 +162,6 @@ void PlanPage::showRanges() {
     show("cost_on_demand", sim::time_range(o.cost_on_demand_usd, iv), fmt_usd);
     show("cost_spot", sim::time_range(o.cost_spot_usd, iv), fmt_usd);
 }
-
-
 
 QString PlanPage::verdictText() const {
     return verdict_->text();

@@ -114,21 +114,21 @@ ServePage::ServePage(AppContext& context, QWidget* parent) : Page(parent), conte
     auto* grid = new QGridLayout(cards);
     grid->setContentsMargins(0, 0, 0, 0);
     cards_ = FigureCards(grid,
-                              {
-                                  {"throughput", tr("Throughput per replica"),
-                                   tr("Output tokens/s (samples/s for encoders and CNNs) one "
-                                      "replica serves at capacity.")},
-                                  {"ttft", tr("Time to first token"),
-                                   tr("Prefill plus the wait for a batch slot at the planned rate, "
-                                      "at the SLO quantile.")},
-                                  {"step", tr("Time per output token"),
-                                   tr("One decode step at the running batch (for encoders and "
-                                      "CNNs: latency per batch).")},
-                                  {"cost", tr("Cost per 1M tokens"),
-                                   tr("On-demand cost per hour over the tokens served (per million "
-                                      "samples for encoders and CNNs), USD.")},
-                              },
-                              4);
+                         {
+                             {"throughput", tr("Throughput per replica"),
+                              tr("Output tokens/s (samples/s for encoders and CNNs) one "
+                                 "replica serves at capacity.")},
+                             {"ttft", tr("Time to first token"),
+                              tr("Prefill plus the wait for a batch slot at the planned rate, "
+                                 "at the SLO quantile.")},
+                             {"step", tr("Time per output token"),
+                              tr("One decode step at the running batch (for encoders and "
+                                 "CNNs: latency per batch).")},
+                             {"cost", tr("Cost per 1M tokens"),
+                              tr("On-demand cost per hour over the tokens served (per million "
+                                 "samples for encoders and CNNs), USD.")},
+                         },
+                         4);
     auto* top = new QWidget;
     auto* top_layout = new QVBoxLayout(top);
     top_layout->setContentsMargins(0, 0, 0, 0);
@@ -288,9 +288,6 @@ void ServePage::showFigures(const sim::ServingPlan* p) {
                                  : tr("per 1M samples, on demand"));
     card->showInterval(iv.throughput, c.low, c.high, fmt_usd);
 }
-
-
-
 
 void ServePage::showCurve() {
     if (!study_) return;
