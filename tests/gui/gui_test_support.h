@@ -1,6 +1,9 @@
 // Helpers shared by the GUI tests: a fresh user data directory per test and model checking.
 #pragma once
 
+#include "app_context.h"
+#include "main_window.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QTemporaryDir>
@@ -15,8 +18,6 @@ class QAbstractItemModelTester;
 class QObject;
 
 namespace cp::gui {
-class AppContext;
-class MainWindow;
 class ServePage;
 } // namespace cp::gui
 
@@ -50,6 +51,15 @@ private:
     QObject* root_;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers_;
     std::vector<const QAbstractItemModel*> seen_;
+};
+
+// What most GUI tests start from: a fresh data directory, the application context and its main
+// window, with every item model under the window checked (TEST_CASE_METHOD fixture).
+struct Workbench {
+    TempDataDir data;
+    AppContext context;
+    MainWindow window{context};
+    ModelGuard guard{&window};
 };
 
 // The child of `parent` with object name `name`; fails the test when there is none.

@@ -31,11 +31,9 @@ QString catalog_data(const char* name) {
 }
 } // namespace
 
-TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "[gui][catalog]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Catalog table lists the bundled instances with unknowns as a dash",
+                 "[gui][catalog]") {
     CatalogPage* page = window.catalogPage();
     InstanceTableModel* model = page->model();
     REQUIRE(model->rowCount() > 40);
@@ -91,11 +89,7 @@ TEST_CASE("Catalog table lists the bundled instances with unknowns as a dash", "
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Catalog filter and side-by-side comparison", "[gui][catalog]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "Catalog filter and side-by-side comparison", "[gui][catalog]") {
     CatalogPage* page = window.catalogPage();
     auto* filter = page->findChild<QLineEdit*>();
     REQUIRE(filter);
@@ -117,11 +111,8 @@ TEST_CASE("Catalog filter and side-by-side comparison", "[gui][catalog]") {
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Importing a bad file shows an error and changes nothing", "[gui][catalog]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "Importing a bad file shows an error and changes nothing",
+                 "[gui][catalog]") {
     CatalogPage* page = window.catalogPage();
     const std::string before = dump(data.databasePath());
     const int rows_before = page->model()->rowCount();
@@ -141,11 +132,8 @@ TEST_CASE("Importing a bad file shows an error and changes nothing", "[gui][cata
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Importing a good file updates the catalog and the table", "[gui][catalog]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "Importing a good file updates the catalog and the table",
+                 "[gui][catalog]") {
     CatalogPage* page = window.catalogPage();
     const std::string before = dump(data.databasePath());
     QSignalSpy finished(page, &CatalogPage::importFinished);

@@ -48,12 +48,9 @@ QString cell(const InstanceTableModel* model, const char* type, int column,
 
 } // namespace
 
-TEST_CASE("Catalog region picker offers every AWS region and marks estimated figures",
-          "[gui][catalog][refresh]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Catalog region picker offers every AWS region and marks estimated figures",
+                 "[gui][catalog][refresh]") {
     CatalogPage* page = window.catalogPage();
     QComboBox* regions = page->regionPicker();
     REQUIRE(regions->count() >= 30);
@@ -84,12 +81,9 @@ TEST_CASE("Catalog region picker offers every AWS region and marks estimated fig
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Catalog Refresh imports the picked regions with progress, Cancel changes nothing",
-          "[gui][catalog][refresh]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Catalog Refresh imports the picked regions with progress, Cancel changes nothing",
+                 "[gui][catalog][refresh]") {
     CatalogPage* page = window.catalogPage();
     LocalHttpServer server(mirror());
     const std::string before = dump(data.databasePath());
@@ -145,10 +139,8 @@ TEST_CASE("Catalog Refresh imports the picked regions with progress, Cancel chan
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Catalog Refresh refuses a bad base URL in the window", "[gui][catalog][refresh]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "Catalog Refresh refuses a bad base URL in the window",
+                 "[gui][catalog][refresh]") {
     CatalogPage* page = window.catalogPage();
     QSignalSpy finished(page, &CatalogPage::refreshFinished);
     page->startRefresh({QStringLiteral("us-east-1")}, QStringLiteral("ftp://127.0.0.1/"));

@@ -29,12 +29,9 @@ cp::sim::Scenario resnet_on_p4d() {
 }
 } // namespace
 
-TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic model",
-          "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Throughput reads tok/s for a transformer and samples/s for a generic model",
+                 "[gui][plan]") {
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     CHECK(plan->figures().value("throughput").endsWith(QStringLiteral("tok/s")));
@@ -74,11 +71,9 @@ TEST_CASE("Throughput reads tok/s for a transformer and samples/s for a generic 
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The attention-kernel field changes the plan and survives save and open", "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The attention-kernel field changes the plan and survives save and open",
+                 "[gui][plan]") {
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     // Entries: unfused, FlashAttention-1 generation, FlashAttention-2.

@@ -36,12 +36,9 @@ int framework_index(QComboBox* box, Framework f) {
 
 } // namespace
 
-TEST_CASE("The Plan page edits the framework and context parallelism through the parser",
-          "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Plan page edits the framework and context parallelism through the parser",
+                 "[gui][plan][editor]") {
     window.show();
     context.setScenario(cp::sim::parse_scenario(kNemoCp, "nemo.json"));
     QCoreApplication::processEvents();

@@ -18,11 +18,8 @@
 
 using namespace cp::gui;
 
-TEST_CASE("Plan page shows results for the default scenario", "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "Plan page shows results for the default scenario",
+                 "[gui][plan]") {
     CHECK(guard.modelCount() > 0);
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
@@ -33,12 +30,8 @@ TEST_CASE("Plan page shows results for the default scenario", "[gui][plan]") {
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Editing a Plan field updates the results", "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "Editing a Plan field updates the results", "[gui][plan]") {
     window.show();
-    test::ModelGuard guard(&window);
     PlanPage* plan = window.planPage();
     const int updates_before = plan->updateCount();
     const double throughput_before = plan->outcome().result.tokens_per_s;
@@ -56,10 +49,8 @@ TEST_CASE("Editing a Plan field updates the results", "[gui][plan]") {
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A manual layout that does not divide the cluster is explained", "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "A manual layout that does not divide the cluster is explained",
+                 "[gui][plan]") {
     PlanPage* plan = window.planPage();
     {
         cp::sim::Scenario sc = context.scenario();
@@ -104,11 +95,9 @@ TEST_CASE("Scenario files round-trip through open and save, bad files are refuse
     CHECK(other.scenario().name == "round trip"); // nothing changed
 }
 
-TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budget",
-          "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Plan verdict follows the pricing choice and the deadline and budget",
+                 "[gui][plan]") {
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     // Default: on-demand pricing is the headline.
@@ -141,10 +130,8 @@ TEST_CASE("The Plan verdict follows the pricing choice and the deadline and budg
     CHECK_FALSE(plan->outcome().verdict_ok);
 }
 
-TEST_CASE("Search mode shows the searched layout, Manual starts from it", "[gui][plan]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "Search mode shows the searched layout, Manual starts from it",
+                 "[gui][plan]") {
     PlanPage* plan = window.planPage();
     REQUIRE(plan->outcome().error.isEmpty());
     REQUIRE(plan->outcome().layout_searched);

@@ -38,11 +38,8 @@ void type_stages(QLineEdit* field, const QString& text) {
 
 } // namespace
 
-TEST_CASE("The Plan page edits a manual layout's stage layers", "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "The Plan page edits a manual layout's stage layers",
+                 "[gui][plan][editor]") {
     window.show();
     int updates = window.planPage()->updateCount();
     context.setScenario(cp::sim::parse_scenario(kManualPipeline, "stages.json"));

@@ -23,11 +23,9 @@ QString calibration_data(const char* name) {
 }
 } // namespace
 
-TEST_CASE("Importing nccl-tests output shows its rows, bad logs are reported", "[gui][probes]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Importing nccl-tests output shows its rows, bad logs are reported",
+                 "[gui][probes]") {
     ProbesPage* page = window.probesPage();
     REQUIRE(page->results()->rowCount() == 0);
 
@@ -71,11 +69,7 @@ TEST_CASE("Importing nccl-tests output shows its rows, bad logs are reported", "
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A probe JSON document brings GEMM results", "[gui][probes]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "A probe JSON document brings GEMM results", "[gui][probes]") {
     ProbesPage* page = window.probesPage();
     QSignalSpy finished(page, &ProbesPage::importFinished);
     page->importFile(calibration_data("probe_a100x8_example.json"));
@@ -95,11 +89,9 @@ TEST_CASE("A probe JSON document brings GEMM results", "[gui][probes]") {
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A probe document is compared with the peaks of the GPU it measured", "[gui][probes]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "A probe document is compared with the peaks of the GPU it measured",
+                 "[gui][probes]") {
     ProbesPage* page = window.probesPage();
     QSignalSpy finished(page, &ProbesPage::importFinished);
     // One H200 in a VM that names no instance type; the page starts on another instance.

@@ -109,10 +109,9 @@ TEST_CASE("A running sweep can be cancelled", "[gui][scaling]") {
     CHECK_FALSE(page->busy());
 }
 
-TEST_CASE("The sweep size is the scenario's max nodes, kept across Plan edits", "[gui][scaling]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "The sweep size is the scenario's max nodes, kept across Plan edits",
+                 "[gui][scaling]") {
     auto* max_nodes = window.scalingPage()->findChild<QSpinBox*>();
     REQUIRE(max_nodes);
     max_nodes->setValue(128);

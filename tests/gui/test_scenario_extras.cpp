@@ -21,11 +21,9 @@
 
 using namespace cp::gui;
 
-TEST_CASE("Tuning, spot and custom hardware fields show a scenario and write it back",
-          "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "Tuning, spot and custom hardware fields show a scenario and write it back",
+                 "[gui][plan][editor]") {
     window.show();
     PlanPage* plan = window.planPage();
     ScenarioExtras* extras = plan->editor()->extras();
@@ -94,11 +92,9 @@ TEST_CASE("Tuning, spot and custom hardware fields show a scenario and write it 
     REQUIRE(test::wait_until([&] { return context.scenario().constraints.instances.empty(); }));
 }
 
-TEST_CASE("Checkpoint on notice needs a write that fits in the two-minute notice",
-          "[gui][plan][editor]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "Checkpoint on notice needs a write that fits in the two-minute notice",
+                 "[gui][plan][editor]") {
     ScenarioExtras* extras = window.planPage()->editor()->extras();
     extras->checkpointWriteField()->setValue(60);
     extras->checkpointOnNoticeField()->setChecked(true);

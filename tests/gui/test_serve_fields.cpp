@@ -53,11 +53,8 @@ std::string parser_sentence(const std::string& serving) {
 
 } // namespace
 
-TEST_CASE("A batch above the engine's max batch is named as it is entered", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "A batch above the engine's max batch is named as it is entered",
+                 "[gui][serve]") {
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = window.servePage()->form();
     auto* batch = test::named_child<QSpinBox>(form, "batch");
@@ -96,12 +93,9 @@ TEST_CASE("A batch above the engine's max batch is named as it is entered", "[gu
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The Serve page edits learned positions and the attention kernel of its own model",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page edits learned positions and the attention kernel of its own model",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = page->form();
@@ -148,12 +142,9 @@ TEST_CASE("The Serve page edits learned positions and the attention kernel of it
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The Serve page edits a routed model's capacity factor and nothing else",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page edits a routed model's capacity factor and nothing else",
+                 "[gui][serve]") {
     ServingForm* form = window.servePage()->form();
     cp::service::ServingQuestion q;
     q.preset = "mixtral-8x7b";
@@ -179,11 +170,9 @@ TEST_CASE("The Serve page edits a routed model's capacity factor and nothing els
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A file's capacity factor shows unrounded and survives other edits", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "A file's capacity factor shows unrounded and survives other edits",
+                 "[gui][serve]") {
     ServingForm* form = window.servePage()->form();
     cp::service::ServingQuestion q;
     q.preset = "mixtral-8x7b";
@@ -197,11 +186,8 @@ TEST_CASE("A file's capacity factor shows unrounded and survives other edits", "
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The Serve page holds a file's request rate and limits as given", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "The Serve page holds a file's request rate and limits as given",
+                 "[gui][serve]") {
     // Below the old field's 3 decimals: 2.5e-4 req/s loaded as 0, "saturated".
     test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1",
         "model": {"preset": "llama3-8b"}, "cluster": {"instance": "p5.48xlarge"},

@@ -35,12 +35,9 @@ const char* const kMoeServing = R"({"schema": "clusterplan.scenario/1", "name": 
 
 } // namespace
 
-TEST_CASE("The Serve page edits pipeline stages and replicas and keeps every other field",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page edits pipeline stages and replicas and keeps every other field",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context, kMoeServing);
     ServingForm* form = page->form();
@@ -97,11 +94,9 @@ TEST_CASE("The Serve page edits pipeline stages and replicas and keeps every oth
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A pipeline degree the parser refuses is named and changes nothing", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "A pipeline degree the parser refuses is named and changes nothing",
+                 "[gui][serve]") {
     test::open_scenario_text(context, kMoeServing);
     ServingForm* form = window.servePage()->form();
     auto* pp = test::named_child<QSpinBox>(form, "pp");
@@ -124,11 +119,8 @@ TEST_CASE("A pipeline degree the parser refuses is named and changes nothing", "
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench, "The shared shape editor edits a served model's experts",
+                 "[gui][serve]") {
     test::open_scenario_text(context, kMoeServing);
     ServingForm* form = window.servePage()->form();
     ModelShapeFields* shape = form->shapeFields();
@@ -184,11 +176,9 @@ TEST_CASE("The shared shape editor edits a served model's experts", "[gui][serve
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("The Serve page plans the file's custom hardware, not the catalog", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page plans the file's custom hardware, not the catalog",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "pod",
         "model": {"preset": "llama3-8b"},

@@ -28,12 +28,9 @@ QString cell(const ServingResultModel* model, int row, int column) {
 
 } // namespace
 
-TEST_CASE("Serve page ranks instances for Llama 3 8B at 10 requests/s", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "Serve page ranks instances for Llama 3 8B at 10 requests/s",
+                 "[gui][serve]") {
     window.show();
-    test::ModelGuard guard(&window);
     ServePage* page = window.servePage();
     cp::service::ServingQuestion q; // the chat question: 512 in, 256 out, 10/s, 500 ms, 50 ms
     q.preset = "llama3-8b";
@@ -133,10 +130,8 @@ TEST_CASE("Serve page plans an encoder by batch latency and samples", "[gui][ser
     }
 }
 
-TEST_CASE("Opening a serving scenario fills the Serve page", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "Opening a serving scenario fills the Serve page",
+                 "[gui][serve]") {
     const QString path = QStringLiteral(CLUSTERPLAN_SOURCE_DIR) +
                          QStringLiteral("/resources/scenarios/serve-llama3-70b-h100-fp8.json");
     REQUIRE(context.openScenario(path).isEmpty());
@@ -150,10 +145,9 @@ TEST_CASE("Opening a serving scenario fills the Serve page", "[gui][serve]") {
     CHECK(q.instances.front() == "p5.48xlarge");
 }
 
-TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page keeps a scenario's engine build and decode kernel",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context,
                              R"({"schema": "clusterplan.scenario/1", "name": "built engine",
@@ -191,10 +185,8 @@ TEST_CASE("The Serve page keeps a scenario's engine build and decode kernel", "[
     CHECK(spec.replicas == 3);
 }
 
-TEST_CASE("The Serve page plans and keeps a model its scenario file shapes", "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench, "The Serve page plans and keeps a model its scenario file shapes",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context, R"({"schema": "clusterplan.scenario/1", "name": "own model",
         "model": {"layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8, "ffn_hidden": 17408,

@@ -18,13 +18,10 @@
 
 using namespace cp::gui;
 
-TEST_CASE("Serve page cards show each figure's range and the unvalidated badge",
-          "[gui][serve][interval]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
+TEST_CASE_METHOD(test::Workbench,
+                 "Serve page cards show each figure's range and the unvalidated badge",
+                 "[gui][serve][interval]") {
     window.show();
-    test::ModelGuard guard(&window);
     ServePage* page = window.servePage();
     cp::service::ServingQuestion q;
     q.preset = "llama3-8b";

@@ -36,12 +36,9 @@ const char* const kOwnModel = R"({"schema": "clusterplan.scenario/1", "name": "o
 
 } // namespace
 
-TEST_CASE("The Serve page edits its own model's shape and keeps every other field",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "The Serve page edits its own model's shape and keeps every other field",
+                 "[gui][serve]") {
     ServePage* page = window.servePage();
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = page->form();
@@ -97,12 +94,9 @@ TEST_CASE("The Serve page edits its own model's shape and keeps every other fiel
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("A shape the parser refuses is named on the Serve page and changes nothing",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "A shape the parser refuses is named on the Serve page and changes nothing",
+                 "[gui][serve]") {
     test::open_scenario_text(context, kOwnModel);
     ServingForm* form = window.servePage()->form();
     ModelShapeFields* shape = form->shapeFields();
@@ -129,12 +123,9 @@ TEST_CASE("A shape the parser refuses is named on the Serve page and changes not
     CHECK(test::ModelGuard::violations() == 0);
 }
 
-TEST_CASE("Editing a preset's shape on the Serve page makes it the scenario's own model",
-          "[gui][serve]") {
-    test::TempDataDir data;
-    AppContext context;
-    MainWindow window(context);
-    test::ModelGuard guard(&window);
+TEST_CASE_METHOD(test::Workbench,
+                 "Editing a preset's shape on the Serve page makes it the scenario's own model",
+                 "[gui][serve]") {
     ServingForm* form = window.servePage()->form();
     cp::service::ServingQuestion q;
     q.preset = "llama3-8b";
