@@ -1,6 +1,7 @@
 // `clusterplan catalog ...` end to end through cp::cli::run: output shapes, exit codes, and the
 // database left exactly as before by every rejected file.
 #include "cli.h"
+#include "cli_sandbox.h"
 #include "clusterplan/catalog/catalog.h"
 
 #include <catch2/catch.hpp>
@@ -20,42 +21,10 @@ fs::path fixture(const std::string& name) {
     return fs::path(CLUSTERPLAN_TEST_DATA_DIR) / "catalog" / name;
 }
 
-// Each test gets its own CLUSTERPLAN_DATA_DIR, removed afterwards.
-struct DataDir {
-    fs::path path;
-    DataDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("cp-cli-catalog-" + std::to_string(rd()));
-        fs::create_directories(path);
-        ::setenv("CLUSTERPLAN_DATA_DIR", path.c_str(), 1);
-    }
-    ~DataDir() {
-        ::unsetenv("CLUSTERPLAN_DATA_DIR");
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    fs::path db() const { return path / "catalog.sqlite"; }
-    std::string dump() const { return cp::catalog::Catalog(db()).dump(); }
-};
-
-struct Result {
-    int code = 0;
-    std::string out, err;
-};
-
-Result run(const std::vector<std::string>& argv) {
-    std::ostringstream out, err;
-    cp::cli::Io io{out, err};
-    Result r;
-    r.code = cp::cli::run(argv, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-
-std::size_t lines(const std::string& s) {
-    return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
-}
+// Each test gets its own CLUSTERPLAN_DATA_DIR (a Sandbox), removed afterwards.
+using DataDir = cp::test::Sandbox;
+using Result = cp::test::CliResult;
+constexpr auto run = cp::test::run_cli;
 
 } // namespace
 
@@ -87,7 +56,7 @@ TEST_CASE("catalog list --json has the contract fields", "[cli][catalog]") {
     CHECK((*g6e)["on_demand_usd_per_hour"].is_null()); // unknown stays null
     CHECK((*g6e)["network_gbps"].is_null());
     CHECK((*g6e)["price_as_of"].is_null());
-    CHECK(fs::exists(data.db())); // created on first use in CLUSTERPLAN_DATA_DIR
+    CHECK(fs::exists(data.database())); // created on first use in CLUSTERPLAN_DATA_DIR
 }
 
 TEST_CASE("catalog list prints a table with dashes for unknowns", "[cli][catalog]") {
@@ -165,7 +134,7 @@ TEST_CASE("every malformed file exits 2 with one sentence and leaves the DB unch
           "[cli][catalog]") {
     DataDir data;
     REQUIRE(run({"catalog", "list"}).code == 0); // create the database
-    const std::string before = data.dump();
+    const std::string before = data.stored_data();
     const std::vector<std::vector<std::string>> cases = {
         {"spot_history_bad_json.json"},
         {"spot_history_truncated.json"},
@@ -188,9 +157,9 @@ TEST_CASE("every malformed file exits 2 with one sentence and leaves the DB unch
         const auto r = run(argv);
         CHECK(r.code == 2);
         CHECK(r.out.empty());
-        CHECK(lines(r.err) == 1);
+        CHECK(cp::test::line_count(r.err) == 1);
         CHECK_THAT(r.err, Catch::Contains(c[0]));
-        CHECK(data.dump() == before);
+        CHECK(data.stored_data() == before);
     }
     const auto unknown = run({"catalog", "show", "p9x.96xlarge"});
     CHECK(unknown.code == 2);
@@ -221,13 +190,13 @@ TEST_CASE("catalog export then import --format csv round-trips", "[cli][catalog]
     REQUIRE(
         run({"catalog", "import", fixture("spot_advisor.json").string(), "--as-of", "2025-11-05"})
             .code == 0);
-    const auto out1 = data.path / "export1.csv";
+    const auto out1 = data.data_dir() / "export1.csv";
     REQUIRE(run({"catalog", "export", out1.string()}).code == 0);
 
-    fs::remove(data.db());
+    fs::remove(data.database());
     const auto imp = run({"catalog", "import", out1.string(), "--format", "csv"});
     REQUIRE(imp.code == 0);
-    const auto out2 = data.path / "export2.csv";
+    const auto out2 = data.data_dir() / "export2.csv";
     REQUIRE(run({"catalog", "export", out2.string()}).code == 0);
     std::ifstream a(out1), b(out2);
     std::stringstream sa, sb;
@@ -240,19 +209,19 @@ TEST_CASE("catalog export then import --format csv round-trips", "[cli][catalog]
 TEST_CASE("a damaged database is reported and can be rebuilt", "[cli][catalog]") {
     DataDir data;
     {
-        std::ofstream f(data.db(), std::ios::binary);
+        std::ofstream f(data.database(), std::ios::binary);
         f << std::string(4096, 'x');
     }
     const auto r = run({"catalog", "list"});
     CHECK(r.code == 2);
-    CHECK(lines(r.err) == 1);
+    CHECK(cp::test::line_count(r.err) == 1);
     CHECK_THAT(r.err, Catch::Contains("clusterplan catalog rebuild"));
     const auto rb = run({"catalog", "rebuild"});
     REQUIRE(rb.code == 0);
     CHECK_THAT(rb.out, Catch::Contains(".corrupt-"));
     CHECK(run({"catalog", "list"}).code == 0);
     int backups = 0;
-    for (const auto& e : fs::directory_iterator(data.path))
+    for (const auto& e : fs::directory_iterator(data.data_dir()))
         backups += e.path().filename().string().find(".corrupt-") != std::string::npos;
     CHECK(backups == 1);
 }

@@ -27,21 +27,14 @@ constexpr auto example = cp::test::example_scenario;
 
 using Result = cp::test::CliResult;
 
+// The whole file shares one data directory (the catalog is created on first use); scenario files
+// go beside it.
 const fs::path& workdir() {
-    static const fs::path dir = [] {
-        char tmpl[] = "/tmp/cp-finetune-cli-XXXXXX";
-        fs::path d = mkdtemp(tmpl);
-        fs::create_directories(d / "data");
-        setenv("CLUSTERPLAN_DATA_DIR", (d / "data").c_str(), 1);
-        return d;
-    }();
-    return dir;
+    return cp::test::shared_sandbox().files_dir();
 }
 
-// The whole file shares one data directory (set by workdir()).
 Result run(const std::vector<std::string>& argv) {
-    workdir();
-    return cp::test::run_cli(argv);
+    return cp::test::run_in_shared_sandbox(argv);
 }
 
 // The scenario with `edit` applied to its JSON, written to the work directory.

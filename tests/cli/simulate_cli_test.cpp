@@ -21,33 +21,16 @@ namespace {
 
 constexpr auto example = cp::test::example_scenario;
 
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+using Result = cp::test::CliResult;
 
-// One temporary data directory for the whole test binary (the catalog is created on first use).
+// The whole file shares one data directory (the catalog is created on first use); scenario files
+// go beside it.
 const fs::path& workdir() {
-    static const fs::path dir = [] {
-        char tmpl[] = "/tmp/cp-simulate-cli-XXXXXX";
-        fs::path d = mkdtemp(tmpl);
-        fs::create_directories(d / "data");
-        setenv("CLUSTERPLAN_DATA_DIR", (d / "data").c_str(), 1);
-        return d;
-    }();
-    return dir;
+    return cp::test::shared_sandbox().files_dir();
 }
 
 Result run(const std::vector<std::string>& argv) {
-    workdir();
-    std::ostringstream out, err;
-    cp::cli::Io io{out, err};
-    Result r;
-    r.code = cp::cli::run(argv, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return cp::test::run_in_shared_sandbox(argv);
 }
 
 // Writes a scenario file into the work directory and returns its path.

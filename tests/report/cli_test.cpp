@@ -17,26 +17,8 @@
 
 namespace {
 
-struct Result {
-    int code = 0;
-    std::string out;
-    std::string err;
-};
-
-Result run_report(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    cp::cli::Io io{out, err};
-    static char name[] = "clusterplan";
-    static char* argv[] = {name, nullptr};
-    const std::map<std::string, cp::cli::Command> extra = {
-        {"report", [](const std::vector<std::string>& rest, cp::cli::Io& rio) {
-             return cp::report::cmd_report(1, argv, rest, rio);
-         }}};
-    std::vector<std::string> full = {"report"};
-    full.insert(full.end(), args.begin(), args.end());
-    const int code = cp::cli::run(full, io, extra);
-    return {code, out.str(), err.str()};
-}
+using Result = cp::report::test::ReportRun;
+using cp::report::test::run_report;
 
 size_t lines(const std::string& text) {
     return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));

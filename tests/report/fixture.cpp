@@ -1,10 +1,30 @@
 #include "fixture.h"
 
+#include "cli.h"
+#include "report_cmd.h"
+
 #include <QApplication>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <sstream>
 
 namespace cp::report::test {
+
+ReportRun run_report(const std::vector<std::string>& args) {
+    std::ostringstream out, err;
+    cli::Io io{out, err};
+    static char name[] = "clusterplan";
+    static char* argv[] = {name, nullptr};
+    const std::map<std::string, cli::Command> extra = {
+        {"report", [](const std::vector<std::string>& rest, cli::Io& rio) {
+             return cmd_report(1, argv, rest, rio);
+         }}};
+    std::vector<std::string> full = {"report"};
+    full.insert(full.end(), args.begin(), args.end());
+    const int code = cli::run(full, io, extra);
+    return {code, out.str(), err.str()};
+}
 
 void ensure_qt_app() {
     static std::unique_ptr<QApplication> app;

@@ -5,6 +5,7 @@
 #include "report_data.h"
 
 #include <string>
+#include <vector>
 
 namespace cp::report::test {
 
@@ -13,5 +14,14 @@ ReportData fixture_report(const std::string& name, int plans = 12);
 
 // Creates the offscreen QApplication once for the whole test binary.
 void ensure_qt_app();
+
+// What `clusterplan report ARGS...` printed and returned, run in-process through the CLI
+// dispatcher with the report command added as the application adds it.
+struct ReportRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+ReportRun run_report(const std::vector<std::string>& args);
 
 } // namespace cp::report::test

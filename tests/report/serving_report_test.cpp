@@ -46,22 +46,6 @@ template <class T> std::vector<const T*> blocks(const cp::report::Section& s) {
     return out;
 }
 
-int run_report(const std::vector<std::string>& args, std::string* out_text) {
-    std::ostringstream out, err;
-    cp::cli::Io io{out, err};
-    static char name[] = "clusterplan";
-    static char* argv[] = {name, nullptr};
-    const std::map<std::string, cp::cli::Command> extra = {
-        {"report", [](const std::vector<std::string>& rest, cp::cli::Io& rio) {
-             return cp::report::cmd_report(1, argv, rest, rio);
-         }}};
-    std::vector<std::string> full = {"report"};
-    full.insert(full.end(), args.begin(), args.end());
-    const int code = cp::cli::run(full, io, extra);
-    *out_text = out.str() + err.str();
-    return code;
-}
-
 } // namespace
 
 TEST_CASE("A serving report ranks deployments as serve does and checks the SLO",
@@ -165,11 +149,10 @@ TEST_CASE("report writes every format from a serving scenario", "[report][servin
     const std::string scenario = scenario_path("serve-bert-large-latency.json");
     for (const char* name : {"s.pdf", "s.html", "s.md", "s.csv", "s.json"}) {
         const std::string out = dir.filePath(QString::fromLatin1(name)).toStdString();
-        std::string text;
-        const int code = run_report({scenario, "--out", out, "--top", "3"}, &text);
-        INFO(name << ": " << text);
-        CHECK(code == 0);
-        CHECK(text.find("ranked deployments") != std::string::npos);
+        const auto r = cp::report::test::run_report({scenario, "--out", out, "--top", "3"});
+        INFO(name << ": " << r.out << r.err);
+        CHECK(r.code == 0);
+        CHECK((r.out + r.err).find("ranked deployments") != std::string::npos);
         CHECK(QFileInfo(QString::fromStdString(out)).size() > 100);
     }
     QFile csv(dir.filePath(QStringLiteral("s.csv")));
