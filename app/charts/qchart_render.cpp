@@ -323,6 +323,8 @@ QChart* make_chart(const ChartSpec& spec, const ChartLook& look) {
     chart->setTitleFont(look.title_font);
     chart->legend()->setFont(look.font);
     chart->legend()->setVisible(spec.legend != LegendPlace::none);
+    // A narrow chart elides long labels ("#1 g5.xl…"); the tooltip keeps the whole name.
+    chart->legend()->setShowToolTips(true);
     chart->legend()->setAlignment(spec.legend == LegendPlace::right ? Qt::AlignRight
                                                                     : Qt::AlignBottom);
     if (spec.kind == ChartKind::xy) {
