@@ -93,3 +93,28 @@ TEST_CASE("each framework's default gradient reduce precision", "[planner]") {
     CHECK_FALSE(resolve_fp32_grad_reduce(false, Framework::megatron_core, Precision::bf16, 1));
     CHECK(resolve_fp32_grad_reduce(true, Framework::pytorch_fsdp, Precision::bf16, 3));
 }
+
+TEST_CASE("megatron-deepspeed's BF16_Optimizer all-reduces fp32 gradients whole, then gathers",
+          "[planner]") {
+    // ZeRO 1 with fp32 gradients: a ZeRO-1 optimizer reduce-scatters them (4 bytes) and gathers
+    // the 16-bit weights (2), (n-1)/n x 6 bytes per parameter; DeepSpeed's pipeline engine under
+    // BF16 all-reduces them whole (2 x 4) before the same gather, (n-1)/n x 10.
+    const std::string layout = R"("parallel": {"tp": 1, "pp": 2, "dp": 8, "zero": 1}, )";
+    const auto run = [&](const char* framework) {
+        const Scenario sc = parse_scenario(
+            R"({"name": "t", "model": {"preset": "llama2-7b"}, "cluster": {"nodes": 2},
+                "precision": "bf16", )" +
+                layout + R"("training": {"framework": ")" + framework +
+                R"(", "fp32_grad_reduce": true}})",
+            "t.json");
+        PlanReport r = simulate_plan(sc, cp::test::priced_a100_node(), nullptr);
+        REQUIRE(r.result.valid());
+        return r;
+    };
+    const PlanReport lm = run("megatron-lm");
+    const PlanReport ds = run("megatron-deepspeed");
+    INFO(ds.result.dp_bytes_per_device / lm.result.dp_bytes_per_device);
+    CHECK(cp::test::within_rel(ds.result.dp_bytes_per_device,
+                               10.0 / 6.0 * lm.result.dp_bytes_per_device, 1e-9));
+    CHECK(ds.result.dp_comm_total_s > lm.result.dp_comm_total_s);
+}

@@ -8,7 +8,7 @@
 namespace cp::sim {
 
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes) {
+               double gather_bytes, bool full_reduce_then_gather) {
     DpSync out;
     const int n = layout.dp;
     if (n <= 1 || grad_bytes <= 0) return out;
@@ -22,6 +22,13 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
         const LinkTier tier = group_tier(net, n, dp_local);
         // ZeRO really runs reduce-scatter + all-gather: measured fits of both are used as such.
         const bool split = layout.zero >= 1 && tier.gather_fit && tier.scatter_fit;
+        if (full_reduce_then_gather && layout.zero <= 1) {
+            out.gather_s = split ? all_gather_s(tier, n, gather_bytes)
+                                 : 0.5 * ring_all_reduce_s(tier, n, gather_bytes);
+            out.time_s = ring_all_reduce_s(tier, n, grad_bytes) + out.gather_s;
+            out.bytes_sent = (nd - 1.0) / nd * (2.0 * grad_bytes + gather_bytes);
+            break;
+        }
         if (split) {
             out.gather_s = all_gather_s(tier, n, gather_bytes) * zero_factor;
             out.time_s = reduce_scatter_s(tier, n, grad_bytes) * zero_factor + out.gather_s;

@@ -21,8 +21,11 @@ struct DpSync {
 
 // `grad_bytes`: one device's gradients as reduced; `gather_bytes`: its weights as all-gathered
 // after a ZeRO-1/2 update (16-bit even when gradients reduce in fp32; < 0: `grad_bytes`).
+// `full_reduce_then_gather`: the gradients are all-reduced whole and the updated weights then
+// all-gathered (DeepSpeed's BF16_Optimizer, FrameworkProfile::fp32_grad_full_all_reduce), at any
+// ZeRO stage below 2.
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes = -1.0);
+               double gather_bytes = -1.0, bool full_reduce_then_gather = false);
 
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters

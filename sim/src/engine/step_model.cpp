@@ -223,9 +223,12 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
             z3.exposed_s + fsdp_copy_s(sync, rates, st, gather_bytes, params_device * e,
                                        params_device * e * grad_scale);
     } else {
-        DpSync dps = dp_sync(net, sync, dp_local,
-                             dev.trainable_dense() * e * layout.grad_compression * grad_scale,
-                             dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved));
+        const bool full_reduce = fw.fp32_grad_full_all_reduce &&
+                                 (precision == Precision::bf16 || precision == Precision::fp8) &&
+                                 layout.fp32_grad_reduce.value_or(false);
+        DpSync dps = dp_sync(
+            net, sync, dp_local, dev.trainable_dense() * e * layout.grad_compression * grad_scale,
+            dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved), full_reduce);
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;

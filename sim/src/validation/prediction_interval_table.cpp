@@ -9,9 +9,9 @@ const std::vector<ResidualBucket>& residual_buckets() {
     using G = AcceleratorGeneration;
     static const std::vector<ResidualBucket> table = {
         // family, generation, runs, sources, p10, p90, min, max (measured / predicted time)
-        {"deepspeed", G::volta, 30, 2, 0.7823, 1.2154, 0.7647, 1.2611},
-        {"deepspeed", G::ampere, 31, 5, 0.8782, 1.1124, 0.8518, 1.2193},
-        {"deepspeed", G::hopper, 28, 2, 0.9376, 1.9639, 0.8644, 3.5282},
+        {"deepspeed", G::volta, 30, 2, 0.7855, 1.2200, 0.7678, 1.2661},
+        {"deepspeed", G::ampere, 36, 7, 0.8869, 1.2160, 0.8552, 1.2790},
+        {"deepspeed", G::hopper, 28, 2, 0.9379, 1.9644, 0.8649, 3.5296},
         {"fsdp", G::ampere, 166, 8, 0.8743, 1.0338, 0.8158, 1.3107},
         {"fsdp", G::hopper, 143, 10, 0.8931, 1.1337, 0.8181, 1.2660},
         {"megatron", G::volta, 2, 2, 0.8958, 1.1088, 0.8692, 1.1354},

@@ -110,6 +110,13 @@ struct FrameworkProfile {
     // reduce_dtype None). FP16 runs reduce in 16 bits by default in every framework.
     bool bf16_grad_reduce_fp32 = false;
     bool bf16_unsharded_grad_reduce_fp32 = false;
+    // BF16 weights with fp32 gradients run DeepSpeed's BF16_Optimizer, whose pipeline engine
+    // all-reduces the whole fp32 gradients over the data-parallel group (_exec_reduce_grads ->
+    // _bf16_reduce_grads -> buffered_allreduce_fallback) before each rank updates its shard of
+    // the fp32 master weights and all-gathers the 16-bit ones (step -> all_gather_dp_groups;
+    // microsoft/DeepSpeed@735406e5 deepspeed/runtime/pipe/engine.py, runtime/bf16_optimizer.py):
+    // a full all-reduce where a ZeRO-1 optimizer reduce-scatters.
+    bool fp32_grad_full_all_reduce = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
