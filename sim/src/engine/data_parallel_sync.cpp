@@ -7,8 +7,12 @@
 
 namespace cp::sim {
 
+int stage_param_tensors(int layers) {
+    return 6 * std::max(0, layers) + 2;
+}
+
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes) {
+               double gather_bytes, int reduce_calls) {
     DpSync out;
     const int n = layout.dp;
     if (n <= 1 || grad_bytes <= 0) return out;
@@ -33,6 +37,9 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
         } else {
             out.time_s = ring_all_reduce_s(tier, n, grad_bytes) * zero_factor;
         }
+        // Ring steps of the reduce (all-reduce, or the reduce-scatter under ZeRO).
+        const double steps = (layout.zero >= 1 ? 1.0 : 2.0) * (nd - 1.0);
+        out.time_s += std::max(0, reduce_calls - 1) * steps * tier.step_s;
         out.bytes_sent = (nd - 1.0) / nd *
                          (grad_bytes + (layout.zero >= 1 ? gather_bytes : grad_bytes)) *
                          zero_factor;

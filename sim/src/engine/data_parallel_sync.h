@@ -21,8 +21,18 @@ struct DpSync {
 
 // `grad_bytes`: one device's gradients as reduced; `gather_bytes`: its weights as all-gathered
 // after a ZeRO-1/2 update (16-bit even when gradients reduce in fp32; < 0: `grad_bytes`).
+// `reduce_calls`: collectives the gradient reduce is issued as. NCCL runs the ops of one group
+// call after another, each through its own ring steps, so every op after the first adds the
+// ring's step latencies (its bytes are already in the single-call time).
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes = -1.0);
+               double gather_bytes = -1.0, int reduce_calls = 1);
+
+// Parameter tensors of a stage of `layers` transformer layers with its embedding and final
+// norm: the fused QKV, output, MLP-in (fused gate/up) and MLP-out weights and the two norms of
+// each layer, as nanotron's LlamaDecoderLayer holds them (huggingface/nanotron@c2528430
+// src/nanotron/models/llama.py: qkv_proj, o_proj, gate_up_proj, down_proj, input_layernorm,
+// post_attention_layernorm).
+int stage_param_tensors(int layers);
 
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters

@@ -225,7 +225,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     } else {
         DpSync dps = dp_sync(net, sync, dp_local,
                              dev.trainable_dense() * e * layout.grad_compression * grad_scale,
-                             dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved));
+                             dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved),
+                             layout.dp_reduce_per_tensor ? stage_param_tensors(st.layers) : 1);
         // Expert gradients sync over the expert data-parallel group (stride ep*etp in rank order).
         if (const int edp = expert_data_parallel(layout); edp > 1 && dev.trainable_expert() > 0) {
             Layout expert_group = layout;

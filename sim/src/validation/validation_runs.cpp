@@ -270,7 +270,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.optional_flag("fp8_all_gather");
-    // fp8_weights: linear weights stored as FP8 (plan.h Layout::fp8_weights).
+    l.dp_reduce_per_tensor = row.optional_flag("dp_reduce_per_tensor");
     l.fp8_weights = row.optional_flag("fp8_weights");
     if (l.fp8_weights && row.text("precision") != "fp8")
         row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
