@@ -76,6 +76,10 @@ struct Layout {
     // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp allreduce_coalesced). Each op pays the
     // ring's 2(n - 1) step latencies of its own.
     bool dp_reduce_per_tensor = false;
+    // Otherwise a run that states its bucket size (PyTorch DDP bucket_cap_mb, 25 MiB of 16-bit
+    // gradients by default; nanotron ddp_bucket_cap_mb) issues one collective per bucket, each
+    // paying the ring's step latencies; 0 = one collective for the whole reduce.
+    double dp_bucket_bytes = 0;
     // Unset: the framework's default for the precision and ZeRO stage
     // (resolve_fp32_grad_reduce); a plan reports the resolved value.
     std::optional<bool> fp32_grad_reduce;
