@@ -21,9 +21,9 @@ struct DpSync {
 
 // `grad_bytes`: one device's gradients as reduced; `gather_bytes`: its weights as all-gathered
 // after a ZeRO-1/2 update (16-bit even when gradients reduce in fp32; < 0: `grad_bytes`).
-// `reduce_calls`: collectives the gradient reduce is issued as. NCCL runs the ops of one group
-// call after another, each through its own ring steps, so every op after the first adds the
-// ring's step latencies (its bytes are already in the single-call time).
+// `reduce_calls`: collectives a ring reduce is issued as. NCCL runs the ops of one group one
+// after another, each through its own ring steps, so every op after the first adds the ring's
+// step latencies (its bytes are already in the single-call time).
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
                double gather_bytes = -1.0, int reduce_calls = 1);
 
