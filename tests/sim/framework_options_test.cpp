@@ -1,7 +1,7 @@
 // Per-run framework options and what PyTorch's stack (torchtitan) runs: fp32 gradient reduce,
 // FP8 parameter and TP all-gathers, async TP, pipelined FSDP2, the Llama reference block, TP
 // plans that gather per projection, FSDP2's copies around its collectives, and FP8 weight and
-// activation-input storage.
+// activation-input storage, and a gradient reduce issued per parameter tensor.
 #include "clusterplan/sim/step_model.h"
 #include "engine_fixtures.h"
 #include "tolerance.h"
@@ -262,4 +262,36 @@ TEST_CASE("Megatron-Core without TP overlap exposes the forward's and the output
     // The forward and the row-parallel output-gradient gathers stay: at least half of the
     // backward-mirrors-forward total.
     CHECK(plain.breakdown_s.tp_comm_s >= 0.5 * exposed.breakdown_s.tp_comm_s);
+}
+
+TEST_CASE(
+    "a gradient reduce issued per parameter tensor or per bucket pays the ring latency per call",
+    "[engine]") {
+    sim::Layout l;
+    l.framework = sim::Framework::deepspeed;
+    l.dp = 64;
+    l.micro_batch = 1;
+    l.global_batch = 64;
+    l.zero = 1;
+    const sim::PlanResult bucketed = run(l);
+    l.dp_reduce_per_tensor = true;
+    const sim::PlanResult per_tensor = run(l);
+    // 32 layers of 6 tensors plus embedding and final norm; each reduce-scatter (ZeRO-1) after
+    // the first adds n - 1 steps at the slower (inter-node) hop's latency. Bytes do not change.
+    const sim::Workload w = test::llama3_8b(true);
+    const double step_s = test::h100_cluster(8).node.inter_node_latency_us * 1e-6;
+    const double tensors = 6.0 * w.shape.layers + 2.0;
+    CHECK_REL(per_tensor.dp_comm_total_s - bucketed.dp_comm_total_s,
+              (tensors - 1.0) * (l.dp - 1.0) * step_s, 1e-9);
+    CHECK_REL(per_tensor.dp_bytes_per_device, bucketed.dp_bytes_per_device, 1e-12);
+    // A stated bucket size issues one reduce per bucket of 16-bit gradients instead.
+    l.dp_reduce_per_tensor = false;
+    l.dp_bucket_bytes = 25.0 * 1048576;
+    const sim::PlanResult buckets = run(l);
+    l.dp_bucket_bytes *= 2.0;
+    const sim::PlanResult halved = run(l);
+    // Half the buckets pay about half the extra latency (16 GB of gradients: ~600 buckets).
+    CHECK(halved.dp_comm_total_s > bucketed.dp_comm_total_s);
+    CHECK_REL(buckets.dp_comm_total_s - bucketed.dp_comm_total_s,
+              2.0 * (halved.dp_comm_total_s - bucketed.dp_comm_total_s), 0.01);
 }

@@ -7,8 +7,12 @@
 
 namespace cp::sim {
 
+int stage_param_tensors(int layers) {
+    return 6 * std::max(0, layers) + 2;
+}
+
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes, bool full_reduce_then_gather) {
+               double gather_bytes, bool full_reduce_then_gather, int reduce_calls) {
     DpSync out;
     const int n = layout.dp;
     if (n <= 1 || grad_bytes <= 0) return out;
@@ -25,7 +29,8 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
         if (full_reduce_then_gather && layout.zero <= 1) {
             out.gather_s = split ? all_gather_s(tier, n, gather_bytes)
                                  : 0.5 * ring_all_reduce_s(tier, n, gather_bytes);
-            out.time_s = ring_all_reduce_s(tier, n, grad_bytes) + out.gather_s;
+            out.time_s = ring_all_reduce_s(tier, n, grad_bytes) + out.gather_s +
+                         std::max(0, reduce_calls - 1) * 2.0 * (nd - 1.0) * tier.step_s;
             out.bytes_sent = (nd - 1.0) / nd * (2.0 * grad_bytes + gather_bytes);
             break;
         }
@@ -40,6 +45,9 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
         } else {
             out.time_s = ring_all_reduce_s(tier, n, grad_bytes) * zero_factor;
         }
+        // Ring steps of the reduce (all-reduce, or the reduce-scatter under ZeRO).
+        const double steps = (layout.zero >= 1 ? 1.0 : 2.0) * (nd - 1.0);
+        out.time_s += std::max(0, reduce_calls - 1) * steps * tier.step_s;
         out.bytes_sent = (nd - 1.0) / nd *
                          (grad_bytes + (layout.zero >= 1 ? gather_bytes : grad_bytes)) *
                          zero_factor;

@@ -24,8 +24,19 @@ struct DpSync {
 // `full_reduce_then_gather`: the gradients are all-reduced whole and the updated weights then
 // all-gathered (DeepSpeed's BF16_Optimizer, FrameworkProfile::fp32_grad_full_all_reduce), at any
 // ZeRO stage below 2.
+// `reduce_calls`: collectives a ring reduce is issued as. NCCL runs the ops of one group one
+// after another, each through its own ring steps, so every op after the first adds the ring's
+// step latencies (its bytes are already in the single-call time).
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,
-               double gather_bytes = -1.0, bool full_reduce_then_gather = false);
+               double gather_bytes = -1.0, bool full_reduce_then_gather = false,
+               int reduce_calls = 1);
+
+// Parameter tensors of a stage of `layers` transformer layers with its embedding and final
+// norm: the fused QKV, output, MLP-in (fused gate/up) and MLP-out weights and the two norms of
+// each layer, as nanotron's LlamaDecoderLayer holds them (huggingface/nanotron@c2528430
+// src/nanotron/models/llama.py: qkv_proj, o_proj, gate_up_proj, down_proj, input_layernorm,
+// post_attention_layernorm).
+int stage_param_tensors(int layers);
 
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters

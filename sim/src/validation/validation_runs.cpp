@@ -270,7 +270,8 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.optional_flag("fp8_all_gather");
-    // fp8_weights: linear weights stored as FP8 (plan.h Layout::fp8_weights).
+    l.dp_reduce_per_tensor = row.optional_flag("dp_reduce_per_tensor");
+    if (row.has_optional("dp_bucket_mb")) l.dp_bucket_bytes = row.number("dp_bucket_mb") * 1048576;
     l.fp8_weights = row.optional_flag("fp8_weights");
     if (l.fp8_weights && row.text("precision") != "fp8")
         row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
@@ -297,8 +298,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fsdp_per_param_copies = true;
     }
     l.distribute_saved_activations = row.optional_flag("distribute_saved_activations");
-    // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all
-    // BF16, Neuron XLA_USE_BF16).
+    // The optimizer as scenarios name it (adamw-bf16: all state BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
         const std::string& o = row.text("optimizer");
         const auto& names = scenario_io::kOptimizers;

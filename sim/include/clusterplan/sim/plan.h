@@ -68,6 +68,18 @@ struct Layout {
     // gradients wait; TE's column-parallel Linear still runs its backward input re-gather beside
     // the dgrad GEMM and the dgrad reduce-scatter beside the wgrad GEMM (async_op).
     bool no_tp_comm_overlap = false;
+    // The data-parallel gradient reduce is issued as one collective per parameter tensor, not
+    // per bucket: nanotron's fp32-accumulation DDP hook hands each bucket's fp32 gradient
+    // tensors to all_reduce_coalesced (huggingface/nanotron@c2528430
+    // src/nanotron/optim/gradient_accumulator.py get_fp32_accum_hook), which PyTorch's NCCL
+    // group runs as one ncclAllReduce per tensor (pytorch/pytorch@cf1380df
+    // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp allreduce_coalesced). Each op pays the
+    // ring's 2(n - 1) step latencies of its own.
+    bool dp_reduce_per_tensor = false;
+    // Otherwise a run that states its bucket size (PyTorch DDP bucket_cap_mb, 25 MiB of 16-bit
+    // gradients by default; nanotron ddp_bucket_cap_mb) issues one collective per bucket, each
+    // paying the ring's step latencies; 0 = one collective for the whole reduce.
+    double dp_bucket_bytes = 0;
     // Unset: the framework's default for the precision and ZeRO stage
     // (resolve_fp32_grad_reduce); a plan reports the resolved value.
     std::optional<bool> fp32_grad_reduce;
