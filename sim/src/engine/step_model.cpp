@@ -151,7 +151,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double e = weight_bytes_per_param(precision);
     StageOptions options;
     options.bytes_per_element = e;
-    options.host_pass_s = cluster.node.accelerator.eager_kernel_issue
+    // Layers replayed from CUDA graphs issue no kernels one by one (Layout::cuda_graphs).
+    options.host_pass_s = cluster.node.accelerator.eager_kernel_issue && !layout.cuda_graphs
                               ? cluster.node.accelerator.host_issue.per_layer_pass_s
                               : 0.0;
     options.host_overlap_exponent = cluster.node.accelerator.host_issue.overlap_exponent;

@@ -270,8 +270,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fp32_grad_reduce = d == "fp32";
     }
     l.fp8_param_gather = row.optional_flag("fp8_all_gather");
-    // fp8_weights: linear weights stored as FP8 (plan.h Layout::fp8_weights).
-    l.fp8_weights = row.optional_flag("fp8_weights");
+    l.fp8_weights = row.optional_flag("fp8_weights"); // FP8 linear weights (Layout)
     if (l.fp8_weights && row.text("precision") != "fp8")
         row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
     if (l.fp8_weights && w.finetune.method == TrainingMethod::qlora)
@@ -297,6 +296,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fsdp_per_param_copies = true;
     }
     l.distribute_saved_activations = row.optional_flag("distribute_saved_activations");
+    l.cuda_graphs = row.optional_flag("cuda_graphs"); // per-layer CUDA graphs (Layout)
     // The optimizer as scenarios name it (adamw-bf16: weights, gradients and Adam moments all
     // BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
