@@ -168,6 +168,15 @@ inline constexpr double kCpRingHostOpsPerStepBackward = 9.0;
 // its all-reduce, two fused bias-dropout-adds, the MLP up GEMM, the fused bias-GeLU and the MLP
 // down GEMM with its all-reduce: 16, which turns the ring's operations into layer passes.
 inline constexpr double kHostOpsPerLayerPass = 16.0;
+// Host operations of one LoRA adapter (Hu et al. 2021: y += (alpha / r) B A x), counted from
+// NeMo's ParallelLinearAdapter.forward (NVIDIA/NeMo v2.0.0.rc0.beta @b2eccd27, the MLPerf v4.0
+// LoRA stack: nemo/collections/nlp/modules/common/megatron/adapters/parallel_adapters.py) and
+// the adapter mixin's sum: forward 4 (the A and B GEMMs, the alpha / r scale, the add onto the
+// frozen layer's output), backward 5 (dgrad and wgrad of A and B, the scale's gradient); with
+// tensor parallelism one more each way for the adapter's sequence-parallel gather or
+// all-to-all (gather_from_sequence_parallel_region, all2all_hp2sp) and its mirror.
+inline constexpr double kLoraHostOpsForward = 4.0;
+inline constexpr double kLoraHostOpsBackward = 5.0;
 
 // Generic (non-transformer, e.g. CNN) models: fraction of the precision's peak reached over a
 // whole training step, from NVIDIA's published single-GPU ResNet-50 v1.5 training throughput

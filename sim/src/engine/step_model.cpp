@@ -174,6 +174,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.cp_all_gather = fw.cp_all_gather;
     options.ulysses_cp = fw.ulysses_cp;
     options.finetune = workload.finetune;
+    options.fused_projection_adapters = fw.fused_projection_adapters;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
     const double m = layout.micro_batches();

@@ -110,6 +110,11 @@ struct FrameworkProfile {
     // reduce_dtype None). FP16 runs reduce in 16 bits by default in every framework.
     bool bf16_grad_reduce_fp32 = false;
     bool bf16_unsharded_grad_reduce_fp32 = false;
+    // LoRA adapters sit on the fused QKV and gate/up projections, one adapter each (Megatron's
+    // query_key_value / linear_qkv and linear_fc1: NeMo's lora targets linear_qkv, linear_proj,
+    // linear_fc1, linear_fc2), instead of one per q, k, v (gate, up) projection as Hugging Face
+    // PEFT places them on separate modules.
+    bool fused_projection_adapters = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
