@@ -88,3 +88,35 @@ TEST_CASE("DeepSpeed-Ulysses sequence parallelism: head-split all-to-alls of con
     CHECK(sim::evaluate(workload, cluster, layout, sim::Precision::bf16).limit ==
           sim::Limit::invalid_layout);
 }
+
+TEST_CASE("Transformer Engine's K/V ring is issued step by step from the host, unless graphed",
+          "[engine]") {
+    // A 1024-wide GPT at 8K tokens on one H100 node, tp 4 x cp 2 (dp 1): each layer's GPU work
+    // is short, so the host issuing the ring's per-step operations shows in the step.
+    sim::Workload w = test::gpt(12, 1024, 16, 8192);
+    w.shape.flash_attention = true;
+    sim::Cluster node = test::h100_cluster(1);
+    sim::Layout l;
+    l.tp = 4;
+    l.cp = 2;
+    l.dp = 1;
+    l.micro_batch = 1;
+    l.global_batch = 1;
+    l.sequence_parallel = true;
+    l.recompute = sim::Recompute::none;
+    l.framework = sim::Framework::megatron_core;
+    const sim::PlanResult ring = sim::evaluate(w, node, l, sim::Precision::bf16);
+    REQUIRE(ring.valid());
+    // Per layer: three passes of the layer itself plus the ring's (8 x 2 - 1) forward and
+    // (9 x 2 - 1) backward operations over the 16 of a layer pass: five passes in all.
+    const double host_s = 12.0 * 5.0 * node.node.accelerator.host_issue.per_layer_pass_s;
+    const auto& b = ring.breakdown_s;
+    CHECK(b.compute_s + b.recompute_s + b.tp_comm_s + b.cp_comm_s + b.host_overhead_s >=
+          host_s * 0.999);
+    CHECK(b.host_overhead_s > 0.0);
+    // The same layers replayed from CUDA graphs wait for no host.
+    l.cuda_graphs = true;
+    const sim::PlanResult graphed = sim::evaluate(w, node, l, sim::Precision::bf16);
+    CHECK(graphed.breakdown_s.host_overhead_s == 0.0);
+    CHECK(graphed.step_time_s < ring.step_time_s);
+}

@@ -52,3 +52,31 @@ TEST_CASE("LoRA's model FLOPs drop every base weight gradient, the output layer'
     CHECK(lora.breakdown_s.compute_s < full.breakdown_s.compute_s);
     CHECK(lora.breakdown_s.optimizer_s < 0.01 * full.breakdown_s.optimizer_s);
 }
+
+TEST_CASE("LoRA adapters add host-issue work, one adapter per fused projection in Megatron",
+          "[engine][finetune]") {
+    // A 1024-wide, 12-layer GPT at 1K tokens per GPU: short layers, so the host sets the pace.
+    const sim::Workload base = test::gpt(12, 1024, 16, 1024);
+    sim::Cluster one = test::a100_cluster(1, 100);
+    one.node.accelerators_per_node = 1;
+    sim::Layout l = one_node_dp(1);
+    l.dp = 1;
+    l.framework = sim::Framework::megatron_core;
+    const sim::Workload lora = with_method(base, sim::TrainingMethod::lora);
+    const sim::PlanResult fused = sim::evaluate(lora, one, l, sim::Precision::bf16);
+    REQUIRE(fused.valid());
+    // Per layer: the layer's three passes and two adapters (QKV, output) of 4 + 5 operations
+    // over the 16 of a layer pass.
+    const double pass_s = one.node.accelerator.host_issue.per_layer_pass_s;
+    const auto& b = fused.breakdown_s;
+    CHECK(b.compute_s + b.host_overhead_s >= 12.0 * (3.0 + 2.0 * 9.0 / 16.0) * pass_s * 0.999);
+    // Hugging Face PEFT puts one adapter on each of q, k, v and o: twice the host work.
+    l.framework = sim::Framework::pytorch_fsdp;
+    const sim::PlanResult separate = sim::evaluate(lora, one, l, sim::Precision::bf16);
+    REQUIRE(separate.valid());
+    CHECK(separate.breakdown_s.compute_s + separate.breakdown_s.host_overhead_s >=
+          12.0 * (3.0 + 4.0 * 9.0 / 16.0) * pass_s * 0.999);
+    // Replayed from CUDA graphs, neither waits for the host.
+    l.cuda_graphs = true;
+    CHECK(sim::evaluate(lora, one, l, sim::Precision::bf16).breakdown_s.host_overhead_s == 0.0);
+}

@@ -1,6 +1,7 @@
 #include "engine/context_parallel.h"
 
 #include "clusterplan/sim/framework.h"
+#include "engine/model_constants.h"
 
 #include <algorithm>
 
@@ -84,6 +85,13 @@ double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, co
     if (cp <= 1) return 0;
     return (cp - 1) *
            p2p_s(cp_group_tier(net, layout), kv_chunk_bytes(shape, layout, kv_heads(shape), e));
+}
+
+double cp_ring_host_passes(int cp, int forward_passes) {
+    if (cp <= 1) return 0;
+    const double forward_ops = cp * model::kCpRingHostOpsPerStepForward - 1.0;
+    const double backward_ops = cp * model::kCpRingHostOpsPerStepBackward - 1.0;
+    return (forward_passes * forward_ops + backward_ops) / model::kHostOpsPerLayerPass;
 }
 
 double ulysses_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,

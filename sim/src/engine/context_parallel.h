@@ -31,6 +31,12 @@ double cp_layer_activation_bytes(const TransformerShape& shape, const Layout& la
 double cp_ring_forward_s(const TransformerShape& shape, const Layout& layout, const Network& net,
                          double bytes_per_element);
 
+// Host-issue work the P2P ring adds to one layer and micro-batch, in layer passes
+// (HostIssue::per_layer_pass_s units): Transformer Engine's ring issues a handful of operations
+// per step where the unsplit attention runs one kernel per pass (model_constants.h).
+// `forward_passes` counts the forward and a fully recomputed forward.
+double cp_ring_host_passes(int cp, int forward_passes);
+
 // DeepSpeed-Ulysses (FrameworkProfile::ulysses_cp): one layer's forward all-to-alls on one (tp,
 // cp) rank, not overlapped (DistributedAttention waits for each before the attention runs):
 // Q, K and V of the local tokens to whole sequences of heads / cp heads, and the attention output

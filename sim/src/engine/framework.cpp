@@ -72,7 +72,8 @@ constexpr FrameworkProfile kMegatronCore{.id = Framework::megatron_core,
                                          .fp8_saves_casts = true,
                                          .tp_regather = true,
                                          .interleave_microbatch_groups = true,
-                                         .bf16_grad_reduce_fp32 = true};
+                                         .bf16_grad_reduce_fp32 = true,
+                                         .fused_projection_adapters = true};
 
 constexpr FrameworkProfile renamed(FrameworkProfile profile, Framework id, std::string_view name) {
     profile.id = id;
@@ -88,7 +89,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .max_zero_with_pp = 1,
      .gpu = true,
      .tp_regather = true,
-     .bf16_grad_reduce_fp32 = true},
+     .bf16_grad_reduce_fp32 = true,
+     .fused_projection_adapters = true},
     kMegatronCore,
     {.id = Framework::megatron_deepspeed,
      .name = "megatron-deepspeed",
@@ -101,7 +103,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .tp_regather = true,
      .ulysses_cp = true,
      .bf16_unsharded_grad_reduce_fp32 = true,
-     .fp32_grad_full_all_reduce = true},
+     .fp32_grad_full_all_reduce = true,
+     .fused_projection_adapters = true},
     {.id = Framework::deepspeed,
      .name = "deepspeed",
      .family = "deepspeed",

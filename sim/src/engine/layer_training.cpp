@@ -1,6 +1,7 @@
 #include "engine/layer_training.h"
 
 #include "engine/memory_model.h"
+#include "engine/model_constants.h"
 #include "engine/model_state.h"
 #include "engine/moe.h"
 #include "engine/pipeline_stages.h"
@@ -92,6 +93,20 @@ LayerAdjust layer_adjust(const TransformerShape& s, const FineTuning& ft, const 
         a.backward_s -= dequant_s; // 2 x forward would count it twice; backward needs it once
     }
     return a;
+}
+
+double lora_host_passes(const TransformerShape& s, const FineTuning& ft, const Layout& l,
+                        bool fused_projections, int forward_passes) {
+    if (!ft.adapters()) return 0;
+    double adapters = 0;
+    if (ft.lora.targets != LoraTargets::mlp) adapters += fused_projections ? 2.0 : 4.0;
+    if (ft.lora.targets != LoraTargets::attention)
+        adapters += fused_projections ? 2.0 : (s.gated_mlp ? 3.0 : 2.0);
+    // With tensor parallelism each adapter moves its activations once per pass.
+    const double comm = l.tp > 1 ? 1.0 : 0.0;
+    const double ops =
+        forward_passes * (model::kLoraHostOpsForward + comm) + model::kLoraHostOpsBackward + comm;
+    return adapters * ops / model::kHostOpsPerLayerPass;
 }
 
 FlopsAdjust flops_adjust_per_sample(const Workload& workload, Recompute recompute) {

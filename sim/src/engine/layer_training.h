@@ -35,4 +35,13 @@ struct FlopsAdjust {
 };
 FlopsAdjust flops_adjust_per_sample(const Workload& workload, Recompute recompute);
 
+// Host-issue work of one layer's LoRA adapters per micro-batch, in layer passes
+// (HostIssue::per_layer_pass_s units): each adapter is a handful of small operations issued
+// from Python (model_constants.h). `fused_projections`: adapters on the fused QKV and gate/up
+// projections (FrameworkProfile::fused_projection_adapters), else one per q, k, v, o (gate, up,
+// down). MoE layers count as dense ones (a lower bound: experts may carry adapters each).
+// `forward_passes` counts the forward and a fully recomputed forward.
+double lora_host_passes(const TransformerShape& shape, const FineTuning& finetune,
+                        const Layout& layout, bool fused_projections, int forward_passes);
+
 } // namespace cp::sim

@@ -150,6 +150,34 @@ inline constexpr double kOverlapComputeSlowdown = 0.189;
 // attention core adds to the host's issue work, as a share of a forward pass.
 inline constexpr double kHostPassesSelectiveRecompute = 0.25;
 
+// Host-issue work of Transformer Engine's context-parallel P2P ring (AttnFuncWithCP,
+// NVIDIA/TransformerEngine v1.6rc2 @090e7241 transformer_engine/pytorch/attention.py), in
+// operations that launch device work, call NCCL or order streams (views are metadata only),
+// counted per ring step of a causal, fused-attention pass: forward 8 (the step's NCCL
+// batch_isend_irecv and the wait on the last one, the K/V or Q half made contiguous, the partial
+// attention kernel, the log-sum-exp merge, the stream event wait and record, the output
+// correction), backward 9 (the K/V + dK/dV send/receive and two waits, the halves made
+// contiguous, the partial backward kernel, the dQ accumulation, the dK/dV concatenation and
+// accumulation). The one fused kernel a pass runs without the ring is part of the layer pass.
+inline constexpr double kCpRingHostOpsPerStepForward = 8.0;
+inline constexpr double kCpRingHostOpsPerStepBackward = 9.0;
+// Host operations in the layer forward the HostIssue floor was fitted on (host_issue.h: vTrain's
+// Megatron GPT layer, NVIDIA/Megatron-LM megatron/model/transformer.py as Megatron-DeepSpeed
+// carries it): two layer norms, the QKV GEMM, the scores baddbmm, the fused masked softmax,
+// dropout and its RNG-tracker fork, the context bmm, the permute copy, the output projection and
+// its all-reduce, two fused bias-dropout-adds, the MLP up GEMM, the fused bias-GeLU and the MLP
+// down GEMM with its all-reduce: 16, which turns the ring's operations into layer passes.
+inline constexpr double kHostOpsPerLayerPass = 16.0;
+// Host operations of one LoRA adapter (Hu et al. 2021: y += (alpha / r) B A x), counted from
+// NeMo's ParallelLinearAdapter.forward (NVIDIA/NeMo v2.0.0.rc0.beta @b2eccd27, the MLPerf v4.0
+// LoRA stack: nemo/collections/nlp/modules/common/megatron/adapters/parallel_adapters.py) and
+// the adapter mixin's sum: forward 4 (the A and B GEMMs, the alpha / r scale, the add onto the
+// frozen layer's output), backward 5 (dgrad and wgrad of A and B, the scale's gradient); with
+// tensor parallelism one more each way for the adapter's sequence-parallel gather or
+// all-to-all (gather_from_sequence_parallel_region, all2all_hp2sp) and its mirror.
+inline constexpr double kLoraHostOpsForward = 4.0;
+inline constexpr double kLoraHostOpsBackward = 5.0;
+
 // Generic (non-transformer, e.g. CNN) models: fraction of the precision's peak reached over a
 // whole training step, from NVIDIA's published single-GPU ResNet-50 v1.5 training throughput
 // (DeepLearningExamples PyTorch/Classification/ConvNets/resnet50v1.5 README, pytorch-21.03 NGC

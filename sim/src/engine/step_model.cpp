@@ -152,7 +152,8 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     const double e = weight_bytes_per_param(precision);
     StageOptions options;
     options.bytes_per_element = e;
-    options.host_pass_s = cluster.node.accelerator.eager_kernel_issue
+    // Layers replayed from CUDA graphs issue no kernels one by one (Layout::cuda_graphs).
+    options.host_pass_s = cluster.node.accelerator.eager_kernel_issue && !layout.cuda_graphs
                               ? cluster.node.accelerator.host_issue.per_layer_pass_s
                               : 0.0;
     options.host_overlap_exponent = cluster.node.accelerator.host_issue.overlap_exponent;
@@ -174,6 +175,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     options.cp_all_gather = fw.cp_all_gather;
     options.ulysses_cp = fw.ulysses_cp;
     options.finetune = workload.finetune;
+    options.fused_projection_adapters = fw.fused_projection_adapters;
     const StageTimes st = slowest_stage(shape, layout, net, rates, options);
     const double p2p = pipeline_p2p_s(cp_local_shape(shape, layout.cp), layout, net, e);
     const double m = layout.micro_batches();

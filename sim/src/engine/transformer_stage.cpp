@@ -218,10 +218,15 @@ StageTimes slowest_stage(const TransformerShape& shape, const Layout& layout, co
 
     // Host-issue floor (host_issue.h): the GPU cannot finish a layer before the host has issued
     // its kernels; what the host adds beyond the GPU work is idle GPU time.
-    const double passes =
+    double passes =
         3.0 + (layout.recompute == Recompute::full        ? 1.0
                : layout.recompute == Recompute::selective ? model::kHostPassesSelectiveRecompute
                                                           : 0.0);
+    // Transformer Engine's P2P ring issues each of its steps from the host (model_constants.h).
+    if (!options.cp_all_gather && !options.ulysses_cp)
+        passes += cp_ring_host_passes(layout.cp, forward_passes);
+    passes += lora_host_passes(shape, options.finetune, layout, options.fused_projection_adapters,
+                               forward_passes);
     // Per-expert kernels (moe.h) are host work too. Dropless routing copies the per-expert token
     // counts to the host before it can size the expert GEMMs, so every MoE layer drains the GPU's
     // queue and the host cannot run ahead: those kernels' issue is on the critical path. With

@@ -49,6 +49,7 @@ struct StageOptions {
     bool cp_all_gather = false;       // PyTorch's all-gather ring attention (framework.h)
     bool ulysses_cp = false;          // DeepSpeed-Ulysses all-to-alls (framework.h)
     FineTuning finetune;              // frozen / 4-bit base weights, LoRA adapters
+    bool fused_projection_adapters = false; // LoRA on fused QKV and gate/up (framework.h)
 };
 
 // Share of the s x s score tiles a causal fused kernel computes over a span of tokens (the

@@ -272,13 +272,12 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
     l.fp8_param_gather = row.optional_flag("fp8_all_gather");
     l.dp_reduce_per_tensor = row.optional_flag("dp_reduce_per_tensor");
     if (row.has_optional("dp_bucket_mb")) l.dp_bucket_bytes = row.number("dp_bucket_mb") * 1048576;
-    l.fp8_weights = row.optional_flag("fp8_weights");
+    l.fp8_weights = row.optional_flag("fp8_weights"); // FP8 linear weights (Layout)
     if (l.fp8_weights && row.text("precision") != "fp8")
         row.fail("fp8_weights", "FP8 weight storage needs precision fp8");
     if (l.fp8_weights && w.finetune.method == TrainingMethod::qlora)
         row.fail("fp8_weights", "QLoRA stores its frozen weights as NF4");
-    // fp8_activation_input: the MLP activation's input kept as FP8 (Layout).
-    l.fp8_activation_input = row.optional_flag("fp8_activation_input");
+    l.fp8_activation_input = row.optional_flag("fp8_activation_input"); // MLP input as FP8
     if (l.fp8_activation_input && row.text("precision") != "fp8")
         row.fail("fp8_activation_input", "needs precision fp8");
     // tp_input_gather per-projection: Layout::tp_gather_per_projection (DTensor TP plans only).
@@ -298,6 +297,7 @@ Layout parse_layout(const Row& row, const Workload& w, Framework framework, bool
         l.fsdp_per_param_copies = true;
     }
     l.distribute_saved_activations = row.optional_flag("distribute_saved_activations");
+    l.cuda_graphs = row.optional_flag("cuda_graphs"); // per-layer CUDA graphs (Layout)
     // The optimizer as scenarios name it (adamw-bf16: all state BF16, Neuron XLA_USE_BF16).
     if (row.has_optional("optimizer")) {
         const std::string& o = row.text("optimizer");

@@ -117,6 +117,11 @@ struct FrameworkProfile {
     // microsoft/DeepSpeed@735406e5 deepspeed/runtime/pipe/engine.py, runtime/bf16_optimizer.py):
     // a full all-reduce where a ZeRO-1 optimizer reduce-scatters.
     bool fp32_grad_full_all_reduce = false;
+    // LoRA adapters sit on the fused QKV and gate/up projections, one adapter each (Megatron's
+    // query_key_value / linear_qkv and linear_fc1: NeMo's lora targets linear_qkv, linear_proj,
+    // linear_fc1, linear_fc2), instead of one per q, k, v (gate, up) projection as Hugging Face
+    // PEFT places them on separate modules.
+    bool fused_projection_adapters = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);

@@ -108,6 +108,11 @@ struct Layout {
     // gradients copied (cast to the reduce dtype) into one, on the compute stream's path; FSDP1's
     // flat parameter gathers into the parameters' own storage and copies neither.
     bool fsdp_per_param_copies = false;
+    // Each transformer layer's forward and backward replayed from captured CUDA graphs
+    // (Megatron-Core TransformerConfig.enable_cuda_graph, NeMo LAYER_CUDA_GRAPH; Transformer
+    // Engine make_graphed_callables): the host launches one graph per layer pass instead of its
+    // kernels, so the layers carry no host-issue floor.
+    bool cuda_graphs = false;
 
     int devices() const { return tp * pp * dp * cp; }
     // 64-bit product: micro_batch × dp may exceed int before check_layout rejects the layout.
