@@ -64,8 +64,8 @@ std::vector<Case> serving_cases() {
         serving_case("quantile of 1", [](json& d) { d["serving"]["slo"]["p"] = 1; }, {"slo.p"}),
         serving_case("negative quantile", [](json& d) { d["serving"]["slo"]["p"] = -0.5; },
                      {"slo.p"}),
-        serving_case("pipeline degree that does not divide the layers",
-                     [](json& d) { d["serving"]["pp"] = 3; }, {"serving.pp"}),
+        serving_case("pipeline degree above the layers", [](json& d) { d["serving"]["pp"] = 64; },
+                     {"serving.pp"}),
         serving_case("batch above the engine build's",
                      [](json& d) {
                          d["serving"]["batch"] = 64;

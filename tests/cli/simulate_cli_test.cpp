@@ -145,7 +145,13 @@ TEST_CASE("scenario errors exit 2 with one sentence naming the file and field", 
         {R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 2}, "parallel": {"tpp": 8}})",
          "bad.json: parallel.tpp: unknown field"},
         {R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 2}, "parallel": {"tp": 7}})",
-         "bad.json: parallel.tp: must divide model.heads (96)"},
+         "bad.json: parallel.tp: must divide model.ffn_hidden (49152)"},
+        // Heads are checked against the framework the hardware resolves (NeuronX Distributed
+        // pads them; Megatron-Core on p4d does not).
+        {R"({"model": {"layers": 40, "hidden": 6144, "heads": 48, "kv_heads": 8, "ffn_hidden": 10752,
+                       "seq_len": 4096, "vocab": 100352},
+             "cluster": {"instance": "p4d.24xlarge", "nodes": 4}, "parallel": {"tp": 32}})",
+         "bad.json: parallel.tp: must divide model.heads (48), got 32"},
         {R"({"model": {"preset": "gpt3-175b"}, "cluster": {"instance": "p4d.24xlarge", "nodes": 2},
              "parallel": {"tp": 8, "pp": 2, "dp": 4}})",
          "bad.json: parallel.dp: tp × pp × dp = 64 does not equal the cluster's 16 devices (2 "

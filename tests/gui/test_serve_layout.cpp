@@ -102,7 +102,7 @@ TEST_CASE_METHOD(test::Workbench,
     auto* pp = test::named_child<QSpinBox>(form, "pp");
     const cp::service::ServingQuestion before = form->question();
 
-    pp->setValue(3); // does not divide 32 layers
+    pp->setValue(40); // more stages than the 32 layers
     CHECK(form->message().contains(QStringLiteral("serving.pp")));
     CHECK(form->question().pp == 2);
     CHECK(form->question().model_json == before.model_json);

@@ -116,7 +116,7 @@ TEST_CASE_METHOD(test::Workbench,
     CHECK(form->question().model_json == before);
     shape->kvHeadsField()->setValue(8);
 
-    shape->layersField()->setValue(41); // the scenario's pp 2 does not divide it
+    shape->layersField()->setValue(1); // fewer layers than the scenario's pp 2 stages
     CHECK(form->message().contains(QStringLiteral("serving.pp")));
     CHECK(form->question().model_json == before);
     CHECK(form->question().pp == 2);

@@ -173,10 +173,11 @@ TEST_CASE("A reshaped model writes only the fields that changed and is read back
     shape.kv_heads = 5;
     CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("model.kv_heads") !=
           std::string::npos);
-    // A depth the question's pipeline degree does not divide is refused as serving.pp.
+    // A depth below the question's pipeline degree is refused as serving.pp (a depth it does not
+    // divide runs on uneven stages).
     shape = back.shape;
     q.pp = 4;
-    shape.layers = 26;
+    shape.layers = 3;
     CHECK(error_of([&] { cp::service::reshaped_model_json(q, shape); }).find("serving.pp") !=
           std::string::npos);
 
@@ -264,7 +265,9 @@ TEST_CASE("A question is checked with its model before a pipeline degree is take
     q.pp = 4;
     q.replicas = 3;
     CHECK(error_of([&] { cp::service::check_question(q); }).empty());
-    q.pp = 3;
+    q.pp = 3; // uneven stages: 11, 11, 10 layers
+    CHECK(error_of([&] { cp::service::check_question(q); }).empty());
+    q.pp = 40;
     CHECK(error_of([&] { cp::service::check_question(q); }).find("serving.pp") !=
           std::string::npos);
 }

@@ -351,3 +351,53 @@ TEST_CASE("near capacity the plan states TTFT and TPOT over the capacity's range
     CHECK(text.find("unbounded") != std::string::npos);
     CHECK(text.find("(the slow end is past capacity)") != std::string::npos);
 }
+
+TEST_CASE("uneven pipeline stages: the fullest stage sets a device's weights") {
+    // DeepSeek-V3's 61 layers on pp 2 (vLLM get_pp_indices: 31 + 30) hold 31/61 of the layer
+    // weights on a device, not 1/2; an even 62-layer copy holds exactly half.
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-70b")->workload;
+    req.spec.engine = ServingEngine::vllm;
+    req.spec.weights = StorageType::fp8;
+    req.spec.tp = 8;
+    req.spec.pp = 2;
+    req.spec.input_tokens = 1000;
+    req.spec.output_tokens = 1000;
+    req.workload.shape.layers = 80;
+    const ServingPlan even = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    req.workload.shape.layers = 79; // 40 + 39
+    const ServingPlan uneven = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(even.valid);
+    REQUIRE(uneven.valid);
+    CHECK(even.devices_per_replica == 16);
+    CHECK(uneven.devices_per_replica == 16);
+    // The 79-layer model's fullest stage holds 40 layers, as the 80-layer one's do: the same
+    // layer weights per device (embeddings aside), not 79/80 of them.
+    CHECK(uneven.memory.weights > even.memory.weights * 0.995);
+}
+
+TEST_CASE("a GPU replica's TP may span instances; its all-reduces cross the network") {
+    // SGLang's Llama 3.1 405B BF16 at tp 16 on two 8-GPU nodes (sgl-project/sglang
+    // docs/references/multi_node.md).
+    auto& fx = cp::test::serving_fixture();
+    ServingRequest req;
+    req.workload = find_model_preset("llama3-405b")->workload;
+    req.spec.engine = ServingEngine::vllm;
+    req.spec.engine_as_given = "sglang";
+    req.spec.weights = StorageType::bf16;
+    req.spec.input_tokens = 1000;
+    req.spec.output_tokens = 1000;
+    req.spec.batch = 32;
+    req.spec.tp = 16;
+    const ServingPlan across = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(across.valid);
+    CHECK(across.devices_per_replica == 16);
+    CHECK(across.nodes == 2);
+    req.spec.tp = 8;
+    req.spec.pp = 2;
+    const ServingPlan pipelined = plan_serving(req, fx.node("p5.48xlarge"), fx.factors, nullptr);
+    REQUIRE(pipelined.valid);
+    // The same 16 GPUs: the network all-reduces cost tp 16 more than pp 2's activation hand-off.
+    CHECK(across.step.tp_comm_s > pipelined.step.tp_comm_s);
+}

@@ -113,3 +113,42 @@ TEST_CASE("interleaving groups micro-batches that pp does not divide under Megat
     CHECK(sim::interleave_group_size(v) == 0);
     CHECK(limit(v) == sim::Limit::invalid_layout);
 }
+
+TEST_CASE("interleaving runs PyTorch's rounds under pytorch-fsdp, fewer micro-batches than pp too",
+          "[engine]") {
+    const sim::Workload w = test::gpt(96, 12288, 96);
+    const sim::Cluster c = test::a100_cluster(8, 1600);
+    sim::Layout v;
+    v.tp = 8;
+    v.pp = 8;
+    v.dp = 1;
+    v.micro_batch = 1;
+    v.zero = 3;
+    v.recompute = sim::Recompute::full;
+    v.schedule = sim::Schedule::interleaved;
+    v.virtual_stages = 2;
+    v.framework = sim::Framework::pytorch_fsdp;
+    // torch.distributed.pipelining ScheduleInterleaved1F1B: rounds = max(1, M / pp), M a multiple
+    // of them. 12 micro-batches: one round of 12; 20: two of 10; 4: one of 4 (fewer than pp).
+    v.global_batch = 12;
+    CHECK(sim::interleave_group_size(v) == 12);
+    v.global_batch = 20;
+    CHECK(sim::interleave_group_size(v) == 10);
+    v.global_batch = 17; // two rounds do not split 17
+    CHECK(sim::interleave_group_size(v) == 0);
+    CHECK(sim::evaluate(w, c, v, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+    v.global_batch = 8;
+    const sim::PlanResult full = sim::evaluate(w, c, v, sim::Precision::bf16);
+    REQUIRE(full.limit == sim::Limit::none);
+    v.global_batch = 4;
+    CHECK(sim::interleave_group_size(v) == 4);
+    const sim::PlanResult few = sim::evaluate(w, c, v, sim::Precision::bf16);
+    REQUIRE(few.limit == sim::Limit::none);
+    // Four micro-batches leave each rank waiting 4 chunk times per later chunk: (8 - 4)(1 - 1/2)
+    // = 2 stage times more than the (8 - 1) / 2 of a full round.
+    CHECK(few.breakdown_s.pp_bubble_s > full.breakdown_s.pp_bubble_s * 1.4);
+    v.framework = sim::Framework::megatron_core; // groups need at least pp micro-batches
+    v.zero = 1;
+    CHECK(sim::interleave_group_size(v) == 0);
+    CHECK(sim::evaluate(w, c, v, sim::Precision::bf16).limit == sim::Limit::invalid_layout);
+}

@@ -220,8 +220,16 @@ TEST_CASE("scenario errors name the file, the field and the reason", "[scenario]
     CHECK(error_of(minimal(R"("parallel": {"tpp": 8})")) ==
           "scenario.json: parallel.tpp: unknown field");
     CHECK(error_of(minimal(R"("colour": 1)")) == "scenario.json: colour: unknown field");
-    CHECK_THAT(error_of(minimal(R"("parallel": {"tp": 5})")),
-               Catch::StartsWith("scenario.json: parallel.tp: must divide model.heads (96)"));
+    CHECK_THAT(
+        error_of(minimal(R"("parallel": {"tp": 5}, "training": {"framework": "megatron-core"})")),
+        Catch::StartsWith("scenario.json: parallel.tp: must divide model.heads (96)"));
+    // Left automatic, the framework follows the hardware (NeuronX Distributed pads heads): the
+    // planner checks tp against the heads once the instance is known (DBRX: 48 heads, tp 32).
+    CHECK_NOTHROW(parse_scenario(
+        R"({"model": {"layers": 40, "hidden": 6144, "heads": 48, "kv_heads": 8,
+                      "ffn_hidden": 10752, "seq_len": 4096, "vocab": 100352},
+            "cluster": {"instance": "trn1.32xlarge", "nodes": 16}, "parallel": {"tp": 32}})",
+        "scenario.json"));
     CHECK_THAT(error_of(minimal(R"("precision": "fp12")")),
                Catch::StartsWith("scenario.json: precision: unknown value 'fp12'") &&
                    Catch::Contains("bf16"));

@@ -93,8 +93,9 @@ ServingForm::ServingForm(QWidget* parent) : QWidget(parent) {
     engine_max_batch_->setSpecialValueText(tr("as the batch it runs"));
     // The scenario parser's ranges (serving.pp, serving.replicas).
     pp_field_ = int_field(0, 64, QString(),
-                          tr("Pipeline stages per replica (each holds layers / PP of the model; "
-                             "PP must divide the layers); auto: searched"));
+                          tr("Pipeline stages per replica (each holds layers / PP of the model, "
+                             "the first ones one layer more where PP does not divide them); "
+                             "auto: searched"));
     pp_field_->setSpecialValueText(tr("auto"));
     pp_field_->setObjectName(QStringLiteral("pp"));
     replicas_field_ = int_field(0, 100000, QString(),

@@ -131,7 +131,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .selective_op_policy = true,
      .async_tp_option = true,
      .fp8_tp_gather = true,
-     .cp_all_gather = true},
+     .cp_all_gather = true,
+     .interleave_rounds = true},
     renamed(kMegatronCore, Framework::nemo, "nemo"),
     {.id = Framework::neuronx_distributed,
      .name = "neuronx-distributed",
@@ -141,7 +142,8 @@ constexpr std::array<FrameworkProfile, kFrameworkCount> kProfiles{{
      .max_zero_with_pp = 1,
      .context_parallel = true,
      .neuron = true,
-     .tp_regather = true},
+     .tp_regather = true,
+     .pads_attention_heads = true},
 }};
 
 } // namespace

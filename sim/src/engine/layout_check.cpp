@@ -117,7 +117,9 @@ Limit check_rules(const Workload& workload, const Cluster& cluster, const Layout
             return std::string("the model's layers, hidden, heads, seq_len and vocab must each "
                                "be at least 1");
         });
-    if (s.hidden % s.heads != 0)
+    // A given head width frees the heads from dividing the hidden size (GLM-4.5: 96 heads of
+    // 128 over 5,120), as the scenario parser allows.
+    if (s.head_dim <= 0 && s.hidden % s.heads != 0)
         return bad([&] {
             return "the model's " + num(s.heads) + " heads do not divide its hidden size " +
                    num(s.hidden);
@@ -125,7 +127,8 @@ Limit check_rules(const Workload& workload, const Cluster& cluster, const Layout
     const int kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
     const int ffn = s.ffn_hidden > 0 ? s.ffn_hidden : 4 * s.hidden;
     // KV heads split over tp, or replicated when tp is a multiple of them (Megatron, NeuronX).
-    if (s.heads % layout.tp != 0)
+    const bool padded_heads = framework_profile(layout.framework).pads_attention_heads;
+    if (s.heads % layout.tp != 0 && !padded_heads)
         return bad([&] {
             return "tp " + num(layout.tp) + " does not divide the model's " + num(s.heads) +
                    " attention heads";

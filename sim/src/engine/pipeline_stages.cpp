@@ -55,6 +55,11 @@ std::string stage_layers_problem(const std::vector<int>& stage_layers, int pp, i
 
 int interleave_group_size(const Layout& layout) {
     const int m = layout.micro_batches(), p = layout.pp;
+    if (p >= 1 && m >= 1 && layout.framework != Framework::automatic &&
+        framework_profile(layout.framework).interleave_rounds) {
+        const int rounds = std::max(1, m / p);
+        return m % rounds == 0 ? m / rounds : 0;
+    }
     if (p < 1 || m < p) return 0;
     if (m % p == 0) return p;
     if (layout.framework == Framework::automatic ||

@@ -40,7 +40,9 @@ StageSplit stage_split(int layers, const Layout& layout);
 // Micro-batches the interleaved schedule runs per virtual stage before moving to the next
 // (Megatron-Core's microbatch_group_size_per_vp_stage): pp when pp divides the micro-batches;
 // else, where the framework groups them (FrameworkProfile::interleave_microbatch_groups), the
-// smallest N in [pp, M] whose last group is whole or holds at least pp; 0 when none exists.
+// smallest N in [pp, M] whose last group is whole or holds at least pp; where the framework runs
+// PyTorch's rounds (FrameworkProfile::interleave_rounds), M / rounds, fewer than pp when M < pp;
+// 0 when none exists.
 int interleave_group_size(const Layout& layout);
 
 // Stores an explicit per-stage list in `layout` (which keeps the first, last and fullest middle

@@ -146,6 +146,12 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     // Tensor parallelism wider than the KV heads replicates them (Megatron, NeuronX): each rank
     // computes and stores one KV head, as if the model had tp of them.
     TransformerShape shape = workload.shape;
+    // Heads padded to a multiple of tp (FrameworkProfile::pads_attention_heads) keep their width
+    // and are computed and stored like the model's own; model FLOPs count the model's heads.
+    if (fw.pads_attention_heads && shape.heads % layout.tp != 0) {
+        shape.head_dim = static_cast<int>(shape.attention_head_dim());
+        shape.heads = (shape.heads + layout.tp - 1) / layout.tp * layout.tp;
+    }
     if (layout.tp > shape.kv_heads) shape.kv_heads = layout.tp;
     Workload computed = workload;
     computed.shape = shape;
@@ -198,6 +204,11 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
     // stages hold fewer layers or the logits (interleaving divides it by v).
     const double stages_s = layout.pp * (st.mean_stage_s + p2p);
     b.pp_bubble_s = std::max(0.0, stages_s - per_mb) / v;
+    // Fewer micro-batches than stages under interleaving (PyTorch's one round, M < pp): a rank
+    // finishes a virtual chunk's m micro-batches before the first returns from the last stage and
+    // waits p - m chunk times per chunk after the first, (p - m)(1 - 1/v) stage times in all.
+    if (layout.schedule == Schedule::interleaved && v > 1 && m < layout.pp)
+        b.pp_bubble_s += (layout.pp - m) * (1.0 - 1.0 / v) * (st.mean_stage_s + p2p);
     const double pipeline_s = b.compute_s + b.host_overhead_s + b.recompute_s + b.tp_comm_s +
                               b.cp_comm_s + b.ep_comm_s + b.pp_comm_s + b.pp_bubble_s;
 

@@ -202,9 +202,17 @@ void validate_layout_against_model(const Scenario& sc, const std::string& origin
                  "a generic model (" + w.name + ") trains data-parallel only, so pp must be 1");
     } else {
         const auto& s = w.shape;
-        if (p.tp && s.heads % *p.tp != 0)
+        // NeuronX Distributed pads the heads up to a multiple of tp (framework.h
+        // pads_attention_heads); left automatic, the framework follows the hardware and the
+        // planner checks it (planner.cpp).
+        const Framework named = sc.training.framework;
+        const bool may_pad =
+            named == Framework::automatic || framework_profile(named).pads_attention_heads;
+        if (p.tp && s.heads % *p.tp != 0 && !may_pad)
             fail("parallel.tp", "must divide model.heads (" + std::to_string(s.heads) + "), got " +
-                                    std::to_string(*p.tp));
+                                    std::to_string(*p.tp) + " (" +
+                                    std::string(framework_profile(named).name) +
+                                    " does not pad heads)");
         if (p.tp && s.ffn_hidden % *p.tp != 0)
             fail("parallel.tp", "must divide model.ffn_hidden (" + std::to_string(s.ffn_hidden) +
                                     "), got " + std::to_string(*p.tp));

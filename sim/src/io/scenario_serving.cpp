@@ -165,9 +165,11 @@ void check_serving_against_model(Scenario& sc, const std::string& origin) {
         throw ScenarioError(origin, "serving.tp",
                             "a generic model (" + w.name +
                                 ") runs on one device per replica, so tp must be 1");
-    if (w.kind == WorkloadKind::transformer && s.pp && w.shape.layers % *s.pp != 0)
+    // Stages may hold unequal layer counts (vLLM get_pp_indices: DeepSeek-V3's 61 layers run on
+    // pp 2 as 31 + 30, or 33 + 28 by VLLM_PP_LAYER_PARTITION); every stage needs one.
+    if (w.kind == WorkloadKind::transformer && s.pp && *s.pp > w.shape.layers)
         throw ScenarioError(origin, "serving.pp",
-                            "must divide model.layers (" + std::to_string(w.shape.layers) +
+                            "must not exceed model.layers (" + std::to_string(w.shape.layers) +
                                 "), got " + std::to_string(*s.pp));
     if (w.kind == WorkloadKind::transformer && s.tp && w.shape.heads % *s.tp != 0 && *s.tp % 2 != 0)
         throw ScenarioError(origin, "serving.tp",

@@ -370,6 +370,17 @@ PlanReport simulate_plan(const Scenario& sc, const NodeSpec& node, const Calibra
             origin, sc.instance.empty() ? "cluster.custom.accelerator" : "cluster.instance", why);
     const int nodes = *sc.nodes;
     const ParallelSpec& p = sc.parallel;
+    // Heads tp does not divide are padded only by a framework that pads them (the parser lets an
+    // automatic framework through: it follows the hardware).
+    if (p.tp && sc.workload.kind == WorkloadKind::transformer &&
+        sc.workload.shape.heads % *p.tp != 0 &&
+        !framework_profile(
+             resolve_framework(sc.training.framework, node.accelerator, p.zero.value_or(0)))
+             .pads_attention_heads)
+        throw ScenarioError(origin, "parallel.tp",
+                            "must divide model.heads (" + std::to_string(sc.workload.shape.heads) +
+                                "), got " + std::to_string(*p.tp));
+
     // Neuron counts its parallel degrees in NeuronCores: a layout naming every core of the
     // cluster is planned over cores (the step model evaluates it per core).
     const long long cores = neuron_cores_per_device(node.accelerator);

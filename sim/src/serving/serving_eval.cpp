@@ -42,7 +42,7 @@ double activation_bytes(const ServingSetup& st, const EnginePolicy& policy, doub
 
 double kv_bytes_per_token_per_device(const ServingSetup& st) {
     const TransformerShape& s = st.workload->shape;
-    const double layers = double(s.layers) / st.pp;
+    const double layers = layers_per_stage(st);
     return 2.0 * layers * kv_heads_per_rank(st) * s.attention_head_dim() *
            storage_bytes(st.kv_cache);
 }
@@ -142,7 +142,8 @@ BatchPlan plan_batch(const ServingSetup& st, const EnginePolicy& policy, int inp
                      int output_tokens, std::optional<int> batch) {
     BatchPlan p;
     const double capacity = st.hw.device.memory_gib * kGib;
-    const double weights = serving_weight_bytes(*st.workload, st.weights) / (st.tp * st.pp);
+    const double weights =
+        serving_weight_bytes(*st.workload, st.weights) * stage_weight_share(st) / st.tp;
     // CUDA context, cuBLAS/NCCL workspaces and allocator slack per GPU (the training model's
     // figure); the Neuron runtime keeps its buffers outside the cores' device memory.
     const double reserve_gib = st.hw.device.is_gpu ? model::kFrameworkReserveGib : 0.0;

@@ -56,10 +56,6 @@ double all_reduce_s(const ServingSetup& st, double bytes) {
     return ring_all_reduce_s(st.tp_tier, st.tp, bytes);
 }
 
-double layers_per_stage(const ServingSetup& st) {
-    return double(st.workload->shape.layers) / std::max(1, st.pp);
-}
-
 // The linear layers of one transformer layer for `tokens` rows on one TP rank.
 void add_layer_gemms(const ServingSetup& st, double tokens, double count, ServingTerms& t,
                      bool context_encoding = false) {
@@ -105,6 +101,16 @@ double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
 }
 
 } // namespace
+
+double layers_per_stage(const ServingSetup& st) {
+    const int layers = st.workload->shape.layers, pp = std::max(1, st.pp);
+    return double((layers + pp - 1) / pp);
+}
+
+double stage_weight_share(const ServingSetup& st) {
+    const int layers = st.workload->shape.layers;
+    return layers > 0 ? layers_per_stage(st) / layers : 1.0 / std::max(1, st.pp);
+}
 
 // HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
 double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
@@ -307,6 +313,10 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
     st.tp_network_known = make_network(st.hw.node, 1, calibration, net);
     st.tp_tier = group_tier(net, std::min(st.tp, net.devices_per_node),
                             std::min(st.tp, net.devices_per_node));
+    // A GPU TP group wider than a node all-reduces over the instances' network (group_tier's
+    // spanning tier: the NICs' share, the intra-node fabric for the hops inside a node).
+    if (!neuron_devices(st.hw) && st.tp > net.devices_per_node)
+        st.tp_tier = group_tier(net, st.tp, net.devices_per_node);
     if (st.hw.cores_per_chip > 1 && st.tp <= st.hw.cores_per_chip) {
         // Both ranks sit on one chip: the all-reduce stays in on-chip memory.
         st.tp_tier.bus_bytes_per_s = st.hw.device.hbm_gbytes_per_s * 1e9;

@@ -148,6 +148,14 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
                                 ServingEngine engine, StorageType weights, StorageType kv_cache,
                                 int tp, int pp, const CalibrationProfile* calibration);
 
+// Layers on the fullest pipeline stage, ⌈layers / pp⌉: where pp does not divide the layers
+// vLLM's default split (vllm/distributed/utils.py get_pp_indices; VLLM_PP_LAYER_PARTITION sets
+// others, e.g. 33,28 for DeepSeek-V3's 61 layers on pp 2) leaves stages one layer apart, and the
+// fullest sets a device's weights and KV cache and paces the pipeline.
+double layers_per_stage(const ServingSetup& setup);
+// The fullest stage's share of the layer weights (1 / pp when pp divides the layers).
+double stage_weight_share(const ServingSetup& setup);
+
 // Bytes of the weights of the whole model as stored (layers in `weights` type; embedding and
 // output layer kept at 16 bit, as quantised checkpoints keep them; int4 adds one fp16 scale per
 // 128 weights, the AWQ/GPTQ group size).

@@ -31,7 +31,8 @@ double forward_weight_stream_s(const ServingSetup& st) {
     const Workload& w = *st.workload;
     const double gathered_bytes =
         w.kind == WorkloadKind::generic ? 0.0 : transformer_embedding_params(w.shape) * 2.0;
-    const double bytes = (serving_weight_bytes(w, st.weights) - gathered_bytes) / (st.tp * st.pp);
+    const double bytes =
+        (serving_weight_bytes(w, st.weights) - gathered_bytes) * stage_weight_share(st) / st.tp;
     return st.rates.hbm_bytes_per_s > 0 ? std::max(0.0, bytes) / st.rates.hbm_bytes_per_s : 0.0;
 }
 

@@ -245,7 +245,11 @@ ServingPlan evaluate(const ServingRequest& r, const NodeSpec& node, const Candid
                              "generation (AWS Neuron docs)";
         return plan;
     }
-    if (plan.devices_per_replica > st.hw.devices_per_node && c.tp > st.hw.devices_per_node) {
+    // GPU engines run TP across instances (SGLang's Llama 3.1 405B and DeepSeek-V3 on two 8-GPU
+    // nodes at tp 16, sgl-project/sglang docs/references/multi_node.md); a Neuron replica's TP
+    // group stays on one instance's NeuronLink.
+    if (neuron_devices(st.hw) && plan.devices_per_replica > st.hw.devices_per_node &&
+        c.tp > st.hw.devices_per_node) {
         plan.limits.unsupported = true;
         plan.limits.reason = "tp " + std::to_string(c.tp) + " exceeds the " +
                              std::to_string(st.hw.devices_per_node) + " devices of " +

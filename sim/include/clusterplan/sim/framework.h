@@ -101,6 +101,11 @@ struct FrameworkProfile {
     // virtual stage, and M % N must be 0 or at least pp (Megatron-LM@4295be1a, 2024-11-01,
     // megatron/core/pipeline_parallel/schedules.py). Older Megatron requires pp to divide M.
     bool interleave_microbatch_groups = false;
+    // PyTorch's ScheduleInterleaved1F1B (torchtitan): rounds = max(1, M / pp) and M must be a
+    // multiple of them, each round running M / rounds micro-batches per virtual stage, fewer than
+    // pp when M < pp (torch/distributed/pipelining/schedules.py, "Interleaved 1F1B requires the
+    // number of microbatches to be a multiple of the number of rounds").
+    bool interleave_rounds = false;
     // Gradient reduce precision when a run does not state it (Layout::fp32_grad_reduce unset),
     // for BF16 weights (bf16 and fp8 precisions): fp32 in Megatron-LM/Megatron-Core and NeMo,
     // whose trainers turn fp32 gradient accumulation and reduction on for BF16 (docs/DESIGN.md
@@ -122,6 +127,11 @@ struct FrameworkProfile {
     // linear_fc1, linear_fc2), instead of one per q, k, v (gate, up) projection as Hugging Face
     // PEFT places them on separate modules.
     bool fused_projection_adapters = false;
+    // Attention heads that tp does not divide are padded up to the next multiple of tp, the extra
+    // heads computed and masked (NeuronX Distributed pad_model / get_number_of_extra_heads,
+    // aws-neuron/neuronx-distributed@fbac349b src/neuronx_distributed/parallel_layers/pad.py; its
+    // DBRX example trains 48 heads at tp 32 as 64). Megatron and FSDP need tp to divide them.
+    bool pads_attention_heads = false;
 };
 
 const FrameworkProfile& framework_profile(Framework framework);
