@@ -56,8 +56,9 @@ TEST_CASE("serving model against published serving runs: every run answered, mea
         if (!std::isfinite(c.predicted)) continue;
         if (const char* dump = std::getenv("SERVING_DUMP");
             dump && (std::string(dump) == "*" || c.run->source == dump))
-            std::printf("ROW %-62s measured %10.2f model %10.2f err %6.1f\n", c.run->id.c_str(),
-                        c.run->value, c.predicted, 100 * c.error());
+            std::printf("ROW %-62s measured %10.2f model %10.2f err %6.1f left out %10.2f\n",
+                        c.run->id.c_str(), c.run->value, c.predicted, 100 * c.error(),
+                        c.predicted_left_out);
         if (c.run->range_only) continue; // checked as a range (serving_load_range_test.cpp)
         Stats& s = by_source[{c.run->source, is_throughput(c.run->metric)}];
         s.add(c.error(), c.error_left_out());

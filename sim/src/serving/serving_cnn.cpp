@@ -133,8 +133,8 @@ ServingTerms cnn_terms(const ServingSetup& st, double batch) {
         // its predecessor left there and leaves its output for the next (the L2 is write-back);
         // what does not fit goes through HBM.
         const double maps = maps_bytes(l);
-        const double hbm_share = maps > st.hw.l2_bytes ? 1.0 - st.hw.l2_bytes / maps : 0.0;
-        const double bytes = maps * hbm_share + (weights_in_l2 ? 0.0 : layer_weight_bytes(l));
+        const double bytes = maps * l2_spill_share(maps, st.hw.l2_bytes) +
+                             (weights_in_l2 ? 0.0 : layer_weight_bytes(l));
         const double memory_s = hbm_s(st, bytes, bytes);
         const double flops = 2.0 * batch * l.out_pixels * l.out_channels * l.reduction;
         // At small batches a convolution has fewer output tiles than the GPU has SMs: no faster

@@ -119,6 +119,11 @@ double hbm_s(const ServingSetup& st, double bytes, double bytes_per_kernel) {
            (st.rates.hbm_bytes_per_s * interpolate_log(model::kHbmSizeCurve, bytes_per_kernel));
 }
 
+double l2_spill_share(double maps_bytes, double l2_bytes) {
+    if (!(l2_bytes > 0)) return 1.0;
+    return maps_bytes > l2_bytes ? 1.0 - l2_bytes / maps_bytes : 0.0;
+}
+
 // Roofline of one GEMM whose B operand is a weight matrix stored at `weight_bytes` per element
 // (g.batch > 1: a grouped GEMM of that many such matrices, each running at its own size's rate):
 // the time goes to the compute or the weights term, whichever bounds it.
@@ -128,8 +133,10 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
     if (flops <= 0 || count <= 0) return;
     const double compute_s =
         flops / (gemm_flops_per_s(st.rates, flops / g.batch) * n_quantisation(g.n));
+    const double maps = g.batch * (g.m * g.k + g.m * g.n) * activation_bytes(st);
     const double bytes =
-        g.batch * (g.k * g.n * weight_bytes + (g.m * g.k + g.m * g.n) * activation_bytes(st));
+        g.batch * g.k * g.n * weight_bytes +
+        maps * (st.activation_l2_bytes > 0 ? l2_spill_share(maps, st.activation_l2_bytes) : 1.0);
     const double memory_s = hbm_s(st, bytes, bytes);
     if (compute_s >= memory_s)
         t[compute_term] += count * compute_s;
@@ -433,16 +440,30 @@ ServingTerms prefill_terms(const ServingSetup& st, double requests, double promp
     return t.scaled(st.pp);
 }
 
-ServingTerms encoder_terms(const ServingSetup& st, double batch, double tokens) {
+ServingTerms encoder_terms(const ServingSetup& setup, double batch, double tokens) {
     ServingTerms t;
-    const TransformerShape& s = st.workload->shape;
-    const double layers = layers_per_stage(st);
+    const TransformerShape& s = setup.workload->shape;
+    const double layers = layers_per_stage(setup);
     const double all_tokens = batch * tokens;
-    const bool neuron = neuron_devices(st.hw);
+    const bool neuron = neuron_devices(setup.hw);
+    // Back-to-back kernels of one pass hand their activations over in the GPU's L2 where they fit
+    // (as a CNN's feature maps, serving_cnn.cpp): a GEMM's input and output, a norm's input,
+    // skip and output.
+    ServingSetup st = setup;
+    if (!neuron) st.activation_l2_bytes = st.hw.l2_bytes;
     if (neuron) t[ServingTerm::compute] += layers * neuron_encoder_matmul_s(st, all_tokens);
     if (!neuron) add_layer_gemms(st, all_tokens, layers, t);
+    // The largest elementwise kernel: a fused residual add + norm (input, skip, output), else the
+    // MLP activation's input and output.
+    const double elementwise_maps =
+        all_tokens * activation_bytes(st) *
+        (st.policy().fused_layer_epilogues ? 3.0 * s.hidden
+                                           : std::max(3.0 * s.hidden, 2.0 * mlp_width(s) / st.tp));
     t[ServingTerm::weights] +=
-        layers * hbm_s(st, elementwise_bytes(st, all_tokens), all_tokens * s.hidden * 2.0);
+        layers * hbm_s(st,
+                       elementwise_bytes(st, all_tokens) *
+                           l2_spill_share(elementwise_maps, st.activation_l2_bytes),
+                       all_tokens * s.hidden * 2.0);
     // Bidirectional attention: the full s x s scores, fused (TensorRT/Neuron attention kernels).
     // A GPU's fused kernel runs one block per head of one sequence, in waves over the SMs
     // (model_constants.h kFusedAttentionBlockFlopsPerClock).

@@ -74,6 +74,10 @@ struct ServingSetup {
     std::vector<int> generation_buckets;
     // Context encoding with sequence parallelism: norms and residual adds on 1/tp of the tokens.
     bool sequence_parallel = false;
+    // L2 that keeps one kernel's activations for the next (a GPU's encoder forward pass, as a
+    // CNN's feature maps): what a kernel reads and writes beyond it goes through HBM
+    // (l2_spill_share); 0: every activation byte goes through HBM.
+    double activation_l2_bytes = 0;
     // Compiled by transformers-neuronx rather than NxD Inference (Neuron devices only): its KV-head
     // sharding, and a server's steps run through its generation loop (see decode_step_terms).
     bool transformers_neuronx = false;
@@ -239,5 +243,9 @@ ServingTerms cnn_terms(const ServingSetup& setup, double batch);
 double resnet50_forward_flops();
 // HBM time of `bytes` moved by kernels of `bytes_per_kernel` each (size-dependent efficiency).
 double hbm_s(const ServingSetup& setup, double bytes, double bytes_per_kernel);
+// Share of a kernel's activation traffic (`maps_bytes` read and written) that goes through HBM
+// when an L2 of `l2_bytes` holds what its predecessor wrote and its successor reads (the L2 is
+// write-back): none where they fit together, else the part beyond the L2.
+double l2_spill_share(double maps_bytes, double l2_bytes);
 
 } // namespace cp::sim

@@ -29,9 +29,9 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 12, 3, 1.0356, 1.3340, 1.0319, 1.5668},
         {"neuron", G::trainium, 227, 4, 0.9205, 1.1544, 0.6246, 1.3474},
         {"neuron", G::other, 344, 5, 0.9655, 1.2946, 0.2209, 2.1060},
-        {"tensorrt", G::ampere, 2, 1, 1.0033, 1.0307, 0.9999, 1.0341},
-        {"tensorrt", G::hopper, 18, 4, 1.0000, 1.1899, 0.9793, 1.2025},
-        {"tensorrt", G::ada, 11, 3, 0.8186, 1.0446, 0.7826, 1.0494},
+        {"tensorrt", G::ampere, 2, 1, 0.9923, 0.9991, 0.9915, 0.9999},
+        {"tensorrt", G::hopper, 18, 4, 0.9870, 1.1486, 0.9525, 1.1607},
+        {"tensorrt", G::ada, 11, 3, 0.7523, 0.9709, 0.7204, 0.9753},
     };
     static const std::vector<ResidualBucket> ttft = {
         {"tensorrt-llm", G::ampere, 31, 5, 0.9379, 1.4072, 0.7337, 6.4222},
@@ -74,13 +74,13 @@ const std::vector<ResidualBucket>& serving_residual_buckets(ServingFigure figure
         {"tgi", G::other, 12, 3, 0.9970, 1.2650, 0.9835, 1.5396},
         {"neuron", G::trainium, 252, 6, 0.9193, 1.1529, 0.6248, 1.3985},
         {"neuron", G::other, 377, 7, 0.8953, 1.2740, 0.7400, 2.0982},
-        {"tensorrt", G::volta, 3, 1, 0.8745, 1.1305, 0.8666, 1.1866},
-        {"tensorrt", G::ampere, 115, 3, 0.9226, 1.2890, 0.8848, 3.1250},
-        {"tensorrt", G::ada, 227, 4, 0.8020, 1.2463, 0.6627, 1.6828},
-        {"tensorrt", G::other, 6, 2, 0.8440, 1.1241, 0.7923, 1.1824},
-        {"pytorch", G::volta, 3, 1, 1.0011, 1.0706, 1.0006, 1.0875},
-        {"pytorch", G::ampere, 13, 2, 1.2385, 1.7355, 0.8098, 1.8924},
-        {"pytorch", G::other, 3, 1, 0.8910, 1.0315, 0.8591, 1.0347},
+        {"tensorrt", G::volta, 3, 1, 0.8437, 1.1066, 0.8355, 1.1642},
+        {"tensorrt", G::ampere, 115, 3, 0.9474, 1.3271, 0.8881, 3.4021},
+        {"tensorrt", G::ada, 227, 4, 0.8259, 1.3110, 0.7553, 1.7256},
+        {"tensorrt", G::other, 6, 2, 0.8186, 1.1540, 0.7775, 1.1831},
+        {"pytorch", G::volta, 3, 1, 1.0091, 1.0733, 1.0073, 1.0875},
+        {"pytorch", G::ampere, 13, 2, 1.3560, 1.7355, 0.8098, 1.8924},
+        {"pytorch", G::other, 3, 1, 0.9481, 1.0367, 0.9283, 1.0390},
     };
     switch (figure) {
     case ServingFigure::throughput:
