@@ -267,6 +267,11 @@ ServingRunSet parse_serving_runs(std::string_view text) {
             run.sequence_parallel = r.value("sequence_parallel", false);
             run.eager_decode = !r.value("cuda_graphs", true);
             run.loadgen = r.value("loadgen", false);
+            run.loadgen_queries = r.value("loadgen_queries", 0);
+            if (r.contains("loadgen_queries") &&
+                (run.loadgen_queries < 1 || !run.loadgen || !is_known(run.request_rate_per_s)))
+                bad(where, "loadgen_queries must be a positive query count of a loadgen run at a "
+                           "request_rate_per_s");
             run.first_token_from_decode_step = r.value("first_token_from_decode_step", false);
             run.gqa_shared_kv_reads = r.value("gqa_shared_kv_reads", true);
             run.async_host_loop = r.value("async_scheduling", false);

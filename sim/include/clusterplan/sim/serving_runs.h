@@ -46,7 +46,9 @@ struct ServingRun {
     StorageType kv_cache = StorageType::fp16;
     int batch = 0; // 0 = the engine's scheduler decides (continuous batching)
     double request_rate_per_s = kUnknown; // NaN = saturated
-    int requests = 0;    // requests in the benchmark run (bounds the queue when overloaded)
+    int requests = 0; // requests in the benchmark run (bounds the queue when overloaded)
+    // Queries MLPerf LoadGen issued in the run (its log's generated_query_count), 0 = not stated.
+    int loadgen_queries = 0;
     int concurrency = 0; // closed-loop clients (a new request when one completes), 0 = none
     // Clients that send in waves of `concurrency` instead of one request per completion.
     std::optional<ClientWaves> waves;
