@@ -377,7 +377,7 @@ TEST_CASE("uneven pipeline stages: the fullest stage sets a device's weights") {
     CHECK(uneven.memory.weights > even.memory.weights * 0.995);
 }
 
-TEST_CASE("a GPU replica's TP may span instances; its all-reduces cross the network") {
+TEST_CASE("a GPU replica's TP may span instances, its all-reduces cross the network") {
     // SGLang's Llama 3.1 405B BF16 at tp 16 on two 8-GPU nodes (sgl-project/sglang
     // docs/references/multi_node.md).
     auto& fx = cp::test::serving_fixture();

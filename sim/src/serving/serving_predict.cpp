@@ -77,6 +77,16 @@ bool measures_throughput(ServingMetric m) {
 
 double predict_serving_run(const ServingRun& run, const NodeSpec& node,
                            const ServingFactors& factors, std::string* why) {
+    // A LoadGen Server or Interactive run is a finite run from an empty system: LoadGen issues
+    // its Poisson schedule of generated_query_count queries and reports their mean latencies and
+    // the tokens per second to the last completion (mlcommons/inference@b66003e1
+    // loadgen/results.cc), so near capacity the queue it sees is the run's transient, not the
+    // steady state's 1 / (1 - utilisation).
+    if (run.loadgen_queries > 0 && run.requests == 0 && run.concurrency == 0) {
+        ServingRun finite = run;
+        finite.requests = run.loadgen_queries;
+        return predict_serving_run(finite, node, factors, why);
+    }
     if (run.replicas > 1) {
         // Data-parallel copies split the load evenly; the system's throughput is theirs summed.
         ServingRun one = run;
