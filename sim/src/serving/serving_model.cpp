@@ -103,8 +103,8 @@ double prompt_bucket_tokens(const ServingSetup& st, double tokens) {
 } // namespace
 
 double layers_per_stage(const ServingSetup& st) {
-    const int layers = st.workload->shape.layers, pp = std::max(1, st.pp);
-    return double((layers + pp - 1) / pp);
+    // The fullest stage holds ceil(layers / pp) layers (vLLM get_pp_indices).
+    return std::ceil(double(st.workload->shape.layers) / std::max(1, st.pp));
 }
 
 double stage_weight_share(const ServingSetup& st) {
