@@ -4,11 +4,19 @@
 #include "engine/pipeline_stages.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cp::sim {
 
 int stage_param_tensors(int layers) {
     return 6 * std::max(0, layers) + 2;
+}
+
+int dp_reduce_calls(const Layout& layout, int stage_layers, double grad_bytes) {
+    if (layout.dp_reduce_per_tensor) return stage_param_tensors(stage_layers);
+    if (layout.dp_bucket_bytes > 0)
+        return static_cast<int>(std::min(1e6, std::ceil(grad_bytes / layout.dp_bucket_bytes)));
+    return 1;
 }
 
 DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double grad_bytes,

@@ -38,6 +38,10 @@ DpSync dp_sync(const Network& net, const Layout& layout, int dp_local, double gr
 // post_attention_layernorm).
 int stage_param_tensors(int layers);
 
+// Collectives a stage's data-parallel reduce of `grad_bytes` is issued as: one per parameter
+// tensor (Layout::dp_reduce_per_tensor), one per stated bucket (Layout::dp_bucket_bytes), or one.
+int dp_reduce_calls(const Layout& layout, int stage_layers, double grad_bytes);
+
 // ZeRO-3 (DeepSpeed stage 3, PyTorch FSDP FULL_SHARD): parameters stay sharded, so every
 // micro-batch all-gathers them for its forward and again for its backward and reduce-scatters
 // its gradients, one call per layer (FSDP wraps each block; DeepSpeed fetches per module), each

@@ -22,7 +22,6 @@
 #include "engine/transformer_work.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace cp::sim {
 
@@ -240,13 +239,7 @@ PlanResult evaluate_transformer(const Workload& workload, const Cluster& cluster
         const bool full_reduce = fw.fp32_grad_full_all_reduce &&
                                  (precision == Precision::bf16 || precision == Precision::fp8) &&
                                  layout.fp32_grad_reduce.value_or(false);
-        // Collectives the reduce is issued as: per parameter tensor, per stated bucket, or one.
-        const int reduce_calls =
-            layout.dp_reduce_per_tensor ? stage_param_tensors(st.layers)
-            : layout.dp_bucket_bytes > 0
-                ? static_cast<int>(
-                      std::min(1e6, std::ceil(dev.trainable_dense() * e / layout.dp_bucket_bytes)))
-                : 1;
+        const int reduce_calls = dp_reduce_calls(layout, st.layers, dev.trainable_dense() * e);
         DpSync dps = dp_sync(
             net, sync, dp_local, dev.trainable_dense() * e * layout.grad_compression * grad_scale,
             dev.trainable_dense() * e - (dev.frozen ? 0.0 : fp8_saved), full_reduce, reduce_calls);

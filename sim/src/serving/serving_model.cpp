@@ -135,8 +135,7 @@ void add_weight_gemm(const ServingSetup& st, const GemmShape& g, double weight_b
         flops / (gemm_flops_per_s(st.rates, flops / g.batch) * n_quantisation(g.n));
     const double maps = g.batch * (g.m * g.k + g.m * g.n) * activation_bytes(st);
     const double bytes =
-        g.batch * g.k * g.n * weight_bytes +
-        maps * (st.activation_l2_bytes > 0 ? l2_spill_share(maps, st.activation_l2_bytes) : 1.0);
+        g.batch * g.k * g.n * weight_bytes + maps * l2_spill_share(maps, st.activation_l2_bytes);
     const double memory_s = hbm_s(st, bytes, bytes);
     if (compute_s >= memory_s)
         t[compute_term] += count * compute_s;
@@ -318,12 +317,11 @@ ServingSetup make_serving_setup(const Workload& workload, const NodeSpec& node,
         st.rates.size_curve_flops_scale = kSizeCurveReferenceFlops / st.rates.peak_flops;
     Network net;
     st.tp_network_known = make_network(st.hw.node, 1, calibration, net);
-    st.tp_tier = group_tier(net, std::min(st.tp, net.devices_per_node),
-                            std::min(st.tp, net.devices_per_node));
     // A GPU TP group wider than a node all-reduces over the instances' network (group_tier's
-    // spanning tier: the NICs' share, the intra-node fabric for the hops inside a node).
-    if (!neuron_devices(st.hw) && st.tp > net.devices_per_node)
-        st.tp_tier = group_tier(net, st.tp, net.devices_per_node);
+    // spanning tier: the NICs' share, the intra-node fabric for the hops inside a node); Neuron
+    // keeps its TP on one instance.
+    const int local = std::min(st.tp, net.devices_per_node);
+    st.tp_tier = group_tier(net, neuron_devices(st.hw) ? local : st.tp, local);
     if (st.hw.cores_per_chip > 1 && st.tp <= st.hw.cores_per_chip) {
         // Both ranks sit on one chip: the all-reduce stays in on-chip memory.
         st.tp_tier.bus_bytes_per_s = st.hw.device.hbm_gbytes_per_s * 1e9;
@@ -450,9 +448,12 @@ ServingTerms encoder_terms(const ServingSetup& setup, double batch, double token
     // (as a CNN's feature maps, serving_cnn.cpp): a GEMM's input and output, a norm's input,
     // skip and output.
     ServingSetup st = setup;
-    if (!neuron) st.activation_l2_bytes = st.hw.l2_bytes;
-    if (neuron) t[ServingTerm::compute] += layers * neuron_encoder_matmul_s(st, all_tokens);
-    if (!neuron) add_layer_gemms(st, all_tokens, layers, t);
+    if (neuron) {
+        t[ServingTerm::compute] += layers * neuron_encoder_matmul_s(st, all_tokens);
+    } else {
+        st.activation_l2_bytes = st.hw.l2_bytes;
+        add_layer_gemms(st, all_tokens, layers, t);
+    }
     // The largest elementwise kernel: a fused residual add + norm (input, skip, output), else the
     // MLP activation's input and output.
     const double elementwise_maps =
